@@ -1,0 +1,13 @@
+"""green_nlp: an AllenNLP plugin for cheaper NLP models.
+
+Importing the package applies the small compatibility fixes in `green_nlp.compat` and registers
+every reader, model, predictor and callback by name, which is what `--include-package green_nlp`
+and `.allennlp_plugins` rely on.
+"""
+from green_nlp import compat as _compat
+from green_nlp.data_paths import export_default_data_dir as _export_default_data_dir
+
+_compat.apply_all()
+_export_default_data_dir()
+
+from green_nlp import dataset_readers, models, predictors  # noqa: E402,F401  (registration)

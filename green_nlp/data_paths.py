@@ -1,0 +1,26 @@
+"""Where green_nlp finds the real (large) data sets: one setting, read in place, never copied."""
+import os
+from pathlib import Path
+
+DATA_ENV_VAR = "GREEN_NLP_DATA"
+# The repository is expected to sit beside a `shared/data` folder; users point GREEN_NLP_DATA
+# anywhere else.
+_DEFAULT_DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def data_dir() -> Path:
+    """The configured data root (it may not exist: callers decide whether that is an error)."""
+    return Path(os.environ.get(DATA_ENV_VAR, str(_DEFAULT_DATA_DIR))).expanduser()
+
+
+def data_path(*parts: str) -> Path:
+    return data_dir().joinpath(*parts)
+
+
+def export_default_data_dir() -> None:
+    """Make `std.extVar("GREEN_NLP_DATA")` usable in Jsonnet configs when the user set nothing.
+
+    AllenNLP passes the environment to Jsonnet as external variables, and Jsonnet has no default
+    for a missing one, so the plugin fills in the documented default on import.
+    """
+    os.environ.setdefault(DATA_ENV_VAR, str(_DEFAULT_DATA_DIR))

@@ -1,0 +1,2 @@
+from green_nlp.dataset_readers.conllu_dependencies import ConlluDependenciesReader
+from green_nlp.dataset_readers.conllu_sentences import ConlluFormatError, DependencySentence, read_conllu

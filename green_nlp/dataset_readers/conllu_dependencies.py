@@ -1,0 +1,93 @@
+"""AllenNLP reader for dependency trees in CoNLL-U (Universal Dependencies)."""
+import logging
+from typing import Any, Dict, Iterable, List, Optional
+
+from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
+from allennlp.data.fields import Field, MetadataField, SequenceLabelField, TextField
+from allennlp.data.token_indexers import SingleIdTokenIndexer
+
+from green_nlp.dataset_readers.conllu_sentences import DependencySentence, read_conllu
+
+logger = logging.getLogger(__name__)
+
+UPOS_NAMESPACE = "upos"
+DEPREL_NAMESPACE = "deprel_labels"  # "*labels": no padding or OOV entry
+
+
+@DatasetReader.register("conllu_dependencies")
+class ConlluDependenciesReader(DatasetReader):
+    """
+    Reads words, UPOS, heads and relations from CoNLL-U; multiword tokens and empty nodes are
+    skipped, as UD's basic trees do not include them.
+
+    # Parameters
+
+    token_indexers : `Dict[str, TokenIndexer]`, optional
+        How words become ids. Add a `token_characters` indexer for character features.
+    use_gold_upos : `bool`, optional (default = `True`)
+        Emit the file's UPOS column as the `upos` field (input features and/or tagging targets).
+        Set to `False` for a parser that must work from raw text.
+    max_sentence_length : `int`, optional
+        Sentences longer than this are skipped (with a count in the log) - useful to bound the
+        n^2 memory of training batches. `None` keeps every sentence.
+    """
+
+    def __init__(
+        self,
+        token_indexers: Optional[Dict[str, TokenIndexer]] = None,
+        use_gold_upos: bool = True,
+        max_sentence_length: Optional[int] = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
+        self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
+        self._use_gold_upos = use_gold_upos
+        if max_sentence_length is not None and max_sentence_length < 1:
+            raise ValueError(f"max_sentence_length must be positive or null, got {max_sentence_length}")
+        self._max_sentence_length = max_sentence_length
+
+    def _read(self, file_path: str) -> Iterable[Instance]:
+        skipped = 0
+        sentences = self.shard_iterable(read_conllu(file_path))
+        for sentence in sentences:
+            if self._max_sentence_length is not None and len(sentence.words) > self._max_sentence_length:
+                skipped += 1
+                continue
+            yield self.sentence_to_instance(sentence)
+        if skipped:
+            logger.warning("%s: skipped %d sentences longer than %d words", file_path, skipped,
+                           self._max_sentence_length)
+
+    def sentence_to_instance(self, sentence: DependencySentence) -> Instance:
+        return self.text_to_instance(
+            sentence.words,
+            sentence.upos if self._use_gold_upos else None,
+            sentence.heads,
+            sentence.deprels,
+            extra_metadata={"sentence": sentence},
+        )
+
+    def text_to_instance(
+        self,
+        words: List[str],
+        upos: Optional[List[str]] = None,
+        heads: Optional[List[int]] = None,
+        deprels: Optional[List[str]] = None,
+        extra_metadata: Optional[Dict[str, Any]] = None,
+    ) -> Instance:
+        if not words:
+            raise ValueError("cannot parse an empty sentence")
+        text_field = TextField([Token(word) for word in words])
+        fields: Dict[str, Field] = {"words": text_field}
+        if upos is not None:
+            fields["upos"] = SequenceLabelField(upos, text_field, label_namespace=UPOS_NAMESPACE)
+        if heads is not None and deprels is not None:
+            fields["head_indices"] = SequenceLabelField(heads, text_field, label_namespace="head_index_tags")
+            fields["head_tags"] = SequenceLabelField(deprels, text_field, label_namespace=DEPREL_NAMESPACE)
+        metadata: Dict[str, Any] = {"words": words, "upos": upos}
+        metadata.update(extra_metadata or {})
+        fields["metadata"] = MetadataField(metadata)
+        return Instance(fields)
+
+    def apply_token_indexers(self, instance: Instance) -> None:
+        instance.fields["words"].token_indexers = self._token_indexers  # type: ignore

@@ -1,0 +1,1 @@
+from green_nlp.models.biaffine_parser import BiaffineDependencyParser

@@ -1,0 +1,234 @@
+"""Biaffine dependency parser (Dozat & Manning 2017), the teacher and the students of green_nlp."""
+from typing import Any, Dict, List, Optional
+
+import torch
+from allennlp.common.checks import ConfigurationError
+from allennlp.data import TextFieldTensors, Vocabulary
+from allennlp.models import Model
+from allennlp.modules import InputVariationalDropout, Seq2SeqEncoder, TextFieldEmbedder
+from allennlp.nn import InitializerApplicator
+from allennlp.nn.util import get_text_field_mask
+from allennlp.training.metrics import AttachmentScores, CategoricalAccuracy
+from torch import nn
+
+from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
+from green_nlp.modules.biaffine import Biaffine
+from green_nlp.nn.tree_decoding import decode_heads
+
+# Large but finite: keeps log_softmax and float16 free of NaNs where -inf would not.
+_MASKED_SCORE = -1e4
+
+
+class _MLP(nn.Sequential):
+    """Linear -> LeakyReLU -> dropout, the per-role projection of the biaffine parser."""
+
+    def __init__(self, input_dim: int, output_dim: int, dropout: float) -> None:
+        super().__init__(nn.Linear(input_dim, output_dim), nn.LeakyReLU(0.1), InputVariationalDropout(dropout))
+
+
+@Model.register("green_biaffine_parser")
+class BiaffineDependencyParser(Model):
+    """
+    Embeddings (words, optional characters, optional UPOS) -> BiLSTM -> arc and label MLPs ->
+    biaffine scorers. `forward` is `score()` -> `loss()` -> `decode()` so that distillation can
+    reuse the raw scores.
+
+    # Parameters
+
+    vocab : `Vocabulary`
+    text_field_embedder : `TextFieldEmbedder`
+        Word (and optionally character) embeddings.
+    encoder : `Seq2SeqEncoder`
+        Bidirectional encoder; its input dim must be the embedder's plus `upos_embedding_dim`.
+    upos_embedding_dim : `int`, optional (default = `100`)
+        Size of the UPOS input embedding; 0 parses from words (and characters) alone, which is
+        what raw text needs.
+    predict_upos : `bool`, optional (default = `False`)
+        Add a UPOS tagging head trained jointly, so raw-text output carries UPOS tags.
+    arc_mlp_dim, label_mlp_dim : `int`
+        Sizes of the arc and label MLPs (paper: 500 and 100).
+    embedding_dropout, mlp_dropout : `float`
+        Dropout on embeddings and MLP outputs (paper: 0.33). Distillation switches it off.
+    """
+
+    default_predictor = "green_dependency_parser"
+
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        text_field_embedder: TextFieldEmbedder,
+        encoder: Seq2SeqEncoder,
+        upos_embedding_dim: int = 100,
+        predict_upos: bool = False,
+        arc_mlp_dim: int = 500,
+        label_mlp_dim: int = 100,
+        embedding_dropout: float = 0.33,
+        mlp_dropout: float = 0.33,
+        initializer: InitializerApplicator = InitializerApplicator(),
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(vocab, **kwargs)
+        input_dim = text_field_embedder.get_output_dim() + upos_embedding_dim
+        if encoder.get_input_dim() != input_dim:
+            raise ConfigurationError(
+                f"encoder input_size is {encoder.get_input_dim()} but the embeddings give {input_dim} "
+                f"(text_field_embedder {text_field_embedder.get_output_dim()} + upos_embedding_dim "
+                f"{upos_embedding_dim}); make them equal")
+        if not encoder.is_bidirectional():
+            raise ConfigurationError("the biaffine parser needs a bidirectional encoder")
+        for name, value in (("arc_mlp_dim", arc_mlp_dim), ("label_mlp_dim", label_mlp_dim)):
+            if value < 1:
+                raise ConfigurationError(f"{name} must be positive, got {value}")
+        num_upos = vocab.get_vocab_size(UPOS_NAMESPACE)
+        special = {vocab._padding_token, vocab._oov_token}
+        upos_labels = set(vocab.get_token_to_index_vocabulary(UPOS_NAMESPACE)) - special
+        if (upos_embedding_dim > 0 or predict_upos) and not upos_labels:
+            raise ConfigurationError(
+                "the model uses UPOS but the vocabulary has no 'upos' labels: set the reader's "
+                "use_gold_upos to true, or upos_embedding_dim to 0 and predict_upos to false")
+        num_labels = vocab.get_vocab_size(DEPREL_NAMESPACE)
+
+        self.text_field_embedder = text_field_embedder
+        self.upos_embedding = nn.Embedding(num_upos, upos_embedding_dim) if upos_embedding_dim > 0 else None
+        self.encoder = encoder
+        self.root_embedding = nn.Parameter(torch.randn(input_dim) * 0.01)
+        self.embedding_dropout = InputVariationalDropout(embedding_dropout)
+        encoder_dim = encoder.get_output_dim()
+        self.arc_dep_mlp = _MLP(encoder_dim, arc_mlp_dim, mlp_dropout)
+        self.arc_head_mlp = _MLP(encoder_dim, arc_mlp_dim, mlp_dropout)
+        self.label_dep_mlp = _MLP(encoder_dim, label_mlp_dim, mlp_dropout)
+        self.label_head_mlp = _MLP(encoder_dim, label_mlp_dim, mlp_dropout)
+        self.arc_scorer = Biaffine(arc_mlp_dim, arc_mlp_dim, 1, bias_x=True, bias_y=False)
+        self.label_scorer = Biaffine(label_mlp_dim, label_mlp_dim, num_labels)
+        self.upos_projection = nn.Linear(encoder_dim, num_upos) if predict_upos else None
+
+        self._attachment_scores = AttachmentScores()
+        self._upos_accuracy = CategoricalAccuracy() if predict_upos else None
+        initializer(self)
+
+    # ----------------------------------------------------------------- scoring
+    def score(self, words: TextFieldTensors, upos: Optional[torch.Tensor] = None) -> Dict[str, torch.Tensor]:
+        """
+        Raw scores, ROOT at position 0. Returns `arc_scores` (batch, n+1, n+1) as
+        `[b, dep, head]` with padding and self-loops masked, `label_dep` / `label_head`
+        (batch, n+1, label_mlp_dim) for `label_scores()`, `mask` (batch, n+1) and, when
+        predicting UPOS, `upos_logits` (batch, n, num_upos).
+        """
+        word_mask = get_text_field_mask(words)
+        # (batch, n, embed_dim)
+        embedded = self.text_field_embedder(words)
+        if self.upos_embedding is not None:
+            if upos is None:
+                raise ConfigurationError("this parser was trained with UPOS input; give it a 'upos' field "
+                                         "(CoNLL-U with a UPOS column), or use a words-only model for raw text")
+            embedded = torch.cat([embedded, self.upos_embedding(upos)], dim=-1)
+        batch_size = embedded.size(0)
+        root = self.root_embedding.expand(batch_size, 1, -1)
+        # (batch, n+1, input_dim)
+        embedded = self.embedding_dropout(torch.cat([root, embedded], dim=1))
+        mask = torch.cat([word_mask.new_ones(batch_size, 1), word_mask], dim=1)
+        # (batch, n+1, encoder_dim)
+        encoded = self.encoder(embedded, mask)
+
+        # (batch, n+1, n+1)
+        arc_scores = self.arc_scorer(self.arc_dep_mlp(encoded), self.arc_head_mlp(encoded)).squeeze(1)
+        length = arc_scores.size(1)
+        invalid = ~mask.unsqueeze(1) | torch.eye(length, dtype=torch.bool, device=mask.device).unsqueeze(0)
+        arc_scores = arc_scores.masked_fill(invalid, _MASKED_SCORE)
+        scores = {
+            "arc_scores": arc_scores,
+            "label_dep": self.label_dep_mlp(encoded),
+            "label_head": self.label_head_mlp(encoded),
+            "mask": mask,
+        }
+        if self.upos_projection is not None:
+            scores["upos_logits"] = self.upos_projection(encoded[:, 1:])
+        return scores
+
+    def label_scores(self, scores: Dict[str, torch.Tensor], heads: torch.Tensor) -> torch.Tensor:
+        """Label scores of each word for one head per word: heads (batch, n+1) -> (batch, n+1, labels)."""
+        index = heads.unsqueeze(-1).expand(-1, -1, scores["label_head"].size(-1))
+        # (batch, n+1, label_mlp_dim)
+        head_repr = scores["label_head"].gather(1, index)
+        return self.label_scorer.score_pairs(scores["label_dep"], head_repr)
+
+    # -------------------------------------------------------------------- loss
+    def loss(self, scores: Dict[str, torch.Tensor], head_indices: torch.Tensor, head_tags: torch.Tensor,
+             upos: Optional[torch.Tensor] = None) -> torch.Tensor:
+        """Cross-entropy of gold heads and of gold labels at gold heads, averaged over words."""
+        word_mask = scores["mask"][:, 1:]
+        gold_heads = self._with_root(head_indices)
+        # (batch, n)
+        arc_log_probs = scores["arc_scores"].log_softmax(-1)[:, 1:]
+        arc_nll = -arc_log_probs.gather(-1, head_indices.unsqueeze(-1)).squeeze(-1)
+        label_log_probs = self.label_scores(scores, gold_heads).log_softmax(-1)[:, 1:]
+        label_nll = -label_log_probs.gather(-1, head_tags.unsqueeze(-1)).squeeze(-1)
+        num_words = word_mask.sum().clamp(min=1)
+        loss = ((arc_nll + label_nll) * word_mask).sum() / num_words
+        if "upos_logits" in scores and upos is not None:
+            upos_nll = -scores["upos_logits"].log_softmax(-1).gather(-1, upos.unsqueeze(-1)).squeeze(-1)
+            loss = loss + (upos_nll * word_mask).sum() / num_words
+        return loss
+
+    # ------------------------------------------------------------------ decode
+    def decode(self, scores: Dict[str, torch.Tensor]) -> Dict[str, torch.Tensor]:
+        """Well-formed trees (greedy, MST where greedy is not a tree), then labels at those heads."""
+        mask = scores["mask"]
+        lengths = mask.sum(-1) - 1
+        heads = decode_heads(scores["arc_scores"].detach(), lengths)
+        labels = self.label_scores(scores, heads).argmax(-1)
+        decoded = {"heads": heads[:, 1:], "head_tags": labels[:, 1:], "mask": mask[:, 1:].contiguous()}
+        if "upos_logits" in scores:
+            decoded["upos_tags"] = scores["upos_logits"].argmax(-1)
+        return decoded
+
+    def forward(  # type: ignore
+        self,
+        words: TextFieldTensors,
+        upos: Optional[torch.Tensor] = None,
+        head_indices: Optional[torch.Tensor] = None,
+        head_tags: Optional[torch.Tensor] = None,
+        metadata: Optional[List[Dict[str, Any]]] = None,
+    ) -> Dict[str, torch.Tensor]:
+        scores = self.score(words, upos if self.upos_embedding is not None else None)
+        output: Dict[str, Any] = {}
+        if head_indices is not None and head_tags is not None:
+            output["loss"] = self.loss(scores, head_indices, head_tags, upos)
+        if not self.training:
+            output.update(self.decode(scores))
+            word_mask = output["mask"]
+            if head_indices is not None and head_tags is not None:
+                self._attachment_scores(output["heads"], output["head_tags"], head_indices, head_tags, word_mask)
+            if self._upos_accuracy is not None and upos is not None:
+                self._upos_accuracy(scores["upos_logits"], upos, word_mask)
+        if metadata is not None:
+            output["words"] = [m["words"] for m in metadata]
+        return output
+
+    @staticmethod
+    def _with_root(heads: torch.Tensor) -> torch.Tensor:
+        """(batch, n) word heads -> (batch, n+1) with ROOT's own (unused) head 0 in front."""
+        return torch.cat([heads.new_zeros(heads.size(0), 1), heads], dim=1)
+
+    def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
+        """Per sentence: `predicted_heads`, `predicted_deprels` and maybe `predicted_upos`, unpadded."""
+        heads_batch = output_dict.pop("heads").cpu().tolist()
+        tags_batch = output_dict.pop("head_tags").cpu().tolist()
+        upos_batch = output_dict.pop("upos_tags").cpu().tolist() if "upos_tags" in output_dict else None
+        lengths = output_dict.pop("mask").sum(-1).cpu().tolist()
+        output_dict["predicted_heads"] = [h[:n] for h, n in zip(heads_batch, lengths)]
+        output_dict["predicted_deprels"] = [
+            [self.vocab.get_token_from_index(t, DEPREL_NAMESPACE) for t in tags[:n]]
+            for tags, n in zip(tags_batch, lengths)]
+        if upos_batch is not None:
+            output_dict["predicted_upos"] = [
+                [self.vocab.get_token_from_index(t, UPOS_NAMESPACE) for t in tags[:n]]
+                for tags, n in zip(upos_batch, lengths)]
+        return output_dict
+
+    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+        scores = self._attachment_scores.get_metric(reset)
+        metrics = {"UAS": scores["UAS"], "LAS": scores["LAS"]}
+        if self._upos_accuracy is not None:
+            metrics["upos_accuracy"] = self._upos_accuracy.get_metric(reset)
+        return metrics

@@ -1,0 +1,1 @@
+from green_nlp.predictors.dependency_parser import DependencyParserPredictor

@@ -1,0 +1,174 @@
+"""`allennlp predict` for the biaffine parser: raw text or CoNLL-U in, CoNLL-U or JSON lines out."""
+import json
+import logging
+from typing import Any, Dict, List, Optional
+
+import conllu
+from allennlp.common.util import JsonDict, sanitize
+from allennlp.data import DatasetReader, Instance
+from allennlp.models import Model
+from allennlp.predictors import Predictor
+
+from green_nlp.predictors.spacy_segmenter import SpacySegmenter
+
+logger = logging.getLogger(__name__)
+
+OUTPUT_FORMATS = ("conllu", "json")
+
+
+@Predictor.register("green_dependency_parser")
+class DependencyParserPredictor(Predictor):
+    """
+    Input lines are either raw text (one sentence or paragraph per line; spaCy's rule-based
+    tokenizer and sentencizer split it, no model download) or JSON objects with `"sentence"`
+    (text) or `"words"` (pre-tokenized, plus optional `"upos"`). With `--use-dataset-reader` the
+    input is a CoNLL-U file and its other columns are carried through to the output.
+
+    One input line gives one output record holding all its sentences, so output order and count
+    follow the input. A line that cannot be parsed yields an `{"error": ...}` record (a `#` comment
+    in CoNLL-U mode) instead of ending the run.
+
+    # Parameters
+
+    language : `str`, optional (default = `"en"`)
+        Language code for `spacy.blank`, which picks the tokenizer rules.
+    output_format : `str`, optional (default = `"conllu"`)
+        `"conllu"` or `"json"`.
+    max_sentence_length : `int`, optional (default = `1000`)
+        Longer sentences are reported as errors rather than exhausting memory (scores are n^2).
+    """
+
+    def __init__(self, model: Model, dataset_reader: DatasetReader, language: str = "en",
+                 output_format: str = "conllu", max_sentence_length: int = 1000, frozen: bool = True) -> None:
+        super().__init__(model, dataset_reader, frozen)
+        if output_format not in OUTPUT_FORMATS:
+            raise ValueError(f"output_format must be one of {OUTPUT_FORMATS}, got {output_format!r}")
+        self._output_format = output_format
+        self._max_sentence_length = max_sentence_length
+        self._segmenter = SpacySegmenter(language)
+        self._line_number = 0
+
+    # ------------------------------------------------------------------ input
+    def load_line(self, line: str) -> JsonDict:
+        """JSON objects pass through; any other line is raw text."""
+        self._line_number += 1
+        stripped = line.strip()
+        if stripped.startswith("{"):
+            try:
+                return json.loads(stripped)
+            except json.JSONDecodeError:
+                pass  # text that happens to start with a brace
+        return {"sentence": stripped, "line": self._line_number}
+
+    def _sentences(self, inputs: JsonDict) -> List[Dict[str, Any]]:
+        if "words" in inputs:
+            return [{"words": list(inputs["words"]), "upos": inputs.get("upos")}]
+        if "sentence" not in inputs:
+            raise ValueError("input needs a 'sentence' (text) or 'words' (list of tokens) key")
+        return [{"words": words, "upos": None} for words in self._segmenter.split(inputs["sentence"])]
+
+    def _check(self, words: List[str]) -> None:
+        if not words:
+            raise ValueError("no tokens to parse")
+        if len(words) > self._max_sentence_length:
+            raise ValueError(f"sentence has {len(words)} tokens, over max_sentence_length="
+                             f"{self._max_sentence_length}; split it or raise the limit")
+
+    def _json_to_instance(self, json_dict: JsonDict) -> Instance:
+        sentence = self._sentences(json_dict)[0]
+        return self._dataset_reader.text_to_instance(sentence["words"], sentence["upos"])
+
+    # ---------------------------------------------------------------- predict
+    def predict_json(self, inputs: JsonDict) -> JsonDict:
+        return self.predict_batch_json([inputs])[0]
+
+    def predict_batch_json(self, inputs: List[JsonDict]) -> List[JsonDict]:
+        """All sentences of all lines go through the model as one batch, then regroup per line."""
+        per_line: List[Any] = []
+        instances: List[Instance] = []
+        for record in inputs:
+            try:
+                sentences = self._sentences(record)
+                for sentence in sentences:
+                    self._check(sentence["words"])
+                line_instances = [self._dataset_reader.text_to_instance(s["words"], s["upos"]) for s in sentences]
+            except (ValueError, TypeError, KeyError) as error:
+                per_line.append({"error": str(error), "line": record.get("line")})
+                continue
+            per_line.append((sentences, len(instances), len(line_instances)))
+            instances.extend(line_instances)
+        outputs = self._predict(instances)
+        results = []
+        for entry in per_line:
+            if isinstance(entry, dict):
+                logger.warning("line %s skipped: %s", entry.get("line"), entry["error"])
+                results.append(entry)
+                continue
+            sentences, start, count = entry
+            results.append({"sentences": [
+                self._sentence_record(s["words"], s["upos"], output)
+                for s, output in zip(sentences, outputs[start : start + count])]})
+        return sanitize(results)
+
+    def predict_instance(self, instance: Instance) -> JsonDict:
+        return self.predict_batch_instance([instance])[0]
+
+    def predict_batch_instance(self, instances: List[Instance]) -> List[JsonDict]:
+        """CoNLL-U input (`--use-dataset-reader`): keep the file's other columns in the output."""
+        outputs = self._predict(instances)
+        results = []
+        for instance, output in zip(instances, outputs):
+            metadata = instance["metadata"].metadata  # type: ignore[attr-defined]
+            record = self._sentence_record(metadata["words"], metadata.get("upos"), output)
+            source = metadata.get("sentence")
+            if source is not None:
+                record.update(lemmas=source.lemmas, xpos=source.xpos, feats=source.feats, misc=source.misc,
+                              comments=source.metadata, gold_upos=source.upos)
+            results.append({"sentences": [record]})
+        return sanitize(results)
+
+    def _predict(self, instances: List[Instance]) -> List[Dict[str, Any]]:
+        if not instances:
+            return []
+        for instance in instances:
+            self._dataset_reader.apply_token_indexers(instance)
+        return self._model.forward_on_instances(instances)
+
+    @staticmethod
+    def _sentence_record(words: List[str], upos: Optional[List[str]], output: Dict[str, Any]) -> Dict[str, Any]:
+        return {
+            "words": words,
+            "upos": output.get("predicted_upos", upos),
+            "heads": output["predicted_heads"],
+            "deprels": output["predicted_deprels"],
+        }
+
+    # ----------------------------------------------------------------- output
+    def dump_line(self, outputs: JsonDict) -> str:
+        if self._output_format == "json":
+            return json.dumps(outputs, ensure_ascii=False) + "\n"
+        if "error" in outputs:
+            return f"# error: line {outputs.get('line')}: {outputs['error']}\n\n"
+        return "".join(to_conllu(sentence) for sentence in outputs["sentences"])
+
+
+def to_conllu(sentence: Dict[str, Any]) -> str:
+    """One sentence record -> a CoNLL-U block, serialized by the `conllu` package."""
+    words = sentence["words"]
+    n = len(words)
+
+    def column(name: str, default: Optional[str] = None) -> List[Optional[str]]:
+        values = sentence.get(name)
+        return list(values) if values else [default] * n
+
+    upos, lemmas, xpos = column("upos"), column("lemmas"), column("xpos")
+    feats, misc = column("feats"), column("misc")
+    tokens = [
+        {"id": i + 1, "form": words[i], "lemma": lemmas[i], "upos": upos[i], "xpos": xpos[i],
+         "feats": feats[i], "head": sentence["heads"][i], "deprel": sentence["deprels"][i],
+         "deps": None, "misc": misc[i]}
+        for i in range(n)
+    ]
+    comments = dict(sentence.get("comments") or {})
+    comments.setdefault("text", " ".join(words))
+    return conllu.models.TokenList(tokens, metadata=comments).serialize()

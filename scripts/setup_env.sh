@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Create (or reuse) the virtual environment green_nlp runs in, and install green_nlp into it.
+#
+# The venv lives outside the clone, keyed by a hash of the requirement files, so a second clone
+# (or CI on the same machine) reuses it; `.venv` in the repo is a symlink to it.
+# Override the location with GREEN_NLP_VENV=/some/dir.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+python=${PYTHON:-python3}
+lock_hash=$(cat requirements/*.txt setup.py | sha256sum | cut -c1-12)
+venv=${GREEN_NLP_VENV:-$HOME/.cache/green_nlp/venv-$lock_hash}
+
+if [ -x "$venv/bin/python" ] && [ -f "$venv/.green_nlp_lock" ] && [ "$(cat "$venv/.green_nlp_lock")" = "$lock_hash" ]; then
+  echo "[setup] reusing $venv (lock $lock_hash)"
+else
+  echo "[setup] creating $venv (lock $lock_hash); this takes a few minutes"
+  rm -rf "$venv"
+  mkdir -p "$(dirname "$venv")"
+  "$python" -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --upgrade pip wheel
+  "$venv/bin/python" -m pip install -q -r requirements/base.txt -c requirements/constraints.txt
+  "$venv/bin/python" -m pip install -q --no-deps -r requirements/allennlp.txt
+  echo "$lock_hash" > "$venv/.green_nlp_lock"
+fi
+# green_nlp itself: editable, no deps (they are all above).
+"$venv/bin/python" -m pip install -q --no-deps --no-build-isolation -e . >/dev/null
+ln -sfn "$venv" .venv
+echo "[setup] ready: source .venv/bin/activate"

@@ -1,0 +1,113 @@
+import re
+
+import pytest
+from allennlp.data import Vocabulary
+from allennlp.data.token_indexers import SingleIdTokenIndexer, TokenCharactersIndexer
+
+from green_nlp.dataset_readers import ConlluDependenciesReader, ConlluFormatError, read_conllu
+from tests.conftest import BAD_INPUTS, FIXTURES, require_data
+
+MWT_FILE = FIXTURES / "ud" / "multiword_and_empty_nodes.conllu"
+
+
+def test_reader_gives_exact_fields_and_skips_multiword_tokens_and_empty_nodes():
+    instances = list(ConlluDependenciesReader().read(MWT_FILE))
+    assert len(instances) == 2
+    first, second = (instance.fields for instance in instances)
+    assert [t.text for t in first["words"].tokens] == ["I", "can", "not", "go", "."]
+    assert first["upos"].labels == ["PRON", "AUX", "PART", "VERB", "PUNCT"]
+    assert first["head_indices"].labels == [3, 4, 4, 0, 4]
+    assert first["head_tags"].labels == ["nsubj", "aux", "advmod", "root", "punct"]
+    assert [t.text for t in second["words"].tokens] == ["Sue", "likes", "tea", "and", "Bill", "coffee"]
+    assert second["head_indices"].labels == [2, 0, 2, 5, 2, 5]
+    assert second["head_tags"].labels[-1] == "orphan"
+
+
+def test_reader_without_gold_upos_and_with_characters():
+    reader = ConlluDependenciesReader(
+        use_gold_upos=False,
+        token_indexers={"tokens": SingleIdTokenIndexer(), "token_characters": TokenCharactersIndexer()})
+    instance = next(iter(reader.read(MWT_FILE)))
+    assert "upos" not in instance.fields
+    assert "head_indices" in instance.fields
+    vocab = Vocabulary.from_instances([instance])
+    instance.index_fields(vocab)
+    characters = instance.fields["words"].as_tensor(instance.fields["words"].get_padding_lengths())
+    assert characters["token_characters"]["token_characters"].shape[0] == 5
+
+
+def test_columns_are_kept_for_round_trip():
+    sentence = next(read_conllu(MWT_FILE))
+    assert sentence.metadata["sent_id"] == "mwt-1"
+    assert sentence.feats[0] == "Case=Nom"
+    assert sentence.misc[3] == "SpaceAfter=No"
+    assert sentence.lemmas[1] == "can"
+
+
+def test_max_sentence_length_skips_long_sentences():
+    reader = ConlluDependenciesReader(max_sentence_length=5)
+    assert len(list(reader.read(MWT_FILE))) == 1
+
+
+def test_sentences_without_heads_are_read_for_prediction(tmp_path):
+    path = tmp_path / "no_heads.conllu"
+    path.write_text("1\tHello\t_\tINTJ\t_\t_\t_\t_\t_\t_\n2\tthere\t_\tADV\t_\t_\t_\t_\t_\t_\n\n")
+    instance = next(iter(ConlluDependenciesReader().read(path)))
+    assert "head_indices" not in instance.fields
+    assert instance.fields["upos"].labels == ["INTJ", "ADV"]
+
+
+BAD_CONLLU = {
+    "conllu_wrong_column_count.conllu": (1, "expected 10 tab-separated columns, found 9"),
+    "conllu_non_integer_head.conllu": (2, "HEAD 'x' is not a non-negative integer"),
+    "conllu_out_of_range_head.conllu": (1, "HEAD 7 is out of range"),
+    "conllu_cycle_no_root.conllu": (1, "no root"),
+    "conllu_cycle.conllu": (2, "cycle"),
+    "conllu_two_roots.conllu": (2, "2 roots"),
+    "conllu_empty.conllu": (1, "contains no sentences"),
+    "conllu_blank_only.conllu": (1, "contains no sentences"),
+    "conllu_non_utf8.conllu": (2, "not valid UTF-8"),
+    "conllu_id_out_of_sequence.conllu": (2, "out of sequence"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CONLLU))
+def test_malformed_conllu_names_file_and_line(name):
+    line, message = BAD_CONLLU[name]
+    with pytest.raises(ConlluFormatError, match=re.escape(f"{name}:{line}: ") + ".*" + re.escape(message)):
+        list(ConlluDependenciesReader().read(BAD_INPUTS / name))
+
+
+def test_crlf_line_ends_are_read_like_lf():
+    instance = next(iter(ConlluDependenciesReader().read(BAD_INPUTS / "conllu_crlf_line_ends.conllu")))
+    assert [t.text for t in instance.fields["words"].tokens] == ["The", "cat"]
+    assert instance.fields["head_tags"].labels == ["det", "root"]
+
+
+def test_thousand_token_sentence_is_read():
+    instance = next(iter(ConlluDependenciesReader().read(BAD_INPUTS / "conllu_1000_token_sentence.conllu")))
+    assert len(instance.fields["words"].tokens) == 1000
+
+
+def test_missing_file_says_so(tmp_path):
+    with pytest.raises(FileNotFoundError, match="not found"):
+        list(ConlluDependenciesReader().read(tmp_path / "nope.conllu"))
+
+
+def test_real_ewt_dev_counts():
+    path = require_data("ud", "UD_English-EWT", "en_ewt-ud-dev.conllu")
+    instances = list(ConlluDependenciesReader().read(path))
+    assert len(instances) == 2001
+    assert sum(len(i.fields["words"].tokens) for i in instances) == 25147
+    vocab = Vocabulary.from_instances(instances)
+    assert vocab.get_vocab_size("upos") == 17 + 2  # 17 UPOS tags + padding and OOV
+    assert "nsubj:pass" in vocab.get_token_to_index_vocabulary("deprel_labels")
+
+
+@pytest.mark.parametrize("treebank", ["UD_English-EWT", "UD_Tamil-TTB", "UD_Wolof-WTB", "UD_Chinese-GSD_v1.3"])
+def test_every_real_treebank_file_reads_cleanly(treebank):
+    folder = require_data("ud", treebank)
+    files = sorted(folder.glob("*.conllu"))
+    assert len(files) == 3
+    for path in files:
+        assert sum(1 for _ in read_conllu(path)) > 0
