@@ -11,6 +11,12 @@ python=${PYTHON:-python3}
 lock_hash=$(cat requirements/*.txt setup.py | sha256sum | cut -c1-12)
 venv=${GREEN_NLP_VENV:-$HOME/.cache/green_nlp/venv-$lock_hash}
 
+pip_install() {  # quiet pip; drop the harmless notes about local index folders that do not exist
+  local target=$1; shift
+  "$target/bin/python" -m pip install -q "$@" 2>&1 | { grep -v "is ignored: it is neither a file nor a directory" || true; }
+  return "${PIPESTATUS[0]}"
+}
+
 if [ -x "$venv/bin/python" ] && [ -f "$venv/.green_nlp_lock" ] && [ "$(cat "$venv/.green_nlp_lock")" = "$lock_hash" ]; then
   echo "[setup] reusing $venv (lock $lock_hash)"
 else
@@ -18,9 +24,9 @@ else
   rm -rf "$venv"
   mkdir -p "$(dirname "$venv")"
   "$python" -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --upgrade pip wheel
-  "$venv/bin/python" -m pip install -q -r requirements/base.txt -c requirements/constraints.txt
-  "$venv/bin/python" -m pip install -q --no-deps -r requirements/allennlp.txt
+  pip_install "$venv" --upgrade pip wheel
+  pip_install "$venv" -r requirements/base.txt -c requirements/constraints.txt
+  pip_install "$venv" --no-deps -r requirements/allennlp.txt
   echo "$lock_hash" > "$venv/.green_nlp_lock"
 fi
 # green_nlp itself: editable, no deps (they are all above).

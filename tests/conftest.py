@@ -29,3 +29,19 @@ def _cheap_threads():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(previous)
+
+
+@pytest.fixture(scope="session")
+def quickstart_archive(tmp_path_factory) -> Path:
+    """Train the quickstart parser once per test session (about 15 s) and return its archive."""
+    from allennlp.commands.train import train_model_from_file
+
+    serialization_dir = tmp_path_factory.mktemp("quickstart")
+    cwd = os.getcwd()
+    os.chdir(REPO_ROOT)  # the config names fixture paths relative to the repo root
+    try:
+        train_model_from_file(str(REPO_ROOT / "training_configs" / "parser" / "quickstart.jsonnet"),
+                              str(serialization_dir), force=True)
+    finally:
+        os.chdir(cwd)
+    return serialization_dir / "model.tar.gz"

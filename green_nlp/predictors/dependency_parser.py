@@ -65,7 +65,8 @@ class DependencyParserPredictor(Predictor):
             return [{"words": list(inputs["words"]), "upos": inputs.get("upos")}]
         if "sentence" not in inputs:
             raise ValueError("input needs a 'sentence' (text) or 'words' (list of tokens) key")
-        return [{"words": words, "upos": None} for words in self._segmenter.split(inputs["sentence"])]
+        return [{"words": words, "upos": None, "text": text}
+                for text, words in self._segmenter.segment(inputs["sentence"])]
 
     def _check(self, words: List[str]) -> None:
         if not words:
@@ -105,9 +106,13 @@ class DependencyParserPredictor(Predictor):
                 results.append(entry)
                 continue
             sentences, start, count = entry
-            results.append({"sentences": [
-                self._sentence_record(s["words"], s["upos"], output)
-                for s, output in zip(sentences, outputs[start : start + count])]})
+            records = []
+            for sentence, output in zip(sentences, outputs[start : start + count]):
+                record = self._sentence_record(sentence["words"], sentence["upos"], output)
+                if sentence.get("text"):
+                    record["comments"] = {"text": sentence["text"]}
+                records.append(record)
+            results.append({"sentences": records})
         return sanitize(results)
 
     def predict_instance(self, instance: Instance) -> JsonDict:

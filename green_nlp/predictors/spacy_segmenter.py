@@ -1,5 +1,5 @@
 """Rule-based tokenization and sentence splitting with spaCy, needing no downloaded model."""
-from typing import List
+from typing import List, Tuple
 
 import spacy
 
@@ -18,6 +18,14 @@ class SpacySegmenter:
         self.nlp.add_pipe("sentencizer")
 
     def split(self, text: str) -> List[List[str]]:
-        doc = self.nlp(text)
-        return [[token.text for token in sentence if not token.is_space] for sentence in doc.sents
-                if any(not token.is_space for token in sentence)]
+        """Words of each sentence of `text`."""
+        return [words for _, words in self.segment(text)]
+
+    def segment(self, text: str) -> List[Tuple[str, List[str]]]:
+        """(sentence text, words) for each sentence of `text`; whitespace tokens are dropped."""
+        sentences = []
+        for span in self.nlp(text).sents:
+            words = [token.text for token in span if not token.is_space]
+            if words:
+                sentences.append((span.text.strip(), words))
+        return sentences

@@ -57,7 +57,7 @@
           input_size: word_dim + char_out + upos_dim,
           hidden_size: lstm_hidden,
           num_layers: lstm_layers,
-          dropout: dropout,
+          dropout: if lstm_layers > 1 then dropout else 0.0,  // torch applies it between layers only
           bidirectional: true,
         },
         arc_mlp_dim: arc_dim,

@@ -4,7 +4,7 @@ local lib = import 'biaffine_parser.libsonnet';
 lib.parser(
   train='fixtures/ud/synthetic-train.conllu',
   dev='fixtures/ud/synthetic-dev.conllu',
-  word_dim=16, upos_dim=0, predict_upos=true, char_dim=8, char_filters=16,
+  word_dim=16, lowercase=true, upos_dim=0, predict_upos=true, char_dim=8, char_filters=16,
   lstm_hidden=32, lstm_layers=1, arc_dim=32, label_dim=16, dropout=0.2,
   epochs=15, patience=5, batch_size=16, lr=5e-3,
 )

@@ -1,0 +1,84 @@
+import json
+import subprocess
+import sys
+
+import pytest
+from allennlp.predictors import Predictor
+
+from green_nlp.dataset_readers import read_conllu
+from tests.conftest import FIXTURES, REPO_ROOT
+
+
+@pytest.fixture(scope="module")
+def predictor(quickstart_archive):
+    return Predictor.from_path(str(quickstart_archive), "green_dependency_parser")
+
+
+def _attachment(gold_file, predicted_file):
+    gold, predicted = list(read_conllu(gold_file)), list(read_conllu(predicted_file))
+    assert [g.words for g in gold] == [p.words for p in predicted]
+    pairs = [(g, p) for gs, ps in zip(gold, predicted) for g, p in
+             zip(zip(gs.heads, gs.deprels), zip(ps.heads, ps.deprels))]
+    uas = sum(g[0] == p[0] for g, p in pairs) / len(pairs)
+    las = sum(g == p for g, p in pairs) / len(pairs)
+    return uas, las
+
+
+def test_raw_text_paragraph_becomes_one_record_with_one_tree_per_sentence(predictor):
+    output = predictor.predict_json(predictor.load_line("every teacher trains the model . a cat sees a dog .\n"))
+    sentences = output["sentences"]
+    assert [s["words"] for s in sentences] == [["every", "teacher", "trains", "the", "model", "."],
+                                              ["a", "cat", "sees", "a", "dog", "."]]
+    for sentence in sentences:
+        assert sum(1 for h in sentence["heads"] if h == 0) == 1
+        assert len(sentence["upos"]) == len(sentence["words"])  # the quickstart model tags UPOS
+
+
+def test_conllu_output_is_valid_conllu(predictor, tmp_path):
+    lines = (FIXTURES / "raw_text.txt").read_text().splitlines()
+    outputs = predictor.predict_batch_json([predictor.load_line(line) for line in lines])
+    path = tmp_path / "out.conllu"
+    path.write_text("".join(predictor.dump_line(o) for o in outputs))
+    sentences = list(read_conllu(path))  # validates ids, heads, single root, no cycles
+    assert len(sentences) == 4
+    assert sentences[-1].words[-2:] == ["river", "."]
+
+
+def test_bad_line_is_reported_and_the_rest_kept(predictor):
+    inputs = [predictor.load_line(line) for line in ["a cat sees a dog .", "{\"words\": []}",
+                                                     " ".join(["dog"] * 1001), "the dog sees a cat ."]]
+    outputs = predictor.predict_batch_json(inputs)
+    assert len(outputs) == 4
+    assert "sentences" in outputs[0] and "sentences" in outputs[3]
+    assert "no tokens" in outputs[1]["error"]
+    assert "max_sentence_length" in outputs[2]["error"]
+    assert predictor.dump_line(outputs[1]).startswith("# error:")
+
+
+def _allennlp(*args):
+    result = subprocess.run([sys.executable, "-m", "allennlp", *args, "--include-package", "green_nlp"],
+                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result
+
+
+def test_allennlp_predict_cli_on_raw_text_and_on_conllu(quickstart_archive, tmp_path):
+    raw_out = tmp_path / "raw.conllu"
+    _allennlp("predict", str(quickstart_archive), str(FIXTURES / "raw_text.txt"),
+              "--output-file", str(raw_out), "--silent", "--batch-size", "2")
+    assert len(list(read_conllu(raw_out))) == 4
+
+    json_out = tmp_path / "raw.jsonl"
+    _allennlp("predict", str(quickstart_archive), str(FIXTURES / "raw_text.txt"), "--output-file",
+              str(json_out), "--silent", "--predictor-args", json.dumps({"output_format": "json"}))
+    records = [json.loads(line) for line in json_out.read_text().splitlines()]
+    assert [len(r["sentences"]) for r in records] == [1, 2, 1]
+
+    gold = FIXTURES / "ud" / "synthetic-dev.conllu"
+    conllu_out = tmp_path / "dev.conllu"
+    _allennlp("predict", str(quickstart_archive), str(gold), "--use-dataset-reader",
+              "--predictor", "green_dependency_parser", "--output-file", str(conllu_out), "--silent")
+    uas, las = _attachment(gold, conllu_out)
+    assert uas > 0.9 and las > 0.9  # the quickstart parser really learned the fixture grammar
+    first = next(read_conllu(conllu_out))
+    assert first.metadata["sent_id"] == "dev-1"  # comments carried through

@@ -1,0 +1,43 @@
+"""Every training config builds (reader, vocabulary, model, optimizer, scheduler, trainer), with its
+real-data paths pointed at the fixtures, as allennlp-models' training_config_test does."""
+import json
+from pathlib import Path
+
+import pytest
+from allennlp.commands.train import TrainModel
+from allennlp.common import Params
+from allennlp.common.plugins import import_plugins
+
+from tests.conftest import FIXTURES, REPO_ROOT
+
+import_plugins()  # the peer configs use allennlp-models components, as `allennlp train` would
+
+CONFIGS = sorted(p for p in (REPO_ROOT / "training_configs").rglob("*.jsonnet"))
+TINY_CONLLU = str(FIXTURES / "ud" / "synthetic-tiny.conllu")
+
+
+def _fixture_overrides(config: dict) -> dict:
+    overrides = {"train_data_path": TINY_CONLLU, "validation_data_path": TINY_CONLLU, "trainer.num_epochs": 1}
+    if "test_data_path" in config:
+        overrides["test_data_path"] = TINY_CONLLU
+    embedders = config["model"].get("text_field_embedder", {}).get("token_embedders", {})
+    if "pretrained_file" in embedders.get("tokens", {}):
+        overrides["model.text_field_embedder.token_embedders.tokens.pretrained_file"] = str(
+            FIXTURES / "emb" / "tiny_glove.50d.txt")
+    return overrides
+
+
+@pytest.mark.parametrize("config_path", CONFIGS, ids=[str(p.relative_to(REPO_ROOT)) for p in CONFIGS])
+def test_config_builds(config_path: Path, tmp_path, monkeypatch):
+    monkeypatch.chdir(REPO_ROOT)
+    raw = Params.from_file(str(config_path)).as_dict()
+    params = Params.from_file(str(config_path), json.dumps(_fixture_overrides(raw)))
+    train_loop = TrainModel.from_params(params=params, serialization_dir=str(tmp_path), local_rank=0)
+    assert train_loop.model is not None
+    assert train_loop.trainer is not None
+
+
+def test_there_is_a_config_per_treebank():
+    names = {p.name for p in CONFIGS}
+    assert {"ud_ewt.jsonnet", "ud_ewt_raw_text.jsonnet", "ud_tamil_ttb.jsonnet", "ud_wolof_wtb.jsonnet",
+            "ud_chinese_gsd_v1_3.jsonnet", "quickstart.jsonnet"} <= names
