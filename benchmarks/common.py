@@ -1,0 +1,45 @@
+"""Helpers shared by the benchmark scripts: hardware description and result files."""
+import json
+import os
+import platform
+from pathlib import Path
+from typing import Any, Dict, List
+
+import torch
+
+
+def hardware_description() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} logical CPUs, torch {torch.__version__}"
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:,.3f}" if abs(value) < 1 else f"{value:,.1f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return "" if value is None else str(value)
+
+
+def markdown_table(rows: Dict[str, Dict[str, Any]], columns: List[str]) -> str:
+    lines = ["| model | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for name, row in rows.items():
+        lines.append(f"| {name} | " + " | ".join(_cell(row.get(c)) for c in columns) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_results(out_dir: Path, name: str, results: Dict[str, Any], rows: Dict[str, Dict[str, Any]],
+                  columns: List[str], note: str) -> None:
+    """Save `<name>.json` (everything) and `<name>.md` (a short table), and print the table."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / f"{name}.json").write_text(json.dumps(results, indent=2) + "\n")
+    table = markdown_table(rows, columns) + f"\n{note}\n"
+    (out_dir / f"{name}.md").write_text(table)
+    print(table)
