@@ -46,7 +46,8 @@ def training_info(run_dir: Path) -> Dict[str, Any]:
     epoch_files = sorted(run_dir.glob("metrics_epoch_*.json"), key=lambda p: int(re.findall(r"\d+", p.name)[-1]))
     if not epoch_files:
         return {}
-    last = json.loads(epoch_files[-1].read_text())
+    per_epoch = [json.loads(p.read_text()) for p in epoch_files]
+    last = per_epoch[-1]
     hours, minutes, seconds = (float(x) for x in last["training_duration"].split(":"))
     config = json.loads((run_dir / "config.json").read_text())
     return {
@@ -55,6 +56,7 @@ def training_info(run_dir: Path) -> Dict[str, Any]:
         "best_epoch": last["best_epoch"] + 1,
         "best_dev_uas": round(100 * last["best_validation_UAS"], 2),
         "best_dev_las": round(100 * last["best_validation_LAS"], 2),
+        "dev_las_by_epoch": [round(100 * m["validation_LAS"], 2) for m in per_epoch],
         "train_minutes": round(timedelta(hours=hours, minutes=minutes, seconds=seconds).total_seconds() / 60, 1),
     }
 
