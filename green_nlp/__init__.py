@@ -10,4 +10,4 @@ from green_nlp.data_paths import export_default_data_dir as _export_default_data
 _compat.apply_all()
 _export_default_data_dir()
 
-from green_nlp import dataset_readers, models, predictors  # noqa: E402,F401  (registration)
+from green_nlp import dataset_readers, models, predictors, training  # noqa: E402,F401  (registration)

@@ -193,7 +193,11 @@ class BiaffineDependencyParser(Model):
         scores = self.score(words, upos if self.upos_embedding is not None else None)
         output: Dict[str, Any] = {}
         if head_indices is not None and head_tags is not None:
-            output["loss"] = self.loss(scores, head_indices, head_tags, upos)
+            distiller = self.__dict__.get("_distiller")
+            if distiller is not None and self.training:
+                output["loss"] = distiller.loss(self, scores, words, upos, head_indices, head_tags, metadata)
+            else:
+                output["loss"] = self.loss(scores, head_indices, head_tags, upos)
         if not self.training:
             output.update(self.decode(scores))
             word_mask = output["mask"]
@@ -204,6 +208,14 @@ class BiaffineDependencyParser(Model):
         if metadata is not None:
             output["words"] = [m["words"] for m in metadata]
         return output
+
+    def attach_distiller(self, distiller: Optional[Any]) -> None:
+        """Train against a teacher (see `green_nlp.training.parser_distiller`); `None` detaches.
+
+        Stored outside `nn.Module` registration so the teacher never becomes part of this model's
+        parameters or saved weights: the student archive loads on its own.
+        """
+        self.__dict__["_distiller"] = distiller
 
     @staticmethod
     def _with_root(heads: torch.Tensor) -> torch.Tensor:

@@ -1,0 +1,1 @@
+from green_nlp.training.callbacks import DistillationCallback

@@ -1,0 +1,115 @@
+"""The teacher side of parser distillation: frozen teacher scores (optionally cached) and the loss
+of the seed paper's equation 3, KL(arc) + KL(label) + CE(arc) + CE(label)."""
+from typing import Any, Dict, List, Optional, Tuple
+
+import torch
+from allennlp.common.checks import ConfigurationError
+from allennlp.data import TextFieldTensors, Vocabulary
+
+from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
+from green_nlp.nn.distillation import masked_kl_divergence
+
+_PADDED_SCORE = -1e4
+# Namespaces whose indices must mean the same thing to teacher and student.
+SHARED_NAMESPACES = (DEPREL_NAMESPACE, UPOS_NAMESPACE, "tokens", "token_characters")
+
+
+def check_vocabularies_match(teacher: Vocabulary, student: Vocabulary, teacher_archive: str = "the teacher") -> None:
+    """Label and feature indices must agree, or the KL terms compare different classes."""
+    for namespace in SHARED_NAMESPACES:
+        teacher_map = teacher.get_token_to_index_vocabulary(namespace) if namespace in teacher._token_to_index else {}
+        if not teacher_map:
+            continue
+        student_map = student.get_token_to_index_vocabulary(namespace)
+        if teacher_map != student_map:
+            only_teacher = sorted(set(teacher_map) - set(student_map))[:5]
+            only_student = sorted(set(student_map) - set(teacher_map))[:5]
+            raise ConfigurationError(
+                f"student vocabulary differs from the teacher's in namespace '{namespace}' "
+                f"(teacher {len(teacher_map)} entries, student {len(student_map)}; only in teacher: "
+                f"{only_teacher}, only in student: {only_student}). Give the student the teacher's "
+                f'vocabulary: "vocabulary": {{"type": "from_files", "directory": "{teacher_archive}"}}')
+
+
+class ParserDistiller:
+    """
+    Holds a frozen teacher parser and turns student scores into the distillation loss.
+
+    Not an `nn.Module` on purpose: the student keeps a plain reference to it, so the teacher's
+    weights never enter the student's parameters, optimizer or saved `state_dict`.
+
+    # Parameters
+
+    teacher : `BiaffineDependencyParser`
+    temperature : `float`, optional (default = `1.0`, the paper)
+    kl_weight, ce_weight : `float`, optional (default = `1.0` each, the paper's plain sum)
+    cache_teacher_outputs : `bool`, optional (default = `True`)
+        Keep each sentence's teacher scores after the first epoch instead of re-running the
+        teacher (the teacher is frozen and in eval mode, so its scores do not change).
+    """
+
+    def __init__(self, teacher: Any, temperature: float = 1.0, kl_weight: float = 1.0, ce_weight: float = 1.0,
+                 cache_teacher_outputs: bool = True) -> None:
+        if temperature <= 0:
+            raise ConfigurationError(f"temperature must be positive, got {temperature}")
+        self.teacher = teacher.eval()
+        for parameter in self.teacher.parameters():
+            parameter.requires_grad_(False)
+        self.temperature = temperature
+        self.kl_weight = kl_weight
+        self.ce_weight = ce_weight
+        self.cache: Optional[Dict[Tuple, Tuple[torch.Tensor, torch.Tensor]]] = {} if cache_teacher_outputs else None
+        self.teacher_token_keys = set(teacher.text_field_embedder._token_embedders)
+
+    # ------------------------------------------------------------ teacher side
+    def _run_teacher(self, words: TextFieldTensors, upos: Optional[torch.Tensor],
+                     gold_heads: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+        missing = self.teacher_token_keys - set(words)
+        if missing:
+            raise ConfigurationError(
+                f"the teacher needs token indexers {sorted(missing)} that the student's dataset reader does "
+                "not produce; add them to the student's dataset_reader.token_indexers")
+        teacher_words = {key: value for key, value in words.items() if key in self.teacher_token_keys}
+        with torch.no_grad():
+            scores = self.teacher.score(teacher_words, upos if self.teacher.upos_embedding is not None else None)
+            return scores["arc_scores"], self.teacher.label_scores(scores, gold_heads)
+
+    def teacher_scores(self, words: TextFieldTensors, upos: Optional[torch.Tensor], gold_heads: torch.Tensor,
+                       metadata: Optional[List[Dict[str, Any]]]) -> Tuple[torch.Tensor, torch.Tensor]:
+        """Teacher arc scores (batch, n+1, n+1) and label scores at gold heads (batch, n+1, labels)."""
+        if self.cache is None or metadata is None:
+            return self._run_teacher(words, upos, gold_heads)
+        keys = [(tuple(m["words"]), tuple(m.get("upos") or ()), tuple(h.tolist()))
+                for m, h in zip(metadata, gold_heads[:, 1:])]
+        if any(key not in self.cache for key in keys):
+            arc, label = self._run_teacher(words, upos, gold_heads)
+            for b, key in enumerate(keys):
+                n = len(key[0])
+                self.cache[key] = (arc[b, : n + 1, : n + 1].clone(), label[b, : n + 1].clone())
+            return arc, label
+        batch, length = gold_heads.shape
+        first_label = self.cache[keys[0]][1]
+        arc = first_label.new_full((batch, length, length), _PADDED_SCORE)
+        label = first_label.new_zeros((batch, length, first_label.size(-1)))
+        for b, key in enumerate(keys):
+            cached_arc, cached_label = self.cache[key]
+            n1 = cached_arc.size(0)
+            arc[b, :n1, :n1] = cached_arc
+            label[b, :n1] = cached_label
+        return arc, label
+
+    # ------------------------------------------------------------------- loss
+    def loss(self, student: Any, scores: Dict[str, torch.Tensor], words: TextFieldTensors,
+             upos: Optional[torch.Tensor], head_indices: torch.Tensor, head_tags: torch.Tensor,
+             metadata: Optional[List[Dict[str, Any]]]) -> torch.Tensor:
+        """kl_weight * (KL(arc) + KL(label)) + ce_weight * (CE(arc) + CE(label) [+ CE(upos)])."""
+        gold_heads = student._with_root(head_indices)
+        teacher_arc, teacher_label = self.teacher_scores(words, upos, gold_heads, metadata)
+        word_mask = scores["mask"][:, 1:]
+        kl_arc = masked_kl_divergence(scores["arc_scores"][:, 1:], teacher_arc[:, 1:], word_mask, self.temperature)
+        student_label = student.label_scores(scores, gold_heads)
+        kl_label = masked_kl_divergence(student_label[:, 1:], teacher_label[:, 1:], word_mask, self.temperature)
+        loss = self.kl_weight * (kl_arc + kl_label)
+        if self.ce_weight:
+            loss = loss + self.ce_weight * student.loss(scores, head_indices, head_tags, upos)
+        return loss

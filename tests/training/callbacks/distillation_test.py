@@ -1,0 +1,126 @@
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
+from allennlp.common.testing import ModelTestCase
+from allennlp.data import Batch, Vocabulary
+from allennlp.models.archival import load_archive
+
+from green_nlp.training.callbacks import DistillationCallback
+from green_nlp.training.parser_distiller import ParserDistiller, check_vocabularies_match
+from tests.conftest import FIXTURES, REPO_ROOT
+
+TEACHER = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
+STUDENT_CONFIG = FIXTURES / "parser" / "student_experiment.jsonnet"
+
+
+class TestDistilledStudent(ModelTestCase):
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(STUDENT_CONFIG, FIXTURES / "ud" / "synthetic-tiny.conllu")
+        self.teacher = load_archive(str(TEACHER)).model
+
+    def _batch(self):
+        batch = Batch(self.instances)
+        batch.index_instances(self.vocab)
+        return batch.as_tensor_dict()
+
+    def test_student_trains_saves_and_loads_without_the_teacher(self):
+        # Runs the config's trainer, callbacks included, and reloads the archive on its own.
+        self.ensure_model_can_train_save_and_load(self.param_file)
+
+    def test_loss_is_pure_cross_entropy_when_student_is_the_teacher(self):
+        teacher_as_student = copy.deepcopy(self.teacher).train()
+        for module in teacher_as_student.modules():  # dropout off, as in distillation
+            if isinstance(module, torch.nn.Dropout):
+                module.p = 0.0
+        batch = self._batch()
+        ce = teacher_as_student(**batch)["loss"]
+        teacher_as_student.attach_distiller(ParserDistiller(copy.deepcopy(self.teacher)))
+        distilled = teacher_as_student(**batch)["loss"]
+        assert distilled.item() == pytest.approx(ce.item(), abs=1e-5)  # both KL terms are zero
+
+    def test_distillation_changes_the_loss_and_gradients_reach_every_student_parameter(self):
+        self.model.train()
+        batch = self._batch()
+        plain = self.model(**batch)["loss"].item()
+        distiller = ParserDistiller(self.teacher)
+        self.model.attach_distiller(distiller)
+        loss = self.model(**batch)["loss"]
+        assert loss.item() > plain
+        loss.backward()
+        assert all(p.grad is not None for p in self.model.parameters() if p.requires_grad)
+        assert all(p.grad is None and not p.requires_grad for p in self.teacher.parameters())
+
+    def test_teacher_is_not_in_the_student_state_dict_or_parameters(self):
+        before = set(self.model.state_dict())
+        self.model.attach_distiller(ParserDistiller(self.teacher))
+        assert set(self.model.state_dict()) == before
+        teacher_ids = {id(p) for p in self.teacher.parameters()}
+        assert not teacher_ids & {id(p) for p in self.model.parameters()}
+
+    def test_cached_teacher_scores_equal_the_live_teacher(self):
+        self.model.train()
+        batch = self._batch()
+        gold = self.model._with_root(batch["head_indices"])
+        live = ParserDistiller(self.teacher, cache_teacher_outputs=False)
+        cached = ParserDistiller(self.teacher, cache_teacher_outputs=True)
+        args = (batch["words"], batch["upos"], gold, batch["metadata"])
+        first = cached.teacher_scores(*args)
+        assert len(cached.cache) == len(self.instances)
+        again = cached.teacher_scores(*args)  # served from the cache
+        reference = live.teacher_scores(*args)
+        mask = batch["words"]["tokens"]["tokens"] != 0
+        for got, expected in ((first, reference), (again, reference)):
+            assert torch.allclose(got[1][:, 1:][mask], expected[1][:, 1:][mask], atol=1e-5)
+            arc_mask = torch.cat([mask.new_ones(mask.size(0), 1), mask], 1)
+            pairs = arc_mask.unsqueeze(2) & arc_mask.unsqueeze(1)
+            assert torch.allclose(got[0][pairs], expected[0][pairs], atol=1e-5)
+
+    def test_mismatched_vocabulary_fails_with_a_clear_message(self):
+        other = Vocabulary()
+        other.add_tokens_to_namespace(["root", "nsubj"], "deprel_labels")
+        with pytest.raises(ConfigurationError, match="namespace 'deprel_labels'.*from_files"):
+            check_vocabularies_match(self.teacher.vocab, other, str(TEACHER))
+
+
+def test_callback_state_round_trip_and_annealing():
+    callback = DistillationCallback("unused", str(TEACHER), teacher_annealing=True)
+    callback.distiller = ParserDistiller(load_archive(str(TEACHER)).model)
+    callback.total_batches = 10
+    for _ in range(4):
+        callback.on_batch(None, [], [], {}, epoch=0, batch_number=0, is_training=True)
+    callback.on_batch(None, [], [], {}, epoch=0, batch_number=0, is_training=False)  # validation: no step
+    assert callback.state_dict() == {"batches_seen": 4}
+    assert callback.distiller.kl_weight == pytest.approx(0.6)
+    assert callback.distiller.ce_weight == pytest.approx(0.4)
+    restored = DistillationCallback("unused", str(TEACHER), teacher_annealing=True)
+    restored.distiller, restored.total_batches = callback.distiller, 10
+    restored.load_state_dict(json.loads(json.dumps(callback.state_dict())))
+    assert restored.batches_seen == 4
+
+
+def test_bad_callback_settings_are_rejected():
+    with pytest.raises(ConfigurationError, match="temperature"):
+        DistillationCallback("unused", str(TEACHER), temperature=0)
+    with pytest.raises(ConfigurationError, match=">= 0"):
+        DistillationCallback("unused", str(TEACHER), kl_weight=-1)
+
+
+def test_allennlp_train_of_a_student_from_the_fixture_teacher(tmp_path):
+    run = tmp_path / "student"
+    result = subprocess.run(
+        [sys.executable, "-m", "allennlp", "train", str(STUDENT_CONFIG), "-s", str(run),
+         "-o", json.dumps({"trainer.num_epochs": 3}), "--include-package", "green_nlp"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    weights = torch.load(run / "best.th", weights_only=True)
+    assert not any("teacher" in key for key in weights)
+    student = load_archive(str(run / "model.tar.gz")).model  # loads with no teacher around
+    teacher = load_archive(str(TEACHER)).model
+    assert sum(p.numel() for p in student.parameters()) < sum(p.numel() for p in teacher.parameters())
