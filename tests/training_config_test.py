@@ -14,6 +14,7 @@ import_plugins()  # the peer configs use allennlp-models components, as `allennl
 
 CONFIGS = sorted(p for p in (REPO_ROOT / "training_configs").rglob("*.jsonnet"))
 TINY_CONLLU = str(FIXTURES / "ud" / "synthetic-tiny.conllu")
+TEACHER_ARCHIVE = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
 
 
 def _fixture_overrides(config: dict) -> dict:
@@ -24,6 +25,11 @@ def _fixture_overrides(config: dict) -> dict:
     if "pretrained_file" in embedders.get("tokens", {}):
         overrides["model.text_field_embedder.token_embedders.tokens.pretrained_file"] = str(
             FIXTURES / "emb" / "tiny_glove.50d.txt")
+    if config.get("vocabulary", {}).get("type") == "from_files":  # students: the teacher's vocabulary
+        overrides["vocabulary.directory"] = str(TEACHER_ARCHIVE)
+    callbacks = config.get("trainer", {}).get("callbacks", [])
+    if any(c.get("type") == "green_distillation" for c in callbacks):
+        overrides["trainer.callbacks"] = [{"type": "green_distillation", "teacher_archive": str(TEACHER_ARCHIVE)}]
     return overrides
 
 
@@ -41,3 +47,12 @@ def test_there_is_a_config_per_treebank():
     names = {p.name for p in CONFIGS}
     assert {"ud_ewt.jsonnet", "ud_ewt_raw_text.jsonnet", "ud_tamil_ttb.jsonnet", "ud_wolof_wtb.jsonnet",
             "ud_chinese_gsd_v1_3.jsonnet", "quickstart.jsonnet"} <= names
+
+
+@pytest.mark.parametrize("treebank", ["ud_ewt", "ud_tamil_ttb", "ud_wolof_wtb", "ud_chinese_gsd_v1_3"])
+def test_every_treebank_has_teacher_and_eight_student_configs(treebank):
+    students = {p.stem for p in (REPO_ROOT / "training_configs" / "parser" / "students").glob(f"{treebank}_*.jsonnet")}
+    assert students == {f"{treebank}_{kind}{fraction}" for kind in "db" for fraction in (20, 40, 60, 80)}
+    sizes = json.loads((REPO_ROOT / "training_configs" / "parser" / "student_sizes" / f"{treebank}.json").read_text())
+    for fraction, size in sizes["students"].items():
+        assert abs(size["fraction"] - int(fraction) / 100) < 0.01  # the paper reached 19.2-20.5 %

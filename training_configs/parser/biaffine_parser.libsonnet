@@ -81,4 +81,24 @@
         checkpointer: { keep_most_recent_by_count: 1 },
       },
     },
+
+  // A student (or equal-size baseline) with the dims picked by green_nlp.training.student_sizing
+  // for a fraction of the teacher's parameters. Both use the teacher's vocabulary so label indices
+  // match; distilled students train with dropout off and the green_distillation callback (the
+  // paper's equation 3), baselines with the teacher's dropout and no teacher.
+  student(train, dev, test, size, teacher_archive, distilled, pretrained_file=null, lowercase=false,
+          epochs=100, patience=10)::
+    local base = self.parser(
+      train=train, dev=dev, test=test,
+      word_dim=size.word_dim, pretrained_file=pretrained_file, lowercase=lowercase,
+      upos_dim=size.upos_dim, lstm_hidden=size.lstm_hidden, lstm_layers=size.lstm_layers,
+      arc_dim=size.arc_dim, label_dim=size.label_dim,
+      dropout=if distilled then 0.0 else 0.33,
+      epochs=epochs, patience=patience,
+      vocabulary={ type: 'from_files', directory: teacher_archive },
+    );
+    if distilled then base + {
+      trainer+: { callbacks: [{ type: 'green_distillation', teacher_archive: teacher_archive }] },
+    } else base,
 }
+

@@ -1,0 +1,13 @@
+// D-40: UD Chinese-GSD v1.3 student with 40 % of the teacher's trainable parameters,
+// distilled from the teacher (KL + CE, dropout off).
+// Sizes: ../student_sizes/ud_chinese_gsd_v1_3.json (python -m green_nlp.training.student_sizing).
+// The teacher archive is expected at runs/parser/ud_chinese_gsd_v1_3/teacher/model.tar.gz.
+local lib = import '../biaffine_parser.libsonnet';
+local data = std.extVar('GREEN_NLP_DATA');
+local prefix = data + '/ud/UD_Chinese-GSD_v1.3/zh-ud-';
+lib.student(
+  train=prefix + 'train.conllu', dev=prefix + 'dev.conllu', test=prefix + 'test.conllu',
+  size=(import '../student_sizes/ud_chinese_gsd_v1_3.json').students['40'],
+  teacher_archive='runs/parser/ud_chinese_gsd_v1_3/teacher/model.tar.gz',
+  distilled=true,
+)

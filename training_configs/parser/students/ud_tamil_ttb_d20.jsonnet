@@ -1,0 +1,13 @@
+// D-20: UD Tamil-TTB student with 20 % of the teacher's trainable parameters,
+// distilled from the teacher (KL + CE, dropout off).
+// Sizes: ../student_sizes/ud_tamil_ttb.json (python -m green_nlp.training.student_sizing).
+// The teacher archive is expected at runs/parser/ud_tamil_ttb/teacher/model.tar.gz.
+local lib = import '../biaffine_parser.libsonnet';
+local data = std.extVar('GREEN_NLP_DATA');
+local prefix = data + '/ud/UD_Tamil-TTB/ta_ttb-ud-';
+lib.student(
+  train=prefix + 'train.conllu', dev=prefix + 'dev.conllu', test=prefix + 'test.conllu',
+  size=(import '../student_sizes/ud_tamil_ttb.json').students['20'],
+  teacher_archive='runs/parser/ud_tamil_ttb/teacher/model.tar.gz',
+  distilled=true,
+)
