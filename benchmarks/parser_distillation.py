@@ -1,0 +1,160 @@
+"""Accuracy, size and one-thread CPU speed of the full parser, distilled students (D-x), equal-size
+students trained without a teacher (B-x), their int8-quantized variants, and peers, per treebank.
+
+Every model of a treebank is timed in the same process, interleaved (repeat 1: all models,
+repeat 2: all models, ...), at each batch size, and the median run is kept, so ratios against the
+full teacher hold on a noisy machine. GPU figures are added when a GPU is present.
+
+Runs are expected at RUNS/parser/<treebank>/{teacher,d20,...,b80}/ (model.tar.gz or best.th), and
+the allennlp-models peer for EWT at RUNS/ewt_allennlp_models/.
+
+    python benchmarks/parser_distillation.py [--runs runs] [--batch-sizes 32 256 4096] [--repeats 3]
+
+Writes benchmarks/results/parser_distillation.json, then the table and plots
+(benchmarks/report_parser_distillation.py).
+"""
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import torch
+from allennlp.common.plugins import import_plugins
+from allennlp.models.archival import load_archive
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import hardware_description  # noqa: E402
+from parsing import attachment_scores, ensure_archive, make_batches, predict, read_for_model, to_device, training_info  # noqa: E402
+
+from green_nlp.data_paths import data_path  # noqa: E402
+from green_nlp.dataset_readers import read_conllu  # noqa: E402
+from green_nlp.nn.parameters import count_trainable_parameters  # noqa: E402
+from green_nlp.nn.quantization import quantize_for_cpu  # noqa: E402
+
+TREEBANKS = {
+    "UD_English-EWT": ("ud_ewt", "en_ewt-ud-test.conllu"),
+    "UD_Tamil-TTB": ("ud_tamil_ttb", "ta_ttb-ud-test.conllu"),
+    "UD_Wolof-WTB": ("ud_wolof_wtb", "wo_wtb-ud-test.conllu"),
+    "UD_Chinese-GSD_v1.3": ("ud_chinese_gsd_v1_3", "zh-ud-test.conllu"),
+}
+VARIANTS = ["full"] + [f"{kind}-{fraction}" for kind in "DB" for fraction in (20, 40, 60, 80)]
+QUANTIZED = ["full", "D-20", "D-40", "D-60", "D-80"]
+PEERS = {"UD_English-EWT": {"allennlp-models biaffine_parser": "ewt_allennlp_models"}}
+
+
+def folder_of(variant: str) -> str:
+    return "teacher" if variant == "full" else variant.replace("-", "").lower()
+
+
+def load_models(runs: Path, treebank: str) -> Dict[str, Dict[str, Any]]:
+    name, _ = TREEBANKS[treebank]
+    found: Dict[str, Dict[str, Any]] = {}
+    candidates: List[Tuple[str, Path, bool]] = [(v, runs / "parser" / name / folder_of(v), False) for v in VARIANTS]
+    candidates += [(peer, runs / folder, True) for peer, folder in PEERS.get(treebank, {}).items()]
+    for variant, run_dir, is_peer in candidates:
+        if not run_dir.exists():
+            continue
+        archive_path, from_best = ensure_archive(run_dir)
+        archive = load_archive(str(archive_path))
+        found[variant] = {"archive": archive, "model": archive.model.eval(), "peer": is_peer,
+                          "info": {**training_info(run_dir), "archived_from_best_th": from_best}}
+    for variant in QUANTIZED:
+        if variant in found:
+            base = found[variant]
+            found[f"{variant}+int8"] = {**base, "model": quantize_for_cpu(base["model"]), "quantized_from": variant}
+    return found
+
+
+def time_models(models: Dict[str, Dict[str, Any]], test_file: Path, batch_sizes: List[int], repeats: int,
+                device: torch.device) -> Dict[str, Dict[str, List[float]]]:
+    """seconds[model][batch size] over interleaved repeats; also fills each model's predictions."""
+    batches = {}
+    for name, entry in models.items():
+        instances = read_for_model(entry["archive"], test_file)
+        batches[name] = {size: [(to_device(t, device), w) for t, w in make_batches(instances, entry["model"].vocab, size)]
+                         for size in batch_sizes}
+    seconds: Dict[str, Dict[str, List[float]]] = {name: {str(s): [] for s in batch_sizes} for name in models}
+    for _ in range(repeats):
+        for size in batch_sizes:
+            for name, entry in models.items():
+                predictions, elapsed = predict(entry["model"], batches[name][size])
+                entry.setdefault("predictions", predictions)
+                seconds[name][str(size)].append(elapsed)
+    return seconds
+
+
+def median(values: List[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
+def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeats: int) -> Dict[str, Any]:
+    _, test_name = TREEBANKS[treebank]
+    test_file = data_path("ud", treebank, test_name)
+    gold = list(read_conllu(test_file))
+    tokens, sentences = sum(len(s.words) for s in gold), len(gold)
+    models = load_models(runs, treebank)
+    if not models:
+        return {}
+    cpu_seconds = time_models(models, test_file, batch_sizes, repeats, torch.device("cpu"))
+    gpu_seconds = None
+    if torch.cuda.is_available():
+        gpu_models = {n: {**e, "model": e["model"].cuda()} for n, e in models.items() if "quantized_from" not in e}
+        gpu_seconds = time_models(gpu_models, test_file, batch_sizes, repeats, torch.device("cuda"))
+    full_params = count_trainable_parameters(models["full"]["model"]) if "full" in models else None
+    rows: Dict[str, Any] = {}
+    for name, entry in models.items():
+        uas, las = attachment_scores(test_file, entry["predictions"])
+        params = count_trainable_parameters(models[entry.get("quantized_from", name)]["model"])
+        row = {
+            "uas": round(uas, 2), "las": round(las, 2), "params": params,
+            "param_fraction": round(params / full_params, 4) if full_params and not entry["peer"] else None,
+            "cpu_tokens_per_s": {s: round(tokens / median(v), 1) for s, v in cpu_seconds[name].items()},
+            "cpu_sentences_per_s": {s: round(sentences / median(v), 1) for s, v in cpu_seconds[name].items()},
+            "peer": entry["peer"],
+            **entry["info"],
+        }
+        if "quantized_from" in entry:
+            row["int8_dynamic_quantization"] = True
+        if gpu_seconds and name in gpu_seconds:
+            row["gpu_tokens_per_s"] = {s: round(tokens / median(v), 1) for s, v in gpu_seconds[name].items()}
+        rows[name] = row
+        print(f"{treebank} {name}: UAS {uas:.2f} LAS {las:.2f} params {params:,} "
+              f"tokens/s {row['cpu_tokens_per_s']}")
+    return {"test_sentences": sentences, "test_tokens": tokens, "models": rows}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=Path, default=Path("runs"))
+    parser.add_argument("--treebanks", nargs="+", default=list(TREEBANKS))
+    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[32, 256, 4096])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    args = parser.parse_args()
+
+    import_plugins()
+    torch.set_num_threads(1)
+    results: Dict[str, Any] = {
+        "benchmark": "parser_distillation",
+        "threads": 1,
+        "batch_sizes": args.batch_sizes,
+        "repeats": args.repeats,
+        "hardware": hardware_description(),
+        "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
+        "timing": "forward + tree and label decoding on pre-built, length-sorted batches; median of repeats",
+        "treebanks": {},
+    }
+    for treebank in args.treebanks:
+        figures = benchmark_treebank(args.runs, treebank, args.batch_sizes, args.repeats)
+        if figures:
+            results["treebanks"][treebank] = figures
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "parser_distillation.json").write_text(json.dumps(results, indent=2) + "\n")
+    subprocess.run([sys.executable, str(Path(__file__).resolve().parent / "report_parser_distillation.py"),
+                    "--results", str(args.out / "parser_distillation.json")], check=True)
+
+
+if __name__ == "__main__":
+    main()

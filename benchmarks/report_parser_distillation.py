@@ -1,0 +1,97 @@
+"""Markdown table and plots (accuracy vs tokens/s vs parameters, like the seed paper's Figure 6)
+from benchmarks/results/parser_distillation.json.
+
+    python benchmarks/report_parser_distillation.py [--results benchmarks/results/parser_distillation.json]
+"""
+import argparse
+import json
+from pathlib import Path
+from typing import Any, Dict, List
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def aims(models: Dict[str, Any], largest: str) -> List[str]:
+    """The issue's targets, checked against the measured figures."""
+    lines = []
+    full = models.get("full")
+    if full and "D-20" in models:
+        d20 = models["D-20"]
+        lines.append(f"D-20 LAS {d20['las']} vs full {full['las']} - 1.0: "
+                     f"{'met' if d20['las'] >= full['las'] - 1.0 else 'not met'}")
+        ratio = d20["cpu_tokens_per_s"][largest] / full["cpu_tokens_per_s"][largest]
+        lines.append(f"D-20 CPU tokens/s at batch {largest} = {ratio:.2f}x full (aim 3.0x): "
+                     f"{'met' if ratio >= 3.0 else 'not met'}")
+    for fraction in (20, 40, 60, 80):
+        d, b = models.get(f"D-{fraction}"), models.get(f"B-{fraction}")
+        if d and b:
+            lines.append(f"D-{fraction} LAS {d['las']} vs B-{fraction} {b['las']} + 1.0: "
+                         f"{'met' if d['las'] >= b['las'] + 1.0 else 'not met'}")
+    peer = models.get("allennlp-models biaffine_parser")
+    if full and peer:
+        for size in full["cpu_tokens_per_s"]:
+            ratio = full["cpu_tokens_per_s"][size] / peer["cpu_tokens_per_s"][size]
+            lines.append(f"full vs allennlp-models tokens/s at batch {size}: {ratio:.2f}x (aim 2x): "
+                         f"{'met' if ratio >= 2 else 'not met'}")
+    return lines
+
+
+def table(treebank: str, figures: Dict[str, Any], sizes: List[str]) -> str:
+    header = ["model", "UAS", "LAS", "params", "fraction", "epochs"] + [f"tok/s b{s}" for s in sizes] + \
+             [f"sent/s b{s}" for s in sizes]
+    lines = [f"#### {treebank} (test: {figures['test_sentences']} sentences, {figures['test_tokens']} tokens)", "",
+             "| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
+    for name, row in figures["models"].items():
+        fraction = f"{100 * row['param_fraction']:.1f} %" if row.get("param_fraction") else ""
+        cells = [name, f"{row['uas']:.2f}", f"{row['las']:.2f}", f"{row['params']:,}", fraction, str(row.get("epochs", ""))]
+        cells += [f"{row['cpu_tokens_per_s'][s]:,.0f}" for s in sizes]
+        cells += [f"{row['cpu_sentences_per_s'][s]:,.1f}" for s in sizes]
+        lines.append("| " + " | ".join(cells) + " |")
+    largest = sizes[-1]
+    checks = aims(figures["models"], largest)
+    if checks:
+        lines += [""] + [f"- {line}" for line in checks]
+    return "\n".join(lines) + "\n"
+
+
+def plot(results: Dict[str, Any], out: Path) -> None:
+    treebanks = list(results["treebanks"])
+    largest = str(results["batch_sizes"][-1])
+    fig, axes = plt.subplots(1, len(treebanks), figsize=(6 * len(treebanks), 4.5), squeeze=False)
+    for axis, treebank in zip(axes[0], treebanks):
+        models = results["treebanks"][treebank]["models"]
+        for name, row in models.items():
+            colour = "tab:green" if name.startswith("D-") else "tab:blue" if name.startswith("B-") else \
+                "tab:red" if name.startswith("full") else "tab:gray"
+            marker = "s" if row.get("int8_dynamic_quantization") else "o"
+            axis.scatter(row["cpu_tokens_per_s"][largest], row["las"], s=20 + row["params"] / 5e4, c=colour,
+                         marker=marker, alpha=0.7)
+            axis.annotate(name, (row["cpu_tokens_per_s"][largest], row["las"]), fontsize=7)
+        axis.set_title(f"{treebank}: LAS vs CPU speed (1 thread, batch {largest})")
+        axis.set_xlabel("tokens / s")
+        axis.set_ylabel("LAS (test)")
+        axis.grid(alpha=0.3)
+    fig.text(0.01, 0.01, "marker area ~ trainable parameters; squares: int8 dynamic quantization", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", type=Path, default=Path("benchmarks/results/parser_distillation.json"))
+    args = parser.parse_args()
+    results = json.loads(args.results.read_text())
+    sizes = [str(s) for s in results["batch_sizes"]]
+    note = (f"One CPU thread, {results['hardware']}; median of {results['repeats']} interleaved runs; "
+            f"{results['timing']}.")
+    markdown = "\n".join(table(t, f, sizes) for t, f in results["treebanks"].items()) + f"\n{note}\n"
+    args.results.with_suffix(".md").write_text(markdown)
+    plot(results, args.results.with_suffix(".png"))
+    print(markdown)
+
+
+if __name__ == "__main__":
+    main()
