@@ -28,18 +28,18 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def markdown_table(rows: Dict[str, Dict[str, Any]], columns: List[str]) -> str:
-    lines = ["| model | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+def markdown_table(rows: Dict[str, Dict[str, Any]], columns: List[str], first_column: str = "model") -> str:
+    lines = [f"| {first_column} | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
     for name, row in rows.items():
         lines.append(f"| {name} | " + " | ".join(_cell(row.get(c)) for c in columns) + " |")
     return "\n".join(lines) + "\n"
 
 
 def write_results(out_dir: Path, name: str, results: Dict[str, Any], rows: Dict[str, Dict[str, Any]],
-                  columns: List[str], note: str) -> None:
+                  columns: List[str], note: str, first_column: str = "model") -> None:
     """Save `<name>.json` (everything) and `<name>.md` (a short table), and print the table."""
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / f"{name}.json").write_text(json.dumps(results, indent=2) + "\n")
-    table = markdown_table(rows, columns) + f"\n{note}\n"
+    table = markdown_table(rows, columns, first_column) + f"\n{note}\n"
     (out_dir / f"{name}.md").write_text(table)
     print(table)

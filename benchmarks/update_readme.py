@@ -7,6 +7,8 @@ from pathlib import Path
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 TITLES = {
     "parser_ewt": "Dependency parsing, UD English-EWT test (`benchmarks/parser_ewt.py`)",
+    "parser_distillation": "Parser distillation: full vs students vs peers (`benchmarks/parser_distillation.py`)",
+    "tree_decoders": "Tree decoding alone (`benchmarks/tree_decoders.py`)",
 }
 
 
@@ -14,7 +16,11 @@ def results_section(results_dir: Path) -> str:
     parts = []
     for table in sorted(results_dir.glob("*.md")):
         title = TITLES.get(table.stem, table.stem)
-        parts.append(f"### {title}\n\n{table.read_text().strip()}\n")
+        part = f"### {title}\n\n{table.read_text().strip()}\n"
+        plot = table.with_suffix(".png")
+        if plot.exists():
+            part += f"\n![{table.stem}]({plot.relative_to(results_dir.parents[1]).as_posix()})\n"
+        parts.append(part)
     return "\n".join(parts) if parts else "No benchmark has been run yet.\n"
 
 
