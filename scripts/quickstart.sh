@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup_env.sh
 source .venv/bin/activate
 out=runs/quickstart
+mkdir -p runs
 allennlp train training_configs/parser/quickstart.jsonnet -s "$out" -f --include-package green_nlp \
   > "$out.train.log" 2>&1 || { tail -n 40 "$out.train.log"; exit 1; }
 python -c "import json; m = json.load(open('$out/metrics.json')); print(f\"[quickstart] trained: dev UAS {m['best_validation_UAS']:.3f} LAS {m['best_validation_LAS']:.3f}\")"

@@ -30,6 +30,8 @@ else
   echo "$lock_hash" > "$venv/.green_nlp_lock"
 fi
 # green_nlp itself: editable, no deps (they are all above).
-"$venv/bin/python" -m pip install -q --no-deps --no-build-isolation -e . >/dev/null
+log=$(mktemp)
+"$venv/bin/python" -m pip install -q --no-deps --no-build-isolation -e . >"$log" 2>&1 || { cat "$log"; exit 1; }
+rm -f "$log"
 ln -sfn "$venv" .venv
 echo "[setup] ready: source .venv/bin/activate"
