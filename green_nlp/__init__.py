@@ -11,3 +11,5 @@ _compat.apply_all()
 _export_default_data_dir()
 
 from green_nlp import dataset_readers, models, predictors, training  # noqa: E402,F401  (registration)
+from green_nlp import compat_distributed  # noqa: E402,F401  (patches allennlp's AttachmentScores for DDP)
+from green_nlp import commands, integrations  # noqa: E402,F401  (`allennlp green-predict`, spaCy factories)

@@ -1,0 +1,2 @@
+"""AllenNLP subcommands added by green_nlp (found through `.allennlp_plugins` / `--include-package`)."""
+from green_nlp.commands import bulk_predict  # noqa: F401  (registers `allennlp green-predict`)

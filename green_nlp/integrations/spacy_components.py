@@ -1,0 +1,275 @@
+"""spaCy pipeline components that run green_nlp archives on `Doc`s.
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("green_nlp_parser", config={"archive": "runs/ewt_raw/model.tar.gz"})
+    doc = nlp("The cat sat on the mat.")
+    print([(t.text, t.head.i, t.dep_, t.pos_) for t in doc])
+
+The archive is loaded once per (path, device, overrides) and shared by every component that
+names it. Components annotate in batches when run through `nlp.pipe`. Whitespace tokens (which
+spaCy keeps and green_nlp models never saw) are left out of the model input and attached to a
+neighbour with the relation `dep`.
+"""
+import functools
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+import numpy
+from allennlp.models.archival import Archive, load_archive
+from allennlp.predictors import Predictor
+from spacy.attrs import DEP, HEAD, POS
+from spacy.language import Language
+from spacy.parts_of_speech import IDS as POS_IDS
+from spacy.tokens import Doc, Span
+from spacy.training import Alignment
+from spacy.util import minibatch
+
+from green_nlp.dataset_readers.conllu_dependencies import ConlluDependenciesReader
+
+SPACE_DEPREL = "dep"  # UD's "unspecified dependency", for whitespace tokens
+
+
+@functools.lru_cache(maxsize=8)
+def cached_archive(path: str, cuda_device: int = -1, overrides: str = "") -> Archive:
+    """Load an archive once per process (models are read-only here, so sharing is safe)."""
+    archive = load_archive(path, cuda_device=cuda_device, overrides=overrides)
+    archive.model.eval()
+    return archive
+
+
+def _words(tokens: Iterable[Any]) -> Tuple[List[int], List[str]]:
+    """Doc indices and texts of the non-whitespace tokens."""
+    kept = [token for token in tokens if not token.is_space]
+    return [token.i for token in kept], [token.text for token in kept]
+
+
+class _ArchiveComponent:
+    """Shared plumbing: the archive, batching over `nlp.pipe`, `__call__` as a batch of one."""
+
+    def __init__(self, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str) -> None:
+        if batch_size < 1:
+            raise ValueError(f"{name}: batch_size must be positive, got {batch_size}")
+        self.name = name
+        self.archive_path = archive
+        self.batch_size = batch_size
+        self.archive = cached_archive(str(archive), cuda_device, overrides)
+
+    def __call__(self, doc: Doc) -> Doc:
+        self.annotate([doc])
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], batch_size: Optional[int] = None) -> Iterator[Doc]:
+        for docs in minibatch(stream, size=batch_size or self.batch_size):
+            self.annotate(docs)
+            yield from docs
+
+    def annotate(self, docs: List[Doc]) -> None:
+        raise NotImplementedError
+
+
+# ----------------------------------------------------------------------------------- parser
+class ParserComponent(_ArchiveComponent):
+    """Sets `token.head` and `token.dep_` (and `token.pos_` when the model predicts UPOS).
+
+    Each sentence of `doc.sents` is parsed on its own (add a `sentencizer` first to split); a Doc
+    without sentence boundaries is parsed as one sentence. A parser trained with gold UPOS input
+    needs `token.pos_` set by an earlier component; parsers for raw text need nothing.
+    """
+
+    def __init__(self, name: str, archive: str, cuda_device: int = -1, batch_size: int = 32, overrides: str = "",
+                 max_sentence_length: int = 1000) -> None:
+        super().__init__(name, archive, cuda_device, batch_size, overrides)
+        self.model = self.archive.model
+        reader = self.archive.validation_dataset_reader
+        if not isinstance(reader, ConlluDependenciesReader) or not hasattr(self.model, "decode"):
+            raise ValueError(f"{name}: {archive} is not a green_nlp dependency parser archive "
+                             f"(model {type(self.model).__name__}, reader {type(reader).__name__})")
+        self.reader = reader
+        self.needs_upos = getattr(self.model, "upos_embedding", None) is not None
+        self.max_sentence_length = max_sentence_length
+
+    def _sentence_input(self, sentence: Span) -> Tuple[List[int], List[str], Optional[List[str]]]:
+        indices, words = _words(sentence)
+        if len(words) > self.max_sentence_length:
+            raise ValueError(f"{self.name}: a sentence of {len(words)} tokens (from token {sentence.start}) is over "
+                             f"max_sentence_length={self.max_sentence_length}; split it or raise the limit")
+        upos = None
+        if self.needs_upos and words:
+            upos = [sentence.doc[i].pos_ for i in indices]
+            if not all(upos):
+                raise ValueError(f"{self.name}: {self.archive_path} was trained with gold UPOS input, but token.pos_ "
+                                 "is unset; put a tagger before it or use a parser trained for raw text "
+                                 "(upos_embedding_dim 0, predict_upos true)")
+        return indices, words, upos
+
+    def annotate(self, docs: List[Doc]) -> None:
+        jobs = []  # (doc number, sentence span, token indices, words, upos)
+        for number, doc in enumerate(docs):
+            sentences = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+            for sentence in sentences:
+                jobs.append((number, sentence) + self._sentence_input(sentence))
+        # sentences with words, shortest first: less padding per batch
+        to_parse = sorted((k for k, job in enumerate(jobs) if job[3]), key=lambda k: len(jobs[k][3]))
+        outputs: Dict[int, Dict[str, Any]] = {}
+        for start in range(0, len(to_parse), self.batch_size):
+            chunk = to_parse[start : start + self.batch_size]
+            instances = [self.reader.text_to_instance(jobs[k][3], jobs[k][4]) for k in chunk]
+            for instance in instances:
+                self.reader.apply_token_indexers(instance)
+            outputs.update(zip(chunk, self.model.forward_on_instances(instances)))
+        arrays = {number: numpy.zeros((len(doc), 3), dtype="int64") for number, doc in enumerate(docs)}
+        predicts_upos = False
+        for k, (number, sentence, indices, _, _) in enumerate(jobs):
+            output = outputs.get(k)
+            predicts_upos |= output is not None and "predicted_upos" in output
+            self._fill(docs[number], arrays[number], sentence, indices, output)
+        for number, doc in enumerate(docs):
+            if len(doc):
+                attrs = [HEAD, DEP, POS] if predicts_upos else [HEAD, DEP]
+                doc.from_array(attrs, arrays[number][:, : len(attrs)].astype("uint64"))
+
+    @staticmethod
+    def _fill(doc: Doc, array: numpy.ndarray, sentence: Span, indices: List[int],
+              output: Optional[Dict[str, Any]]) -> None:
+        """Columns: relative head (spaCy's HEAD), relation string id, UPOS symbol id."""
+        strings = doc.vocab.strings
+        if output is not None:
+            upos = output.get("predicted_upos")
+            for k, (i, head, label) in enumerate(zip(indices, output["predicted_heads"], output["predicted_deprels"])):
+                array[i, 0] = (indices[head - 1] if head > 0 else i) - i
+                array[i, 1] = strings.add(label)
+                if upos is not None:
+                    array[i, 2] = POS_IDS.get(upos[k], POS_IDS["X"])
+        words = set(indices)
+        for token in sentence:
+            if token.i in words:
+                continue
+            before = [i for i in indices if i < token.i]
+            anchor = before[-1] if before else (indices[0] if indices else token.i)
+            array[token.i, 0] = anchor - token.i
+            array[token.i, 1] = strings.add(SPACE_DEPREL)
+            array[token.i, 2] = POS_IDS["SPACE"]
+
+
+# -------------------------------------------------------------------------------------- NER
+def bioes_to_spans(tags: Sequence[str]) -> List[Tuple[int, int, str]]:
+    """BIOES (or BIO / IOB1) tags -> (start, end exclusive, label) spans.
+
+    Lenient the way conlleval is: an `I-`/`E-` that does not continue a span of its label starts
+    one, and a span is closed by `O`, by `E-`/`S-`, by a new `B-`, or by a change of label.
+    """
+    spans: List[Tuple[int, int, str]] = []
+    start: Optional[int] = None
+    label = ""
+    for i, tag in enumerate(list(tags) + ["O"]):
+        prefix, _, tag_label = tag.partition("-")
+        if prefix not in ("B", "I", "E", "S", "O", "U", "L"):
+            raise ValueError(f"tag {tag!r} at position {i} is not BIOES/BIO")
+        continues = start is not None and prefix in ("I", "E", "L") and tag_label == label
+        if start is not None and not continues:
+            spans.append((start, i, label))
+            start = None
+        if prefix in ("S", "U"):
+            spans.append((i, i + 1, tag_label))
+        elif prefix in ("B", "I", "E", "L") and start is None:
+            start, label = i, tag_label
+        if prefix in ("E", "L") and start is not None:
+            spans.append((start, i + 1, label))
+            start = None
+    return spans
+
+
+def _align(doc_words: List[str], model_words: List[str]) -> Callable[[int], List[int]]:
+    """Map a model word position to positions in `doc_words` (identity when tokenizations agree)."""
+    if doc_words == model_words:
+        return lambda k: [k]
+    alignment = Alignment.from_strings(model_words, doc_words)
+    starts = numpy.concatenate([[0], numpy.cumsum(alignment.x2y.lengths)])
+    data = alignment.x2y.data
+    return lambda k: [int(x) for x in data[starts[k] : starts[k + 1]]]
+
+
+def set_entities(doc: Doc, words: List[str], tags: Sequence[str]) -> None:
+    """Set `doc.ents` from the model's words and BIOES tags (re-aligned to the Doc's tokens)."""
+    if len(words) != len(tags):
+        raise ValueError(f"{len(words)} words but {len(tags)} tags")
+    indices, doc_words = _words(doc)
+    to_doc = _align(doc_words, words)
+    entities = []
+    for start, end, label in bioes_to_spans(tags):
+        covered = [p for k in range(start, end) for p in to_doc(k)]
+        if covered:
+            entities.append(Span(doc, indices[min(covered)], indices[max(covered)] + 1, label=label))
+    doc.ents = entities
+
+
+class _PredictorComponent(_ArchiveComponent):
+    def __init__(self, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
+                 predictor: Optional[str]) -> None:
+        super().__init__(name, archive, cuda_device, batch_size, overrides)
+        self.predictor = Predictor.from_archive(self.archive, predictor)
+
+
+class NerComponent(_PredictorComponent):
+    """Sets `doc.ents` from an LD-Net tagger archive (BIOES tags). The Doc's non-space tokens are
+    sent as `words` (and their text as `sentence`); its existing entities are replaced."""
+
+    def annotate(self, docs: List[Doc]) -> None:
+        inputs = []
+        for doc in docs:
+            _, words = _words(doc)
+            inputs.append({"words": words, "sentence": " ".join(words)})
+        wanted = [k for k, record in enumerate(inputs) if record["words"]]
+        outputs = self.predictor.predict_batch_json([inputs[k] for k in wanted]) if wanted else []
+        for k, output in zip(wanted, outputs):
+            set_entities(docs[k], output.get("words", inputs[k]["words"]), output["tags"])
+
+
+# ------------------------------------------------------------------------------- classifier
+def probs_to_cats(probs: Sequence[float], labels: Dict[int, str]) -> Dict[str, float]:
+    """Class probabilities in label-index order -> spaCy's `doc.cats`."""
+    if len(probs) != len(labels):
+        raise ValueError(f"{len(probs)} probabilities but {len(labels)} labels in the vocabulary")
+    return {labels[i]: float(p) for i, p in enumerate(probs)}
+
+
+class ClassifierComponent(_PredictorComponent):
+    """Sets `doc.cats` (label -> probability) from a classifier archive such as the n-gram DAN."""
+
+    def __init__(self, name: str, archive: str, cuda_device: int = -1, batch_size: int = 32, overrides: str = "",
+                 predictor: Optional[str] = None, label_namespace: str = "labels") -> None:
+        super().__init__(name, archive, cuda_device, batch_size, overrides, predictor)
+        namespace = getattr(self.archive.model, "_label_namespace", label_namespace)
+        self.labels = self.archive.model.vocab.get_index_to_token_vocabulary(namespace)
+        if not self.labels:
+            raise ValueError(f"{name}: {archive} has no labels in vocabulary namespace {namespace!r}")
+
+    def annotate(self, docs: List[Doc]) -> None:
+        outputs = self.predictor.predict_batch_json([{"sentence": doc.text} for doc in docs]) if docs else []
+        for doc, output in zip(docs, outputs):
+            doc.cats = probs_to_cats(output["probs"], self.labels)
+            if "label" in output and doc.cats and max(doc.cats, key=doc.cats.get) != output["label"]:
+                raise ValueError(f"{self.name}: the predictor's label {output['label']!r} is not the most probable "
+                                 "class of its probs; label_namespace does not match the model")
+
+
+# -------------------------------------------------------------------------------- factories
+@Language.factory("green_nlp_parser", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
+                                                      "max_sentence_length": 1000})
+def make_parser(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
+                max_sentence_length: int) -> ParserComponent:
+    return ParserComponent(name, archive, cuda_device, batch_size, overrides, max_sentence_length)
+
+
+@Language.factory("green_nlp_ner", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
+                                                   "predictor": None})
+def make_ner(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
+             predictor: Optional[str]) -> NerComponent:
+    return NerComponent(name, archive, cuda_device, batch_size, overrides, predictor)
+
+
+@Language.factory("green_nlp_classifier", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
+                                                          "predictor": None, "label_namespace": "labels"})
+def make_classifier(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
+                    predictor: Optional[str], label_namespace: str) -> ClassifierComponent:
+    return ClassifierComponent(name, archive, cuda_device, batch_size, overrides, predictor, label_namespace)
