@@ -1,1 +1,3 @@
 from green_nlp.training.callbacks.distillation import DistillationCallback
+from green_nlp.training.callbacks.distillation_schedule import DistillationSchedule
+from green_nlp.training.callbacks.logit_distillation import LogitDistillationCallback

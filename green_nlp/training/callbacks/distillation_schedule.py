@@ -1,0 +1,71 @@
+"""What every green_nlp distillation callback shares: temperature, KL/CE weights, optional teacher
+annealing, and the schedule's resumable state. Subclasses decide where the teacher's outputs come
+from (a teacher archive run alongside the student, or logits precomputed into the data)."""
+from typing import Any, Dict, Optional
+
+from allennlp.common.checks import ConfigurationError
+from allennlp.training.callbacks.callback import TrainerCallback
+
+
+class DistillationSchedule(TrainerCallback):
+    """
+    Keeps `self.distiller` (any object with `kl_weight` and `ce_weight`) on schedule; subclasses
+    build it in `on_start`, attach it with the student's `attach_distiller()`, then call
+    `_start_schedule(trainer)`. It is detached at the end, so the archive holds the student alone.
+
+    # Parameters
+
+    temperature : `float`, optional (default = `1.0`)
+    kl_weight, ce_weight : `float`, optional (default = `1.0` each)
+    teacher_annealing : `bool`, optional (default = `False`)
+        Clark et al. (2019): move linearly from pure distillation (KL only) at the first batch to
+        pure gold supervision (CE only) at the last.
+    """
+
+    def __init__(self, serialization_dir: str, temperature: float = 1.0, kl_weight: float = 1.0,
+                 ce_weight: float = 1.0, teacher_annealing: bool = False) -> None:
+        super().__init__(serialization_dir)
+        if temperature <= 0:
+            raise ConfigurationError(f"temperature must be positive, got {temperature}")
+        if kl_weight < 0 or ce_weight < 0:
+            raise ConfigurationError(f"kl_weight and ce_weight must be >= 0, got {kl_weight} and {ce_weight}")
+        self.temperature, self.kl_weight, self.ce_weight = temperature, kl_weight, ce_weight
+        self.teacher_annealing = teacher_annealing
+        self.batches_seen = 0
+        self.total_batches: Optional[int] = None
+        self.distiller: Optional[Any] = None
+
+    def _start_schedule(self, trainer: Any) -> None:
+        """Call once the distiller is attached: learns the run's length and sets the weights."""
+        try:
+            self.total_batches = trainer._num_epochs * len(trainer.data_loader)
+        except TypeError:  # a data loader without a length: annealing cannot know the end
+            self.total_batches = None
+        if self.teacher_annealing and self.total_batches is None:
+            raise ConfigurationError("teacher_annealing needs a data loader with a known length")
+        self._update_weights()
+
+    def _update_weights(self) -> None:
+        if self.distiller is None or not self.teacher_annealing:
+            return
+        progress = min(1.0, self.batches_seen / max(1, self.total_batches or 1))
+        self.distiller.kl_weight = self.kl_weight * (1.0 - progress)
+        self.distiller.ce_weight = self.ce_weight * progress
+
+    def on_batch(self, trainer: Any, batch_inputs: Any, batch_outputs: Any, batch_metrics: Dict[str, Any],
+                 epoch: int, batch_number: int, is_training: bool, is_primary: bool = True,
+                 batch_grad_norm: Optional[float] = None, **kwargs: Any) -> None:
+        if is_training:
+            self.batches_seen += 1
+            self._update_weights()
+
+    def on_end(self, trainer: Any, metrics: Optional[Dict[str, Any]] = None, epoch: Optional[int] = None,
+               is_primary: bool = True, **kwargs: Any) -> None:
+        trainer.model.attach_distiller(None)  # the final archive and evaluation see the student alone
+
+    def state_dict(self) -> Dict[str, Any]:
+        return {"batches_seen": int(self.batches_seen)}
+
+    def load_state_dict(self, state_dict: Dict[str, Any]) -> None:
+        self.batches_seen = int(state_dict.get("batches_seen", 0))
+        self._update_weights()

@@ -1,0 +1,31 @@
+"""The TrainerCallback for students whose teacher logits are precomputed into the data."""
+import logging
+from typing import Any
+
+from allennlp.common.checks import ConfigurationError
+from allennlp.training.callbacks.callback import TrainerCallback
+
+from green_nlp.training.callbacks.distillation_schedule import DistillationSchedule
+from green_nlp.training.logit_distiller import LogitDistiller
+
+logger = logging.getLogger(__name__)
+
+
+@TrainerCallback.register("green_logit_distillation")
+class LogitDistillationCallback(DistillationSchedule):
+    """
+    Gives the student a `LogitDistiller` with this run's temperature and weights (and teacher
+    annealing, see `DistillationSchedule`). The teacher's logits come with each instance (a
+    `teacher_logits` field read from a cache written by `allennlp green-label-teacher`), so no
+    teacher is loaded.
+    """
+
+    def on_start(self, trainer: Any, is_primary: bool = True, **kwargs: Any) -> None:
+        super().on_start(trainer, is_primary, **kwargs)
+        student = trainer.model
+        if not hasattr(student, "attach_distiller"):
+            raise ConfigurationError(f"{type(student).__name__} cannot be distilled: it has no attach_distiller()")
+        self.distiller = LogitDistiller(self.temperature, self.kl_weight, self.ce_weight)
+        student.attach_distiller(self.distiller)
+        self._start_schedule(trainer)
+        logger.info("distilling from precomputed teacher logits (temperature %s)", self.temperature)
