@@ -14,6 +14,8 @@ import torch
 from allennlp.nn.util import dist_reduce_sum
 from allennlp.training.metrics.attachment_scores import AttachmentScores
 
+ORIGINAL_ATTACHMENT_SCORES_CALL = None  # allennlp's own, kept for comparison in tests
+
 
 def _attachment_scores_call(self: AttachmentScores, predicted_indices: torch.Tensor,
                             predicted_labels: torch.Tensor, gold_indices: torch.Tensor,
@@ -50,8 +52,10 @@ def _attachment_scores_call(self: AttachmentScores, predicted_indices: torch.Ten
 
 def patch_attachment_scores() -> bool:
     """Install the scalar-reducing `AttachmentScores.__call__`; True if this call installed it."""
+    global ORIGINAL_ATTACHMENT_SCORES_CALL
     if getattr(AttachmentScores.__call__, "_green_nlp_patched", False):
         return False
+    ORIGINAL_ATTACHMENT_SCORES_CALL = AttachmentScores.__call__
     _attachment_scores_call._green_nlp_patched = True  # type: ignore[attr-defined]
     AttachmentScores.__call__ = _attachment_scores_call  # type: ignore[assignment]
     return True

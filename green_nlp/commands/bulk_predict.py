@@ -142,10 +142,17 @@ class BulkPredictor:
                  errors: Optional[IO[str]]) -> None:
         try:
             results = self.predictor.predict_batch_json([inputs for _, inputs in batch])
-        except ConfigurationError:
-            raise  # the model and the input kind do not fit: every line would fail the same way
         except Exception:  # noqa: BLE001  one bad line must not end the run: find it line by line
-            results = [self._predict_one(path, number, inputs, report, errors) for number, inputs in batch]
+            attempts = [self._predict_one(inputs) for _, inputs in batch]
+            failures = [error for _, error in attempts if error is not None]
+            if report.predicted == 0 and len(failures) == len(batch) and all(
+                    isinstance(error, ConfigurationError) for error in failures):
+                raise failures[0]  # model and input kind do not fit: every line would fail the same way
+            results = []
+            for (number, _), (result, error) in zip(batch, attempts):
+                if error is not None:
+                    self._skip(path, number, f"{type(error).__name__}: {error}", report, errors)
+                results.append(result)
         for (number, _), result in zip(batch, results):
             if result is None:
                 continue
@@ -156,15 +163,11 @@ class BulkPredictor:
             report.predicted += 1
         output.flush()
 
-    def _predict_one(self, path: Path, number: int, inputs: JsonDict, report: BulkReport,
-                     errors: Optional[IO[str]]) -> Optional[JsonDict]:
+    def _predict_one(self, inputs: JsonDict) -> Tuple[Optional[JsonDict], Optional[Exception]]:
         try:
-            return self.predictor.predict_batch_json([inputs])[0]
-        except ConfigurationError:
-            raise
+            return self.predictor.predict_batch_json([inputs])[0], None
         except Exception as error:  # noqa: BLE001
-            self._skip(path, number, f"{type(error).__name__}: {error}", report, errors)
-            return None
+            return None, error
 
     @staticmethod
     def _skip(path: Path, number: int, why: str, report: BulkReport, errors: Optional[IO[str]]) -> None:

@@ -1,0 +1,59 @@
+"""The AttachmentScores fix: same figures as allennlp's in one process, correct sums across two
+gloo workers whose batches differ in shape (which crashes allennlp's own version)."""
+import os
+import socket
+
+import pytest
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+from allennlp.training.metrics.attachment_scores import AttachmentScores
+
+from green_nlp import compat_distributed
+
+
+def _batch(seed: int, batch: int, length: int):
+    generator = torch.Generator().manual_seed(seed)
+    predicted = torch.randint(0, length, (batch, length), generator=generator)
+    gold = torch.where(torch.rand(batch, length, generator=generator) < 0.6, predicted,
+                       torch.randint(0, length, (batch, length), generator=generator))
+    labels_p = torch.randint(0, 3, (batch, length), generator=generator)
+    labels_g = torch.where(torch.rand(batch, length, generator=generator) < 0.7, labels_p,
+                           torch.randint(0, 3, (batch, length), generator=generator))
+    lengths = torch.randint(1, length + 1, (batch,), generator=generator)
+    mask = torch.arange(length)[None, :] < lengths[:, None]
+    return predicted, labels_p, gold, labels_g, mask
+
+
+def test_patch_is_installed_and_matches_allennlp_in_one_process():
+    assert getattr(AttachmentScores.__call__, "_green_nlp_patched", False)
+    original = compat_distributed.ORIGINAL_ATTACHMENT_SCORES_CALL
+    ours, theirs = AttachmentScores(ignore_classes=[2]), AttachmentScores(ignore_classes=[2])
+    for seed in range(5):
+        batch = _batch(seed, batch=3 + seed, length=4 + 2 * seed)
+        ours(*batch)
+        original(theirs, *batch)
+    assert ours.get_metric() == pytest.approx({k: float(v) for k, v in theirs.get_metric().items()})
+
+
+def _worker(rank: int, port: int, out_dir: str) -> None:
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    dist.init_process_group("gloo", rank=rank, world_size=2)
+    from green_nlp import compat_distributed as _  # noqa: F401  (the patch, in this fresh process)
+
+    metric = AttachmentScores()
+    metric(*_batch(seed=rank, batch=2 + rank, length=5 + 3 * rank))  # shapes differ between workers
+    torch.save(metric.get_metric(), os.path.join(out_dir, f"rank{rank}.pt"))
+    dist.destroy_process_group()
+
+
+def test_two_workers_with_different_batch_shapes_sum_their_counts(tmp_path):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    mp.spawn(_worker, args=(port, str(tmp_path)), nprocs=2, join=True)
+    expected = AttachmentScores()
+    for rank in (0, 1):  # both workers' batches in one process
+        expected(*_batch(seed=rank, batch=2 + rank, length=5 + 3 * rank))
+    for rank in (0, 1):
+        assert torch.load(tmp_path / f"rank{rank}.pt", weights_only=True) == pytest.approx(expected.get_metric())

@@ -1,0 +1,145 @@
+"""The spaCy components on real `spacy.blank("en")` pipelines and real green_nlp archives."""
+import ast
+import importlib
+
+import pytest
+import spacy
+from allennlp.predictors import Predictor
+from spacy.tokens import Doc
+
+from green_nlp.integrations.spacy_components import bioes_to_spans, cached_archive, probs_to_cats, set_entities
+from tests.conftest import FIXTURES, REPO_ROOT
+
+TEACHER = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"  # trained with gold UPOS input
+TEXTS = ["the small cat sees a green dog . every teacher trains the model in the city .",
+         "The old parser finds a quick tree near the river.",
+         "a student reads this book today .  \n the dog runs ."]
+
+
+@pytest.fixture(scope="module")
+def raw_text_nlp(quickstart_archive):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("green_nlp_parser", config={"archive": str(quickstart_archive), "batch_size": 2})
+    return nlp
+
+
+def _reference(archive_path, words):
+    """The same sentence through the parser's own allennlp predictor."""
+    predictor = Predictor.from_archive(cached_archive(str(archive_path)), predictor_name="green_dependency_parser",
+                                       extra_args={"output_format": "json"})
+    return predictor.predict_json({"words": words})["sentences"][0]
+
+
+def test_parser_sets_heads_relations_and_upos_like_the_predictor(raw_text_nlp, quickstart_archive):
+    doc = raw_text_nlp(TEXTS[0])
+    sentences = list(doc.sents)
+    assert len(sentences) == 2  # the sentencizer's boundaries survive the parse
+    for sentence in sentences:
+        reference = _reference(quickstart_archive, [t.text for t in sentence])
+        heads = [0 if t.head.i == t.i else t.head.i - sentence.start + 1 for t in sentence]
+        assert heads == reference["heads"]
+        assert [t.dep_ for t in sentence] == reference["deprels"]
+        assert [t.pos_ for t in sentence] == reference["upos"]
+        assert sum(t.head.i == t.i for t in sentence) == 1  # one root per sentence
+        assert all(sentence.start <= t.head.i < sentence.end for t in sentence)
+
+
+def test_pipe_batches_give_the_same_parses_as_one_doc_at_a_time(raw_text_nlp):
+    batched = list(raw_text_nlp.pipe(TEXTS, batch_size=2))
+    single = [raw_text_nlp(text) for text in TEXTS]
+    for a, b in zip(batched, single):
+        assert [(t.head.i, t.dep_, t.pos_) for t in a] == [(t.head.i, t.dep_, t.pos_) for t in b]
+
+
+def test_whitespace_tokens_and_empty_docs(raw_text_nlp):
+    doc = raw_text_nlp(TEXTS[2])
+    spaces = [t for t in doc if t.is_space]
+    assert spaces and all(t.dep_ == "dep" and not t.head.is_space for t in spaces)
+    assert len(raw_text_nlp("")) == 0
+    blank = raw_text_nlp("   ")
+    assert [t.dep_ for t in blank] == ["dep"]
+
+
+def test_parser_without_sentencizer_parses_the_doc_as_one_sentence(quickstart_archive):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("green_nlp_parser", config={"archive": str(quickstart_archive)})
+    doc = nlp(TEXTS[1])
+    assert sum(t.head.i == t.i for t in doc) == 1
+
+
+def test_parser_with_upos_input_reads_token_pos(tmp_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("green_nlp_parser", config={"archive": str(TEACHER)})
+    words = ["the", "teacher", "trains", "a", "model", "."]
+    upos = ["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"]
+    with pytest.raises(ValueError, match="gold UPOS input"):
+        nlp(Doc(nlp.vocab, words=words))
+    doc = nlp(Doc(nlp.vocab, words=words, pos=upos))
+    reference = Predictor.from_archive(cached_archive(str(TEACHER)), "green_dependency_parser",
+                                       extra_args={"output_format": "json"}).predict_json(
+        {"words": words, "upos": upos})["sentences"][0]
+    assert [0 if t.head.i == t.i else t.head.i + 1 for t in doc] == reference["heads"]
+    assert [t.pos_ for t in doc] == upos  # this model predicts no UPOS: the tagger's stay
+
+
+def test_a_non_parser_archive_is_rejected_clearly(tmp_path):
+    nlp = spacy.blank("en")
+    with pytest.raises(Exception, match="archive"):
+        nlp.add_pipe("green_nlp_parser", config={"archive": str(tmp_path / "missing.tar.gz")})
+
+
+# ------------------------------------------------------------------------- NER conversion
+@pytest.mark.parametrize("tags, spans", [
+    (["B-PER", "E-PER", "O", "S-LOC"], [(0, 2, "PER"), (3, 4, "LOC")]),
+    (["B-ORG", "I-ORG", "E-ORG"], [(0, 3, "ORG")]),
+    (["B-PER", "I-PER", "O", "B-LOC", "I-LOC"], [(0, 2, "PER"), (3, 5, "LOC")]),  # BIO
+    (["I-PER", "E-PER", "O"], [(0, 2, "PER")]),  # span started by I-
+    (["B-PER", "I-LOC", "E-LOC"], [(0, 1, "PER"), (1, 3, "LOC")]),  # label change closes a span
+    (["S-PER", "S-PER"], [(0, 1, "PER"), (1, 2, "PER")]),
+    (["O", "O"], []),
+])
+def test_bioes_to_spans(tags, spans):
+    assert bioes_to_spans(tags) == spans
+
+
+def test_bioes_rejects_unknown_tags():
+    with pytest.raises(ValueError, match="not BIOES"):
+        bioes_to_spans(["B-PER", "X-PER"])
+
+
+def test_entities_on_a_real_doc_same_and_different_tokenization():
+    nlp = spacy.blank("en")
+    doc = nlp("Ada Lovelace visited New York yesterday.")
+    words = [t.text for t in doc]
+    set_entities(doc, words, ["B-PER", "E-PER", "O", "B-LOC", "E-LOC", "O", "O"])
+    assert [(e.text, e.label_) for e in doc.ents] == [("Ada Lovelace", "PER"), ("New York", "LOC")]
+    # the model split "don't" differently from spaCy: spans are mapped back onto the Doc's tokens
+    doc = nlp("Ada can't visit Paris.")
+    set_entities(doc, ["Ada", "ca", "n't", "visit", "Paris", "."], ["S-PER", "O", "O", "O", "S-LOC", "O"])
+    assert [(e.text, e.label_) for e in doc.ents] == [("Ada", "PER"), ("Paris", "LOC")]
+    with pytest.raises(ValueError, match="tags"):
+        set_entities(doc, ["Ada"], ["O", "O"])
+
+
+# -------------------------------------------------------------------- classifier conversion
+def test_probs_to_cats_on_a_real_doc():
+    doc = spacy.blank("en")("a fine film")
+    doc.cats = probs_to_cats([0.25, 0.75], {0: "neg", 1: "pos"})
+    assert doc.cats == {"neg": 0.25, "pos": 0.75}
+    with pytest.raises(ValueError, match="labels"):
+        probs_to_cats([0.5, 0.25, 0.25], {0: "neg", 1: "pos"})
+
+
+# ------------------------------------------------------------------------------ registration
+def test_setup_py_entry_points_name_the_registered_factories():
+    """spaCy finds the factories through `spacy_factories` entry points without importing green_nlp."""
+    tree = ast.parse((REPO_ROOT / "setup.py").read_text())
+    entry_points = next(ast.literal_eval(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call)
+                        for k in node.keywords if k.arg == "entry_points")
+    declared = dict(item.split(" = ") for item in entry_points["spacy_factories"])
+    assert set(declared) == {"green_nlp_parser", "green_nlp_ner", "green_nlp_classifier"}
+    for name, target in declared.items():
+        module, attribute = target.split(":")
+        factory = getattr(importlib.import_module(module), attribute)
+        assert spacy.registry.factories.get(name) is factory
