@@ -1,0 +1,1 @@
+from green_nlp.modules.dense_lstm import DenseLstm

@@ -1,1 +1,2 @@
 from green_nlp.predictors.dependency_parser import DependencyParserPredictor
+from green_nlp.predictors.sentence_tagger import SentenceTaggerPredictor

@@ -1,1 +1,2 @@
 from green_nlp.training.callbacks import DistillationCallback
+from green_nlp.training.layer_selection import LayerSelectionRegularizer, ProjectedSgdOptimizer

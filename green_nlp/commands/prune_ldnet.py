@@ -1,0 +1,76 @@
+"""`allennlp green-prune-ldnet IN.tar.gz OUT.tar.gz`: delete the LM layers whose gate is 0.
+
+Reads a tagger archive from the layer-selection stage (`training_configs/ldnet_ner_prune.jsonnet`)
+and writes a new archive whose LMs hold only the kept layers' weights; its `config.json` describes
+the smaller LMs, so it reloads and predicts on its own. Also `python -m green_nlp.commands.prune_ldnet`.
+"""
+import argparse
+import json
+import logging
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import torch
+from allennlp.commands.subcommand import Subcommand
+from allennlp.models.archival import CONFIG_NAME, archive_model, load_archive
+
+logger = logging.getLogger(__name__)
+
+
+def prune_archive(archive_file: str, output_file: str) -> Dict[str, Any]:
+    """Prune `archive_file` into `output_file`; returns kept layers, parameter and FLOPs counts."""
+    from green_nlp.nn.flops import ldnet_lm_flops_per_token
+    from green_nlp.training.layer_selection import kept_layers_per_lm, prune_tagger
+
+    archive = load_archive(archive_file)
+    model = archive.model
+    kept = kept_layers_per_lm(model)
+    pruned, config = prune_tagger(model, archive.config)
+    with tempfile.TemporaryDirectory() as tmp:
+        serialization = Path(tmp)
+        config.to_file(str(serialization / CONFIG_NAME))
+        pruned.vocab.save_to_files(str(serialization / "vocabulary"))
+        torch.save(pruned.state_dict(), serialization / "weights.th")
+        Path(output_file).parent.mkdir(parents=True, exist_ok=True)
+        archive_model(str(serialization), weights="weights.th", archive_path=output_file)
+    summary = {
+        "kept_layers": kept,
+        "gates": [round(float(z), 4) for z in model.lm_gates],
+        "params_before": sum(p.numel() for p in model.parameters()),
+        "params_after": sum(p.numel() for p in pruned.parameters()),
+        "lm_flops_per_token_before": ldnet_lm_flops_per_token(model),
+        "lm_flops_per_token_after": ldnet_lm_flops_per_token(pruned),
+    }
+    logger.info("pruned %s -> %s: %s", archive_file, output_file, summary)
+    return summary
+
+
+@Subcommand.register("green-prune-ldnet")
+class PruneLdNet(Subcommand):
+    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
+        subparser = parser.add_parser(self.name, description=__doc__, help="Remove LD-Net LM layers whose gate is 0.")
+        _add_arguments(subparser)
+        subparser.set_defaults(func=_run)
+        return subparser
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("archive_file", help="tagger archive after the layer-selection stage")
+    parser.add_argument("output_file", help="where to write the pruned model.tar.gz")
+
+
+def _run(args: argparse.Namespace) -> None:
+    print(json.dumps(prune_archive(args.archive_file, args.output_file), indent=2))
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    import green_nlp  # noqa: F401  (registers the components the archive names)
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    _add_arguments(parser)
+    _run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    main()

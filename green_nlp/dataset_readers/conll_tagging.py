@@ -1,0 +1,174 @@
+"""CoNLL-style tagging files (CoNLL-03 NER, WNUT-17, CoNLL-2000 chunking), trained as BIOES."""
+import logging
+import random
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+
+from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
+from allennlp.data.fields import MetadataField, SequenceLabelField, TextField
+from allennlp.data.token_indexers import SingleIdTokenIndexer
+
+logger = logging.getLogger(__name__)
+
+ENCODINGS = ("IOB1", "BIO")
+SPLITS = ("all", "train", "dev")
+
+
+class ConllTaggingFormatError(ValueError):
+    """A malformed line; the message starts with `file:line:`."""
+
+
+def _split_tag(tag: str) -> Tuple[str, str]:
+    if tag == "O":
+        return "O", ""
+    prefix, _, label = tag.partition("-")
+    return prefix, label
+
+
+def to_bioes(tags: List[str], encoding: str, where: List[str]) -> List[str]:
+    """Convert IOB1 or BIO tags to BIOES; `where[i]` names tag i's `file:line` for errors.
+
+    IOB1 (CoNLL-03 as distributed): `I-X` starts a span unless it continues an X span; `B-X` only
+    separates two adjacent X spans. BIO: `B-X` starts a span and `I-X` must continue an X span
+    (anything else is an error, not silently repaired).
+    """
+    starts: List[bool] = []
+    labels: List[str] = []
+    for i, tag in enumerate(tags):
+        prefix, label = _split_tag(tag)
+        if prefix not in ("O", "B", "I") or (prefix != "O" and not label):
+            raise ConllTaggingFormatError(f"{where[i]}: tag {tag!r} is not O, B-<type> or I-<type> ({encoding})")
+        previous = labels[-1] if labels else ""
+        if prefix == "O":
+            starts.append(False)
+        elif prefix == "B":
+            if encoding == "IOB1" and previous != label:
+                logger.debug("%s: B-%s does not follow an %s span (accepted, as IOB1 readers do)", where[i], label, label)
+            starts.append(True)
+        else:  # I
+            if encoding == "BIO" and previous != label:
+                raise ConllTaggingFormatError(
+                    f"{where[i]}: {tag} does not continue a {label} span (BIO needs B-{label} first)")
+            starts.append(previous != label)
+        labels.append(label)
+    bioes = []
+    for i, label in enumerate(labels):
+        if not label:
+            bioes.append("O")
+            continue
+        ends = i + 1 == len(labels) or labels[i + 1] != label or starts[i + 1]
+        if starts[i]:
+            bioes.append(("S-" if ends else "B-") + label)
+        else:
+            bioes.append(("E-" if ends else "I-") + label)
+    return bioes
+
+
+def read_columns(file_path: str) -> Iterator[Tuple[List[List[str]], List[str]]]:
+    """Sentences as (rows of columns, `file:line` of each row); `-DOCSTART-` and blank lines split.
+
+    Every row must have as many columns as the file's first row.
+    """
+    rows: List[List[str]] = []
+    where: List[str] = []
+    width: Optional[int] = None
+    with open(file_path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            columns = line.rstrip("\r\n").split("\t") if "\t" in line else line.split()
+            columns = [column.strip() for column in columns]
+            if not any(columns) or columns[0] == "-DOCSTART-":
+                if rows:
+                    yield rows, where
+                rows, where = [], []
+                continue
+            if width is None:
+                width = len(columns)
+                if width < 2:
+                    raise ConllTaggingFormatError(
+                        f"{file_path}:{number}: expected a word and a tag column, found {line.strip()!r}")
+            if len(columns) != width or not all(columns):
+                raise ConllTaggingFormatError(
+                    f"{file_path}:{number}: expected {width} non-empty columns like the first line, "
+                    f"found {len(columns)}: {line.rstrip()!r}")
+            rows.append(columns)
+            where.append(f"{file_path}:{number}")
+    if rows:
+        yield rows, where
+
+
+@DatasetReader.register("green_conll_tagging")
+class ConllTaggingReader(DatasetReader):
+    """
+    Word in the first column, tag in the last; tags are converted from `encoding` to BIOES.
+
+    # Parameters
+
+    token_indexers : `Dict[str, TokenIndexer]`, optional
+    encoding : `str`, optional (default = `"IOB1"`)
+        `"IOB1"` for CoNLL-03 as distributed, `"BIO"` for WNUT-17 and CoNLL-2000.
+    split : `str`, optional (default = `"all"`)
+        `"train"` / `"dev"` carve a `dev_size`-sentence development set out of the file (seeded
+        random choice), as LD-Net did for CoNLL-2000, which has no dev set: `"dev"` yields those
+        sentences and `"train"` the rest.
+    dev_size : `int`, optional (default = `1000`)
+    seed : `int`, optional (default = `13`)
+    """
+
+    def __init__(self, token_indexers: Optional[Dict[str, TokenIndexer]] = None, encoding: str = "IOB1",
+                 split: str = "all", dev_size: int = 1000, seed: int = 13, **kwargs: Any) -> None:
+        super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
+        if encoding not in ENCODINGS:
+            raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}")
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+        self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
+        self._encoding = encoding
+        self._split = split
+        self._dev_size = dev_size
+        self._seed = seed
+
+    def _read(self, file_path: str) -> Iterable[Instance]:
+        sentences = list(read_columns(file_path))
+        if self._split != "all":
+            if len(sentences) <= self._dev_size:
+                raise ValueError(f"{file_path} has {len(sentences)} sentences, too few to carve {self._dev_size} for dev")
+            dev = set(random.Random(self._seed).sample(range(len(sentences)), self._dev_size))
+            sentences = [s for i, s in enumerate(sentences) if (i in dev) == (self._split == "dev")]
+        for rows, where in self.shard_iterable(sentences):
+            words = [row[0] for row in rows]
+            yield self.text_to_instance(words, to_bioes([row[-1] for row in rows], self._encoding, where))
+
+    def text_to_instance(self, words: List[str], tags: Optional[List[str]] = None) -> Instance:  # type: ignore
+        tokens = TextField([Token(word) for word in words], self._token_indexers)
+        fields: Dict[str, Any] = {"tokens": tokens, "metadata": MetadataField({"words": words})}
+        if tags is not None:
+            fields["tags"] = SequenceLabelField(tags, tokens, label_namespace="labels")
+        return Instance(fields)
+
+
+def bioes_to_spans(tags: List[str], classes_to_ignore: Optional[List[str]] = None) -> List[Tuple[str, Tuple[int, int]]]:
+    """Typed inclusive spans `(label, (start, end))` of a BIOES sequence, seqeval-style lenient:
+    an `I-`/`E-` that continues no span of its type starts one, so ill-formed predictions still
+    count (and are usually wrong) rather than vanish."""
+    ignore = set(classes_to_ignore or [])
+    spans: List[Tuple[str, Tuple[int, int]]] = []
+    open_label, open_start = "", -1
+
+    def close(end: int) -> None:
+        nonlocal open_label
+        if open_label and open_label not in ignore:
+            spans.append((open_label, (open_start, end)))
+        open_label = ""
+
+    for i, tag in enumerate(tags):
+        prefix, label = _split_tag(tag)
+        continues = prefix in ("I", "E") and open_label == label
+        if not continues:
+            close(i - 1)
+            if prefix in ("B", "I"):
+                open_label, open_start = label, i
+            elif prefix in ("S", "E") and label not in ignore:
+                spans.append((label, (i, i)))
+        elif prefix == "E":
+            close(i)
+    close(len(tags) - 1)
+    return spans

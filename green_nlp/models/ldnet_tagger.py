@@ -1,0 +1,174 @@
+"""LD-Net's sequence labeler (Liu et al. 2018): characters + words + frozen dense LMs -> BiLSTM -> CRF."""
+from typing import Any, Dict, List, Optional
+
+import torch
+from allennlp.common.checks import ConfigurationError
+from allennlp.data import TextFieldTensors, Vocabulary
+from allennlp.models import Model
+from allennlp.modules import ConditionalRandomField, Seq2SeqEncoder, TextFieldEmbedder
+from allennlp.modules.conditional_random_field import allowed_transitions
+from allennlp.nn import InitializerApplicator, util
+from allennlp.training.metrics import SpanBasedF1Measure
+
+from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
+from green_nlp.models.dense_lm import DenseLanguageModel
+from green_nlp.models import ldnet_env
+
+ldnet_env.export_defaults()
+
+LABELS = "labels"
+
+
+@Model.register("ld_net_tagger")
+class LdNetTagger(Model):
+    """
+    Words and characters (`text_field_embedder`) concatenated with the LMs' contextual
+    representation, a ReLU projection of all LM layer outputs (each times its gate `z`), then a
+    BiLSTM and a BIOES-constrained CRF. With no `language_models` this is the NoLM baseline.
+
+    The LMs are frozen and always run in eval mode; `lm_gates` (one per LM layer, starting at 1)
+    only train when `gates_trainable` (the layer-selection stage, see
+    `green_nlp.training.layer_selection`).
+
+    # Parameters
+
+    vocab : `Vocabulary`
+    text_field_embedder : `TextFieldEmbedder`
+        Embeds every indexer of the `tokens` field except `lm_indexer_key`.
+    encoder : `Seq2SeqEncoder`
+        Its input size must be the embedder's output plus `lm_projection_dim` (when LMs are used).
+    language_models : `List[DenseLanguageModel]`, optional
+        Usually a forward and a backward `green_dense_lm` with `with_softmax: false`,
+        `namespace: "ldnet_lm_tokens"` and `pretrained_file` naming the trained LM archives.
+    lm_projection_dim : `int`, optional (default = `100`)
+    lm_indexer_key : `str`, optional (default = `"ldnet_lm"`)
+        The `tokens` indexer that gives the LMs' word ids (a `green_lm_tokens` indexer).
+    gates_trainable : `bool`, optional (default = `False`)
+    target_lm_layers : `int`, optional
+        Adds the metric `f1-at-target`: span F1 while at most this many gates are non-zero, else 0
+        (LD-Net keeps the best pruning checkpoint among those that reached the target).
+    dropout : `float`, optional (default = `0.5`)
+    initializer : `InitializerApplicator`, optional
+        The layer-selection stage starts from the trained tagger's archive with AllenNLP's
+        `pretrained` initializer.
+    """
+
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        text_field_embedder: TextFieldEmbedder,
+        encoder: Seq2SeqEncoder,
+        language_models: Optional[List[DenseLanguageModel]] = None,
+        lm_projection_dim: int = 100,
+        lm_indexer_key: str = "ldnet_lm",
+        gates_trainable: bool = False,
+        target_lm_layers: Optional[int] = None,
+        dropout: float = 0.5,
+        initializer: Optional[InitializerApplicator] = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(vocab, **kwargs)
+        self.text_field_embedder = text_field_embedder
+        self.language_models = torch.nn.ModuleList(language_models or [])
+        self.lm_indexer_key = lm_indexer_key
+        self.target_lm_layers = target_lm_layers
+        for lm in self.language_models:
+            if lm.with_softmax:
+                raise ConfigurationError("build the tagger's LMs with `with_softmax: false` (the softmax is not used)")
+            lm.requires_grad_(False)
+        if len({lm.namespace for lm in self.language_models}) > 1:
+            raise ConfigurationError("all language models must share one vocabulary namespace")
+        lm_dim = sum(lm.get_output_dim() for lm in self.language_models)
+        embedded_dim = text_field_embedder.get_output_dim()
+        if self.language_models:
+            self.lm_gates = torch.nn.Parameter(torch.ones(sum(lm.rnn.num_layers for lm in self.language_models)),
+                                               requires_grad=gates_trainable)
+            self.lm_projection = torch.nn.Linear(lm_dim, lm_projection_dim)
+            embedded_dim += lm_projection_dim
+        if encoder.get_input_dim() != embedded_dim:
+            raise ConfigurationError(
+                f"encoder input_dim is {encoder.get_input_dim()} but words + characters + LM projection give "
+                f"{embedded_dim} ({text_field_embedder.get_output_dim()} + "
+                f"{lm_projection_dim if self.language_models else 0})")
+        self.encoder = encoder
+        self.dropout = torch.nn.Dropout(dropout)
+        labels = vocab.get_index_to_token_vocabulary(LABELS)
+        self.tag_projection = torch.nn.Linear(encoder.get_output_dim(), len(labels))
+        # BIOES is AllenNLP's BIOUL with S for U and E for L
+        as_bioul = {i: {"S": "U", "E": "L"}.get(tag[0], tag[0]) + tag[1:] for i, tag in labels.items()}
+        self.crf = ConditionalRandomField(len(labels), constraints=allowed_transitions("BIOUL", as_bioul))
+        self._f1 = SpanBasedF1Measure(vocab, LABELS, label_encoding=None, tags_to_spans_function=bioes_to_spans)
+        if initializer is not None:  # e.g. `pretrained` from the trained tagger, for layer selection
+            initializer(self)
+
+    def train(self, mode: bool = True) -> "LdNetTagger":
+        super().train(mode)
+        for lm in self.language_models:  # frozen feature extractors: no dropout, ever
+            lm.eval()
+        return self
+
+    def gates_per_lm(self) -> List[torch.Tensor]:
+        """`lm_gates` split into one `(num_layers,)` tensor per language model."""
+        sizes = [lm.rnn.num_layers for lm in self.language_models]
+        return list(torch.split(self.lm_gates, sizes)) if sizes else []
+
+    def _lm_features(self, tokens: TextFieldTensors, mask: torch.Tensor) -> torch.Tensor:
+        lm_ids = util.get_token_ids_from_text_field_tensors({self.lm_indexer_key: tokens[self.lm_indexer_key]})
+        with torch.set_grad_enabled(torch.is_grad_enabled() and self.lm_gates.requires_grad):
+            layers = [output for lm, gates in zip(self.language_models, self.gates_per_lm())
+                      for output in lm.layer_outputs(lm_ids, mask, gates)]
+        # (batch, seq_len, lm_projection_dim)
+        return torch.relu(self.lm_projection(torch.cat(layers, dim=-1)))
+
+    def _score(self, tokens: TextFieldTensors, mask: torch.Tensor) -> torch.Tensor:
+        """Per-word tag scores, `(batch, seq_len, num_tags)`."""
+        if self.language_models and self.lm_indexer_key not in tokens:
+            raise ConfigurationError(f"the reader must give a {self.lm_indexer_key!r} indexer for the LMs")
+        word_inputs = {key: value for key, value in tokens.items() if key != self.lm_indexer_key}
+        features = [self.text_field_embedder(word_inputs)]  # (batch, seq_len, embedding_dim)
+        if self.language_models:
+            features.append(self._lm_features(tokens, mask))
+        encoded = self.encoder(self.dropout(torch.cat(features, dim=-1)), mask)
+        return self.tag_projection(self.dropout(encoded))
+
+    def _loss(self, logits: torch.Tensor, tags: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return -self.crf(logits, tags, mask) / logits.size(0)  # mean negative log-likelihood per sentence
+
+    def _decode(self, logits: torch.Tensor, mask: torch.Tensor) -> List[List[int]]:
+        return [path for path, _ in self.crf.viterbi_tags(logits, mask)]
+
+    def forward(self, tokens: TextFieldTensors, tags: Optional[torch.LongTensor] = None,  # type: ignore
+                metadata: Optional[List[Dict[str, Any]]] = None) -> Dict[str, Any]:
+        mask = util.get_text_field_mask(tokens)  # (batch, seq_len)
+        logits = self._score(tokens, mask)
+        predicted = self._decode(logits, mask)
+        output: Dict[str, Any] = {"logits": logits, "mask": mask, "predicted_tags": predicted}
+        if metadata is not None:
+            output["words"] = [m["words"] for m in metadata]
+        if tags is not None:
+            output["loss"] = self._loss(logits, tags, mask)
+            one_hot = torch.zeros_like(logits)
+            for i, path in enumerate(predicted):
+                one_hot[i, torch.arange(len(path)), torch.tensor(path, dtype=torch.long)] = 1
+            self._f1(one_hot, tags, mask)
+        return output
+
+    def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
+        output_dict["tags"] = [[self.vocab.get_token_from_index(t, LABELS) for t in path]
+                               for path in output_dict["predicted_tags"]]
+        return output_dict
+
+    def active_lm_layers(self) -> int:
+        return int((self.lm_gates > 0).sum()) if self.language_models else 0
+
+    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+        f1 = self._f1.get_metric(reset)
+        metrics = {name: value for name, value in f1.items() if "overall" in name}
+        if self.language_models:
+            metrics["active_lm_layers"] = float(self.active_lm_layers())
+        if self.target_lm_layers is not None:
+            on_target = self.active_lm_layers() <= self.target_lm_layers
+            metrics["f1-at-target"] = metrics["f1-measure-overall"] if on_target else 0.0
+        return metrics
+
+    default_predictor = "green_sentence_tagger"

@@ -1,0 +1,77 @@
+"""`allennlp predict` for the LD-Net tagger: raw text in, words + BIOES tags + typed spans out."""
+import json
+from typing import Any, Dict, List
+
+from allennlp.common.util import JsonDict, sanitize
+from allennlp.data import DatasetReader, Instance
+from allennlp.models import Model
+from allennlp.predictors import Predictor
+
+from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
+from green_nlp.predictors.spacy_segmenter import SpacySegmenter
+
+
+@Predictor.register("green_sentence_tagger")
+class SentenceTaggerPredictor(Predictor):
+    """
+    Each input line is raw text (split into sentences and words by spaCy's rule-based tokenizer,
+    no model download) or a JSON object with `"sentence"` (text) or `"words"` (tokens). Each line
+    gives one record: `words` and `tags` (BIOES) over the whole line, `sentence_starts` (word index
+    where each sentence begins) and `spans` as `{"start", "end", "label", "text"}` with word
+    offsets, `end` exclusive (as in spaCy's `Span`). A blank line gives empty lists.
+
+    # Parameters
+
+    language : `str`, optional (default = `"en"`)
+        Language code for `spacy.blank`.
+    """
+
+    def __init__(self, model: Model, dataset_reader: DatasetReader, language: str = "en", frozen: bool = True) -> None:
+        super().__init__(model, dataset_reader, frozen)
+        self._segmenter = SpacySegmenter(language)
+
+    def load_line(self, line: str) -> JsonDict:
+        stripped = line.strip()
+        if stripped.startswith("{"):
+            try:
+                return json.loads(stripped)
+            except json.JSONDecodeError:
+                pass  # text that happens to start with a brace
+        return {"sentence": stripped}
+
+    def _sentences(self, inputs: JsonDict) -> List[List[str]]:
+        if "words" in inputs:
+            return [list(inputs["words"])] if inputs["words"] else []
+        if "sentence" not in inputs:
+            raise ValueError("input needs a 'sentence' (text) or 'words' (list of tokens) key")
+        return self._segmenter.split(inputs["sentence"])
+
+    def _json_to_instance(self, json_dict: JsonDict) -> Instance:
+        return self._dataset_reader.text_to_instance(self._sentences(json_dict)[0])
+
+    def predict_json(self, inputs: JsonDict) -> JsonDict:
+        return self.predict_batch_json([inputs])[0]
+
+    def predict_batch_json(self, inputs: List[JsonDict]) -> List[JsonDict]:
+        """Every sentence of every line in one batch, regrouped per line in input order."""
+        per_line = [self._sentences(record) for record in inputs]
+        instances = [self._dataset_reader.text_to_instance(words) for sentences in per_line for words in sentences]
+        outputs = self._model.forward_on_instances(instances) if instances else []
+        results, position = [], 0
+        for sentences in per_line:
+            record: Dict[str, Any] = {"words": [], "tags": [], "sentence_starts": [], "spans": []}
+            for words in sentences:
+                tags = outputs[position]["tags"]
+                position += 1
+                offset = len(record["words"])
+                record["sentence_starts"].append(offset)
+                record["words"].extend(words)
+                record["tags"].extend(tags)
+                for label, (start, end) in bioes_to_spans(tags):
+                    record["spans"].append({"start": offset + start, "end": offset + end + 1, "label": label,
+                                            "text": " ".join(words[start:end + 1])})
+            results.append(record)
+        return sanitize(results)
+
+    def dump_line(self, outputs: JsonDict) -> str:
+        return json.dumps(outputs, ensure_ascii=False) + "\n"

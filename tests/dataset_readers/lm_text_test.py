@@ -1,0 +1,25 @@
+from collections import defaultdict
+
+from allennlp.data import Token
+
+from green_nlp.dataset_readers.lm_text import LmTextReader, LmTokenIndexer, column_sentences
+from tests.conftest import FIXTURES
+
+
+def test_lines_are_cut_into_pieces_and_single_words_skipped(tmp_path):
+    path = tmp_path / "text.txt"
+    path.write_text("a b c d e\n\nlonely\nf g\n")
+    pieces = [[t.text for t in i["tokens"].tokens] for i in LmTextReader(max_sequence_length=2).read(str(path))]
+    assert pieces == [["a", "b"], ["c", "d"], ["f", "g"]]  # "e" and "lonely" predict nothing
+    assert len(list(LmTextReader(max_sequence_length=2, max_sequences=2).read(str(path)))) == 2
+
+
+def test_lm_indexer_counts_nothing():
+    counter = defaultdict(lambda: defaultdict(int))
+    LmTokenIndexer().count_vocab_items(Token("word"), counter)
+    assert not counter
+
+
+def test_column_sentences_skip_docstart():
+    sentences = list(column_sentences(FIXTURES / "ldnet" / "data" / "ner" / "conll2003" / "eng.testa"))
+    assert len(sentences) == 8 and all("-DOCSTART-" not in s for s in sentences)

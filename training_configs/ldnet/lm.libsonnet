@@ -1,0 +1,65 @@
+// LD-Net language models (Liu et al. 2018, "Efficient Contextualized Representation: Language
+// Model Pruning for Sequence Labeling"): word embedding -> densely connected LSTM -> projection ->
+// adaptive softmax, trained with layer-wise dropout.
+//
+// The paper's LM (1 Billion Word; 300-d words, 10 layers of 300 units, 1,600-d projection) is far
+// beyond a 2-core CPU and that corpus is not available here. The `cpu` preset keeps the shape
+// (many narrow densely connected layers) at a size that trains in well under an hour on a few
+// million words (IMDB unlabeled reviews + the tagging sets' training text, see docs/ldnet.md).
+// `tiny` is for the committed fixture archives and tests.
+{
+  presets: {
+    tiny: { embedding_dim: 8, hidden_dim: 6, num_layers: 3, projection_dim: 8, cutoffs: [20] },
+    cpu: { embedding_dim: 100, hidden_dim: 64, num_layers: 6, projection_dim: 128, cutoffs: [2000, 8000] },
+  },
+
+  // Configs read data from LDNET_DATA: the shared data root, or fixtures/ldnet/data when absent
+  // (green_nlp sets the default on import; see green_nlp/models/ldnet_env.py).
+  on_fixtures(data):: std.length(std.findSubstr('fixtures/ldnet', data)) > 0,
+
+  // The model block of a trainable LM.
+  model(preset, direction):: self.presets[preset] + {
+    type: 'green_dense_lm',
+    direction: direction,
+    dropout: 0.1,
+    layer_dropout: 0.2,  // the paper's layer-wise dropout ratio for LD-Net (9)
+  },
+
+  // The same LM inside a tagger: no softmax, words in the tagger's `ldnet_lm_tokens` namespace,
+  // weights and vocabulary copied from `archive` (null when the tagger's own weights provide them).
+  // (No `type`: the tagger's argument is typed as this class already.)
+  tagger_lm(preset, direction, archive):: {
+    embedding_dim: $.presets[preset].embedding_dim,
+    hidden_dim: $.presets[preset].hidden_dim,
+    num_layers: $.presets[preset].num_layers,
+    direction: direction,
+    with_softmax: false,
+    namespace: 'ldnet_lm_tokens',
+    [if archive != null then 'pretrained_file']: archive,
+  },
+
+  // Trained archives for a preset: the runs of benchmarks/runs/ldnet.sh, or the fixtures.
+  archive(preset, direction)::
+    if preset == 'tiny' then 'fixtures/ldnet/archives/lm_' + direction + '.tar.gz'
+    else 'runs/ldnet/lm_' + direction + '/model.tar.gz',
+
+  experiment(direction):: {
+    local data = std.extVar('LDNET_DATA'),
+    local fixtures = $.on_fixtures(data),
+    local corpus = if fixtures then 'fixtures/ldnet/lm/' else 'runs/ldnet/lm_corpus/',
+    dataset_reader: { type: 'green_lm_text', max_sequence_length: 50 },
+    train_data_path: corpus + 'train.txt',
+    validation_data_path: corpus + 'dev.txt',
+    vocabulary: { type: 'from_instances', min_count: { tokens: if fixtures then 1 else 3 }, max_vocab_size: { tokens: 30000 } },
+    model: $.model(if fixtures then 'tiny' else 'cpu', direction),
+    data_loader: { batch_sampler: { type: 'bucket', batch_size: if fixtures then 8 else 64 } },
+    validation_data_loader: { batch_sampler: { type: 'bucket', batch_size: 128 } },
+    trainer: {
+      num_epochs: 1,  // one pass over a few million words (CPU budget), not the paper's 1B-word runs
+      optimizer: { type: 'adam', lr: 0.002 },
+      grad_norm: 5.0,  // the paper clips gradients at 5
+      validation_metric: '-perplexity',
+      checkpointer: { keep_most_recent_by_count: 1 },
+    },
+  },
+}

@@ -1,0 +1,110 @@
+// LD-Net sequence labeler (Liu et al. 2018, Sec. 2.6 and 3.2): character BiLSTM + GloVe words +
+// the frozen LMs' concatenated layer outputs (ReLU projection) -> word BiLSTM -> CRF, BIOES tags.
+//
+// Paper: 30-d characters, 150-unit character and word LSTMs per direction, GloVe 100-d, SGD with
+// momentum, batch 10, up to 200 epochs with early stopping. Here (CPU, and only GloVe 50-d is
+// available): 50-unit character and 100-unit word LSTMs, Adam, batch 32, patience 5; the benchmark
+// runs stop earlier still (benchmarks/runs/ldnet.sh says how many epochs).
+local lm = import 'lm.libsonnet';
+
+{
+  // task: {train, dev, test, encoding, [split_train, split_dev]}; use_lms: bool;
+  // stage: 'train' (the usual tagger) or 'prune' (layer selection starting from `origin`).
+  experiment(task, use_lms, stage='train', origin=null)::
+    local data = std.extVar('LDNET_DATA');
+    local fixtures = lm.on_fixtures(data);
+    local preset = std.extVar('LDNET_LM_PRESET');
+    local char_dim = if fixtures then 4 else 30;
+    local char_hidden = if fixtures then 4 else 50;
+    local word_hidden = if fixtures then 8 else 100;
+    local lm_projection = if fixtures then 6 else 100;
+    local word_dim = 50;
+    local prune = stage == 'prune';
+    {
+    local reader(split) = {
+      type: 'green_conll_tagging',
+      encoding: task.encoding,
+      token_indexers: {
+        tokens: { type: 'single_id', lowercase_tokens: true },
+        token_characters: { type: 'characters', min_padding_length: 1 },
+      } + (if use_lms then { ldnet_lm: { type: 'green_lm_tokens' } } else {}),
+    } + (if split != null then { split: split, dev_size: if fixtures then 4 else 1000 } else {}),
+
+    dataset_reader: reader(std.get(task, 'split_train', null)),
+    validation_dataset_reader: reader(std.get(task, 'split_dev', null)),
+    train_data_path: data + task.train,
+    validation_data_path: data + task.dev,
+    test_data_path: data + task.test,
+    evaluate_on_test: true,
+    // test words get GloVe vectors too (as LD-Net's word map does); their tags are never seen
+    datasets_for_vocab_creation: ['train', 'validation', 'test'],
+    [if prune then 'vocabulary']: { type: 'from_files', directory: origin },
+    model: {
+      type: 'ld_net_tagger',
+      text_field_embedder: {
+        token_embedders: {
+          tokens: {
+            type: 'embedding',
+            embedding_dim: word_dim,
+            pretrained_file: data + '/emb/glove.6B.50d.green_nlp_vocab.txt.gz',
+            trainable: true,
+          },
+          token_characters: {
+            type: 'character_encoding',
+            embedding: { embedding_dim: char_dim },
+            encoder: { type: 'lstm', input_size: char_dim, hidden_size: char_hidden, bidirectional: true },
+          },
+        },
+      },
+      encoder: {
+        type: 'lstm',
+        input_size: word_dim + 2 * char_hidden + (if use_lms then lm_projection else 0),
+        hidden_size: word_hidden,
+        bidirectional: true,
+      },
+      dropout: 0.5,
+      [if use_lms then 'language_models']: [
+        lm.tagger_lm(preset, direction, if prune then null else lm.archive(preset, direction))
+        for direction in ['forward', 'backward']
+      ],
+      [if use_lms then 'lm_projection_dim']: lm_projection,
+      [if prune then 'gates_trainable']: true,
+      [if prune then 'target_lm_layers']: $.target_layers,
+      [if prune then 'regularizer']: {
+        regexes: [['^lm_gates$', { type: 'green_layer_selection', strength: 0.05, target_layers: $.target_layers }]],
+      },
+      [if prune then 'initializer']: {
+        regexes: [['.*', { type: 'pretrained', weights_file_path: origin }]],
+      },
+    },
+    data_loader: { batch_sampler: { type: 'bucket', batch_size: if fixtures then 8 else 32 } },
+    validation_data_loader: { batch_sampler: { type: 'bucket', batch_size: 128 } },
+    trainer: {
+      num_epochs: if fixtures then 1 else 50,
+      patience: 5,
+      grad_norm: 5.0,
+      validation_metric: if prune then '+f1-at-target' else '+f1-measure-overall',
+      checkpointer: { keep_most_recent_by_count: 1 },
+      // LD-Net's pruning stage: projected SGD with momentum on the gates and the tagger
+      optimizer: if prune then {
+        type: 'green_projected_sgd',
+        lr: 0.015,
+        momentum: 0.9,
+        parameter_groups: [[['^lm_gates$'], { lr: 0.05 }]],
+      } else { type: 'adam', lr: 0.002 },
+    },
+  },
+
+  // lambda1 of the paper's margin: stop sparsifying once at most this many LM layers (of both
+  // directions together) are on. LD-Net's reference default.
+  target_layers: 2,
+
+  conll2003: { train: '/ner/conll2003/eng.train', dev: '/ner/conll2003/eng.testa', test: '/ner/conll2003/eng.testb', encoding: 'IOB1' },
+  wnut17: { train: '/ner/wnut17/wnut17train.conll', dev: '/ner/wnut17/emerging.dev.conll', test: '/ner/wnut17/emerging.test.annotated', encoding: 'BIO' },
+  // CoNLL-2000 has no dev set: 1,000 training sentences are carved out for it, as LD-Net did
+  conll2000: { train: '/chunk/conll2000/train.txt', dev: '/chunk/conll2000/train.txt', test: '/chunk/conll2000/test.txt', encoding: 'BIO', split_train: 'train', split_dev: 'dev' },
+
+  origin_archive(name)::
+    if lm.on_fixtures(std.extVar('LDNET_DATA')) then 'fixtures/ldnet/archives/tagger_origin.tar.gz'
+    else 'runs/ldnet/' + name + '/origin/model.tar.gz',
+}
