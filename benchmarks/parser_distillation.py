@@ -25,9 +25,11 @@ from allennlp.common.plugins import import_plugins
 from allennlp.models.archival import load_archive
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "peers"))
 from common import hardware_description  # noqa: E402
 from parsing import attachment_scores, ensure_archive, make_batches, predict, read_for_model, to_device, training_info  # noqa: E402
 
+import supar_peer  # noqa: E402  (benchmark-only peer; supar itself is imported only when its run exists)
 from green_nlp.data_paths import data_path  # noqa: E402
 from green_nlp.dataset_readers import read_conllu  # noqa: E402
 from green_nlp.nn.parameters import count_trainable_parameters  # noqa: E402
@@ -42,6 +44,7 @@ TREEBANKS = {
 VARIANTS = ["full"] + [f"{kind}-{fraction}" for kind in "DB" for fraction in (20, 40, 60, 80)]
 QUANTIZED = ["full", "D-20", "D-40", "D-60", "D-80"]
 PEERS = {"UD_English-EWT": {"allennlp-models biaffine_parser": "ewt_allennlp_models"}}
+SUPAR_PEERS = {"UD_English-EWT": "supar_ewt"}  # SuPar 1.1.4, trained by benchmarks/peers/supar_peer.py
 
 
 def folder_of(variant: str) -> str:
@@ -60,6 +63,10 @@ def load_models(runs: Path, treebank: str) -> Dict[str, Dict[str, Any]]:
         archive = load_archive(str(archive_path))
         found[variant] = {"archive": archive, "model": archive.model.eval(), "peer": is_peer,
                           "info": {**training_info(run_dir), "archived_from_best_th": from_best}}
+    supar_run = runs / SUPAR_PEERS.get(treebank, "-") / "model"
+    if supar_run.exists():
+        found["SuPar biaffine-dep"] = {"supar": supar_peer.load(supar_run), "peer": True,
+                                       "info": supar_peer.training_info(supar_run.parent)}
     for variant in QUANTIZED:
         if variant in found:
             base = found[variant]
@@ -71,7 +78,12 @@ def time_models(models: Dict[str, Dict[str, Any]], test_file: Path, batch_sizes:
                 device: torch.device) -> Dict[str, Dict[str, List[float]]]:
     """seconds[model][batch size] over interleaved repeats; also fills each model's predictions."""
     batches = {}
+    mean_length = sum(len(s.words) for s in read_conllu(test_file)) / sum(1 for _ in read_conllu(test_file))
     for name, entry in models.items():
+        if "supar" in entry:
+            batches[name] = {size: supar_peer.make_batches(entry["supar"], test_file, size, mean_length)
+                             for size in batch_sizes}
+            continue
         instances = read_for_model(entry["archive"], test_file)
         batches[name] = {size: [(to_device(t, device), w) for t, w in make_batches(instances, entry["model"].vocab, size)]
                          for size in batch_sizes}
@@ -79,7 +91,10 @@ def time_models(models: Dict[str, Dict[str, Any]], test_file: Path, batch_sizes:
     for _ in range(repeats):
         for size in batch_sizes:
             for name, entry in models.items():
-                predictions, elapsed = predict(entry["model"], batches[name][size])
+                if "supar" in entry:
+                    predictions, elapsed = supar_peer.predict(entry["supar"], batches[name][size])
+                else:
+                    predictions, elapsed = predict(entry["model"], batches[name][size])
                 entry.setdefault("predictions", predictions)
                 seconds[name][str(size)].append(elapsed)
     return seconds
@@ -100,13 +115,17 @@ def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeat
     cpu_seconds = time_models(models, test_file, batch_sizes, repeats, torch.device("cpu"))
     gpu_seconds = None
     if torch.cuda.is_available():
-        gpu_models = {n: {**e, "model": e["model"].cuda()} for n, e in models.items() if "quantized_from" not in e}
+        gpu_models = {n: {**e, "model": e["model"].cuda()} for n, e in models.items()
+                      if "quantized_from" not in e and "supar" not in e}
         gpu_seconds = time_models(gpu_models, test_file, batch_sizes, repeats, torch.device("cuda"))
     full_params = count_trainable_parameters(models["full"]["model"]) if "full" in models else None
     rows: Dict[str, Any] = {}
     for name, entry in models.items():
         uas, las = attachment_scores(test_file, entry["predictions"])
-        params = count_trainable_parameters(models[entry.get("quantized_from", name)]["model"])
+        if "supar" in entry:
+            params = supar_peer.count_parameters(entry["supar"])
+        else:
+            params = count_trainable_parameters(models[entry.get("quantized_from", name)]["model"])
         row = {
             "uas": round(uas, 2), "las": round(las, 2), "params": params,
             "param_fraction": round(params / full_params, 4) if full_params and not entry["peer"] else None,
