@@ -22,7 +22,6 @@ def training_info(run_dir: Path) -> Dict[str, Any]:
         return {}
     per_epoch = [json.loads(p.read_text()) for p in epoch_files]
     last = per_epoch[-1]
-    hours, minutes, seconds = (float(x) for x in last["training_duration"].split(":"))
     config = json.loads((run_dir / "config.json").read_text())
     return {
         "epochs": len(epoch_files),
@@ -31,8 +30,24 @@ def training_info(run_dir: Path) -> Dict[str, Any]:
         "best_dev_uas": round(100 * last["best_validation_UAS"], 2),
         "best_dev_las": round(100 * last["best_validation_LAS"], 2),
         "dev_las_by_epoch": [round(100 * m["validation_LAS"], 2) for m in per_epoch],
-        "train_minutes": round(timedelta(hours=hours, minutes=minutes, seconds=seconds).total_seconds() / 60, 1),
+        "train_minutes": round(training_seconds(per_epoch) / 60, 1),
     }
+
+
+def training_seconds(per_epoch: List[Dict[str, Any]]) -> float:
+    """Wall-clock training time over all sessions of a run: AllenNLP's `training_duration` restarts
+    from zero when a run is resumed with `-r`, so sum the last value of each session."""
+    def seconds(metrics: Dict[str, Any]) -> float:
+        hours, minutes, secs = (float(x) for x in metrics["training_duration"].split(":"))
+        return timedelta(hours=hours, minutes=minutes, seconds=secs).total_seconds()
+
+    total, previous = 0.0, 0.0
+    for metrics in per_epoch:
+        current = seconds(metrics)
+        if current < previous:  # a resumed session started counting again
+            total += previous
+        previous = current
+    return total + previous
 
 
 def ensure_archive(run_dir: Path) -> Tuple[Path, bool]:
