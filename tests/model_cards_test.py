@@ -1,0 +1,69 @@
+"""benchmarks/model_cards.py on results laid out as parser_ewt.py and parser_distillation.py write them."""
+import importlib.util
+import json
+import sys
+
+import pytest
+
+from tests.conftest import REPO_ROOT, require_data
+
+README = """| path | what | size | license |
+|---|---|---|---|
+| `ud/UD_English-EWT/en_ewt-ud-{train,dev,test}.conllu` | EWT | 18 MB | CC BY-SA 4.0 |
+| `ud/UD_Tamil-TTB/ta_ttb-ud-*.conllu` | Tamil | 1.8 MB | CC BY-NC-SA 3.0 (research) |
+"""
+
+
+@pytest.fixture(scope="module")
+def cards_module():
+    spec = importlib.util.spec_from_file_location("model_cards", REPO_ROOT / "benchmarks" / "model_cards.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["model_cards"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _row(uas, las, params, **extra):
+    return {"uas": uas, "las": las, "params": params, "cpu_tokens_per_s": {"32": 1234.5}, "epochs": 6,
+            "epochs_configured": 100, "best_epoch": 5, "train_minutes": 31.5, **extra}
+
+
+def test_cards_for_both_parser_layouts(cards_module, tmp_path):
+    (tmp_path / "README.md").write_text(README)
+    licenses = cards_module.data_licenses(tmp_path / "README.md")
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "parser_ewt.json").write_text(json.dumps({
+        "benchmark": "parser_ewt", "test_file": "UD_English-EWT/en_ewt-ud-test.conllu", "test_sentences": 2077,
+        "test_tokens": 25094, "batch_size": 32, "hardware": "Some CPU, torch 2", "models": {
+            "green_nlp_gold_upos": _row(88.12, 85.34, 5_000_000, gold_upos=True, cpu_sentences_per_s=99.0),
+            "allennlp_models_biaffine": _row(87.0, 84.0, 5_100_000)}}))
+    (results / "parser_distillation.json").write_text(json.dumps({
+        "benchmark": "parser_distillation", "threads": 1, "hardware": "Some CPU", "gpu": None, "treebanks": {
+            "UD_Tamil-TTB": {"test_sentences": 120, "test_tokens": 2000, "models": {
+                "full": _row(70.5, 60.25, 4_000_000, peer=False, param_fraction=1.0),
+                "D-20": _row(65.0, 55.0, 800_000, peer=False, param_fraction=0.2),
+                "D-20+int8": _row(64.9, 54.8, 800_000, peer=False, int8_dynamic_quantization=True,
+                                  cpu_tokens_per_s={"32": 4321.0})}}}}))
+    (results / "robustness.json").write_text(json.dumps({"cases": 3, "handled": 3, "details": []}))
+    written = cards_module.write_cards(results, tmp_path / "cards", licenses)
+    names = sorted(p.stem for p in written)
+    assert names == ["parser_ewt_green_nlp_gold_upos", "parser_ud_tamil_ttb_d20", "parser_ud_tamil_ttb_full"]
+    ewt = (tmp_path / "cards" / "parser_ewt_green_nlp_gold_upos.md").read_text()
+    assert "| UAS | 88.12 |" in ewt and "CC BY-SA 4.0" in ewt and "1,234.50 (batch 32)" in ewt
+    assert "training_configs/parser/ud_ewt.jsonnet" in ewt and "Some CPU, torch 2" in ewt
+    d20 = (tmp_path / "cards" / "parser_ud_tamil_ttb_d20.md").read_text()
+    assert "distilled from the teacher" in d20 and "students/ud_tamil_ttb_d20.jsonnet" in d20
+    assert "4,321.00 (batch 32)" in d20 and "non-commercial research" in d20
+    assert "parser_ud_tamil_ttb_d20.md" in (tmp_path / "cards" / "README.md").read_text()
+
+
+def test_no_results_no_cards(cards_module, tmp_path):
+    assert cards_module.write_cards(tmp_path, tmp_path / "cards", {}) == []
+    assert not (tmp_path / "cards").exists()
+
+
+def test_licenses_come_from_the_real_data_readme(cards_module):
+    readme = require_data("README.md")
+    licenses = cards_module.data_licenses(readme)
+    assert cards_module.license_of("UD_English-EWT", licenses) == "CC BY-SA 4.0"
