@@ -1,10 +1,9 @@
 """benchmarks/model_cards.py on results laid out as parser_ewt.py and parser_distillation.py write them."""
-import importlib.util
 import json
-import sys
 
 import pytest
 
+from tests.benchmark_scripts import load_benchmark
 from tests.conftest import REPO_ROOT, require_data
 
 README = """| path | what | size | license |
@@ -16,11 +15,7 @@ README = """| path | what | size | license |
 
 @pytest.fixture(scope="module")
 def cards_module():
-    spec = importlib.util.spec_from_file_location("model_cards", REPO_ROOT / "benchmarks" / "model_cards.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["model_cards"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("model_cards")
 
 
 def _row(uas, las, params, **extra):

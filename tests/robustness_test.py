@@ -1,19 +1,14 @@
 """benchmarks/robustness.py covers every file in tests/bad_inputs/ and judges cases strictly."""
-import importlib.util
-import sys
 
 import pytest
 
+from tests.benchmark_scripts import load_benchmark
 from tests.conftest import BAD_INPUTS, REPO_ROOT
 
 
 @pytest.fixture(scope="module")
 def robustness():
-    spec = importlib.util.spec_from_file_location("robustness", REPO_ROOT / "benchmarks" / "robustness.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["robustness"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("robustness")
 
 
 def test_every_bad_input_file_has_a_case(robustness):
