@@ -4,7 +4,7 @@ import json
 import pytest
 
 from tests.benchmark_scripts import load_benchmark
-from tests.conftest import REPO_ROOT, require_data
+from tests.conftest import require_data
 
 README = """| path | what | size | license |
 |---|---|---|---|

@@ -1,9 +1,8 @@
 """benchmarks/robustness.py covers every file in tests/bad_inputs/ and judges cases strictly."""
-
 import pytest
 
 from tests.benchmark_scripts import load_benchmark
-from tests.conftest import BAD_INPUTS, REPO_ROOT
+from tests.conftest import BAD_INPUTS
 
 
 @pytest.fixture(scope="module")
