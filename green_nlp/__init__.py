@@ -6,9 +6,11 @@ and `.allennlp_plugins` rely on.
 """
 from green_nlp import compat as _compat
 from green_nlp.data_paths import export_default_data_dir as _export_default_data_dir
+from green_nlp.pretrained_paths import export_minilm_dir as _export_minilm_dir
 
 _compat.apply_all()
 _export_default_data_dir()
+_export_minilm_dir()
 
 from green_nlp import dataset_readers, models, predictors, training  # noqa: E402,F401  (registration)
 from green_nlp import compat_distributed  # noqa: E402,F401  (patches allennlp's AttachmentScores for DDP)

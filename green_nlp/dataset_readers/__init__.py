@@ -1,4 +1,6 @@
 from green_nlp.dataset_readers.conllu_dependencies import ConlluDependenciesReader
 from green_nlp.dataset_readers.conllu_sentences import ConlluFormatError, DependencySentence, read_conllu
+from green_nlp.dataset_readers.text_classification import TextClassificationReader, TextFormatError, read_examples
 from green_nlp.dataset_readers.conll_tagging import ConllTaggingFormatError, ConllTaggingReader
 from green_nlp.dataset_readers.lm_text import LmTextReader, LmTokenIndexer
+from green_nlp.dataset_readers.ngram_text import NgramTextReader

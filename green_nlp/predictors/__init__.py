@@ -1,2 +1,3 @@
 from green_nlp.predictors.dependency_parser import DependencyParserPredictor
 from green_nlp.predictors.sentence_tagger import SentenceTaggerPredictor
+from green_nlp.predictors.text_classifier import TextClassifierPredictor

@@ -1,2 +1,3 @@
 from green_nlp.training.callbacks import DistillationCallback
 from green_nlp.training.layer_selection import LayerSelectionRegularizer, ProjectedSgdOptimizer
+from green_nlp.training.optimizers import HybridAdamOptimizer

@@ -1,0 +1,114 @@
+"""`allennlp green-label-teacher`: write a teacher's logits for a corpus once (the distillation
+corpus of sparse distillation), for every later student run to read.
+
+    allennlp green-label-teacher runs/dan/imdb/teacher/model.tar.gz \\
+        "$GREEN_NLP_DATA/cls/imdb/train.jsonl.gz" "$GREEN_NLP_DATA/cls/imdb/train_unsup.jsonl.gz" \\
+        --output runs/dan/imdb/kd.teacher.jsonl
+
+Streaming (a chunk of documents in memory at a time), with a progress bar, and resumable: run
+the same command again after an interruption and it continues after the last complete record.
+`--shard i/N` labels every N-th document starting at i into its own file, for N processes; the
+DAN reader reads the shards back with a glob (`kd.teacher.*.jsonl`).
+"""
+import argparse
+import itertools
+import logging
+import os
+from typing import Any, Iterator, List, Optional
+
+import torch
+from allennlp.commands.subcommand import Subcommand
+from allennlp.common.checks import ConfigurationError
+from allennlp.common.tqdm import Tqdm
+from allennlp.models.archival import load_archive
+
+from green_nlp.commands.bulk_predict import parse_shard
+from green_nlp.data.teacher_cache import CacheWriter
+from green_nlp.dataset_readers.text_classification import FORMATS, TextExample, read_examples, subsample
+
+logger = logging.getLogger(__name__)
+
+
+@Subcommand.register("green-label-teacher")
+class LabelWithTeacher(Subcommand):
+    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
+        description = "Write a teacher classifier's logits for text files into a distillation cache."
+        subparser = parser.add_parser(self.name, description=description, help=description)
+        subparser.add_argument("archive_file", help="the teacher's model.tar.gz")
+        subparser.add_argument("input_files", nargs="+", help="classification files (sst2 tsv, trec, jsonl[.gz])")
+        subparser.add_argument("--output", required=True, help="the cache to write (JSON lines)")
+        subparser.add_argument("--format", default="auto", choices=FORMATS, help="input format (default: by name)")
+        subparser.add_argument("--fine-labels", action="store_true", help="TREC: keep fine labels")
+        subparser.add_argument("--max-examples-per-input", type=int, default=None,
+                               help="label at most this many examples of each input (CPU-sized runs)")
+        subparser.add_argument("--every-nth", type=int, default=1,
+                               help="take every n-th example of each input (IMDB's files are sorted by label)")
+        subparser.add_argument("--batch-size", type=int, default=32)
+        subparser.add_argument("--shard", default=None, help="i/N: label documents i, i+N, i+2N, ...")
+        subparser.add_argument("--cuda-device", type=int, default=-1)
+        subparser.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+        subparser.set_defaults(func=_run)
+        return subparser
+
+
+def _run(args: argparse.Namespace) -> None:
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    label_corpus(args.archive_file, args.input_files, args.output, args.format, args.fine_labels,
+                 args.max_examples_per_input, args.batch_size, args.shard, args.cuda_device, args.every_nth)
+
+
+def _corpus(inputs: List[str], format: str, fine_labels: bool, max_per_input: Optional[int],
+            every: int) -> Iterator[TextExample]:
+    for path in inputs:
+        yield from subsample(read_examples(path, format, fine_labels), every, max_per_input)
+
+
+def label_corpus(archive_file: str, inputs: List[str], output: str, format: str = "auto", fine_labels: bool = False,
+                 max_per_input: Optional[int] = None, batch_size: int = 32, shard: Optional[str] = None,
+                 cuda_device: int = -1, every_nth: int = 1, chunk_batches: int = 8) -> int:
+    """Label (the rest of) the corpus; returns the number of records the cache now holds."""
+    if batch_size < 1:
+        raise ConfigurationError(f"--batch-size must be positive, got {batch_size}")
+    shard_index, shard_count = parse_shard(shard) if shard else (0, 1)
+    archive = load_archive(archive_file, cuda_device=cuda_device)
+    model, reader = archive.model.eval(), archive.validation_dataset_reader
+    namespace = getattr(model, "_label_namespace", "labels")
+    names = model.vocab.get_index_to_token_vocabulary(namespace)
+    header = {"labels": [names[i] for i in range(len(names))], "archive": os.path.basename(archive_file),
+              "inputs": [os.path.basename(p) for p in inputs], "shard": f"{shard_index}/{shard_count}",
+              "max_examples_per_input": max_per_input, "every_nth": every_nth}
+    writer = CacheWriter(output, header)
+    examples = itertools.islice(_corpus(inputs, format, fine_labels, max_per_input, every_nth), shard_index, None, shard_count)
+    examples = itertools.islice(examples, writer.done, None)  # resume after what is already written
+    if writer.done:
+        logger.info("%s: %d records already written, continuing", output, writer.done)
+    progress = Tqdm.tqdm(desc="teacher labels", unit="doc", initial=writer.done)
+    try:
+        while True:
+            chunk = list(itertools.islice(examples, batch_size * chunk_batches))
+            if not chunk:
+                break
+            for example, logits in zip(chunk, _predict_logits(model, reader, chunk, batch_size)):
+                writer.write(example.text, example.label, logits, example.source)
+            progress.update(len(chunk))
+    finally:
+        writer.close()
+        progress.close()
+    return writer.done
+
+
+def _predict_logits(model: Any, reader: Any, chunk: List[TextExample], batch_size: int) -> List[List[float]]:
+    """Logits in chunk order; batches are formed from length-sorted documents (less padding)."""
+    order = sorted(range(len(chunk)), key=lambda i: len(chunk[i].text))
+    logits: List[Optional[List[float]]] = [None] * len(chunk)
+    for start in range(0, len(order), batch_size):
+        indices = order[start:start + batch_size]
+        instances = [reader.text_to_instance(chunk[i].text) for i in indices]
+        for instance in instances:
+            reader.apply_token_indexers(instance)
+        with torch.no_grad():
+            outputs = model.forward_on_instances(instances)
+        for i, output in zip(indices, outputs):
+            logits[i] = [float(x) for x in output["logits"]]
+    return logits  # type: ignore[return-value]

@@ -1,0 +1,85 @@
+"""AllenNLP reader for the n-gram DAN: text -> 1-4-gram ids (+ label, + the teacher's logits)."""
+import glob
+import logging
+from typing import Any, Dict, Iterator, Optional, Tuple
+
+from allennlp.data import DatasetReader, Instance
+from allennlp.data.fields import LabelField
+
+from green_nlp.data.fields import NgramField, TeacherLogitsField
+from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE, make_analyzer
+from green_nlp.data.teacher_cache import TeacherCacheError, read_cache, read_header
+from green_nlp.dataset_readers.text_classification import read_examples, subsample
+
+logger = logging.getLogger(__name__)
+
+
+@DatasetReader.register("ngram_text")
+class NgramTextReader(DatasetReader):
+    """
+    Reads classification files (see `text_classification`) or teacher-label caches (written by
+    `allennlp green-label-teacher`, recognised by their header line). Each instance has an
+    `ngrams` field (ids come from the vocabulary at indexing time), a `label` when the example has
+    one, and `teacher_logits` when read from a cache.
+
+    # Parameters
+
+    ngram_range : `Tuple[int, int]`, optional (default = `(1, 4)`, the paper)
+    lowercase : `bool`, optional (default = `True`, CountVectorizer's default)
+    format, fine_labels : see `TextClassificationReader`.
+    max_examples, sample_every : `int`, optional
+        Keep every `sample_every`-th example, at most `max_examples` per file (CPU-sized runs).
+    use_gold_labels : `bool`, optional (default = `False`)
+        For caches: also emit the gold label, so the loss adds CE to the KL. Every record must
+        then have one (a batch cannot mix instances with and without labels). The paper's
+        distillation stage uses the teacher's distribution alone.
+    skip_unlabeled : `bool`, optional (default = `False`)
+        For plain files: drop examples without a label.
+
+    `file_path` may be a glob (e.g. the shards of a cache); matches are read in sorted order.
+    """
+
+    def __init__(self, ngram_range: Tuple[int, int] = (1, 4), lowercase: bool = True, format: str = "auto",
+                 fine_labels: bool = False, max_examples: Optional[int] = None, use_gold_labels: bool = False,
+                 skip_unlabeled: bool = False, sample_every: int = 1, **kwargs: Any) -> None:
+        super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
+        self.analyzer = make_analyzer(tuple(ngram_range), lowercase)  # type: ignore[arg-type]
+        self._format, self._fine_labels = format, fine_labels
+        self._max_examples, self._sample_every = max_examples, sample_every
+        self._use_gold_labels = use_gold_labels
+        self._skip_unlabeled = skip_unlabeled
+
+    def _paths(self, file_path: str) -> list:
+        if any(char in str(file_path) for char in "*?["):
+            paths = sorted(glob.glob(str(file_path)))
+            if not paths:
+                raise FileNotFoundError(f"no file matches {file_path}")
+            return paths
+        return [str(file_path)]
+
+    def _examples(self, path: str) -> Iterator[Instance]:
+        header = read_header(path) if path.endswith(".jsonl") else None
+        if header is not None:
+            for record in read_cache(path):
+                if self._use_gold_labels and record.label is None:
+                    raise TeacherCacheError(f"{record.source}: no gold label, but use_gold_labels is set")
+                yield self.text_to_instance(record.text, record.label if self._use_gold_labels else None,
+                                            record.logits, header["labels"])
+            return
+        for example in read_examples(path, self._format, self._fine_labels):
+            if self._skip_unlabeled and example.label is None:
+                continue
+            yield self.text_to_instance(example.text, example.label)
+
+    def _read(self, file_path: str) -> Iterator[Instance]:
+        for path in self._paths(file_path):
+            yield from self.shard_iterable(subsample(self._examples(path), self._sample_every, self._max_examples))
+
+    def text_to_instance(self, text: str, label: Optional[str] = None,  # type: ignore[override]
+                         teacher_logits: Optional[list] = None, teacher_labels: Optional[list] = None) -> Instance:
+        fields: Dict[str, Any] = {"ngrams": NgramField(text, self.analyzer, NGRAM_NAMESPACE)}
+        if label is not None:
+            fields["label"] = LabelField(label)
+        if teacher_logits is not None:
+            fields["teacher_logits"] = TeacherLogitsField(teacher_logits, teacher_labels or [])
+        return Instance(fields)

@@ -1,0 +1,202 @@
+"""Text classification files (SST-2 tsv, TREC, IMDB jsonl) as `(text, label)` examples, and the
+AllenNLP reader that turns them into tokens + label for a transformer teacher.
+
+Formats (chosen by `format`, or by the file name with `"auto"`):
+
+- `sst2` (`*.tsv`): `label<TAB>text`, with a header line `label<TAB>sentence` or `label<TAB>content`.
+- `trec` (`*.txt`, latin-1): `COARSE:fine question`; the label is the coarse or the fine class.
+- `jsonl` (`*.jsonl`, `*.jsonl.gz`): one object per line with `text` and `label` (`null` for
+  IMDB's `train_unsup`: an unlabeled example). Teacher caches are jsonl too (header line skipped).
+- `lines`: raw text, one document per line, no labels (what `allennlp predict` gets).
+
+Empty documents: a blank line is skipped (in `lines` it still counts as a line, so line numbers
+stay those of the file); a labeled line whose text is empty is skipped with a warning naming
+`file:line`, and the count of such lines is logged. Anything else malformed raises
+`TextFormatError` naming `file:line`.
+"""
+import gzip
+import itertools
+import io
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, Iterator, Optional
+
+from allennlp.data import DatasetReader, Instance, TokenIndexer, Tokenizer
+from allennlp.data.fields import LabelField, TextField
+from allennlp.data.token_indexers import SingleIdTokenIndexer
+from allennlp.data.tokenizers import WhitespaceTokenizer
+
+logger = logging.getLogger(__name__)
+
+FORMATS = ("auto", "sst2", "trec", "jsonl", "lines")
+SST2_HEADERS = ({"label", "sentence"}, {"label", "content"})
+
+
+class TextFormatError(ValueError):
+    """Malformed classification input; the message starts with `file:line:`."""
+
+
+@dataclass
+class TextExample:
+    text: str
+    label: Optional[str]
+    source: str  # "file:line", for error messages and predictions
+
+
+def detect_format(path: str) -> str:
+    name = Path(path).name.lower()
+    if name.endswith(".tsv"):
+        return "sst2"
+    if name.endswith(".jsonl") or name.endswith(".jsonl.gz"):
+        return "jsonl"
+    if name.endswith(".txt"):
+        return "trec"
+    raise TextFormatError(f"{path}: cannot tell the format from the file name; set format to one of {FORMATS[1:]}")
+
+
+def _lines(path: str, encoding: str) -> Iterator[tuple]:
+    """(line number, line without its line end). Decoded line by line, so a wrong encoding is
+    reported at its own line (a text decoder reads ahead)."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode(encoding)
+            except UnicodeDecodeError as error:
+                raise TextFormatError(f"{path}:{number}: not valid {encoding} ({error.reason})") from error
+            yield number, line.rstrip("\r\n")
+
+
+def _parse_sst2(path: str, number: int, line: str) -> Optional[TextExample]:
+    parts = line.split("\t")
+    if len(parts) != 2:
+        raise TextFormatError(f"{path}:{number}: expected 'label<TAB>text' (2 columns), found {len(parts)}")
+    label, text = parts[0].strip(), parts[1].strip()
+    if not label:
+        raise TextFormatError(f"{path}:{number}: empty label")
+    return TextExample(text, label, f"{path}:{number}")
+
+
+def _parse_trec(path: str, number: int, line: str, fine_labels: bool) -> TextExample:
+    label, _, text = line.partition(" ")
+    coarse, colon, fine = label.partition(":")
+    if not colon or not coarse or not fine or not coarse.isupper():
+        raise TextFormatError(f"{path}:{number}: expected 'COARSE:fine question', found {line[:40]!r}")
+    return TextExample(text.strip(), label if fine_labels else coarse, f"{path}:{number}")
+
+
+def _parse_jsonl(path: str, number: int, line: str) -> TextExample:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise TextFormatError(f"{path}:{number}: not JSON ({error.msg})") from error
+    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+        raise TextFormatError(f"{path}:{number}: expected an object with a string 'text'")
+    label = record.get("label")
+    if label is not None and not isinstance(label, (str, int)):
+        raise TextFormatError(f"{path}:{number}: 'label' must be a string, an integer or null")
+    return TextExample(record["text"].strip(), None if label is None else str(label), f"{path}:{number}")
+
+
+def read_examples(path: str, format: str = "auto", fine_labels: bool = False,
+                  encoding: Optional[str] = None) -> Iterator[TextExample]:
+    """
+    Stream the examples of one file. In `lines` format every line is an example (empty ones
+    included, so predictions stay aligned with the input); elsewhere empty documents are skipped
+    as described in the module docstring.
+    """
+    path = str(path)
+    if format not in FORMATS:
+        raise TextFormatError(f"unknown format {format!r}; expected one of {FORMATS}")
+    if format == "auto":
+        format = detect_format(path)
+    encoding = encoding or ("latin-1" if format == "trec" else "utf-8")
+    skipped = 0
+    for number, line in _lines(path, encoding):
+        if format == "lines":
+            yield TextExample(line.strip(), None, f"{path}:{number}")
+            continue
+        if not line.strip():
+            continue
+        if format == "sst2":
+            if number == 1 and set(line.strip().split("\t")) in SST2_HEADERS:
+                continue
+            example = _parse_sst2(path, number, line)
+        elif format == "trec":
+            example = _parse_trec(path, number, line, fine_labels)
+        else:
+            if number == 1 and '"teacher_cache"' in line:  # a teacher cache's header: its records are jsonl
+                continue
+            example = _parse_jsonl(path, number, line)
+        if not example.text:
+            skipped += 1
+            logger.warning("%s: empty text, example skipped", example.source)
+            continue
+        yield example
+    if skipped:
+        logger.warning("%s: skipped %d examples with empty text", path, skipped)
+
+
+def subsample(examples: Iterator[TextExample], every: int = 1, max_examples: Optional[int] = None
+              ) -> Iterator[TextExample]:
+    """Every `every`-th example (from the first), at most `max_examples` of them: a deterministic,
+    order-preserving sample that stays balanced on label-sorted files such as IMDB's."""
+    if every < 1:
+        raise ValueError(f"every must be >= 1, got {every}")
+    return itertools.islice(examples, 0, None if max_examples is None else max_examples * every, every)
+
+
+@DatasetReader.register("green_text_classification")
+class TextClassificationReader(DatasetReader):
+    """
+    Tokens + label for a classifier that reads text itself (the transformer teacher).
+
+    # Parameters
+
+    tokenizer : `Tokenizer`, optional (default = whitespace)
+        For the teacher: `pretrained_transformer` with the MiniLM folder and a `max_length`.
+    token_indexers : `Dict[str, TokenIndexer]`, optional
+    format : `str`, optional (default = `"auto"`)
+        One of `auto`, `sst2`, `trec`, `jsonl`, `lines` (see the module docstring).
+    fine_labels : `bool`, optional (default = `False`)
+        TREC only: the 50 fine classes (`LOC:city`) instead of the 6 coarse ones (`LOC`).
+    skip_unlabeled : `bool`, optional (default = `False`)
+        Drop examples without a label (IMDB `train_unsup`) instead of yielding them label-less.
+    max_examples : `int`, optional
+        Keep only `max_examples` examples of each file (CPU-sized runs; say so).
+    sample_every : `int`, optional (default = `1`)
+        Take every n-th example (see `subsample`); IMDB's files are sorted by label.
+    """
+
+    def __init__(self, tokenizer: Optional[Tokenizer] = None, token_indexers: Optional[Dict[str, TokenIndexer]] = None,
+                 format: str = "auto", fine_labels: bool = False, skip_unlabeled: bool = False,
+                 max_examples: Optional[int] = None, sample_every: int = 1, **kwargs: Any) -> None:
+        super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
+        if format not in FORMATS:
+            raise ValueError(f"unknown format {format!r}; expected one of {FORMATS}")
+        self._tokenizer = tokenizer or WhitespaceTokenizer()
+        self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
+        self._format, self._fine_labels = format, fine_labels
+        self._skip_unlabeled = skip_unlabeled
+        self._max_examples, self._sample_every = max_examples, sample_every
+
+    def examples(self, file_path: str) -> Iterator[TextExample]:
+        examples = read_examples(file_path, self._format, self._fine_labels)
+        if self._skip_unlabeled:
+            examples = (example for example in examples if example.label is not None)
+        return subsample(examples, self._sample_every, self._max_examples)
+
+    def _read(self, file_path: str) -> Iterator[Instance]:
+        for example in self.shard_iterable(self.examples(file_path)):
+            yield self.text_to_instance(example.text, example.label)
+
+    def text_to_instance(self, text: str, label: Optional[str] = None) -> Instance:  # type: ignore[override]
+        fields: Dict[str, Any] = {"tokens": TextField(self._tokenizer.tokenize(text))}
+        if label is not None:
+            fields["label"] = LabelField(label)
+        return Instance(fields)
+
+    def apply_token_indexers(self, instance: Instance) -> None:
+        instance.fields["tokens"].token_indexers = self._token_indexers  # type: ignore[attr-defined]

@@ -1,0 +1,60 @@
+"""`allennlp predict` for text classifiers (the n-gram DAN and its transformer teacher): raw
+text in, one document per line; JSON lines out with `label`, `probs` and `label_names`."""
+import json
+from typing import Any, Dict, List
+
+from allennlp.common.util import JsonDict, sanitize
+from allennlp.data import Instance
+from allennlp.predictors import Predictor
+
+OUTPUT_KEYS = ("label", "probs", "label_names", "logits", "num_ngrams")
+
+
+@Predictor.register("green_text_classifier")
+class TextClassifierPredictor(Predictor):
+    """
+    Each input line is a document; a line holding a JSON object is read as `{"text": ...}` or
+    `{"sentence": ...}` (allennlp's classifier convention) instead. Input is streamed in batches
+    (`--batch-size`), and each output line answers one input line, in order. `allennlp predict`
+    itself skips blank lines; a document with no known n-gram still gets a prediction (the
+    model's prior) and shows `"num_ngrams": 0`.
+
+    `probs` are in label-index order and `label_names` names them, so the output alone is
+    enough to build spaCy's `doc.cats`.
+    """
+
+    def load_line(self, line: str) -> JsonDict:
+        stripped = line.strip()
+        if stripped.startswith("{"):
+            try:
+                record = json.loads(stripped)
+                if isinstance(record, dict):
+                    return record
+            except json.JSONDecodeError:
+                pass  # text that happens to start with a brace
+        return {"text": stripped}
+
+    def _json_to_instance(self, json_dict: JsonDict) -> Instance:
+        text = json_dict.get("text", json_dict.get("sentence"))
+        if not isinstance(text, str):
+            raise ValueError(f"expected a 'text' or 'sentence' string, got keys {sorted(json_dict)}")
+        return self._dataset_reader.text_to_instance(text)
+
+    def _label_names(self) -> List[str]:
+        namespace = getattr(self._model, "_label_namespace", "labels")
+        names = self._model.vocab.get_index_to_token_vocabulary(namespace)
+        return [names[i] for i in range(len(names))]
+
+    def _select(self, output: Dict[str, Any]) -> JsonDict:
+        selected = {key: output[key] for key in OUTPUT_KEYS if key in output}
+        selected.setdefault("label_names", self._label_names())
+        return sanitize(selected)
+
+    def predict_instance(self, instance: Instance) -> JsonDict:
+        return self._select(super().predict_instance(instance))
+
+    def predict_batch_instance(self, instances: List[Instance]) -> List[JsonDict]:
+        return [self._select(output) for output in super().predict_batch_instance(instances)]
+
+    def dump_line(self, outputs: JsonDict) -> str:
+        return json.dumps(outputs) + "\n"

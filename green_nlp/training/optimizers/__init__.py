@@ -1,0 +1,1 @@
+from green_nlp.training.optimizers.hybrid import HybridAdamOptimizer

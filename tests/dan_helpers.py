@@ -1,0 +1,32 @@
+"""A tiny n-gram DAN trained once per test process (a few seconds), shared by the DAN tests."""
+import functools
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from allennlp.commands.train import train_model_from_file
+
+from tests.conftest import FIXTURES, REPO_ROOT
+
+DAN_FIXTURES = FIXTURES / "dan"
+DAN_CONFIG = DAN_FIXTURES / "dan_experiment.jsonnet"
+DAN_KD_CONFIG = DAN_FIXTURES / "dan_kd_experiment.jsonnet"
+TEACHER_CACHE = DAN_FIXTURES / "sst2_tiny.teacher.jsonl"
+
+
+def train_dan(config: Path, serialization_dir: Path, **overrides) -> Path:
+    cwd = os.getcwd()
+    os.chdir(REPO_ROOT)  # fixture configs name paths relative to the repo root
+    try:
+        train_model_from_file(str(config), str(serialization_dir), overrides=json.dumps(overrides), force=True)
+    finally:
+        os.chdir(cwd)
+    return serialization_dir
+
+
+@functools.lru_cache(maxsize=None)
+def tiny_dan_run() -> Path:
+    """Serialization dir of a tiny DAN trained on the fixture sentences (archive: model.tar.gz)."""
+    return train_dan(DAN_CONFIG, Path(tempfile.mkdtemp(prefix="tiny_dan_")) / "run",
+                     **{"trainer.num_epochs": 6, "trainer.patience": 6})

@@ -1,0 +1,61 @@
+import json
+
+import pytest
+from allennlp.data import Batch
+
+from green_nlp.data.teacher_cache import TeacherCacheError, read_cache
+from green_nlp.data.ngram_vocabulary import NgramVocabulary
+from green_nlp.dataset_readers.ngram_text import NgramTextReader
+from tests.dan_helpers import DAN_FIXTURES, TEACHER_CACHE
+
+
+def test_plain_file_gives_ngrams_and_label():
+    instances = list(NgramTextReader(ngram_range=(1, 2)).read(DAN_FIXTURES / "sst2_train.tsv"))
+    assert len(instances) == 40
+    first = instances[0]
+    assert set(first.fields) == {"ngrams", "label"}
+    # "its ending is a mess and lifeless": CountVectorizer drops "a" before forming n-grams
+    assert first["ngrams"].ngrams() == ["its", "ending", "is", "mess", "and", "lifeless", "its ending", "ending is",
+                                        "is mess", "mess and", "and lifeless"]
+    assert first["label"].label == "0"
+
+
+def test_cache_gives_teacher_logits_without_gold_labels_by_default():
+    reader = NgramTextReader()
+    instances = list(reader.read(TEACHER_CACHE))
+    records = list(read_cache(str(TEACHER_CACHE)))
+    assert len(instances) == len(records) == 70
+    assert set(instances[0].fields) == {"ngrams", "teacher_logits"}
+    assert instances[0]["teacher_logits"].logits == records[0].logits
+    vocab = NgramVocabulary.from_ngram_corpus(instances=instances, max_features=200)
+    assert vocab.get_vocab_size("labels") == 2  # labels come from the teacher even without gold ones
+    batch = Batch(instances[:4])
+    batch.index_instances(vocab)
+    tensors = batch.as_tensor_dict()
+    assert tensors["teacher_logits"].shape == (4, 2)
+    assert tensors["ngrams"].shape[0] == 4
+
+
+def test_gold_labels_from_a_cache_must_be_present(tmp_path):
+    with_labels = list(NgramTextReader(use_gold_labels=True, max_examples=40).read(TEACHER_CACHE))
+    assert all("label" in instance.fields for instance in with_labels)
+    with pytest.raises(TeacherCacheError, match=r"unlabeled.jsonl:1: no gold label"):
+        list(NgramTextReader(use_gold_labels=True).read(TEACHER_CACHE))
+
+
+def test_glob_reads_shards_in_order(tmp_path):
+    lines = TEACHER_CACHE.read_text().splitlines(keepends=True)
+    (tmp_path / "c.0.teacher.jsonl").write_text("".join(lines[:11]))
+    (tmp_path / "c.1.teacher.jsonl").write_text(lines[0] + "".join(lines[11:21]))
+    texts = [i["ngrams"].text for i in NgramTextReader().read(str(tmp_path / "c.*.teacher.jsonl"))]
+    assert texts == [json.loads(line)["text"] for line in lines[1:21]]
+    with pytest.raises(FileNotFoundError, match="no file matches"):
+        list(NgramTextReader().read(str(tmp_path / "none.*.jsonl")))
+
+
+def test_malformed_cache_record_names_its_line(tmp_path):
+    lines = TEACHER_CACHE.read_text().splitlines(keepends=True)
+    bad = tmp_path / "bad.teacher.jsonl"
+    bad.write_text(lines[0] + lines[1] + '{"text": "x", "logits": [1.0]}\n')
+    with pytest.raises(TeacherCacheError, match=r"bad.teacher.jsonl:3: 1 logits, the header names 2 labels"):
+        list(NgramTextReader().read(bad))

@@ -1,0 +1,100 @@
+import gzip
+import logging
+
+import pytest
+
+from green_nlp.dataset_readers.text_classification import (TextClassificationReader, TextFormatError, read_examples,
+                                                           subsample)
+from tests.conftest import BAD_INPUTS, FIXTURES, require_data
+
+DAN = FIXTURES / "dan"
+
+
+def test_sst2_both_header_variants_are_skipped():
+    train = list(read_examples(DAN / "sst2_train.tsv"))  # header "label<TAB>sentence"
+    dev = list(read_examples(DAN / "sst2_dev.tsv"))  # header "label<TAB>content"
+    assert len(train) == 40 and len(dev) == 12
+    assert (train[0].label, train[0].text) == ("0", "its ending is a mess and lifeless")
+    assert train[0].source.endswith("sst2_train.tsv:2")
+    assert {e.label for e in train} == {"0", "1"}
+
+
+def test_trec_is_latin1_with_coarse_or_fine_labels():
+    coarse = list(read_examples(DAN / "trec_tiny.txt"))
+    assert [e.label for e in coarse] == ["DESC", "HUM", "LOC", "NUM"]
+    assert coarse[2].text == "What city is the Café Wha in ?"
+    fine = list(read_examples(DAN / "trec_tiny.txt", fine_labels=True))
+    assert [e.label for e in fine] == ["DESC:manner", "HUM:ind", "LOC:city", "NUM:date"]
+
+
+def test_imdb_jsonl_gz_keeps_unlabeled_reviews_unlabeled():
+    examples = list(read_examples(DAN / "imdb_tiny.jsonl.gz"))
+    assert len(examples) == 9
+    assert {e.label for e in examples[:8]} == {"pos", "neg"}
+    assert examples[-1].label is None and examples[-1].text == "an unlabeled review"
+    reader = TextClassificationReader(skip_unlabeled=True)
+    assert len(list(reader.read(DAN / "imdb_tiny.jsonl.gz"))) == 8
+
+
+def test_empty_text_lines_are_skipped_and_named(caplog):
+    with caplog.at_level(logging.WARNING):
+        examples = list(read_examples(BAD_INPUTS / "classifier_empty_lines.tsv"))
+    assert [(e.label, e.text) for e in examples] == [("1", "a fine film"), ("0", "dull")]
+    assert "classifier_empty_lines.tsv:4: empty text" in caplog.text
+    assert "classifier_empty_lines.tsv:5: empty text" in caplog.text
+    assert "skipped 2 examples with empty text" in caplog.text
+
+
+def test_raw_lines_keep_every_line_for_prediction():
+    examples = list(read_examples(DAN / "raw_text.txt", format="lines"))
+    assert [e.text for e in examples] == ["the film is wonderful and charming", "",
+                                          "this movie was awful , really tedious", "zzzz qqqq"]
+    assert all(e.label is None for e in examples)
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("three_columns.tsv", "label\tsentence\n1\tgood\textra\n", r"three_columns.tsv:2: expected 'label<TAB>text'"),
+    ("no_label.tsv", "label\tsentence\n\tgood\n", r"no_label.tsv:2: empty label"),
+    ("bad_trec.txt", "DESC:manner How ?\nwhat is this\n", r"bad_trec.txt:2: expected 'COARSE:fine question'"),
+    ("bad.jsonl", '{"text": "ok", "label": "pos"}\n{"text": \n', r"bad.jsonl:2: not JSON"),
+    ("no_text.jsonl", '{"review": "ok"}\n', r"no_text.jsonl:1: expected an object with a string 'text'"),
+])
+def test_malformed_lines_name_file_and_line(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(TextFormatError, match=message):
+        list(read_examples(path))
+
+
+def test_invalid_utf8_names_its_line(tmp_path):
+    path = tmp_path / "latin.tsv"
+    path.write_bytes(b"label\tsentence\n1\tgood\n0\tcaf\xe9\n")
+    with pytest.raises(TextFormatError, match=r"latin.tsv:3: not valid utf-8"):
+        list(read_examples(path))
+
+
+def test_unknown_extension_asks_for_a_format(tmp_path):
+    with pytest.raises(TextFormatError, match="set format"):
+        list(read_examples(tmp_path / "data.csv"))
+
+
+def test_subsample_takes_every_nth_up_to_a_limit():
+    examples = list(read_examples(DAN / "sst2_train.tsv"))
+    picked = list(subsample(iter(examples), every=3, max_examples=4))
+    assert picked == [examples[0], examples[3], examples[6], examples[9]]
+    assert len(list(subsample(iter(examples), every=3))) == 14
+
+
+def test_reader_gives_tokens_and_label():
+    reader = TextClassificationReader(max_examples=2)
+    instances = list(reader.read(DAN / "sst2_train.tsv"))
+    assert len(instances) == 2
+    assert [t.text for t in instances[0]["tokens"].tokens] == "its ending is a mess and lifeless".split()
+    assert instances[0]["label"].label == "0"
+
+
+def test_real_sst2_and_trec_files_read():
+    sst2 = require_data("cls", "sst2")
+    assert sum(1 for _ in read_examples(sst2 / "dev.tsv")) == 872
+    trec = require_data("cls", "trec")
+    assert len({e.label for e in read_examples(trec / "train.txt")}) == 6
