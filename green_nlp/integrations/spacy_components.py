@@ -24,6 +24,7 @@ from spacy.tokens import Doc, Span
 from spacy.training import Alignment
 from spacy.util import minibatch
 
+from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
 from green_nlp.dataset_readers.conllu_dependencies import ConlluDependenciesReader
 
 SPACE_DEPREL = "dep"  # UD's "unspecified dependency", for whitespace tokens
@@ -152,33 +153,6 @@ class ParserComponent(_ArchiveComponent):
 
 
 # -------------------------------------------------------------------------------------- NER
-def bioes_to_spans(tags: Sequence[str]) -> List[Tuple[int, int, str]]:
-    """BIOES (or BIO / IOB1) tags -> (start, end exclusive, label) spans.
-
-    Lenient the way conlleval is: an `I-`/`E-` that does not continue a span of its label starts
-    one, and a span is closed by `O`, by `E-`/`S-`, by a new `B-`, or by a change of label.
-    """
-    spans: List[Tuple[int, int, str]] = []
-    start: Optional[int] = None
-    label = ""
-    for i, tag in enumerate(list(tags) + ["O"]):
-        prefix, _, tag_label = tag.partition("-")
-        if prefix not in ("B", "I", "E", "S", "O", "U", "L"):
-            raise ValueError(f"tag {tag!r} at position {i} is not BIOES/BIO")
-        continues = start is not None and prefix in ("I", "E", "L") and tag_label == label
-        if start is not None and not continues:
-            spans.append((start, i, label))
-            start = None
-        if prefix in ("S", "U"):
-            spans.append((i, i + 1, tag_label))
-        elif prefix in ("B", "I", "E", "L") and start is None:
-            start, label = i, tag_label
-        if prefix in ("E", "L") and start is not None:
-            spans.append((start, i + 1, label))
-            start = None
-    return spans
-
-
 def _align(doc_words: List[str], model_words: List[str]) -> Callable[[int], List[int]]:
     """Map a model word position to positions in `doc_words` (identity when tokenizations agree)."""
     if doc_words == model_words:
@@ -189,18 +163,22 @@ def _align(doc_words: List[str], model_words: List[str]) -> Callable[[int], List
     return lambda k: [int(x) for x in data[starts[k] : starts[k + 1]]]
 
 
-def set_entities(doc: Doc, words: List[str], tags: Sequence[str]) -> None:
-    """Set `doc.ents` from the model's words and BIOES tags (re-aligned to the Doc's tokens)."""
+def entity_spans(doc: Doc, indices: List[int], words: List[str], tags: Sequence[str]) -> List[Span]:
+    """Entities from the model's `words` and BIOES `tags` for the Doc tokens at `indices`.
+
+    Tags are read as the tagger's metric reads them (`bioes_to_spans`: lenient, an `I-`/`E-` that
+    continues nothing starts a span); where the model tokenized differently from the Doc, spans
+    are mapped onto the Doc tokens that cover them.
+    """
     if len(words) != len(tags):
         raise ValueError(f"{len(words)} words but {len(tags)} tags")
-    indices, doc_words = _words(doc)
-    to_doc = _align(doc_words, words)
+    to_doc = _align([doc[i].text for i in indices], words)
     entities = []
-    for start, end, label in bioes_to_spans(tags):
-        covered = [p for k in range(start, end) for p in to_doc(k)]
+    for label, (start, end) in bioes_to_spans(list(tags)):
+        covered = [p for k in range(start, end + 1) for p in to_doc(k)]
         if covered:
             entities.append(Span(doc, indices[min(covered)], indices[max(covered)] + 1, label=label))
-    doc.ents = entities
+    return entities
 
 
 class _PredictorComponent(_ArchiveComponent):
@@ -211,18 +189,27 @@ class _PredictorComponent(_ArchiveComponent):
 
 
 class NerComponent(_PredictorComponent):
-    """Sets `doc.ents` from an LD-Net tagger archive (BIOES tags). The Doc's non-space tokens are
-    sent as `words` (and their text as `sentence`); its existing entities are replaced."""
+    """Sets `doc.ents` from an LD-Net tagger archive (BIOES tags), replacing existing entities.
+
+    Each sentence of `doc.sents` (the whole Doc when it has no sentence boundaries) goes to the
+    predictor as `{"words": [...]}`, its non-space tokens.
+    """
 
     def annotate(self, docs: List[Doc]) -> None:
-        inputs = []
-        for doc in docs:
-            _, words = _words(doc)
-            inputs.append({"words": words, "sentence": " ".join(words)})
-        wanted = [k for k, record in enumerate(inputs) if record["words"]]
-        outputs = self.predictor.predict_batch_json([inputs[k] for k in wanted]) if wanted else []
-        for k, output in zip(wanted, outputs):
-            set_entities(docs[k], output.get("words", inputs[k]["words"]), output["tags"])
+        jobs = []  # (doc number, token indices, words)
+        for number, doc in enumerate(docs):
+            for sentence in (doc.sents if doc.has_annotation("SENT_START") else [doc[:]]):
+                indices, words = _words(sentence)
+                if words:
+                    jobs.append((number, indices, words))
+        entities: List[List[Span]] = [[] for _ in docs]
+        for start in range(0, len(jobs), self.batch_size):
+            chunk = jobs[start : start + self.batch_size]
+            outputs = self.predictor.predict_batch_json([{"words": words} for _, _, words in chunk])
+            for (number, indices, words), output in zip(chunk, outputs):
+                entities[number] += entity_spans(docs[number], indices, output.get("words", words), output["tags"])
+        for doc, found in zip(docs, entities):
+            doc.ents = found
 
 
 # ------------------------------------------------------------------------------- classifier
@@ -245,9 +232,10 @@ class ClassifierComponent(_PredictorComponent):
             raise ValueError(f"{name}: {archive} has no labels in vocabulary namespace {namespace!r}")
 
     def annotate(self, docs: List[Doc]) -> None:
-        outputs = self.predictor.predict_batch_json([{"sentence": doc.text} for doc in docs]) if docs else []
+        outputs = self.predictor.predict_batch_json([{"sentence": doc.text, "text": doc.text} for doc in docs]) if docs else []
         for doc, output in zip(docs, outputs):
-            doc.cats = probs_to_cats(output["probs"], self.labels)
+            names = output.get("label_names")
+            doc.cats = probs_to_cats(output["probs"], dict(enumerate(names)) if names else self.labels)
             if "label" in output and doc.cats and max(doc.cats, key=doc.cats.get) != output["label"]:
                 raise ValueError(f"{self.name}: the predictor's label {output['label']!r} is not the most probable "
                                  "class of its probs; label_namespace does not match the model")

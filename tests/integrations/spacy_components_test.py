@@ -7,7 +7,7 @@ import spacy
 from allennlp.predictors import Predictor
 from spacy.tokens import Doc
 
-from green_nlp.integrations.spacy_components import bioes_to_spans, cached_archive, probs_to_cats, set_entities
+from green_nlp.integrations.spacy_components import cached_archive, entity_spans, probs_to_cats
 from tests.conftest import FIXTURES, REPO_ROOT
 
 TEACHER = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"  # trained with gold UPOS input
@@ -83,43 +83,60 @@ def test_parser_with_upos_input_reads_token_pos(tmp_path):
     assert [t.pos_ for t in doc] == upos  # this model predicts no UPOS: the tagger's stay
 
 
-def test_a_non_parser_archive_is_rejected_clearly(tmp_path):
+def test_a_missing_or_non_parser_archive_is_rejected_clearly(tmp_path):
     nlp = spacy.blank("en")
-    with pytest.raises(Exception, match="archive"):
+    with pytest.raises(FileNotFoundError, match="missing.tar.gz"):
         nlp.add_pipe("green_nlp_parser", config={"archive": str(tmp_path / "missing.tar.gz")})
+    tagger = FIXTURES / "ldnet" / "archives" / "tagger_origin.tar.gz"
+    if tagger.exists():
+        with pytest.raises(ValueError, match="not a green_nlp dependency parser archive"):
+            nlp.add_pipe("green_nlp_parser", name="wrong", config={"archive": str(tagger)})
 
 
-# ------------------------------------------------------------------------- NER conversion
-@pytest.mark.parametrize("tags, spans", [
-    (["B-PER", "E-PER", "O", "S-LOC"], [(0, 2, "PER"), (3, 4, "LOC")]),
-    (["B-ORG", "I-ORG", "E-ORG"], [(0, 3, "ORG")]),
-    (["B-PER", "I-PER", "O", "B-LOC", "I-LOC"], [(0, 2, "PER"), (3, 5, "LOC")]),  # BIO
-    (["I-PER", "E-PER", "O"], [(0, 2, "PER")]),  # span started by I-
-    (["B-PER", "I-LOC", "E-LOC"], [(0, 1, "PER"), (1, 3, "LOC")]),  # label change closes a span
-    (["S-PER", "S-PER"], [(0, 1, "PER"), (1, 2, "PER")]),
-    (["O", "O"], []),
-])
-def test_bioes_to_spans(tags, spans):
-    assert bioes_to_spans(tags) == spans
+# ------------------------------------------------------------------------------------ NER
+def _ents(doc, tags, words=None):
+    indices = [t.i for t in doc if not t.is_space]
+    return [(e.text, e.label_) for e in entity_spans(doc, indices, words or [doc[i].text for i in indices], tags)]
 
 
-def test_bioes_rejects_unknown_tags():
-    with pytest.raises(ValueError, match="not BIOES"):
-        bioes_to_spans(["B-PER", "X-PER"])
-
-
-def test_entities_on_a_real_doc_same_and_different_tokenization():
+def test_bioes_tags_become_entities_on_a_real_doc():
     nlp = spacy.blank("en")
-    doc = nlp("Ada Lovelace visited New York yesterday.")
-    words = [t.text for t in doc]
-    set_entities(doc, words, ["B-PER", "E-PER", "O", "B-LOC", "E-LOC", "O", "O"])
-    assert [(e.text, e.label_) for e in doc.ents] == [("Ada Lovelace", "PER"), ("New York", "LOC")]
-    # the model split "don't" differently from spaCy: spans are mapped back onto the Doc's tokens
-    doc = nlp("Ada can't visit Paris.")
-    set_entities(doc, ["Ada", "ca", "n't", "visit", "Paris", "."], ["S-PER", "O", "O", "O", "S-LOC", "O"])
-    assert [(e.text, e.label_) for e in doc.ents] == [("Ada", "PER"), ("Paris", "LOC")]
+    doc = nlp("Ada Lovelace visited New York and Paris yesterday.")
+    assert _ents(doc, ["B-PER", "E-PER", "O", "B-LOC", "E-LOC", "O", "S-LOC", "O", "O"]) == [
+        ("Ada Lovelace", "PER"), ("New York", "LOC"), ("Paris", "LOC")]
+    # lenient like the tagger's metric: an I- that continues nothing starts a span
+    assert _ents(doc, ["I-PER", "E-PER", "O", "O", "O", "O", "O", "O", "O"]) == [("Ada Lovelace", "PER")]
     with pytest.raises(ValueError, match="tags"):
-        set_entities(doc, ["Ada"], ["O", "O"])
+        _ents(doc, ["O"])
+
+
+def test_entities_map_back_when_the_model_tokenized_differently():
+    doc = spacy.blank("en")("Ada can't visit Paris.")
+    doc_words = [t.text for t in doc]
+    assert doc_words == ["Ada", "ca", "n't", "visit", "Paris", "."]
+    model_words = ["Ada", "can't", "visit", "Paris."]
+    assert _ents(doc, ["S-PER", "O", "O", "S-LOC"], model_words) == [("Ada", "PER"), ("Paris.", "LOC")]
+
+
+def test_ner_component_matches_the_tagger_predictor():
+    archive = FIXTURES / "ldnet" / "archives" / "tagger_origin.tar.gz"
+    if not archive.exists():
+        pytest.skip(f"no tagger fixture archive at {archive}")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("green_nlp_ner", config={"archive": str(archive), "batch_size": 2})
+    predictor = Predictor.from_archive(cached_archive(str(archive)))
+    texts = ["Paul lives in New York. EU rejects German call.", "", "Peter Blackburn visited Brussels ."]
+    found = 0
+    for doc in nlp.pipe(texts, batch_size=2):
+        expected = []
+        for sentence in doc.sents:
+            words = [t.text for t in sentence if not t.is_space]
+            for span in predictor.predict_json({"words": words})["spans"]:
+                expected.append((sentence.start + span["start"], sentence.start + span["end"], span["label"]))
+        assert [(e.start, e.end, e.label_) for e in doc.ents] == expected
+        found += len(expected)
+    assert found  # the tiny tagger does tag something, so the comparison is not vacuous
 
 
 # -------------------------------------------------------------------- classifier conversion
