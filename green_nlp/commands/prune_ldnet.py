@@ -2,14 +2,14 @@
 
 Reads a tagger archive from the layer-selection stage (`training_configs/ldnet_ner_prune.jsonnet`)
 and writes a new archive whose LMs hold only the kept layers' weights; its `config.json` describes
-the smaller LMs, so it reloads and predicts on its own. Also `python -m green_nlp.commands.prune_ldnet`.
+the smaller LMs, so it reloads and predicts on its own.
 """
 import argparse
 import json
 import logging
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict
 
 import torch
 from allennlp.commands.subcommand import Subcommand
@@ -62,15 +62,3 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> None:
     print(json.dumps(prune_archive(args.archive_file, args.output_file), indent=2))
-
-
-def main(argv: Optional[List[str]] = None) -> None:
-    import green_nlp  # noqa: F401  (registers the components the archive names)
-
-    parser = argparse.ArgumentParser(description=__doc__)
-    _add_arguments(parser)
-    _run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    main()

@@ -18,7 +18,8 @@ class SentenceTaggerPredictor(Predictor):
     no model download) or a JSON object with `"sentence"` (text) or `"words"` (tokens). Each line
     gives one record: `words` and `tags` (BIOES) over the whole line, `sentence_starts` (word index
     where each sentence begins) and `spans` as `{"start", "end", "label", "text"}` with word
-    offsets, `end` exclusive (as in spaCy's `Span`). A blank line gives empty lists.
+    offsets, `end` exclusive (as in spaCy's `Span`). Text without words gives empty lists
+    (`allennlp predict` itself skips blank input lines).
 
     # Parameters
 

@@ -2,7 +2,8 @@ from collections import defaultdict
 
 from allennlp.data import Token
 
-from green_nlp.dataset_readers.lm_text import LmTextReader, LmTokenIndexer, column_sentences
+from green_nlp.dataset_readers.lm_corpus import column_sentences
+from green_nlp.dataset_readers.lm_text import LmTextReader, LmTokenIndexer
 from tests.conftest import FIXTURES
 
 

@@ -5,12 +5,13 @@
 // The paper's LM (1 Billion Word; 300-d words, 10 layers of 300 units, 1,600-d projection) is far
 // beyond a 2-core CPU and that corpus is not available here. The `cpu` preset keeps the shape
 // (many narrow densely connected layers) at a size that trains in well under an hour on a few
-// million words (IMDB unlabeled reviews + the tagging sets' training text, see docs/ldnet.md).
+// million words (IMDB unlabeled reviews + the tagging sets' training text, see docs/ldnet.md;
+// the runs here took ~0.9M of them: 40k sentences, one epoch).
 // `tiny` is for the committed fixture archives and tests.
 {
   presets: {
     tiny: { embedding_dim: 8, hidden_dim: 6, num_layers: 3, projection_dim: 8, cutoffs: [20] },
-    cpu: { embedding_dim: 100, hidden_dim: 64, num_layers: 6, projection_dim: 128, cutoffs: [2000, 8000] },
+    cpu: { embedding_dim: 64, hidden_dim: 48, num_layers: 6, projection_dim: 96, cutoffs: [1000, 5000] },
   },
 
   // Configs read data from LDNET_DATA: the shared data root, or fixtures/ldnet/data when absent
@@ -47,10 +48,11 @@
     local data = std.extVar('LDNET_DATA'),
     local fixtures = $.on_fixtures(data),
     local corpus = if fixtures then 'fixtures/ldnet/lm/' else 'runs/ldnet/lm_corpus/',
-    dataset_reader: { type: 'green_lm_text', max_sequence_length: 50 },
+    // CPU budget: the first 40k sentences (~0.9M words) of the shuffled corpus
+    dataset_reader: { type: 'green_lm_text', max_sequence_length: 50, [if !fixtures then 'max_sequences']: 40000 },
     train_data_path: corpus + 'train.txt',
     validation_data_path: corpus + 'dev.txt',
-    vocabulary: { type: 'from_instances', min_count: { tokens: if fixtures then 1 else 3 }, max_vocab_size: { tokens: 30000 } },
+    vocabulary: { type: 'from_instances', min_count: { tokens: if fixtures then 1 else 3 }, max_vocab_size: { tokens: 20000 } },
     model: $.model(if fixtures then 'tiny' else 'cpu', direction),
     data_loader: { batch_sampler: { type: 'bucket', batch_size: if fixtures then 8 else 64 } },
     validation_data_loader: { batch_sampler: { type: 'bucket', batch_size: 128 } },

@@ -1,0 +1,52 @@
+#!/bin/bash
+# The LD-Net runs behind benchmarks/results/ldnet.json, sized for a shared 2-core CPU (run from the
+# repo root; each step is skipped when its archive exists and resumed with -r when interrupted).
+#   bash benchmarks/runs/ldnet.sh [lm|nolm|origin|prune|bench]   (default: all, in order)
+# Shortened against the paper (say so in docs/ldnet.md): LMs of 6 x 64 units on ~2.5M words for one
+# epoch (not 10 x 300 on 1B words); taggers for EPOCHS epochs (not up to 200); pruning PRUNE_EPOCHS.
+set -euo pipefail
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MKL_NUM_THREADS=${MKL_NUM_THREADS:-1}
+ALLENNLP=${ALLENNLP:-.venv/bin/allennlp}
+PY=${PY:-.venv/bin/python}
+EPOCHS=${EPOCHS:-4}
+PRUNE_EPOCHS=${PRUNE_EPOCHS:-2}
+R=runs/ldnet
+
+train() {  # config serialization_dir [overrides]
+  local config=$1 dir=$2 overrides=${3:-"{}"}
+  if [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; return; fi
+  local resume=""; [ -d "$dir" ] && resume="-r"
+  nice -n 10 "$ALLENNLP" train "$config" -s "$dir" $resume -o "$overrides" --include-package green_nlp
+}
+
+step_lm() {
+  [ -f $R/lm_corpus/train.txt ] || nice -n 10 "$PY" -m green_nlp.dataset_readers.lm_corpus $R/lm_corpus --imdb-tokens 2000000
+  # the two directions in parallel (one core each)
+  train training_configs/ldnet/lm_forward.jsonnet $R/lm_forward > $R/lm_forward.log 2>&1 &
+  train training_configs/ldnet/lm_backward.jsonnet $R/lm_backward > $R/lm_backward.log 2>&1 &
+  wait
+}
+
+step_nolm() {  # needs no LM: can run while the LMs train
+  train training_configs/ldnet_ner_nolm.jsonnet $R/conll2003/nolm "{\"trainer.num_epochs\": $EPOCHS}" > $R/conll2003_nolm.log 2>&1
+}
+
+step_origin() {
+  LDNET_LM_PRESET=cpu train training_configs/ldnet_ner.jsonnet $R/conll2003/origin "{\"trainer.num_epochs\": $EPOCHS}" > $R/conll2003_origin.log 2>&1
+}
+
+step_prune() {
+  LDNET_LM_PRESET=cpu train training_configs/ldnet_ner_prune.jsonnet $R/conll2003/select "{\"trainer.num_epochs\": $PRUNE_EPOCHS}" > $R/conll2003_select.log 2>&1
+  [ -f $R/conll2003/pruned/model.tar.gz ] || { mkdir -p $R/conll2003/pruned; nice -n 10 "$ALLENNLP" green-prune-ldnet \
+    $R/conll2003/select/model.tar.gz $R/conll2003/pruned/model.tar.gz --include-package green_nlp > $R/conll2003/pruned/summary.json; }
+}
+
+step_bench() {
+  nice -n 10 "$PY" benchmarks/ldnet.py
+}
+
+steps=${1:-all}
+[ "$steps" = all ] && steps="lm nolm origin prune bench"
+for s in $steps; do declare -F "step_$s" > /dev/null || { echo "unknown step $s" >&2; exit 2; }; done
+mkdir -p $R
+for s in $steps; do echo "== $s $(date -u +%FT%TZ)"; "step_$s"; done

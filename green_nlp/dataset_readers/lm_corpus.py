@@ -1,0 +1,81 @@
+"""`python -m green_nlp.dataset_readers.lm_corpus OUT_DIR`: the LD-Net LM corpus.
+
+The IMDB unlabeled reviews (spaCy's rule-based tokenizer, as the raw-text predictors use) plus the
+training text of the tagging sets, one sentence a line, shuffled, 1 % held out as `dev.txt`; read
+by the `green_lm_text` reader. (A module of its own, with no registrations, so `python -m` works.)
+"""
+import argparse
+import gzip
+import json
+import random
+import re
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional
+
+
+_MARKUP = re.compile(r"<[^>]{1,20}>")
+
+
+def imdb_sentences(path: Path, max_tokens: int) -> Iterator[List[str]]:
+    """Tokenized sentences of the IMDB reviews (HTML line breaks removed) until `max_tokens`."""
+    from green_nlp.predictors.spacy_segmenter import SpacySegmenter
+
+    segmenter = SpacySegmenter("en")
+    seen = 0
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            text = _MARKUP.sub(" ", json.loads(line)["text"])
+            for words in segmenter.split(text):
+                yield words
+                seen += len(words)
+                if seen >= max_tokens:
+                    return
+
+
+def column_sentences(path: Path) -> Iterator[List[str]]:
+    """First-column words of each sentence of a CoNLL-style file (`-DOCSTART-` skipped)."""
+    words: List[str] = []
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            fields = line.split()
+            if not fields or fields[0] == "-DOCSTART-":
+                if words:
+                    yield words
+                words = []
+                continue
+            words.append(fields[0])
+    if words:
+        yield words
+
+
+def build_corpus(out_dir: Path, imdb: Path, tagging_files: List[Path], imdb_tokens: int,
+                 dev_fraction: float = 0.01, seed: int = 13) -> Dict[str, int]:
+    """Write `train.txt` / `dev.txt` (one sentence a line) and return their token counts."""
+    sentences = [" ".join(words) for words in imdb_sentences(imdb, imdb_tokens)]
+    for path in tagging_files:
+        sentences.extend(" ".join(words) for words in column_sentences(path))
+    random.Random(seed).shuffle(sentences)
+    dev_size = max(1, int(len(sentences) * dev_fraction))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    counts = {}
+    for name, part in (("dev", sentences[:dev_size]), ("train", sentences[dev_size:])):
+        (out_dir / f"{name}.txt").write_text("\n".join(part) + "\n", encoding="utf-8")
+        counts[name] = sum(len(sentence.split()) for sentence in part)
+    return counts
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    from green_nlp.data_paths import data_path
+
+    parser = argparse.ArgumentParser(description="Build the LD-Net LM corpus (IMDB unlabeled + tagging train text).")
+    parser.add_argument("out_dir", type=Path)
+    parser.add_argument("--imdb-tokens", type=int, default=2_000_000, help="IMDB tokens to take (the file has 11.7M)")
+    args = parser.parse_args(argv)
+    tagging = [data_path("ner", "conll2003", "eng.train"), data_path("ner", "wnut17", "wnut17train.conll"),
+               data_path("chunk", "conll2000", "train.txt")]
+    counts = build_corpus(args.out_dir, data_path("cls", "imdb", "train_unsup.jsonl.gz"), tagging, args.imdb_tokens)
+    print(json.dumps(counts))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+import itertools
+
+import pytest
+import torch
+from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
+from allennlp.common.testing import ModelTestCase
+from allennlp.data import Batch
+from allennlp.models import Model
+from allennlp.models.archival import load_archive
+
+from tests.conftest import FIXTURES, REPO_ROOT
+
+CONLL = FIXTURES / "ldnet" / "data" / "ner" / "conll2003" / "eng.train"
+NO_SHUFFLE = '{"data_loader.batch_sampler.shuffle": false, "data_loader.batch_sampler.padding_noise": 0}'
+
+
+@pytest.fixture(autouse=True)
+def _fixture_data(monkeypatch):
+    monkeypatch.setenv("LDNET_DATA", "fixtures/ldnet/data")
+    monkeypatch.setenv("LDNET_LM_PRESET", "tiny")
+    monkeypatch.chdir(REPO_ROOT)
+
+
+class TestLdNetTagger(ModelTestCase):
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet", CONLL)
+
+    def test_model_can_train_save_and_load(self):
+        self.ensure_model_can_train_save_and_load(self.param_file, overrides=NO_SHUFFLE)
+
+    def test_nolm_model_can_train_save_and_load(self):
+        self.ensure_model_can_train_save_and_load(REPO_ROOT / "training_configs" / "ldnet_ner_nolm.jsonnet",
+                                                  overrides=NO_SHUFFLE)
+
+    def test_batch_predictions_are_consistent(self):
+        self.ensure_batch_predictions_are_consistent()
+
+    def test_lms_are_frozen_copies_of_the_archives_and_gates_start_at_one(self):
+        forward = load_archive(str(FIXTURES / "ldnet" / "archives" / "lm_forward.tar.gz")).model
+        lm = self.model.language_models[0]
+        assert torch.equal(lm.rnn.layers[1].weight_hh_l0, forward.rnn.layers[1].weight_hh_l0)
+        assert not any(p.requires_grad for p in self.model.language_models.parameters())
+        assert not self.model.lm_gates.requires_grad and torch.equal(self.model.lm_gates, torch.ones(6))
+        self.model.train()
+        assert not lm.training  # frozen LMs never use dropout
+
+    def test_decoded_tags_are_valid_bioes(self):
+        self.model.eval()
+        for output in self.model.forward_on_instances(self.instances):
+            tags = self.model.make_output_human_readable({"predicted_tags": [output["predicted_tags"]]})["tags"][0]
+            for previous, tag in zip(["O"] + tags, tags + ["O"]):
+                if previous[0] in "BI":
+                    assert tag[0] in "IE" and tag[2:] == previous[2:]
+                else:
+                    assert tag[0] in "OBS"
+
+    def test_wrong_encoder_size_is_a_configuration_error(self):
+        params = Params.from_file(self.param_file).pop("model")
+        params["encoder"]["input_size"] = 3
+        with pytest.raises(ConfigurationError, match="encoder input_dim is 3"):
+            Model.from_params(vocab=self.vocab, params=params)
+
+
+def _sequence_score(emissions, transitions, start, end, tags):
+    score = start[tags[0]] + end[tags[-1]] + sum(emissions[i, t] for i, t in enumerate(tags))
+    return score + sum(transitions[a, b] for a, b in zip(tags, tags[1:]))
+
+
+def test_crf_decoding_matches_brute_force_over_allowed_sequences():
+    archive = load_archive(str(FIXTURES / "ldnet" / "archives" / "tagger_origin.tar.gz"))
+    crf = archive.model.crf
+    torch.manual_seed(3)
+    with torch.no_grad():  # random scores, so the decoder is tested on more than one trained CRF
+        crf.transitions.normal_()
+        crf.start_transitions.normal_()
+        crf.end_transitions.normal_()
+    allowed = crf._constraint_mask
+    num_tags = crf.num_tags
+    for length in (1, 2, 3):
+        emissions = torch.randn(1, length, num_tags)
+        mask = torch.ones(1, length, dtype=torch.bool)
+        decoded = archive.model._decode(emissions, mask)[0]
+        best, best_tags = -float("inf"), None
+        for tags in itertools.product(range(num_tags), repeat=length):
+            ok = bool(allowed[num_tags, tags[0]]) and bool(allowed[tags[-1], num_tags + 1]) and all(
+                bool(allowed[a, b]) for a, b in zip(tags, tags[1:]))
+            if ok:
+                score = float(_sequence_score(emissions[0], crf.transitions, crf.start_transitions,
+                                              crf.end_transitions, tags))
+                if score > best:
+                    best, best_tags = score, list(tags)
+        assert decoded == best_tags
