@@ -8,7 +8,7 @@ set -euo pipefail
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MKL_NUM_THREADS=${MKL_NUM_THREADS:-1}
 ALLENNLP=${ALLENNLP:-.venv/bin/allennlp}
 PY=${PY:-.venv/bin/python}
-EPOCHS=${EPOCHS:-4}
+EPOCHS=${EPOCHS:-3}
 PRUNE_EPOCHS=${PRUNE_EPOCHS:-2}
 R=runs/ldnet
 

@@ -90,7 +90,7 @@ local lm = import 'lm.libsonnet';
         type: 'green_projected_sgd',
         lr: 0.015,
         momentum: 0.9,
-        parameter_groups: [[['^lm_gates$'], { lr: 0.05 }]],
+        parameter_groups: [[['^lm_gates$'], { lr: 0.5 }]],  // gates move faster than the tagger (few epochs here)
       } else { type: 'adam', lr: 0.002 },
     },
   },

@@ -1,0 +1,148 @@
+"""LD-Net on CPU: span F1, LM FLOPs per word, parameters and one-thread words/s of the NoLM,
+origin (unpruned) and pruned taggers, all measured here in one run, plus the LMs' perplexity.
+
+Reads the archives that benchmarks/runs/ldnet.sh trains (runs/ldnet/<dataset>/{nolm,origin,pruned});
+datasets without all three archives are left out (and listed as missing). Writes
+benchmarks/results/ldnet.json and .md.
+
+    python benchmarks/ldnet.py [--batch-size 64] [--repeats 2]
+"""
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.common import hardware_description, write_results  # noqa: E402
+
+RUNS = Path("runs/ldnet")
+VARIANTS = ("nolm", "origin", "pruned")
+# dataset -> test file under the data root
+TEST_FILES = {
+    "conll2003": ("ner", "conll2003", "eng.testb"),
+    "conll2000": ("chunk", "conll2000", "test.txt"),
+    "wnut17": ("ner", "wnut17", "emerging.test.annotated"),
+}
+
+
+def _f1(model, instances, batch_size: int) -> float:
+    model.get_metrics(reset=True)
+    with torch.no_grad():
+        for start in range(0, len(instances), batch_size):
+            model.forward_on_instances(instances[start:start + batch_size])
+    return model.get_metrics(reset=True)["f1-measure-overall"]
+
+
+def _words_per_second(model, reader, sentences: List[List[str]], batch_size: int, repeats: int) -> float:
+    """Best of `repeats` timed passes over the test words (prediction only: indexing, LMs, tagger,
+    Viterbi), sentences sorted by length into batches, one thread."""
+    ordered = sorted(sentences, key=len)
+    words = sum(len(s) for s in ordered)
+    best = float("inf")
+    with torch.no_grad():
+        for _ in range(repeats):
+            start = time.perf_counter()
+            for i in range(0, len(ordered), batch_size):
+                model.forward_on_instances([reader.text_to_instance(s) for s in ordered[i:i + batch_size]])
+            best = min(best, time.perf_counter() - start)
+    return words / best
+
+
+def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
+    from allennlp.models.archival import load_archive
+
+    from green_nlp.data_paths import data_path
+    from green_nlp.nn.flops import ldnet_tagger_flops_per_token
+
+    test_file = data_path(*TEST_FILES[dataset])
+    results: Dict[str, Any] = {"test_file": "/".join(TEST_FILES[dataset])}
+    for variant in VARIANTS:
+        archive = load_archive(str(RUNS / dataset / variant / "model.tar.gz"))
+        model, reader = archive.model.eval(), archive.validation_dataset_reader
+        instances = list(reader.read(str(test_file)))
+        sentences = [[t.text for t in i["tokens"].tokens] for i in instances]
+        mean_chars = sum(len(w) for s in sentences for w in s) / sum(len(s) for s in sentences)
+        flops = ldnet_tagger_flops_per_token(model, mean_chars)
+        row = {
+            "f1": round(100 * _f1(model, instances, batch_size), 2),
+            "lm_flops_per_token": int(flops["lm"]),
+            "tagger_flops_per_token": int(flops["tagger"]),
+            "cpu_words_per_s": round(_words_per_second(model, reader, sentences, batch_size, repeats), 1),
+            "params": sum(p.numel() for p in model.parameters()),
+            "lm_params": sum(p.numel() for p in model.language_models.parameters()),
+            "lm_layers": [lm.rnn.num_layers for lm in model.language_models],
+        }
+        if variant != "nolm":
+            row["gates"] = [round(float(z), 4) for z in model.lm_gates]
+        metrics_file = RUNS / dataset / variant / "metrics.json"
+        if metrics_file.exists():
+            row["epochs"] = json.loads(metrics_file.read_text()).get("epoch", -1) + 1
+        results[variant] = row
+        print(dataset, variant, row, flush=True)
+    nolm, origin, pruned = (results[v]["f1"] for v in VARIANTS)
+    gain = origin - nolm
+    results["aims"] = {
+        "origin_gain_f1": round(gain, 2),
+        "origin_beats_nolm_by_0.5": gain >= 0.5,
+        "pruned_share_of_gain": round((pruned - nolm) / gain, 3) if gain > 0 else None,
+        "pruned_keeps_80pct_of_gain": gain > 0 and (pruned - nolm) >= 0.8 * gain,
+        "lm_flops_reduction": round(results["origin"]["lm_flops_per_token"] / results["pruned"]["lm_flops_per_token"], 2),
+        "speedup_words_per_s": round(results["pruned"]["cpu_words_per_s"] / results["origin"]["cpu_words_per_s"], 2),
+    }
+    results["aims"]["lm_flops_5x_fewer"] = results["aims"]["lm_flops_reduction"] >= 5
+    results["aims"]["words_per_s_3x"] = results["aims"]["speedup_words_per_s"] >= 3
+    return results
+
+
+def language_models() -> Dict[str, Any]:
+    found = {}
+    for direction in ("forward", "backward"):
+        metrics_file = RUNS / f"lm_{direction}" / "metrics.json"
+        if metrics_file.exists():
+            metrics = json.loads(metrics_file.read_text())
+            found[direction] = {"validation_perplexity": round(metrics["best_validation_perplexity"], 1),
+                                "training_perplexity": round(metrics["training_perplexity"], 1),
+                                "epochs": metrics.get("epoch", -1) + 1}
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--repeats", type=int, default=2)
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    import green_nlp  # noqa: F401
+
+    datasets, missing = {}, []
+    for dataset in TEST_FILES:
+        if all((RUNS / dataset / v / "model.tar.gz").exists() for v in VARIANTS):
+            datasets[dataset] = measure(dataset, args.batch_size, args.repeats)
+        else:
+            missing.append(dataset)
+    lms = language_models()
+    results = {
+        "datasets": datasets,
+        "language_models": lms,
+        "not_measured": missing,
+        "setting": {"threads": 1, "batch_size_sentences": args.batch_size, "hardware": hardware_description(),
+                    "flops": "multiply-adds of matrix products per word (green_nlp.nn.flops)"},
+    }
+    rows = {f"{d} {v}": datasets[d][v] for d in datasets for v in VARIANTS}
+    perplexity = ", ".join(f"{k} {v['validation_perplexity']}" for k, v in lms.items())
+    note = (f"Span F1 on the test set; words/s on one CPU thread, batches of {args.batch_size} sentences "
+            f"sorted by length, best of {args.repeats} ({hardware_description()}). LM perplexity (dev): "
+            f"{perplexity or 'n/a'}. Not measured (no trained runs): {', '.join(missing) or 'none'}. "
+            f"Aims: {json.dumps({d: datasets[d]['aims'] for d in datasets})}")
+    write_results(Path("benchmarks/results"), "ldnet", results, rows,
+                  ["f1", "lm_flops_per_token", "tagger_flops_per_token", "cpu_words_per_s", "params", "lm_layers", "epochs"],
+                  note, first_column="dataset / variant")
+
+
+if __name__ == "__main__":
+    main()
