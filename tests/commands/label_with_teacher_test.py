@@ -1,0 +1,64 @@
+import json
+
+import pytest
+import torch
+from allennlp.data import Batch
+from allennlp.models.archival import load_archive
+
+from green_nlp.commands.label_with_teacher import label_corpus
+from green_nlp.data.teacher_cache import TeacherCacheError, read_cache
+from green_nlp.dataset_readers.ngram_text import NgramTextReader
+from tests.dan_helpers import DAN_FIXTURES, tiny_dan_run
+
+INPUTS = [str(DAN_FIXTURES / "sst2_train.tsv"), str(DAN_FIXTURES / "unlabeled.jsonl")]
+
+
+@pytest.fixture(scope="module")
+def teacher():
+    return str(tiny_dan_run() / "model.tar.gz")
+
+
+def test_cache_round_trip_gives_the_teacher_logits_in_student_order(teacher, tmp_path):
+    cache = tmp_path / "kd.teacher.jsonl"
+    assert label_corpus(teacher, INPUTS, str(cache), batch_size=7) == 70
+    records = list(read_cache(str(cache)))
+    assert [r.text for r in records[:2]] == ["its ending is a mess and lifeless", "the cast is beautifully made"]
+    assert records[0].label == "0" and records[-1].label is None
+    model = load_archive(teacher).model.eval()
+    instances = list(NgramTextReader().read(cache))
+    batch = Batch(instances)
+    batch.index_instances(model.vocab)
+    tensors = batch.as_tensor_dict()
+    with torch.no_grad():
+        live = model(ngrams=tensors["ngrams"])["logits"]
+    assert torch.allclose(tensors["teacher_logits"], live, atol=1e-4)  # cached == the teacher run again
+
+
+def test_interrupted_labeling_resumes_after_the_last_complete_record(teacher, tmp_path):
+    full, partial = tmp_path / "full.jsonl", tmp_path / "partial.jsonl"
+    label_corpus(teacher, INPUTS, str(full))
+    lines = full.read_text().splitlines(keepends=True)
+    partial.write_text("".join(lines[:30]) + lines[30][:12])  # a kill mid-write leaves a torn line
+    assert len(list(read_cache(str(partial)))) == 29
+    assert label_corpus(teacher, INPUTS, str(partial)) == 70
+    assert partial.read_text() == full.read_text()
+
+
+def test_shards_cover_the_corpus_once_and_a_changed_corpus_is_refused(teacher, tmp_path):
+    texts = []
+    for index in range(3):
+        label_corpus(teacher, INPUTS, str(tmp_path / f"kd.{index}.teacher.jsonl"), shard=f"{index}/3")
+        texts += [r.text for r in read_cache(str(tmp_path / f"kd.{index}.teacher.jsonl"))]
+    everything = [r.text for r in read_cache(str(label_corpus(teacher, INPUTS, str(tmp_path / "all.jsonl"))
+                                                  and tmp_path / "all.jsonl"))]
+    assert sorted(texts) == sorted(everything)
+    with pytest.raises(TeacherCacheError, match="different inputs"):
+        label_corpus(teacher, INPUTS[:1], str(tmp_path / "all.jsonl"))
+    header = json.loads((tmp_path / "kd.1.teacher.jsonl").read_text().splitlines()[0])
+    assert header["shard"] == "1/3" and header["labels"] == ["0", "1"]
+
+
+def test_max_examples_and_every_nth_subsample_each_input(teacher, tmp_path):
+    cache = tmp_path / "small.jsonl"
+    label_corpus(teacher, INPUTS, str(cache), max_per_input=3, every_nth=2)
+    assert [r.source.rsplit(":", 1)[1] for r in read_cache(str(cache))] == ["2", "4", "6", "1", "3", "5"]
