@@ -1,20 +1,37 @@
-"""A narrow fix that lets allennlp 2.10.1's distributed (DDP) training validate a parser.
+"""Narrow fixes for allennlp 2.10.1's distributed (DDP) training: metrics and the test evaluation.
 
-`AttachmentScores.__call__` all-reduces its per-token `(batch, timesteps)` tensors *before*
-summing them. Workers see different batches, so those tensors differ in shape, and the
-collective fails (gloo on CPU aborts the worker: "Received data size doesn't match expected
-size"; on GPU with NCCL it can hang or add up unrelated positions). Summing locally first and
-reducing the six counts in one `all_reduce` gives the same figures on one process and correct
-ones across workers. Applied on import of green_nlp; idempotent; a no-op where the metric
-already reduces scalars.
+Applied on `import green_nlp`, idempotent; outside distributed runs allennlp's figures are unchanged.
+
+- `AttachmentScores.__call__` all-reduces its per-token `(batch, timesteps)` tensors *before*
+  summing them. Workers see batches of different shapes, so the collective fails (gloo on CPU
+  aborts the worker: "Received data size doesn't match expected size"; with NCCL it can hang or
+  add up unrelated positions). The replacement sums locally and reduces six counts in one
+  `all_reduce`.
+- `SpanBasedF1Measure.get_metric` (the LD-Net tagger's span F1) raises "Distributed aggregation
+  for SpanBasedF1Measure is currently not supported". The replacement gathers the three per-label
+  counters of every worker (`all_gather_object`, which every worker reaches together because
+  AllenNLP asks all of them for metrics after each batch) and computes the figures from the totals.
+- `TrainModel.finish` (`evaluate_on_test`) runs in the primary worker only, after the others have
+  finished, with the process group still up: a metric that reduces across workers then waits for
+  peers that are gone (gloo: "Connection closed by peer"; NCCL: a hang), and the test instances
+  were read at start-up as this worker's shard, so the figures would cover part of the file. The
+  replacement leaves the process group and drops those instances first, so the test evaluation
+  runs as in one process over the whole file.
 """
-from typing import Optional
+from collections import defaultdict
+from typing import Any, Dict, Optional
 
 import torch
+import torch.distributed as dist
+from allennlp.commands.train import TrainModel
+from allennlp.common.util import is_distributed
 from allennlp.nn.util import dist_reduce_sum
 from allennlp.training.metrics.attachment_scores import AttachmentScores
+from allennlp.training.metrics.span_based_f1_measure import SpanBasedF1Measure
 
 ORIGINAL_ATTACHMENT_SCORES_CALL = None  # allennlp's own, kept for comparison in tests
+ORIGINAL_SPAN_F1_GET_METRIC = SpanBasedF1Measure.get_metric
+ORIGINAL_TRAIN_MODEL_FINISH = TrainModel.finish
 
 
 def _attachment_scores_call(self: AttachmentScores, predicted_indices: torch.Tensor,
@@ -61,4 +78,59 @@ def patch_attachment_scores() -> bool:
     return True
 
 
+def _span_f1_get_metric(self: SpanBasedF1Measure, reset: bool = False) -> Dict[str, float]:
+    """allennlp's span F1 from the counts of every worker."""
+    if not is_distributed():
+        return ORIGINAL_SPAN_F1_GET_METRIC(self, reset)
+    local = (dict(self._true_positives), dict(self._false_positives), dict(self._false_negatives))
+    gathered = [None] * dist.get_world_size()
+    dist.all_gather_object(gathered, local)
+    totals = [defaultdict(int), defaultdict(int), defaultdict(int)]
+    for counts in gathered:
+        for total, part in zip(totals, counts):
+            for tag, value in part.items():
+                total[tag] += value
+    true_positives, false_positives, false_negatives = totals
+    metrics: Dict[str, float] = {}
+    for tag in set(true_positives) | set(false_positives) | set(false_negatives):
+        precision, recall, f1 = self._compute_metrics(true_positives[tag], false_positives[tag], false_negatives[tag])
+        metrics.update({f"precision-{tag}": precision, f"recall-{tag}": recall, f"f1-measure-{tag}": f1})
+    precision, recall, f1 = self._compute_metrics(sum(true_positives.values()), sum(false_positives.values()),
+                                                  sum(false_negatives.values()))
+    metrics.update({"precision-overall": precision, "recall-overall": recall, "f1-measure-overall": f1})
+    if reset:
+        self.reset()
+    return metrics
+
+
+def patch_span_f1() -> bool:
+    """Install the distributed-capable `SpanBasedF1Measure.get_metric`; True if this call did."""
+    if SpanBasedF1Measure.get_metric is _span_f1_get_metric:
+        return False
+    SpanBasedF1Measure.get_metric = _span_f1_get_metric  # type: ignore[assignment]
+    return True
+
+
+def _finish(self: TrainModel, metrics: Dict[str, Any]) -> None:
+    """allennlp's `finish`, with the test evaluation (primary worker only) outside the process group."""
+    if is_distributed() and self.evaluation_data_loader is not None and self.evaluate_on_test:
+        dist.destroy_process_group()  # the other workers have already left: nothing to wait for
+        loader = self.evaluation_data_loader
+        reader = getattr(loader, "reader", None)
+        if reader is not None:
+            reader._set_distributed_info(None)  # readers without manual sharding cached their rank
+        if getattr(loader, "_instances", None) is not None:
+            loader._instances = None  # loaded at start-up as this worker's shard: read the whole file
+    ORIGINAL_TRAIN_MODEL_FINISH(self, metrics)
+
+
+def patch_train_model_finish() -> bool:
+    if TrainModel.finish is _finish:
+        return False
+    TrainModel.finish = _finish  # type: ignore[assignment]
+    return True
+
+
 patch_attachment_scores()
+patch_span_f1()
+patch_train_model_finish()

@@ -1,5 +1,7 @@
-"""The AttachmentScores fix: same figures as allennlp's in one process, correct sums across two
-gloo workers whose batches differ in shape (which crashes allennlp's own version)."""
+"""The metric fixes of green_nlp.compat_distributed: AttachmentScores gives allennlp's figures in
+one process and correct sums across two gloo workers whose batches differ in shape (which crashes
+allennlp's own version); SpanBasedF1Measure, which allennlp refuses to report in distributed runs,
+gives the figures of one process that saw both workers' batches."""
 import os
 import socket
 
@@ -7,6 +9,8 @@ import pytest
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
+from allennlp.data import Vocabulary
+from allennlp.training.metrics import SpanBasedF1Measure
 from allennlp.training.metrics.attachment_scores import AttachmentScores
 
 from green_nlp import compat_distributed
@@ -23,6 +27,23 @@ def _batch(seed: int, batch: int, length: int):
     lengths = torch.randint(1, length + 1, (batch,), generator=generator)
     mask = torch.arange(length)[None, :] < lengths[:, None]
     return predicted, labels_p, gold, labels_g, mask
+
+
+TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+
+
+def _span_f1() -> SpanBasedF1Measure:
+    vocab = Vocabulary()
+    vocab.add_tokens_to_namespace(TAGS, "labels")
+    return SpanBasedF1Measure(vocab, "labels", label_encoding="BIO")
+
+
+def _tag_batch(seed: int, batch: int, length: int):
+    generator = torch.Generator().manual_seed(100 + seed)
+    gold = torch.randint(0, len(TAGS), (batch, length), generator=generator)
+    predicted = torch.where(torch.rand(batch, length, generator=generator) < 0.7, gold,
+                            torch.randint(0, len(TAGS), (batch, length), generator=generator))
+    return torch.nn.functional.one_hot(predicted, len(TAGS)).float(), gold, torch.ones(batch, length).bool()
 
 
 def test_patch_is_installed_and_matches_allennlp_in_one_process():
@@ -43,7 +64,10 @@ def _worker(rank: int, port: int, out_dir: str) -> None:
 
     metric = AttachmentScores()
     metric(*_batch(seed=rank, batch=2 + rank, length=5 + 3 * rank))  # shapes differ between workers
-    torch.save(metric.get_metric(), os.path.join(out_dir, f"rank{rank}.pt"))
+    span_f1 = _span_f1()
+    span_f1(*_tag_batch(seed=rank, batch=3 + rank, length=6 + 2 * rank))
+    torch.save({"attachment": metric.get_metric(), "span_f1": span_f1.get_metric()},
+               os.path.join(out_dir, f"rank{rank}.pt"))
     dist.destroy_process_group()
 
 
@@ -52,8 +76,13 @@ def test_two_workers_with_different_batch_shapes_sum_their_counts(tmp_path):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     mp.spawn(_worker, args=(port, str(tmp_path)), nprocs=2, join=True)
-    expected = AttachmentScores()
+    attachment, span_f1 = AttachmentScores(), _span_f1()
     for rank in (0, 1):  # both workers' batches in one process
-        expected(*_batch(seed=rank, batch=2 + rank, length=5 + 3 * rank))
+        attachment(*_batch(seed=rank, batch=2 + rank, length=5 + 3 * rank))
+        span_f1(*_tag_batch(seed=rank, batch=3 + rank, length=6 + 2 * rank))
+    expected_f1 = span_f1.get_metric()
+    assert 0 < expected_f1["f1-measure-overall"] < 1  # neither trivial nor perfect
     for rank in (0, 1):
-        assert torch.load(tmp_path / f"rank{rank}.pt", weights_only=True) == pytest.approx(expected.get_metric())
+        result = torch.load(tmp_path / f"rank{rank}.pt", weights_only=True)
+        assert result["attachment"] == pytest.approx(attachment.get_metric())
+        assert result["span_f1"] == pytest.approx(expected_f1)
