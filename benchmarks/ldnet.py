@@ -5,7 +5,7 @@ Reads the archives that benchmarks/runs/ldnet.sh trains (runs/ldnet/<dataset>/{n
 datasets without all three archives are left out (and listed as missing). Writes
 benchmarks/results/ldnet.json and .md.
 
-    python benchmarks/ldnet.py [--batch-size 64] [--repeats 2]
+    python benchmarks/ldnet.py [--batch-size 64] [--repeats 3]
 """
 import argparse
 import json
@@ -16,9 +16,9 @@ from typing import Any, Dict, List
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchmarks.common import hardware_description, write_results  # noqa: E402
+from common import hardware_description, write_results  # noqa: E402
 
 RUNS = Path("runs/ldnet")
 VARIANTS = ("nolm", "origin", "pruned")
@@ -38,22 +38,18 @@ def _f1(model, instances, batch_size: int) -> float:
     return model.get_metrics(reset=True)["f1-measure-overall"]
 
 
-def _words_per_second(model, reader, sentences: List[List[str]], batch_size: int, repeats: int) -> float:
-    """Best of `repeats` timed passes over the test words (prediction only: indexing, LMs, tagger,
-    Viterbi), sentences sorted by length into batches, one thread."""
-    ordered = sorted(sentences, key=len)
-    words = sum(len(s) for s in ordered)
-    best = float("inf")
+def _timed_pass(model, reader, ordered: List[List[str]], batch_size: int) -> float:
+    start = time.perf_counter()
     with torch.no_grad():
-        for _ in range(repeats):
-            start = time.perf_counter()
-            for i in range(0, len(ordered), batch_size):
-                model.forward_on_instances([reader.text_to_instance(s) for s in ordered[i:i + batch_size]])
-            best = min(best, time.perf_counter() - start)
-    return words / best
+        for i in range(0, len(ordered), batch_size):
+            model.forward_on_instances([reader.text_to_instance(s) for s in ordered[i:i + batch_size]])
+    return time.perf_counter() - start
 
 
 def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
+    """F1 etc. per variant; then words/s, timing the variants in turn (round-robin, best of
+    `repeats`) so that load changes on a shared machine hit them alike. A timed pass is prediction
+    only (indexing, LMs, tagger, Viterbi) over the test sentences sorted by length, one thread."""
     from allennlp.models.archival import load_archive
 
     from green_nlp.data_paths import data_path
@@ -61,6 +57,7 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
 
     test_file = data_path(*TEST_FILES[dataset])
     results: Dict[str, Any] = {"test_file": "/".join(TEST_FILES[dataset])}
+    loaded = {}
     for variant in VARIANTS:
         archive = load_archive(str(RUNS / dataset / variant / "model.tar.gz"))
         model, reader = archive.model.eval(), archive.validation_dataset_reader
@@ -72,7 +69,6 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
             "f1": round(100 * _f1(model, instances, batch_size), 2),
             "lm_flops_per_token": int(flops["lm"]),
             "tagger_flops_per_token": int(flops["tagger"]),
-            "cpu_words_per_s": round(_words_per_second(model, reader, sentences, batch_size, repeats), 1),
             "params": sum(p.numel() for p in model.parameters()),
             "lm_params": sum(p.numel() for p in model.language_models.parameters()),
             "lm_layers": [lm.rnn.num_layers for lm in model.language_models],
@@ -83,7 +79,14 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
         if metrics_file.exists():
             row["epochs"] = json.loads(metrics_file.read_text()).get("epoch", -1) + 1
         results[variant] = row
-        print(dataset, variant, row, flush=True)
+        loaded[variant] = (model, reader, sorted(sentences, key=len))
+    best = {variant: float("inf") for variant in VARIANTS}
+    for _ in range(repeats):
+        for variant, (model, reader, ordered) in loaded.items():
+            best[variant] = min(best[variant], _timed_pass(model, reader, ordered, batch_size))
+    for variant, (_, _, ordered) in loaded.items():
+        results[variant]["cpu_words_per_s"] = round(sum(len(s) for s in ordered) / best[variant], 1)
+        print(dataset, variant, results[variant], flush=True)
     nolm, origin, pruned = (results[v]["f1"] for v in VARIANTS)
     gain = origin - nolm
     results["aims"] = {
@@ -112,10 +115,14 @@ def language_models() -> Dict[str, Any]:
 
 
 def main() -> None:
+    global RUNS
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--batch-size", type=int, default=64)
-    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--runs", type=Path, default=Path("runs/ldnet"), help="where benchmarks/runs/ldnet.sh trained")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     args = parser.parse_args()
+    RUNS = args.runs
     torch.set_num_threads(1)
     import green_nlp  # noqa: F401
 
@@ -136,10 +143,10 @@ def main() -> None:
     rows = {f"{d} {v}": datasets[d][v] for d in datasets for v in VARIANTS}
     perplexity = ", ".join(f"{k} {v['validation_perplexity']}" for k, v in lms.items())
     note = (f"Span F1 on the test set; words/s on one CPU thread, batches of {args.batch_size} sentences "
-            f"sorted by length, best of {args.repeats} ({hardware_description()}). LM perplexity (dev): "
+            f"sorted by length, variants timed in turn, best of {args.repeats} ({hardware_description()}). LM perplexity (dev): "
             f"{perplexity or 'n/a'}. Not measured (no trained runs): {', '.join(missing) or 'none'}. "
             f"Aims: {json.dumps({d: datasets[d]['aims'] for d in datasets})}")
-    write_results(Path("benchmarks/results"), "ldnet", results, rows,
+    write_results(args.out, "ldnet", results, rows,
                   ["f1", "lm_flops_per_token", "tagger_flops_per_token", "cpu_words_per_s", "params", "lm_layers", "epochs"],
                   note, first_column="dataset / variant")
 

@@ -9,7 +9,7 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MKL_NUM_THREADS=${MKL_NUM_THREADS:-
 ALLENNLP=${ALLENNLP:-.venv/bin/allennlp}
 PY=${PY:-.venv/bin/python}
 EPOCHS=${EPOCHS:-3}
-PRUNE_EPOCHS=${PRUNE_EPOCHS:-2}
+PRUNE_EPOCHS=${PRUNE_EPOCHS:-1}
 R=runs/ldnet
 
 train() {  # config serialization_dir [overrides]
