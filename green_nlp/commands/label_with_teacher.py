@@ -41,6 +41,8 @@ class LabelWithTeacher(Subcommand):
         subparser.add_argument("--fine-labels", action="store_true", help="TREC: keep fine labels")
         subparser.add_argument("--max-examples-per-input", type=int, default=None,
                                help="label at most this many examples of each input (CPU-sized runs)")
+        subparser.add_argument("--skip-per-input", type=int, default=0,
+                               help="leave out the first examples of each input (e.g. those labeled earlier)")
         subparser.add_argument("--every-nth", type=int, default=1,
                                help="take every n-th example of each input (IMDB's files are sorted by label)")
         subparser.add_argument("--batch-size", type=int, default=32)
@@ -55,18 +57,21 @@ def _run(args: argparse.Namespace) -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     label_corpus(args.archive_file, args.input_files, args.output, args.format, args.fine_labels,
-                 args.max_examples_per_input, args.batch_size, args.shard, args.cuda_device, args.every_nth)
+                 args.max_examples_per_input, args.batch_size, args.shard, args.cuda_device, args.every_nth,
+                 args.skip_per_input)
 
 
 def _corpus(inputs: List[str], format: str, fine_labels: bool, max_per_input: Optional[int],
-            every: int) -> Iterator[TextExample]:
+            every: int, skip: int) -> Iterator[TextExample]:
     for path in inputs:
-        yield from subsample(read_examples(path, format, fine_labels), every, max_per_input)
+        examples = itertools.islice(read_examples(path, format, fine_labels), skip, None)
+        yield from subsample(examples, every, max_per_input)
 
 
 def label_corpus(archive_file: str, inputs: List[str], output: str, format: str = "auto", fine_labels: bool = False,
                  max_per_input: Optional[int] = None, batch_size: int = 32, shard: Optional[str] = None,
-                 cuda_device: int = -1, every_nth: int = 1, chunk_batches: int = 8) -> int:
+                 cuda_device: int = -1, every_nth: int = 1, skip_per_input: int = 0,
+                 chunk_batches: int = 8) -> int:
     """Label (the rest of) the corpus; returns the number of records the cache now holds."""
     if batch_size < 1:
         raise ConfigurationError(f"--batch-size must be positive, got {batch_size}")
@@ -77,9 +82,10 @@ def label_corpus(archive_file: str, inputs: List[str], output: str, format: str 
     names = model.vocab.get_index_to_token_vocabulary(namespace)
     header = {"labels": [names[i] for i in range(len(names))], "archive": os.path.basename(archive_file),
               "inputs": [os.path.basename(p) for p in inputs], "shard": f"{shard_index}/{shard_count}",
-              "max_examples_per_input": max_per_input, "every_nth": every_nth}
+              "max_examples_per_input": max_per_input, "every_nth": every_nth, "skip_per_input": skip_per_input}
     writer = CacheWriter(output, header)
-    examples = itertools.islice(_corpus(inputs, format, fine_labels, max_per_input, every_nth), shard_index, None, shard_count)
+    corpus = _corpus(inputs, format, fine_labels, max_per_input, every_nth, skip_per_input)
+    examples = itertools.islice(corpus, shard_index, None, shard_count)
     examples = itertools.islice(examples, writer.done, None)  # resume after what is already written
     if writer.done:
         logger.info("%s: %d records already written, continuing", output, writer.done)

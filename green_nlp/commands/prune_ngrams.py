@@ -20,6 +20,7 @@ from typing import List, Optional
 import torch
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError
+from allennlp.common.meta import META_NAME, Meta
 from allennlp.models.archival import CONFIG_NAME, archive_model, load_archive
 
 from green_nlp.dataset_readers.text_classification import read_examples
@@ -80,6 +81,7 @@ def prune_archive(archive_file: str, keep: int, output: str, frequency_file: Opt
         with open(os.path.join(directory, CONFIG_NAME), "w") as handle:
             json.dump(archive.config.as_dict(quiet=True), handle, indent=2)
         vocab.save_to_files(os.path.join(directory, "vocabulary"))
+        Meta.new().to_file(os.path.join(directory, META_NAME))
         torch.save(state, os.path.join(directory, "weights.th"))
         archive_model(directory, weights="weights.th", archive_path=output)
     logger.info("kept %d of %d n-grams -> %s", keep, size, output)

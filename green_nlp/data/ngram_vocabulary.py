@@ -6,6 +6,7 @@ the model, with no extra file to carry. Entries are in decreasing frequency orde
 alphabetically), so index 2 is the most frequent n-gram and pruning to k n-grams keeps the ids
 below k + 2 (0 is padding, 1 the unused OOV entry).
 """
+import glob
 import logging
 from collections import defaultdict
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
@@ -40,6 +41,17 @@ def top_ngrams(texts: Iterable[str], analyzer: Callable[[str], List[str]], max_f
     names = vectorizer.get_feature_names_out()
     order = sorted(range(len(names)), key=lambda i: (-totals[i], names[i]))
     return [(str(names[i]), int(totals[i])) for i in order]
+
+
+def _expand(paths: List[str]) -> List[str]:
+    """Paths with globs (e.g. the shards of a teacher cache) expanded, in sorted order."""
+    expanded: List[str] = []
+    for path in paths:
+        matches = sorted(glob.glob(path)) if any(c in path for c in "*?[") else [path]
+        if not matches:
+            raise ConfigurationError(f"vocabulary text_paths: no file matches {path}")
+        expanded += matches
+    return expanded
 
 
 def _ngram_field(instance: Instance) -> Optional[NgramField]:
@@ -78,7 +90,7 @@ class NgramVocabulary(Vocabulary):
 
         max_features : `int`, optional (default = `1_000_000`, the paper's |V|)
         text_paths : `List[str]`, optional
-            Files read with `green_nlp.dataset_readers.text_classification.read_examples` (teacher
+            Files (globs allowed) read with `green_nlp.dataset_readers.text_classification.read_examples` (teacher
             caches included: their texts are read).
         max_examples_per_path : `int`, optional
             Only the first examples of each of `text_paths`.
@@ -98,7 +110,7 @@ class NgramVocabulary(Vocabulary):
             raise ConfigurationError("the ngram_count_vectorizer vocabulary needs instances from the ngram_text reader")
         if text_paths:
             texts = []
-            for path in text_paths:
+            for path in _expand(text_paths):
                 for number, example in enumerate(read_examples(path, text_format)):
                     if max_examples_per_path is not None and number >= max_examples_per_path:
                         break

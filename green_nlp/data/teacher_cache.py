@@ -81,7 +81,7 @@ class CacheWriter:
     def __init__(self, path: str, header: Dict[str, Any], flush_every: int = 64) -> None:
         existing = read_header(path)
         if existing is not None:
-            for key in ("labels", "inputs", "shard", "max_examples_per_input", "every_nth"):
+            for key in ("labels", "inputs", "shard", "max_examples_per_input", "every_nth", "skip_per_input"):
                 if existing.get(key) != header.get(key):
                     raise TeacherCacheError(
                         f"{path}: exists with a different {key} ({existing.get(key)!r}, now {header.get(key)!r}); "

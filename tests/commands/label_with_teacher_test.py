@@ -62,3 +62,6 @@ def test_max_examples_and_every_nth_subsample_each_input(teacher, tmp_path):
     cache = tmp_path / "small.jsonl"
     label_corpus(teacher, INPUTS, str(cache), max_per_input=3, every_nth=2)
     assert [r.source.rsplit(":", 1)[1] for r in read_cache(str(cache))] == ["2", "4", "6", "1", "3", "5"]
+    rest = tmp_path / "rest.jsonl"
+    label_corpus(teacher, INPUTS[:1], str(rest), skip_per_input=37)
+    assert [r.source.rsplit(":", 1)[1] for r in read_cache(str(rest))] == ["39", "40", "41"]
