@@ -160,3 +160,35 @@ def test_setup_py_entry_points_name_the_registered_factories():
         module, attribute = target.split(":")
         factory = getattr(importlib.import_module(module), attribute)
         assert spacy.registry.factories.get(name) is factory
+
+
+# ----------------------------------------------------------------------- classifier end to end
+@pytest.fixture(scope="module")
+def dan_archive(tmp_path_factory):
+    """The tiny n-gram DAN of fixtures/dan/, trained here (seconds): there is no committed archive."""
+    import os
+
+    from allennlp.commands.train import train_model_from_file
+
+    run = tmp_path_factory.mktemp("dan") / "run"
+    cwd = os.getcwd()
+    os.chdir(REPO_ROOT)
+    try:
+        train_model_from_file(str(FIXTURES / "dan" / "dan_experiment.jsonnet"), str(run), force=True)
+    finally:
+        os.chdir(cwd)
+    return run / "model.tar.gz"
+
+
+def test_classifier_component_matches_the_dan_predictor(dan_archive):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("green_nlp_classifier", config={"archive": str(dan_archive), "batch_size": 2})
+    predictor = Predictor.from_archive(cached_archive(str(dan_archive)))
+    texts = ["a fine and moving film", "dull , flat and far too long", "", "the best thing this year"]
+    docs = list(nlp.pipe(texts, batch_size=2))
+    for text, doc in zip(texts, docs):
+        expected = predictor.predict_json({"text": text})
+        assert doc.cats == pytest.approx(dict(zip(expected["label_names"], expected["probs"])))
+        assert sum(doc.cats.values()) == pytest.approx(1.0)
+        assert max(doc.cats, key=doc.cats.get) == expected["label"]
+    assert nlp(texts[0]).cats == docs[0].cats
