@@ -126,3 +126,21 @@ def test_input_is_streamed_not_materialised(predictor, tmp_path):
         tracemalloc.stop()
     assert report.predicted == 250
     assert peak < size / 5, f"peak {peak:,} bytes for a {size:,}-byte file"
+
+
+def test_other_predictors_work_too_tagger_on_raw_text(tmp_path):
+    """Any line-based predictor: the LD-Net fixture tagger on raw text, sharded in two."""
+    archive = FIXTURES / "ldnet" / "archives" / "tagger_origin.tar.gz"
+    if not archive.exists():
+        pytest.skip(f"no tagger fixture archive at {archive}")
+    tagger = build_predictor(str(archive))
+    path = tmp_path / "text.txt"
+    lines = ["Paul lives in New York .", "EU rejects German call .", "Peter Blackburn", "Brussels , Belgium ."]
+    path.write_text("\n".join(lines) + "\n")
+    outputs = []
+    for index in range(2):
+        part = io.StringIO()
+        BulkPredictor(tagger, batch_size=3).run(path, part, shard=(index, 2), progress=False)
+        outputs += [json.loads(line) for line in part.getvalue().splitlines()]
+    assert [" ".join(o["words"]) for o in outputs] == lines
+    assert all(len(o["tags"]) == len(o["words"]) for o in outputs)
