@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Optional
 
 CACHE_VERSION = 1
+# Header entries that must match for a rerun to continue a cache, with the value a missing one means.
+_COMPARED = {"labels": None, "inputs": None, "shard": None, "max_examples_per_input": None, "every_nth": 1,
+             "skip_per_input": 0}
 
 
 class TeacherCacheError(ValueError):
@@ -81,8 +84,8 @@ class CacheWriter:
     def __init__(self, path: str, header: Dict[str, Any], flush_every: int = 64) -> None:
         existing = read_header(path)
         if existing is not None:
-            for key in ("labels", "inputs", "shard", "max_examples_per_input", "every_nth", "skip_per_input"):
-                if existing.get(key) != header.get(key):
+            for key, default in _COMPARED.items():
+                if existing.get(key, default) != header.get(key, default):
                     raise TeacherCacheError(
                         f"{path}: exists with a different {key} ({existing.get(key)!r}, now {header.get(key)!r}); "
                         "remove it or choose another --output")
