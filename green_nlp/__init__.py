@@ -13,6 +13,6 @@ _export_default_data_dir()
 _export_minilm_dir()
 
 from green_nlp import dataset_readers, models, predictors, training  # noqa: E402,F401  (registration)
-from green_nlp import compat_distributed  # noqa: E402,F401  (patches allennlp's AttachmentScores for DDP)
+from green_nlp import compat_distributed  # noqa: E402,F401  (DDP fixes: metrics across workers, test evaluation)
 from green_nlp import commands, integrations  # noqa: E402,F401  (`allennlp green-predict`, spaCy factories)
 from green_nlp import safety  # noqa: E402,F401  (safe archive extraction, weights_only check)
