@@ -1,10 +1,12 @@
 """Rebuild the tiny LD-Net archives under fixtures/ldnet/archives/ (run from the repo root).
 
 The forward and backward LMs are trained on fixtures/ldnet/lm with the `tiny` preset, then the
-LD-Net NER tagger on the fixture CoNLL-03 files with those LMs (the archive the layer-selection
-config starts from in tests). Seeds are fixed, so the same command gives the same weights.
+LD-Net taggers on the fixture CoNLL-03, WNUT-17 and CoNLL-2000 files with those LMs (the archives
+the layer-selection configs start from on the fixtures). `python scripts/make_ldnet_fixture_archives.py
+NAME...` rebuilds only the named archives. Seeds are fixed, so the same command gives the same weights.
 """
 import os
+import sys
 import shutil
 import tempfile
 from pathlib import Path
@@ -20,12 +22,17 @@ ARCHIVES = {  # in order: the tagger reads the LM archives
     "lm_forward.tar.gz": "training_configs/ldnet/lm_forward.jsonnet",
     "lm_backward.tar.gz": "training_configs/ldnet/lm_backward.jsonnet",
     "tagger_origin.tar.gz": "training_configs/ldnet_ner.jsonnet",
+    "tagger_origin_wnut17.tar.gz": "training_configs/ldnet_wnut17.jsonnet",
+    "tagger_origin_conll2000.tar.gz": "training_configs/ldnet_chunking.jsonnet",
 }
 
 if __name__ == "__main__":
     out = Path("fixtures/ldnet/archives")
     out.mkdir(parents=True, exist_ok=True)
+    wanted = sys.argv[1:] or list(ARCHIVES)  # e.g. only the taggers: tagger_origin.tar.gz ...
     for name, config in ARCHIVES.items():
+        if name not in wanted:
+            continue
         with tempfile.TemporaryDirectory() as run:
             train_model_from_file(config, run, force=True)
             shutil.copy(Path(run) / "model.tar.gz", out / name)

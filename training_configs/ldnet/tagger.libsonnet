@@ -51,7 +51,7 @@ local lm = import 'lm.libsonnet';
           },
           token_characters: {
             type: 'character_encoding',
-            embedding: { embedding_dim: char_dim },
+            embedding: { embedding_dim: char_dim, vocab_namespace: 'token_characters' },
             encoder: { type: 'lstm', input_size: char_dim, hidden_size: char_hidden, bidirectional: true },
           },
         },
@@ -105,6 +105,7 @@ local lm = import 'lm.libsonnet';
   conll2000: { train: '/chunk/conll2000/train.txt', dev: '/chunk/conll2000/train.txt', test: '/chunk/conll2000/test.txt', encoding: 'BIO', split_train: 'train', split_dev: 'dev' },
 
   origin_archive(name)::
-    if lm.on_fixtures(std.extVar('LDNET_DATA')) then 'fixtures/ldnet/archives/tagger_origin.tar.gz'
+    if lm.on_fixtures(std.extVar('LDNET_DATA')) then
+      'fixtures/ldnet/archives/tagger_origin' + (if name == 'conll2003' then '' else '_' + name) + '.tar.gz'
     else 'runs/ldnet/' + name + '/origin/model.tar.gz',
 }
