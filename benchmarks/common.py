@@ -22,7 +22,9 @@ def hardware_description() -> str:
 
 def _cell(value: Any) -> str:
     if isinstance(value, float):
-        return f"{value:,.3f}" if abs(value) < 1 else f"{value:,.1f}"
+        if abs(value) < 1:
+            return f"{value:,.3f}"
+        return f"{value:,.2f}" if abs(value) < 100 else f"{value:,.1f}"  # scores keep two decimals
     if isinstance(value, int):
         return f"{value:,}"
     return "" if value is None else str(value)
