@@ -1,4 +1,5 @@
-"""Regenerate the README's results section from benchmarks/results/*.md (written by the benchmarks).
+"""Regenerate the README's results section from benchmarks/results/: one part per results JSON, shown
+through the Markdown table (and PNG plot) that the same benchmark script generated from that JSON.
 
     python benchmarks/update_readme.py
 """
@@ -9,12 +10,21 @@ TITLES = {
     "parser_ewt": "Dependency parsing, UD English-EWT test (`benchmarks/parser_ewt.py`)",
     "parser_distillation": "Parser distillation: full vs students vs peers (`benchmarks/parser_distillation.py`)",
     "tree_decoders": "Tree decoding alone (`benchmarks/tree_decoders.py`)",
+    "ldnet": "LD-Net: NoLM vs LM-augmented vs layer-pruned taggers (`benchmarks/ldnet.py`)",
+    "dan": "Sparse distillation: MiniLM teacher vs n-gram DAN students (`benchmarks/dan.py`)",
+    "robustness": "Bad input handled (`benchmarks/robustness.py`)",
 }
+ORDER = ["parser_ewt", "parser_distillation", "tree_decoders", "ldnet", "dan", "robustness"]
 
 
 def results_section(results_dir: Path) -> str:
     parts = []
-    for table in sorted(results_dir.glob("*.md")):
+    stems = sorted((p.stem for p in results_dir.glob("*.json")),
+                   key=lambda stem: (ORDER.index(stem) if stem in ORDER else len(ORDER), stem))
+    for stem in stems:
+        table = results_dir / f"{stem}.md"
+        if not table.exists():
+            raise SystemExit(f"{stem}.json has no {stem}.md: re-run the benchmark script that writes it")
         title = TITLES.get(table.stem, table.stem)
         part = f"### {title}\n\n{table.read_text().strip()}\n"
         plot = table.with_suffix(".png")
