@@ -75,22 +75,29 @@ def load_models(runs: Path, treebank: str) -> Dict[str, Dict[str, Any]]:
 
 
 def time_models(models: Dict[str, Dict[str, Any]], test_file: Path, batch_sizes: List[int], repeats: int,
-                device: torch.device) -> Dict[str, Dict[str, List[float]]]:
-    """seconds[model][batch size] over interleaved repeats; also fills each model's predictions."""
+                device: torch.device, peer_max_batch: int) -> Dict[str, Dict[str, List[float]]]:
+    """seconds[model][batch size] over interleaved repeats; also fills each model's predictions.
+    Peers score every label for every word pair ((batch, n, n, labels) floats), which at batch 4096
+    needs tens of GB, so they are timed only up to `peer_max_batch` (memory permitting)."""
+    def skipped(entry: Dict[str, Any], size: int) -> bool:
+        return entry["peer"] and size > peer_max_batch
+
     batches = {}
     mean_length = sum(len(s.words) for s in read_conllu(test_file)) / sum(1 for _ in read_conllu(test_file))
     for name, entry in models.items():
         if "supar" in entry:
             batches[name] = {size: supar_peer.make_batches(entry["supar"], test_file, size, mean_length)
-                             for size in batch_sizes}
+                             for size in batch_sizes if not skipped(entry, size)}
             continue
         instances = read_for_model(entry["archive"], test_file)
         batches[name] = {size: [(to_device(t, device), w) for t, w in make_batches(instances, entry["model"].vocab, size)]
-                         for size in batch_sizes}
+                         for size in batch_sizes if not skipped(entry, size)}
     seconds: Dict[str, Dict[str, List[float]]] = {name: {str(s): [] for s in batch_sizes} for name in models}
     for _ in range(repeats):
         for size in batch_sizes:
             for name, entry in models.items():
+                if skipped(entry, size):
+                    continue
                 if "supar" in entry:
                     predictions, elapsed = supar_peer.predict(entry["supar"], batches[name][size])
                 else:
@@ -104,7 +111,13 @@ def median(values: List[float]) -> float:
     return sorted(values)[len(values) // 2]
 
 
-def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeats: int) -> Dict[str, Any]:
+def per_second(count: int, runs: Dict[str, List[float]]) -> Dict[str, Any]:
+    """count / median seconds per batch size; None where the model was not timed at that size."""
+    return {size: round(count / median(values), 1) if values else None for size, values in runs.items()}
+
+
+def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeats: int,
+                       peer_max_batch: int) -> Dict[str, Any]:
     _, test_name = TREEBANKS[treebank]
     test_file = data_path("ud", treebank, test_name)
     gold = list(read_conllu(test_file))
@@ -112,12 +125,12 @@ def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeat
     models = load_models(runs, treebank)
     if not models:
         return {}
-    cpu_seconds = time_models(models, test_file, batch_sizes, repeats, torch.device("cpu"))
+    cpu_seconds = time_models(models, test_file, batch_sizes, repeats, torch.device("cpu"), peer_max_batch)
     gpu_seconds = None
     if torch.cuda.is_available():
         gpu_models = {n: {**e, "model": e["model"].cuda()} for n, e in models.items()
                       if "quantized_from" not in e and "supar" not in e}
-        gpu_seconds = time_models(gpu_models, test_file, batch_sizes, repeats, torch.device("cuda"))
+        gpu_seconds = time_models(gpu_models, test_file, batch_sizes, repeats, torch.device("cuda"), peer_max_batch)
     full_params = count_trainable_parameters(models["full"]["model"]) if "full" in models else None
     rows: Dict[str, Any] = {}
     for name, entry in models.items():
@@ -129,15 +142,15 @@ def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeat
         row = {
             "uas": round(uas, 2), "las": round(las, 2), "params": params,
             "param_fraction": round(params / full_params, 4) if full_params and not entry["peer"] else None,
-            "cpu_tokens_per_s": {s: round(tokens / median(v), 1) for s, v in cpu_seconds[name].items()},
-            "cpu_sentences_per_s": {s: round(sentences / median(v), 1) for s, v in cpu_seconds[name].items()},
+            "cpu_tokens_per_s": per_second(tokens, cpu_seconds[name]),
+            "cpu_sentences_per_s": per_second(sentences, cpu_seconds[name]),
             "peer": entry["peer"],
             **entry["info"],
         }
         if "quantized_from" in entry:
             row["int8_dynamic_quantization"] = True
         if gpu_seconds and name in gpu_seconds:
-            row["gpu_tokens_per_s"] = {s: round(tokens / median(v), 1) for s, v in gpu_seconds[name].items()}
+            row["gpu_tokens_per_s"] = per_second(tokens, gpu_seconds[name])
         rows[name] = row
         print(f"{treebank} {name}: UAS {uas:.2f} LAS {las:.2f} params {params:,} "
               f"tokens/s {row['cpu_tokens_per_s']}")
@@ -150,6 +163,8 @@ def main() -> None:
     parser.add_argument("--treebanks", nargs="+", default=list(TREEBANKS))
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[32, 256, 4096])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--peer-max-batch", type=int, default=256,
+                        help="largest batch at which peers are timed (their all-pairs label scores need O(b n^2 L) memory)")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     args = parser.parse_args()
 
@@ -160,13 +175,14 @@ def main() -> None:
         "threads": 1,
         "batch_sizes": args.batch_sizes,
         "repeats": args.repeats,
+        "peer_max_batch": args.peer_max_batch,
         "hardware": hardware_description(),
         "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
         "timing": "forward + tree and label decoding on pre-built, length-sorted batches; median of repeats",
         "treebanks": {},
     }
     for treebank in args.treebanks:
-        figures = benchmark_treebank(args.runs, treebank, args.batch_sizes, args.repeats)
+        figures = benchmark_treebank(args.runs, treebank, args.batch_sizes, args.repeats, args.peer_max_batch)
         if figures:
             results["treebanks"][treebank] = figures
     args.out.mkdir(parents=True, exist_ok=True)

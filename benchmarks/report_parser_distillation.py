@@ -34,6 +34,8 @@ def aims(models: Dict[str, Any], largest: str) -> List[str]:
         if not (full and peer.get("peer")):
             continue
         for size in full["cpu_tokens_per_s"]:
+            if not peer["cpu_tokens_per_s"].get(size):
+                continue  # the peer was not timed at this batch size
             ratio = full["cpu_tokens_per_s"][size] / peer["cpu_tokens_per_s"][size]
             aim = (f" (aim 2x): {'met' if ratio >= 2 else 'not met'}"
                    if peer_name == "allennlp-models biaffine_parser" else "")
@@ -49,8 +51,8 @@ def table(treebank: str, figures: Dict[str, Any], sizes: List[str]) -> str:
     for name, row in figures["models"].items():
         fraction = f"{100 * row['param_fraction']:.1f} %" if row.get("param_fraction") else ""
         cells = [name, f"{row['uas']:.2f}", f"{row['las']:.2f}", f"{row['params']:,}", fraction, str(row.get("epochs", ""))]
-        cells += [f"{row['cpu_tokens_per_s'][s]:,.0f}" for s in sizes]
-        cells += [f"{row['cpu_sentences_per_s'][s]:,.1f}" for s in sizes]
+        cells += [f"{row['cpu_tokens_per_s'][s]:,.0f}" if row['cpu_tokens_per_s'][s] else "-" for s in sizes]
+        cells += [f"{row['cpu_sentences_per_s'][s]:,.1f}" if row['cpu_sentences_per_s'][s] else "-" for s in sizes]
         lines.append("| " + " | ".join(cells) + " |")
     largest = sizes[-1]
     checks = aims(figures["models"], largest)
@@ -66,6 +68,8 @@ def plot(results: Dict[str, Any], out: Path) -> None:
     for axis, treebank in zip(axes[0], treebanks):
         models = results["treebanks"][treebank]["models"]
         for name, row in models.items():
+            if not row["cpu_tokens_per_s"].get(largest):
+                continue  # not timed at this batch size
             colour = "tab:green" if name.startswith("D-") else "tab:blue" if name.startswith("B-") else \
                 "tab:red" if name.startswith("full") else "tab:gray"
             marker = "s" if row.get("int8_dynamic_quantization") else "o"
@@ -88,7 +92,8 @@ def main() -> None:
     results = json.loads(args.results.read_text())
     sizes = [str(s) for s in results["batch_sizes"]]
     note = (f"One CPU thread, {results['hardware']}; median of {results['repeats']} interleaved runs; "
-            f"{results['timing']}.")
+            f"{results['timing']}. '-': not timed (peers only up to batch {results.get('peer_max_batch')}, "
+            f"their all-pairs label scores need too much memory beyond).")
     markdown = "\n".join(table(t, f, sizes) for t, f in results["treebanks"].items()) + f"\n{note}\n"
     args.results.with_suffix(".md").write_text(markdown)
     plot(results, args.results.with_suffix(".png"))
