@@ -6,8 +6,9 @@ applied when green_nlp is imported (which `allennlp` does through `.allennlp_plu
 """
 import functools
 import inspect
+import os
 import warnings
-from typing import List, Union
+from typing import Any, List, Union
 
 import numpy
 import torch
@@ -76,6 +77,70 @@ def silence_autocast_deprecation() -> None:
     warnings.filterwarnings("ignore", message=r".*torch\.cuda\.amp\.autocast.*", category=FutureWarning)
 
 
+def save_atomically(obj: Any, path: str) -> None:
+    """`torch.save` to a temporary file in the same folder, then rename it into place, so a process
+    killed mid-write leaves either the old file or the complete new one, never a truncated one."""
+    temporary = f"{path}.partial-{os.getpid()}"
+    try:
+        torch.save(obj, temporary)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+
+
+class _FixedCheckpointState:
+    """Hands allennlp's `save_checkpoint` a state that was already taken (and written)."""
+
+    def __init__(self, state: Any) -> None:
+        self._state = state
+
+    def get_checkpoint_state(self) -> Any:
+        return self._state
+
+
+def make_checkpoints_crash_safe() -> bool:
+    """allennlp writes `model_state_e*.th` then `training_state_e*.th` in place, and `-r` resumes
+    from the newest model-state file it finds. A kill during those writes (SIGKILL, OOM, a lost
+    machine) left a truncated newest checkpoint and `allennlp train -r` died with EOFError.
+
+    The patched save writes the training state first and the model state last, each atomically, so
+    a checkpoint is only visible once both halves are complete; allennlp's own code then sees the
+    files present and does its usual bookkeeping (timers, keeping the most recent N). `best.th`
+    gets the same atomic write.
+    """
+    from allennlp.training.checkpointer import Checkpointer
+    from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
+
+    if getattr(Checkpointer.save_checkpoint, "_green_nlp_patched", False):
+        return False
+    original_save = Checkpointer.save_checkpoint
+
+    @functools.wraps(original_save)
+    def save_checkpoint(self: Checkpointer, trainer: Any) -> None:
+        if self._serialization_dir is None:
+            return
+        state = trainer.get_checkpoint_state()
+        if state is not None:
+            epochs = state.trainer_state["epochs_completed"]
+            batches = state.trainer_state["batches_in_epoch_completed"]
+            training_state_path = self._training_state_path(epochs, batches)
+            model_state_path = self._model_state_path(epochs, batches)
+            if not os.path.isfile(model_state_path):
+                save_atomically(state.trainer_state, training_state_path)
+                save_atomically(state.model_state, model_state_path)
+        original_save(self, _FixedCheckpointState(state))
+
+    def _save_model_state(self: GradientDescentTrainer, path: str) -> None:
+        model = self._ddp_wrapped_model if self._ddp_wrapped_model is not None else self.model
+        save_atomically(model.state_dict(), path)
+
+    save_checkpoint._green_nlp_patched = True  # type: ignore[attr-defined]
+    Checkpointer.save_checkpoint = save_checkpoint
+    GradientDescentTrainer._save_model_state = _save_model_state
+    return True
+
+
 def apply_all() -> List[str]:
     """Apply every patch that is needed; returns the names of those applied by this call."""
     applied = []
@@ -83,6 +148,8 @@ def apply_all() -> List[str]:
         applied.append("reduce_on_plateau")
     if allow_numpy_scalars_in_checkpoints():
         applied.append("numpy_safe_globals")
+    if make_checkpoints_crash_safe():
+        applied.append("crash_safe_checkpoints")
     silence_autocast_deprecation()
     _APPLIED.extend(applied)
     return applied
