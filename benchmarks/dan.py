@@ -4,13 +4,15 @@ accuracy after n-gram pruning (the seed paper's Figure 5), per dataset.
 
 Runs are expected at RUNS/dan/<dataset>/{teacher,scratch,kd,kd_ft}/model.tar.gz (see
 benchmarks/runs/dan.sh). Every model of a dataset is timed in this one process with one torch
-thread, on the same texts, in batches of --batch-size: `cpu_examples_per_s` covers tokenization +
+thread, on the same texts (the test set, or its first --max-timing-examples), in batches of
+--batch-size, the models in turn (round-robin, best of --repeats) so that load changes on a shared
+machine hit them alike: `cpu_examples_per_s` covers tokenization +
 indexing + the forward pass through AllenNLP's own Instance/Batch path (what `allennlp predict`
 does); `tokenize_examples_per_s` the tokenization + indexing alone; `direct_cpu_examples_per_s`
 the same work without AllenNLP's per-instance objects (the teacher's fast tokenizer on a whole
 batch, the DAN's analyzer + a dict lookup), checked to give the same predictions.
 
-    python benchmarks/dan.py [--runs runs] [--datasets sst2 trec imdb] [--batch-size 32]
+    python benchmarks/dan.py [--runs runs] [--datasets sst2 trec imdb] [--batch-size 32] [--repeats 3]
 
 Writes benchmarks/results/dan.json (datasets not re-run are kept from an earlier file), dan.md
 and dan_pruning.png.
@@ -21,7 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy
 import torch
@@ -40,6 +42,8 @@ RESULTS = Path(__file__).resolve().parent / "results"
 MODELS = ("teacher", "dan_scratch", "dan_kd", "dan_kd_ft")
 RUN_FOLDER = {"teacher": "teacher", "dan_scratch": "scratch", "dan_kd": "kd", "dan_kd_ft": "kd_ft"}
 PRUNE_FRACTIONS = (1.0, 0.5, 0.25, 0.1, 0.03, 0.01, 0.003)
+AIM_NAMES = (("97 % of teacher", "meets_97_percent_of_teacher"), ("+1.0 over scratch", "meets_1_point_over_scratch"),
+             ("30x teacher speed", "meets_30x_speed"))
 
 
 def evaluation_sets(dataset: str) -> Dict[str, Tuple[List[TextExample], str]]:
@@ -129,27 +133,45 @@ def parameters(model: torch.nn.Module) -> Dict[str, int]:
     return result
 
 
-def evaluate(archive: Archive, sets: Dict[str, Tuple[List[TextExample], str]], batch_size: int) -> Dict[str, Any]:
+def accuracies(archive: Archive, sets: Dict[str, Tuple[List[TextExample], str]], batch_size: int) -> Dict[str, Any]:
+    """Parameters and accuracy per set through AllenNLP's path (`accuracy` = test, `<set>_accuracy`
+    otherwise), and whether the direct path predicts the same on the test set."""
     result: Dict[str, Any] = parameters(archive.model)
+    names = archive.model.vocab.get_index_to_token_vocabulary(getattr(archive.model, "_label_namespace", "labels"))
     for name, (examples, _) in sets.items():
-        predicted, seconds, tokenize_seconds = run_model(archive, [e.text for e in examples], batch_size)
+        texts = [e.text for e in examples]
+        predicted, _, _ = run_model(archive, texts, batch_size)
         accuracy = float(numpy.mean([p == e.label for p, e in zip(predicted, examples)]))
         if name == "test":
-            result.update(accuracy=accuracy, cpu_examples_per_s=len(examples) / seconds,
-                          tokenize_examples_per_s=len(examples) / tokenize_seconds,
-                          model_examples_per_s=len(examples) / max(1e-9, seconds - tokenize_seconds))
-            direct, direct_seconds = run_direct(archive, [e.text for e in examples], batch_size)
-            names = archive.model.vocab.get_index_to_token_vocabulary(getattr(archive.model, "_label_namespace",
-                                                                              "labels"))
-            same = [names[i] for i in direct] == predicted
-            result.update(direct_cpu_examples_per_s=len(examples) / direct_seconds, direct_same_predictions=same)
+            direct, _ = run_direct(archive, texts, batch_size)
+            result.update(accuracy=accuracy, direct_same_predictions=[names[i] for i in direct] == predicted)
         else:
             result[f"{name}_accuracy"] = accuracy
     return result
 
 
-def linear_baseline(archive: Archive, train: List[TextExample], sets: Dict[str, Any]) -> Dict[str, Any]:
-    """fastText-style: a linear classifier over the DAN's own n-grams (L2-normalised counts)."""
+def speeds(archives: Dict[str, Archive], texts: List[str], batch_size: int, repeats: int) -> Dict[str, Dict[str, float]]:
+    """Examples/s per model on `texts`, the models timed in turn (round-robin), best of `repeats`:
+    end to end through AllenNLP's path, its tokenization + indexing alone, the forward pass alone
+    (the difference), and end to end through the direct path."""
+    best = {model: {"total": float("inf"), "tokenize": float("inf"), "direct": float("inf")} for model in archives}
+    for _ in range(repeats):
+        for model, archive in archives.items():
+            _, total, tokenize = run_model(archive, texts, batch_size)
+            _, direct = run_direct(archive, texts, batch_size)
+            seconds = best[model]
+            seconds.update(total=min(seconds["total"], total), tokenize=min(seconds["tokenize"], tokenize),
+                           direct=min(seconds["direct"], direct))
+    n = len(texts)
+    return {model: {"cpu_examples_per_s": n / s["total"], "tokenize_examples_per_s": n / s["tokenize"],
+                    "model_examples_per_s": n / max(1e-9, s["total"] - s["tokenize"]),
+                    "direct_cpu_examples_per_s": n / s["direct"]} for model, s in best.items()}
+
+
+def linear_baseline(archive: Archive, train: List[TextExample], sets: Dict[str, Any], timing_texts: List[str],
+                    batch_size: int, repeats: int) -> Dict[str, Any]:
+    """fastText-style: a linear classifier over the DAN's own n-grams (L2-normalised counts), trained
+    on DAN(scratch)'s labeled examples; timed like the DAN (text in, batches, best of `repeats`)."""
     from sklearn.feature_extraction.text import CountVectorizer
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
@@ -161,17 +183,20 @@ def linear_baseline(archive: Archive, train: List[TextExample], sets: Dict[str, 
                              Normalizer(), LogisticRegression(C=10.0, max_iter=2000))
     pipeline.fit([e.text for e in train], [e.label for e in train])
     classes = len(pipeline[-1].classes_)
-    result: Dict[str, Any] = {"params": len(ngrams) * (classes if classes > 2 else 1) + (classes if classes > 2 else 1)}
+    outputs = classes if classes > 2 else 1
+    result: Dict[str, Any] = {"params": len(ngrams) * outputs + outputs, "train_examples": len(train)}
     for name, (examples, _) in sets.items():
-        texts = [e.text for e in examples]
-        start = time.perf_counter()
-        predicted = pipeline.predict(texts)
-        seconds = time.perf_counter() - start
+        predicted = pipeline.predict([e.text for e in examples])
         accuracy = float(numpy.mean([p == e.label for p, e in zip(predicted, examples)]))
-        if name == "test":
-            result.update(accuracy=accuracy, cpu_examples_per_s=len(texts) / seconds)
-        else:
-            result[f"{name}_accuracy"] = accuracy
+        result["accuracy" if name == "test" else f"{name}_accuracy"] = accuracy
+    batches = [timing_texts[i:i + batch_size] for i in range(0, len(timing_texts), batch_size)]
+    seconds = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for batch in batches:
+            pipeline.predict(batch)
+        seconds = min(seconds, time.perf_counter() - start)
+    result["cpu_examples_per_s"] = len(timing_texts) / seconds
     return result
 
 
@@ -183,9 +208,11 @@ def training_examples(archive: Archive) -> List[TextExample]:
     return list(subsample(examples, reader._sample_every, reader._max_examples))
 
 
-def pruning_curve(archive_file: Path, sets: Dict[str, Any], batch_size: int) -> List[Dict[str, Any]]:
+def pruning_curve(archive_file: Path, sets: Dict[str, Any], timing_texts: List[str], batch_size: int,
+                  repeats: int) -> List[Dict[str, Any]]:
     archive = load_archive(str(archive_file))
     size = archive.model.vocab.get_vocab_size("ngrams") - 2
+    del archive
     test = {"test": sets["test"]}
     curve = []
     with tempfile.TemporaryDirectory() as directory:
@@ -193,9 +220,11 @@ def pruning_curve(archive_file: Path, sets: Dict[str, Any], batch_size: int) -> 
             keep = max(1, int(size * fraction))
             pruned = Path(directory) / f"pruned_{keep}.tar.gz"
             prune_archive(str(archive_file), keep, str(pruned))
-            result = evaluate(load_archive(str(pruned)), test, batch_size)
+            pruned_archive = load_archive(str(pruned))
+            result = accuracies(pruned_archive, test, batch_size)
+            speed = speeds({"pruned": pruned_archive}, timing_texts, batch_size, repeats)["pruned"]
             curve.append({"kept_ngrams": keep, "fraction": fraction, "params": result["params"],
-                          "accuracy": result["accuracy"], "cpu_examples_per_s": result["cpu_examples_per_s"]})
+                          "accuracy": result["accuracy"], "cpu_examples_per_s": speed["cpu_examples_per_s"]})
             print(f"  pruned to {keep:,} n-grams: accuracy {result['accuracy']:.4f}", flush=True)
     return curve
 
@@ -221,27 +250,41 @@ def aims(models: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def benchmark_dataset(runs: Path, dataset: str, batch_size: int) -> Dict[str, Any]:
+def benchmark_dataset(runs: Path, dataset: str, batch_size: int, repeats: int,
+                      max_timing_examples: Optional[int]) -> Dict[str, Any]:
     sets = evaluation_sets(dataset)
+    timing_texts = [e.text for e in sets["test"][0]][:max_timing_examples]
     found: Dict[str, Any] = {"evaluation": {name: what for name, (_, what) in sets.items()}}
-    archives: Dict[str, Path] = {}
+    found["timing"] = {"texts": f"the first {len(timing_texts):,} of the {len(sets['test'][0]):,} test texts",
+                       "batch_size": batch_size, "threads": 1,
+                       "order": f"models in turn (round-robin), best of {repeats}"}
+    archive_files: Dict[str, Path] = {}
+    archives: Dict[str, Archive] = {}
     for model in MODELS:
         archive_file = runs / "dan" / dataset / RUN_FOLDER[model] / "model.tar.gz"
         if not archive_file.exists():
             print(f"{dataset}: no {archive_file}, {model} left out", flush=True)
             continue
-        archives[model] = archive_file
-        print(f"{dataset}: {model} ...", flush=True)
-        found[model] = evaluate(load_archive(str(archive_file)), sets, batch_size)
+        archive_files[model] = archive_file
+        print(f"{dataset}: {model} accuracy ...", flush=True)
+        archives[model] = load_archive(str(archive_file))
+        found[model] = accuracies(archives[model], sets, batch_size)
         print(f"  {json.dumps(found[model])}", flush=True)
+    print(f"{dataset}: timing {', '.join(archives)} on {len(timing_texts)} texts, best of {repeats} ...", flush=True)
+    for model, speed in speeds(archives, timing_texts, batch_size, repeats).items():
+        found[model].update(speed)
+        print(f"  {model}: {json.dumps(speed)}", flush=True)
     if "dan_scratch" in archives:
-        scratch = load_archive(str(archives["dan_scratch"]))
-        found["fasttext_style_logreg"] = linear_baseline(scratch, training_examples(scratch), sets)
+        scratch = archives["dan_scratch"]
+        found["fasttext_style_logreg"] = linear_baseline(scratch, training_examples(scratch), sets, timing_texts,
+                                                         batch_size, repeats)
         print(f"{dataset}: linear baseline {json.dumps(found['fasttext_style_logreg'])}", flush=True)
-    best = next((m for m in ("dan_kd_ft", "dan_kd") if m in archives), None)
+    archives.clear()  # free the memory before pruning
+    best = next((m for m in ("dan_kd_ft", "dan_kd") if m in archive_files), None)
     if best is not None:
         print(f"{dataset}: pruning {best} ...", flush=True)
-        found["pruning"] = {"model": best, "curve": pruning_curve(archives[best], sets, batch_size)}
+        found["pruning"] = {"model": best, "curve": pruning_curve(archive_files[best], sets, timing_texts,
+                                                                  batch_size, repeats)}
     found["aims"] = aims(found)
     return found
 
@@ -285,17 +328,32 @@ def write_report(results: Dict[str, Any]) -> None:
                 rows[f"{dataset} {model}"] = row
     columns = ["accuracy", "dev_accuracy", "params", "cpu_examples_per_s", "tokenize_examples_per_s", "speedup",
                "direct_cpu_examples_per_s", "direct_speedup"]
-    note = (f"Accuracy on each dataset's test set (see `evaluation` in dan.json), one CPU thread, batches of "
-            f"{results['settings']['batch_size']}, tokenization included in cpu_examples_per_s; {results['hardware']}. "
-            "Training was shortened for a 2-core CPU (see the configs' headers and docs/dan.md).")
+    settings = results["settings"]
+    missing = [d for d in ("sst2", "imdb", "trec") if d not in results["datasets"]]
+    note = (f"Accuracy on each dataset's test set (see `evaluation` in dan.json; SST-2 dev beside it). Speed: one CPU "
+            f"thread, batches of {settings['batch_size']}, the models of a dataset timed in turn on the same test "
+            f"texts, best of {settings.get('repeats', 1)}; cpu_examples_per_s includes tokenization "
+            f"(tokenize_examples_per_s alone), direct_* skips AllenNLP's per-instance objects (same predictions); "
+            f"{results['hardware']}. Training was shortened for a 2-core CPU (see the configs' headers and "
+            f"docs/dan.md). Not measured (no runs): {', '.join(missing) or 'none'}.")
     table = markdown_table(rows, columns, "dataset / model")
+    aim_rows: Dict[str, Dict[str, Any]] = {}
+    for dataset, found in results["datasets"].items():
+        for student, aim in found.get("aims", {}).items():
+            aim_rows[f"{dataset} {student}"] = {
+                "% of teacher accuracy (aim >= 97)": 100 * aim["fraction_of_teacher_accuracy"],
+                "points over scratch (aim >= 1.0)": aim.get("points_over_scratch"),
+                "speedup (aim >= 30x)": aim["speedup_over_teacher"],
+                "direct speedup": aim["direct_speedup_over_teacher"],
+                "met": ", ".join(name for name, key in AIM_NAMES if aim.get(key)) or "none",
+                "not met": ", ".join(name for name, key in AIM_NAMES if aim.get(key) is False) or "none"}
+    if aim_rows:
+        table += "\nAims\n\n" + markdown_table(aim_rows, list(next(iter(aim_rows.values()))), "dataset / student")
     for dataset, found in results["datasets"].items():
         if "pruning" in found:
             curve = {f"{c['kept_ngrams']:,} n-grams": c for c in found["pruning"]["curve"]}
             table += f"\n{dataset}: {found['pruning']['model']} after pruning\n\n" + markdown_table(
                 curve, ["params", "accuracy", "cpu_examples_per_s"], "kept")
-        if found.get("aims"):
-            table += f"\n{dataset} aims: `{json.dumps(found['aims'])}`\n"
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "dan.md").write_text(table + f"\n{note}\n")
     print(table + f"\n{note}")
@@ -306,15 +364,20 @@ def main() -> None:
     parser.add_argument("--runs", default="runs")
     parser.add_argument("--datasets", nargs="+", default=["sst2", "trec", "imdb"])
     parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--repeats", type=int, default=3, help="timed passes per model; the best counts")
+    parser.add_argument("--max-timing-examples", type=int, default=None,
+                        help="time on the first N test texts only (accuracy always uses every text)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     path = RESULTS / "dan.json"
     results = json.loads(path.read_text()) if path.exists() else {"datasets": {}}
     results["hardware"] = hardware_description()
-    results["settings"] = {"batch_size": args.batch_size, "threads": 1}
+    results["settings"] = {"batch_size": args.batch_size, "threads": 1, "repeats": args.repeats,
+                           "max_timing_examples": args.max_timing_examples}
     for dataset in args.datasets:
         if (Path(args.runs) / "dan" / dataset).exists():
-            results["datasets"][dataset] = benchmark_dataset(Path(args.runs), dataset, args.batch_size)
+            results["datasets"][dataset] = benchmark_dataset(Path(args.runs), dataset, args.batch_size, args.repeats,
+                                                             args.max_timing_examples)
         else:
             print(f"{dataset}: no runs under {args.runs}/dan/{dataset}, kept as it was", flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)

@@ -17,6 +17,7 @@ import argparse
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -166,6 +167,9 @@ def main() -> None:
     parser.add_argument("--peer-max-batch", type=int, default=256,
                         help="largest batch at which peers are timed (their all-pairs label scores need O(b n^2 L) memory)")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    parser.add_argument("--replace", action="store_true",
+                        help="drop treebanks of an earlier results file that this run does not measure "
+                             "(default: keep them, each with the settings it was measured under)")
     args = parser.parse_args()
 
     import_plugins()
@@ -181,14 +185,19 @@ def main() -> None:
         "timing": "forward + tree and label decoding on pre-built, length-sorted batches; median of repeats",
         "treebanks": {},
     }
+    out_file = args.out / "parser_distillation.json"
+    if out_file.exists() and not args.replace:  # treebanks are measured in separate runs as their models get trained
+        results["treebanks"] = json.loads(out_file.read_text()).get("treebanks", {})
+    measured_under = {key: results[key] for key in ("threads", "batch_sizes", "repeats", "peer_max_batch", "hardware", "gpu")}
     for treebank in args.treebanks:
         figures = benchmark_treebank(args.runs, treebank, args.batch_sizes, args.repeats, args.peer_max_batch)
         if figures:
-            results["treebanks"][treebank] = figures
+            results["treebanks"][treebank] = {**figures, "measured_under": measured_under,
+                                              "measured_on": time.strftime("%Y-%m-%d")}
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "parser_distillation.json").write_text(json.dumps(results, indent=2) + "\n")
+    out_file.write_text(json.dumps(results, indent=2) + "\n")
     subprocess.run([sys.executable, str(Path(__file__).resolve().parent / "report_parser_distillation.py"),
-                    "--results", str(args.out / "parser_distillation.json")], check=True)
+                    "--results", str(out_file)], check=True)
 
 
 if __name__ == "__main__":
