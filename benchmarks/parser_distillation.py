@@ -3,7 +3,8 @@ students trained without a teacher (B-x), their int8-quantized variants, and pee
 
 Every model of a treebank is timed in the same process, interleaved (repeat 1: all models,
 repeat 2: all models, ...), at each batch size, and the median run is kept, so ratios against the
-full teacher hold on a noisy machine. GPU figures are added when a GPU is present.
+full teacher hold on a noisy machine. GPU figures are added when a GPU is present; `--devices gpu`
+times on the GPU only and merges its figures into the rows an earlier CPU run wrote (and back).
 
 Runs are expected at RUNS/parser/<treebank>/{teacher,d20,...,b80}/ (model.tar.gz or best.th), and
 the allennlp-models peer for EWT at RUNS/ewt_allennlp_models/.
@@ -52,7 +53,7 @@ def folder_of(variant: str) -> str:
     return "teacher" if variant == "full" else variant.replace("-", "").lower()
 
 
-def load_models(runs: Path, treebank: str) -> Dict[str, Dict[str, Any]]:
+def load_models(runs: Path, treebank: str, quantize: bool = True) -> Dict[str, Dict[str, Any]]:
     name, _ = TREEBANKS[treebank]
     found: Dict[str, Dict[str, Any]] = {}
     candidates: List[Tuple[str, Path, bool]] = [(v, runs / "parser" / name / folder_of(v), False) for v in VARIANTS]
@@ -68,7 +69,7 @@ def load_models(runs: Path, treebank: str) -> Dict[str, Dict[str, Any]]:
     if supar_run.exists():
         found["SuPar biaffine-dep"] = {"supar": supar_peer.load(supar_run), "peer": True,
                                        "info": supar_peer.training_info(supar_run.parent)}
-    for variant in QUANTIZED:
+    for variant in QUANTIZED if quantize else []:
         if variant in found:
             base = found[variant]
             found[f"{variant}+int8"] = {**base, "model": quantize_for_cpu(base["model"]), "quantized_from": variant}
@@ -118,20 +119,23 @@ def per_second(count: int, runs: Dict[str, List[float]]) -> Dict[str, Any]:
 
 
 def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeats: int,
-                       peer_max_batch: int) -> Dict[str, Any]:
+                       peer_max_batch: int, devices: List[str]) -> Dict[str, Any]:
     _, test_name = TREEBANKS[treebank]
     test_file = data_path("ud", treebank, test_name)
     gold = list(read_conllu(test_file))
     tokens, sentences = sum(len(s.words) for s in gold), len(gold)
-    models = load_models(runs, treebank)
+    models = load_models(runs, treebank, quantize="cpu" in devices)
     if not models:
         return {}
-    cpu_seconds = time_models(models, test_file, batch_sizes, repeats, torch.device("cpu"), peer_max_batch)
-    gpu_seconds = None
-    if torch.cuda.is_available():
+    cpu_seconds = gpu_seconds = None
+    if "cpu" in devices:
+        cpu_seconds = time_models(models, test_file, batch_sizes, repeats, torch.device("cpu"), peer_max_batch)
+    if "gpu" in devices and torch.cuda.is_available():
         gpu_models = {n: {**e, "model": e["model"].cuda()} for n, e in models.items()
                       if "quantized_from" not in e and "supar" not in e}
         gpu_seconds = time_models(gpu_models, test_file, batch_sizes, repeats, torch.device("cuda"), peer_max_batch)
+        for name, entry in gpu_models.items():  # a GPU-only run scores the GPU predictions
+            models[name].setdefault("predictions", entry["predictions"])
     full_params = count_trainable_parameters(models["full"]["model"]) if "full" in models else None
     rows: Dict[str, Any] = {}
     for name, entry in models.items():
@@ -143,19 +147,31 @@ def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeat
         row = {
             "uas": round(uas, 2), "las": round(las, 2), "params": params,
             "param_fraction": round(params / full_params, 4) if full_params and not entry["peer"] else None,
-            "cpu_tokens_per_s": per_second(tokens, cpu_seconds[name]),
-            "cpu_sentences_per_s": per_second(sentences, cpu_seconds[name]),
             "peer": entry["peer"],
             **entry["info"],
         }
         if "quantized_from" in entry:
             row["int8_dynamic_quantization"] = True
-        if gpu_seconds and name in gpu_seconds:
-            row["gpu_tokens_per_s"] = per_second(tokens, gpu_seconds[name])
+        for device, seconds in (("cpu", cpu_seconds), ("gpu", gpu_seconds)):
+            if seconds and name in seconds:
+                row[f"{device}_tokens_per_s"] = per_second(tokens, seconds[name])
+                row[f"{device}_sentences_per_s"] = per_second(sentences, seconds[name])
         rows[name] = row
         print(f"{treebank} {name}: UAS {uas:.2f} LAS {las:.2f} params {params:,} "
-              f"tokens/s {row['cpu_tokens_per_s']}")
+              f"CPU tokens/s {row.get('cpu_tokens_per_s')} GPU tokens/s {row.get('gpu_tokens_per_s')}")
     return {"test_sentences": sentences, "test_tokens": tokens, "models": rows}
+
+
+def merge_figures(earlier: Dict[str, Any], figures: Dict[str, Any], measured: Dict[str, Any]) -> Dict[str, Any]:
+    """This run's figures over an earlier run's for the same treebank: a model's row keeps the speed
+    figures of a device this run did not time (e.g. GPU figures taken on another machine), and each
+    device says when and under which settings it was measured."""
+    models = {name: {**earlier.get("models", {}).get(name, {}), **row} for name, row in figures["models"].items()}
+    for name, row in earlier.get("models", {}).items():
+        if name not in models and any(f"{d}_tokens_per_s" in row for d in ("cpu", "gpu") if d not in measured):
+            models[name] = {k: v for k, v in row.items() if not k.startswith(tuple(measured))}
+    kept = {device: under for device, under in earlier.get("measured_under", {}).items() if device in ("cpu", "gpu")}
+    return {**figures, "models": models, "measured_under": {**kept, **measured}}
 
 
 def main() -> None:
@@ -166,6 +182,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--peer-max-batch", type=int, default=256,
                         help="largest batch at which peers are timed (their all-pairs label scores need O(b n^2 L) memory)")
+    parser.add_argument("--devices", nargs="+", choices=["cpu", "gpu"], default=["cpu", "gpu"],
+                        help="where to time (gpu only when one is present); figures of the other device "
+                             "from an earlier run of the same treebank are kept")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     parser.add_argument("--replace", action="store_true",
                         help="drop treebanks of an earlier results file that this run does not measure "
@@ -189,11 +208,12 @@ def main() -> None:
     if out_file.exists() and not args.replace:  # treebanks are measured in separate runs as their models get trained
         results["treebanks"] = json.loads(out_file.read_text()).get("treebanks", {})
     measured_under = {key: results[key] for key in ("threads", "batch_sizes", "repeats", "peer_max_batch", "hardware", "gpu")}
+    devices = [d for d in args.devices if d == "cpu" or torch.cuda.is_available()]
     for treebank in args.treebanks:
-        figures = benchmark_treebank(args.runs, treebank, args.batch_sizes, args.repeats, args.peer_max_batch)
+        figures = benchmark_treebank(args.runs, treebank, args.batch_sizes, args.repeats, args.peer_max_batch, devices)
         if figures:
-            results["treebanks"][treebank] = {**figures, "measured_under": measured_under,
-                                              "measured_on": time.strftime("%Y-%m-%d")}
+            results["treebanks"][treebank] = merge_figures(results["treebanks"].get(treebank, {}), figures, {
+                device: {**measured_under, "measured_on": time.strftime("%Y-%m-%d")} for device in devices})
     args.out.mkdir(parents=True, exist_ok=True)
     out_file.write_text(json.dumps(results, indent=2) + "\n")
     subprocess.run([sys.executable, str(Path(__file__).resolve().parent / "report_parser_distillation.py"),

@@ -22,9 +22,10 @@ def aims(models: Dict[str, Any], largest: str) -> List[str]:
         d20 = models["D-20"]
         lines.append(f"D-20 LAS {d20['las']} vs full {full['las']} - 1.0: "
                      f"{'met' if d20['las'] >= full['las'] - 1.0 else 'not met'}")
-        ratio = d20["cpu_tokens_per_s"][largest] / full["cpu_tokens_per_s"][largest]
-        lines.append(f"D-20 CPU tokens/s at batch {largest} = {ratio:.2f}x full (aim 3.0x): "
-                     f"{'met' if ratio >= 3.0 else 'not met'}")
+        if "cpu_tokens_per_s" in d20 and "cpu_tokens_per_s" in full:
+            ratio = d20["cpu_tokens_per_s"][largest] / full["cpu_tokens_per_s"][largest]
+            lines.append(f"D-20 CPU tokens/s at batch {largest} = {ratio:.2f}x full (aim 3.0x): "
+                         f"{'met' if ratio >= 3.0 else 'not met'}")
     for fraction in (20, 40, 60, 80):
         d, b = models.get(f"D-{fraction}"), models.get(f"B-{fraction}")
         if d and b:
@@ -33,8 +34,8 @@ def aims(models: Dict[str, Any], largest: str) -> List[str]:
     for peer_name, peer in models.items():
         if not (full and peer.get("peer")):
             continue
-        for size in full["cpu_tokens_per_s"]:
-            if not peer["cpu_tokens_per_s"].get(size):
+        for size in full.get("cpu_tokens_per_s", {}):
+            if not peer.get("cpu_tokens_per_s", {}).get(size):
                 continue  # the peer was not timed at this batch size
             ratio = full["cpu_tokens_per_s"][size] / peer["cpu_tokens_per_s"][size]
             aim = (f" (aim 2x): {'met' if ratio >= 2 else 'not met'}"
@@ -43,21 +44,31 @@ def aims(models: Dict[str, Any], largest: str) -> List[str]:
     return lines
 
 
+def speed_cells(row: Dict[str, Any], key: str, sizes: List[str], digits: int) -> List[str]:
+    figures = row.get(key, {})
+    return [f"{figures[s]:,.{digits}f}" if figures.get(s) else "-" for s in sizes]
+
+
 def table(treebank: str, figures: Dict[str, Any], sizes: List[str]) -> str:
-    header = ["model", "UAS", "LAS", "params", "fraction", "epochs"] + [f"tok/s b{s}" for s in sizes] + \
-             [f"sent/s b{s}" for s in sizes]
+    devices = [d for d in ("cpu", "gpu") if any(f"{d}_tokens_per_s" in r for r in figures["models"].values())]
+    header = ["model", "UAS", "LAS", "params", "fraction", "epochs"]
+    for device in devices:
+        header += [f"{device.upper()} tok/s b{s}" for s in sizes] + [f"{device.upper()} sent/s b{s}" for s in sizes]
     lines = [f"#### {treebank} (test: {figures['test_sentences']} sentences, {figures['test_tokens']} tokens)", "",
              "| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
     for name, row in figures["models"].items():
         fraction = f"{100 * row['param_fraction']:.1f} %" if row.get("param_fraction") else ""
         cells = [name, f"{row['uas']:.2f}", f"{row['las']:.2f}", f"{row['params']:,}", fraction, str(row.get("epochs", ""))]
-        cells += [f"{row['cpu_tokens_per_s'][s]:,.0f}" if row['cpu_tokens_per_s'][s] else "-" for s in sizes]
-        cells += [f"{row['cpu_sentences_per_s'][s]:,.1f}" if row['cpu_sentences_per_s'][s] else "-" for s in sizes]
+        for device in devices:
+            cells += speed_cells(row, f"{device}_tokens_per_s", sizes, 0) + speed_cells(row, f"{device}_sentences_per_s", sizes, 1)
         lines.append("| " + " | ".join(cells) + " |")
     largest = sizes[-1]
     checks = aims(figures["models"], largest)
     if checks:
         lines += [""] + [f"- {line}" for line in checks]
+    for device, under in figures.get("measured_under", {}).items():
+        where = under["hardware"] if device == "cpu" else f"{under['gpu']} (host: {under['hardware']})"
+        lines.append(f"- {device.upper()} figures: {where}, median of {under['repeats']}, measured {under['measured_on']}")
     return "\n".join(lines) + "\n"
 
 
@@ -68,7 +79,7 @@ def plot(results: Dict[str, Any], out: Path) -> None:
     for axis, treebank in zip(axes[0], treebanks):
         models = results["treebanks"][treebank]["models"]
         for name, row in models.items():
-            if not row["cpu_tokens_per_s"].get(largest):
+            if not row.get("cpu_tokens_per_s", {}).get(largest):
                 continue  # not timed at this batch size
             colour = "tab:green" if name.startswith("D-") else "tab:blue" if name.startswith("B-") else \
                 "tab:red" if name.startswith("full") else "tab:gray"
@@ -91,7 +102,7 @@ def main() -> None:
     args = parser.parse_args()
     results = json.loads(args.results.read_text())
     sizes = [str(s) for s in results["batch_sizes"]]
-    note = (f"One CPU thread, {results['hardware']}; median of {results['repeats']} interleaved runs; "
+    note = (f"CPU: one thread; GPU: one device, batches moved there before timing; median of interleaved runs; "
             f"{results['timing']}. '-': not timed (peers only up to batch {results.get('peer_max_batch')}, "
             f"their all-pairs label scores need too much memory beyond).")
     markdown = "\n".join(table(t, f, sizes) for t, f in results["treebanks"].items()) + f"\n{note}\n"
