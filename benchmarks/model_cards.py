@@ -156,6 +156,80 @@ def parser_distillation_cards(results: Dict[str, Any], licenses: Dict[str, str],
     return cards
 
 
+LDNET_CONFIGS = {"conll2003": "ldnet_ner", "wnut17": "ldnet_wnut17", "conll2000": "ldnet_chunking"}
+LDNET_VARIANTS = {"nolm": ("_nolm", "the char-LSTM + BiLSTM-CRF tagger without language-model features"),
+                  "origin": ("", "the tagger over all layers of the forward and backward densely connected LMs"),
+                  "pruned": ("_prune", "the tagger after layer selection, with unselected LM layers removed")}
+
+
+def ldnet_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) -> Dict[str, str]:
+    setting = results.get("setting", {})
+    hardware = f"{setting.get('hardware', '')}; {setting.get('threads', 1)} thread(s)"
+    cards = {}
+    for direction, lm in results.get("language_models", {}).items():
+        cards[f"ldnet_lm_{direction}"] = card(
+            f"green_nlp LD-Net {direction} language model",
+            f"Densely connected LSTM language model ({direction}), adaptive softmax; its layer outputs feed the taggers.",
+            ["IMDB unlabeled reviews + the tagging sets' training text, built by "
+             "`python -m green_nlp.dataset_readers.lm_corpus` (the config trains on its first 40k sentences)",
+             f"License: {license_of('imdb', licenses)} (IMDB); the tagging sets' own licenses for their text"],
+            {"validation perplexity": lm.get("validation_perplexity"), "training perplexity": lm.get("training_perplexity")},
+            {}, {"config": f"`training_configs/ldnet/lm_{direction}.jsonnet`", "epochs": lm.get("epochs")},
+            hardware, source, ["Trained for far fewer epochs than the LD-Net paper; its perplexity is much higher."])
+    for dataset, figures in results.get("datasets", {}).items():
+        license_text = license_of(dataset, licenses)
+        for variant, (suffix, what) in LDNET_VARIANTS.items():
+            row = figures.get(variant)
+            if not row:
+                continue
+            metrics = {"span F1 (test)": row.get("f1"), "parameters": row.get("params"),
+                       "LM parameters": row.get("lm_params"), "LM layers kept (forward, backward)": row.get("lm_layers")}
+            speed = {"CPU words/s (1 thread)": row.get("cpu_words_per_s"),
+                     "LM multiply-adds per word": row.get("lm_flops_per_token"),
+                     "tagger multiply-adds per word": row.get("tagger_flops_per_token")}
+            cards[f"ldnet_{dataset}_{variant}"] = card(
+                f"green_nlp LD-Net tagger, {dataset}, {variant}", f"Sequence labeler: {what}.",
+                [f"{dataset}: tested on `{figures.get('test_file')}`", f"License: {license_text}"],
+                metrics, speed, {"config": f"`training_configs/{LDNET_CONFIGS.get(dataset, dataset)}{suffix}.jsonnet`",
+                                 "epochs": row.get("epochs")},
+                hardware, source, ["Trained for a few epochs on 2 CPU cores (see the README's limits)."])
+    return cards
+
+
+DAN_VARIANTS = {"teacher": ("teacher", "the large teacher classifier the DAN is distilled from"),
+                "dan_scratch": ("dan_scratch", "a DAN over 1-4-gram embeddings trained on the labeled data only (baseline)"),
+                "dan_kd": ("dan_kd", "a DAN distilled from the teacher on unlabeled text + the train set (KL loss)"),
+                "dan_kd_ft": ("dan_kd_ft", "the distilled DAN after the fine-tuning stage on the labeled data")}
+
+
+def _percent(fraction: Optional[float]) -> Optional[float]:
+    return None if fraction is None else round(100 * fraction, 2)
+
+
+def dan_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) -> Dict[str, str]:
+    settings = results.get("settings", {})
+    hardware = f"{results.get('hardware', '')}; {settings.get('threads', 1)} thread(s), batch {settings.get('batch_size')}"
+    cards = {}
+    for dataset, figures in results.get("datasets", {}).items():
+        license_text = license_of(dataset, licenses)
+        evaluation = figures.get("evaluation", {})
+        for variant, (config, what) in DAN_VARIANTS.items():
+            row = figures.get(variant)
+            if not row:
+                continue
+            metrics = {"accuracy % (test)": _percent(row.get("accuracy")), "accuracy % (dev)": _percent(row.get("dev_accuracy")),
+                       "parameters": row.get("params"), "embedding parameters": row.get("embedding_params")}
+            speed = {"CPU examples/s incl. tokenization (1 thread)": row.get("cpu_examples_per_s"),
+                     "CPU examples/s, model only": row.get("model_examples_per_s")}
+            cards[f"dan_{dataset}_{variant}"] = card(
+                f"green_nlp text classifier, {dataset}, {variant}", f"Text classifier: {what}.",
+                [f"Test: {evaluation.get('test', dataset)}", f"Dev: {evaluation.get('dev', '-')}",
+                 f"License: {license_text}"],
+                metrics, speed, {"config": f"`training_configs/dan/{config}_{dataset}.jsonnet`"},
+                hardware, source, ["Trained on 2 CPU cores with shortened schedules (see the README's limits)."])
+    return cards
+
+
 def generic_cards(name: str, results: Dict[str, Any], licenses: Dict[str, str], source: str) -> Dict[str, str]:
     """Results of another layout with a `models` table: every number in a row becomes a metric."""
     cards = {}
@@ -176,6 +250,10 @@ def generic_cards(name: str, results: Dict[str, Any], licenses: Dict[str, str], 
 BUILDERS: Dict[str, Callable[..., Dict[str, str]]] = {
     "parser_ewt": parser_ewt_cards,
     "parser_distillation": parser_distillation_cards,
+    "ldnet": ldnet_cards,
+    "dan": dan_cards,
+    "robustness": lambda results, licenses, source: {},  # input-handling cases, not models
+    "tree_decoders": lambda results, licenses, source: {},  # decoder timings, not models
 }
 
 

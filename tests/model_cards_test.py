@@ -62,3 +62,30 @@ def test_licenses_come_from_the_real_data_readme(cards_module):
     readme = require_data("README.md")
     licenses = cards_module.data_licenses(readme)
     assert cards_module.license_of("UD_English-EWT", licenses) == "CC BY-SA 4.0"
+
+
+def test_cards_for_ldnet_and_dan_results(cards_module, tmp_path):
+    licenses = {"ner/conll2003/eng.{train,testa,testb}": "research-only", "cls/sst2/{train,dev,test}.tsv": "research"}
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "ldnet.json").write_text(json.dumps({
+        "setting": {"threads": 1, "hardware": "Some CPU"},
+        "language_models": {"forward": {"validation_perplexity": 334.4, "epochs": 1}},
+        "datasets": {"conll2003": {"test_file": "ner/conll2003/eng.testb",
+                                   "nolm": {"f1": 86.76, "params": 2_388_181, "cpu_words_per_s": 8962.8},
+                                   "pruned": {"f1": 86.79, "params": 4_736_699, "lm_layers": [1, 1]}}}}))
+    (results / "dan.json").write_text(json.dumps({
+        "hardware": "Some CPU", "settings": {"threads": 1, "batch_size": 32},
+        "datasets": {"sst2": {"evaluation": {"test": "SST-2 test"},
+                              "dan_kd": {"accuracy": 0.7871, "params": 40_041_002, "cpu_examples_per_s": 2971.5},
+                              "fasttext_style_logreg": {"accuracy": 0.768}}}}))
+
+    written = {p.stem: p.read_text() for p in cards_module.write_cards(results, tmp_path / "cards", licenses)}
+
+    assert set(written) == {"ldnet_lm_forward", "ldnet_conll2003_nolm", "ldnet_conll2003_pruned", "dan_sst2_dan_kd"}
+    assert "| span F1 (test) | 86.79 |" in written["ldnet_conll2003_pruned"]
+    assert "`training_configs/ldnet_ner_prune.jsonnet`" in written["ldnet_conll2003_pruned"]
+    assert "License: research-only" in written["ldnet_conll2003_nolm"]
+    assert "| accuracy % (test) | 78.71 |" in written["dan_sst2_dan_kd"]
+    assert "`training_configs/dan/dan_kd_sst2.jsonnet`" in written["dan_sst2_dan_kd"]
+    assert "| validation perplexity | 334.40 |" in written["ldnet_lm_forward"]
