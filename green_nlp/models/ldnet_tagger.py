@@ -13,6 +13,7 @@ from allennlp.training.metrics import SpanBasedF1Measure
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
 from green_nlp.models.dense_lm import DenseLanguageModel
 from green_nlp.models import ldnet_env
+from green_nlp.nn.viterbi import batched_viterbi_tags
 
 ldnet_env.export_defaults()
 
@@ -135,7 +136,7 @@ class LdNetTagger(Model):
         return -self.crf(logits, tags, mask) / logits.size(0)  # mean negative log-likelihood per sentence
 
     def _decode(self, logits: torch.Tensor, mask: torch.Tensor) -> List[List[int]]:
-        return [path for path, _ in self.crf.viterbi_tags(logits, mask)]
+        return batched_viterbi_tags(self.crf, logits, mask)  # same paths as crf.viterbi_tags, one loop per batch
 
     def forward(self, tokens: TextFieldTensors, tags: Optional[torch.LongTensor] = None,  # type: ignore
                 metadata: Optional[List[Dict[str, Any]]] = None) -> Dict[str, Any]:
