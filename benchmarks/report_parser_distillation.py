@@ -74,7 +74,9 @@ def table(treebank: str, figures: Dict[str, Any], sizes: List[str]) -> str:
 
 def plot(results: Dict[str, Any], out: Path) -> None:
     treebanks = list(results["treebanks"])
-    largest = str(results["batch_sizes"][-1])
+    # the largest batch at which the peers were timed too, so they appear beside our models
+    timed = [size for size in results["batch_sizes"] if size <= results.get("peer_max_batch", size)]
+    largest = str(timed[-1] if timed else results["batch_sizes"][-1])
     fig, axes = plt.subplots(1, len(treebanks), figsize=(6 * len(treebanks), 4.5), squeeze=False)
     for axis, treebank in zip(axes[0], treebanks):
         models = results["treebanks"][treebank]["models"]
