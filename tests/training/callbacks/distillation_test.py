@@ -13,7 +13,7 @@ from allennlp.models.archival import load_archive
 
 from green_nlp.training.callbacks import DistillationCallback
 from green_nlp.training.parser_distiller import ParserDistiller, check_vocabularies_match
-from tests.conftest import FIXTURES, REPO_ROOT
+from tests.conftest import FIXTURES, REPO_ROOT, require_data
 
 TEACHER = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
 STUDENT_CONFIG = FIXTURES / "parser" / "student_experiment.jsonnet"
@@ -124,3 +124,42 @@ def test_allennlp_train_of_a_student_from_the_fixture_teacher(tmp_path):
     student = load_archive(str(run / "model.tar.gz")).model  # loads with no teacher around
     teacher = load_archive(str(TEACHER)).model
     assert sum(p.numel() for p in student.parameters()) < sum(p.numel() for p in teacher.parameters())
+
+
+def _allennlp_train(config, run, overrides):
+    result = subprocess.run(
+        [sys.executable, "-m", "allennlp", "train", str(config), "-s", str(run), "-o", json.dumps(overrides),
+         "--include-package", "green_nlp"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_teacher_then_distilled_student_on_real_ewt_sentences(tmp_path):
+    """The whole path on real UD data: a small teacher trained on the first EWT training sentences,
+    then a student distilled from its archive, evaluated on real EWT dev sentences (the same ones the
+    teacher's vocabulary saw, so every relation label is known)."""
+    train = require_data("ud", "UD_English-EWT", "en_ewt-ud-train.conllu")
+    dev = require_data("ud", "UD_English-EWT", "en_ewt-ud-dev.conllu")
+    data = {"train_data_path": str(train), "validation_data_path": str(dev),
+            "dataset_reader.max_instances": 120, "validation_dataset_reader.max_instances": 120,
+            "trainer.num_epochs": 2}
+    teacher_run = tmp_path / "teacher"
+    _allennlp_train(FIXTURES / "parser" / "teacher_experiment.jsonnet", teacher_run, data)
+    teacher_archive = str(teacher_run / "model.tar.gz")
+    student_run = tmp_path / "student"
+    _allennlp_train(STUDENT_CONFIG, student_run, {
+        **data, "vocabulary.directory": teacher_archive,
+        "trainer.callbacks": [{"type": "green_distillation", "teacher_archive": teacher_archive}]})
+
+    assert not any("teacher" in key for key in torch.load(student_run / "best.th", weights_only=True))
+    student, teacher = load_archive(str(student_run / "model.tar.gz")), load_archive(teacher_archive)
+    assert student.model.vocab.get_token_to_index_vocabulary("deprel_labels") == \
+        teacher.model.vocab.get_token_to_index_vocabulary("deprel_labels")
+    scores_file = tmp_path / "dev_metrics.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "allennlp", "evaluate", str(student_run / "model.tar.gz"), str(dev),
+         "--output-file", str(scores_file), "--include-package", "green_nlp",
+         "-o", json.dumps({"validation_dataset_reader.max_instances": 120})],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    scores = json.loads(scores_file.read_text())
+    assert 0.0 < scores["UAS"] <= 1.0 and 0.0 <= scores["LAS"] <= scores["UAS"]
