@@ -6,6 +6,7 @@ from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
 from allennlp.data.fields import Field, MetadataField, SequenceLabelField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer
 
+from green_nlp.data.gold_label_field import GoldLabelField
 from green_nlp.dataset_readers.conllu_sentences import DependencySentence, read_conllu
 
 logger = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ class ConlluDependenciesReader(DatasetReader):
             fields["upos"] = SequenceLabelField(upos, text_field, label_namespace=UPOS_NAMESPACE)
         if heads is not None and deprels is not None:
             fields["head_indices"] = SequenceLabelField(heads, text_field, label_namespace="head_index_tags")
-            fields["head_tags"] = SequenceLabelField(deprels, text_field, label_namespace=DEPREL_NAMESPACE)
+            fields["head_tags"] = GoldLabelField(deprels, text_field, label_namespace=DEPREL_NAMESPACE)
         metadata: Dict[str, Any] = {"words": words, "upos": upos}
         metadata.update(extra_metadata or {})
         fields["metadata"] = MetadataField(metadata)

@@ -162,7 +162,8 @@ class BiaffineDependencyParser(Model):
         arc_log_probs = scores["arc_scores"].log_softmax(-1)[:, 1:]
         arc_nll = -arc_log_probs.gather(-1, head_indices.unsqueeze(-1)).squeeze(-1)
         label_log_probs = self.label_scores(scores, gold_heads).log_softmax(-1)[:, 1:]
-        label_nll = -label_log_probs.gather(-1, head_tags.unsqueeze(-1)).squeeze(-1)
+        seen = head_tags >= 0  # UNSEEN_LABEL (-1): a relation outside the vocabulary, no label loss
+        label_nll = -label_log_probs.gather(-1, head_tags.clamp(min=0).unsqueeze(-1)).squeeze(-1) * seen
         num_words = word_mask.sum().clamp(min=1)
         loss = ((arc_nll + label_nll) * word_mask).sum() / num_words
         if "upos_logits" in scores and upos is not None:

@@ -49,6 +49,18 @@ class TestBiaffineParser(ModelTestCase):
             optimizer.step()
         assert model(**batch)["loss"].item() < first / 2
 
+    def test_unseen_gold_labels_drop_out_of_the_label_loss_only(self):
+        self.model.eval()
+        batch = self.dataset.as_tensor_dict()
+        scores = self.model.score(batch["words"], batch["upos"])
+        tags = batch["head_tags"].clone()
+        full = self.model.loss(scores, batch["head_indices"], tags, batch["upos"])
+        tags[0, 0] = -1  # UNSEEN_LABEL
+        without_one = self.model.loss(scores, batch["head_indices"], tags, batch["upos"])
+        assert torch.isfinite(without_one) and without_one < full
+        arc_only = self.model.loss(scores, batch["head_indices"], torch.full_like(tags, -1), batch["upos"])
+        assert 0 < arc_only < without_one
+
     def test_scores_expose_raw_arc_and_label_scores(self):
         batch = self.dataset.as_tensor_dict()
         scores = self.model.score(batch["words"], batch["upos"])
