@@ -25,6 +25,7 @@ CONFIG_STEMS = {"UD_English-EWT": "ud_ewt", "UD_Tamil-TTB": "ud_tamil_ttb", "UD_
                 "UD_Chinese-GSD_v1.3": "ud_chinese_gsd_v1_3"}
 EWT_MODELS = {  # parser_ewt.py's model keys -> training config
     "green_nlp_gold_upos": "training_configs/parser/ud_ewt.jsonnet",
+    "green_nlp_gold_upos_averaged": "training_configs/parser/ud_ewt.jsonnet",  # + green-average-checkpoints
     "green_nlp_raw_text": "training_configs/parser/ud_ewt_raw_text.jsonnet",
 }
 
@@ -82,6 +83,11 @@ def _training(row: Dict[str, Any], config: str) -> Dict[str, Any]:
     training = {"config": f"`{config}`", **{key: row.get(key) for key in keys}}
     if row.get("archived_from_best_th"):
         training["archive"] = "from best.th of a run that had not finished"
+    if "averaged" in row.get("description", ""):
+        training["archive"] = ("`allennlp green-average-checkpoints`: mean of the best-on-dev and the last "
+                               "epoch's weights")
+    if row.get("dev_las") is not None:
+        training["dev LAS of this archive"] = row["dev_las"]
     return training
 
 

@@ -3,3 +3,4 @@ from green_nlp.commands import bulk_predict  # noqa: F401  (registers `allennlp 
 from green_nlp.commands import prune_ldnet  # noqa: F401  (registers `allennlp green-prune-ldnet`)
 from green_nlp.commands import label_with_teacher  # noqa: F401  (registers `allennlp green-label-teacher`)
 from green_nlp.commands import prune_ngrams  # noqa: F401  (registers `allennlp green-prune-ngrams`)
+from green_nlp.commands import average_checkpoints  # noqa: F401  (registers `allennlp green-average-checkpoints`)
