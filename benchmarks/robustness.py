@@ -92,6 +92,17 @@ def load_archive(path: Path) -> Any:
     return allennlp_load_archive(str(path))
 
 
+def evaluate_file(path: Path) -> Dict[str, float]:
+    """`allennlp evaluate`'s loop (its `evaluate` over the archive's reader) on one CoNLL-U file."""
+    from allennlp.data.data_loaders import SimpleDataLoader
+    from allennlp.training.util import evaluate
+
+    archive = load_archive(TEACHER)
+    loader = SimpleDataLoader(list(archive.validation_dataset_reader.read(str(path))), 32)
+    loader.index_with(archive.model.vocab)
+    return evaluate(archive.model, loader, cuda_device=-1)
+
+
 def parse_words(words: List[str], upos: List[str]) -> Dict[str, Any]:
     """One JSON line through the parser's predictor (what `allennlp predict` / `green-predict` run)."""
     from allennlp.predictors import Predictor
@@ -145,6 +156,11 @@ def classifier_empty_lines_check(path: Path) -> Callable[[list], Outcome]:
     return check
 
 
+def unseen_relations_check(metrics: Dict[str, float]) -> Outcome:
+    ok = metrics["LAS"] == 0.0 and metrics["UAS"] > 0.5
+    return ok, f"evaluated: UAS {metrics['UAS']:.2f}, LAS {metrics['LAS']:.2f} (every relation unseen)"
+
+
 def long_sentence_check(limit: int) -> Callable[[Dict[str, Any]], Outcome]:
     def check(record: Dict[str, Any]) -> Outcome:
         ok = "error" in record and f"max_sentence_length={limit}" in record["error"]
@@ -178,6 +194,10 @@ def file_cases() -> Dict[str, Case]:
              "read in full; parsed into one well-formed tree",
              lambda: read_conllu(BAD / "conllu_1000_token_sentence.conllu"), check=thousand_token_check,
              file=BAD / "conllu_1000_token_sentence.conllu"),
+        Case("conllu_unseen_relations.conllu", "allennlp evaluate's loop on the tiny parser archive",
+             "evaluated; relations outside the model's vocabulary count as wrong labels (LAS 0, UAS kept)",
+             lambda: evaluate_file(BAD / "conllu_unseen_relations.conllu"), check=unseen_relations_check,
+             file=BAD / "conllu_unseen_relations.conllu"),
         Case("conll_missing_tag.conll", "green_conll_tagging reader (IOB1, CoNLL-03 columns)",
              "error at conll_missing_tag.conll:4: a column is missing",
              lambda: read_tagging(BAD / "conll_missing_tag.conll", "IOB1"),
