@@ -28,6 +28,7 @@ def _fixture_overrides(config: dict, name: str) -> dict:
     for reader in ("dataset_reader", "validation_dataset_reader"):  # fixtures are too small to subsample
         if config.get(reader, {}).get("sample_every", 1) != 1:
             overrides[f"{reader}.sample_every"] = 1
+            overrides[f"{reader}.sample_offset"] = 0
     if "text_paths" in vocabulary:
         overrides["vocabulary.text_paths"] = [train]
     if vocabulary.get("type") == "from_files":  # DAN(KD+FT): a finished DAN(KD) run

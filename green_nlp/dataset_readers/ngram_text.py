@@ -27,8 +27,9 @@ class NgramTextReader(DatasetReader):
     ngram_range : `Tuple[int, int]`, optional (default = `(1, 4)`, the paper)
     lowercase : `bool`, optional (default = `True`, CountVectorizer's default)
     format, fine_labels : see `TextClassificationReader`.
-    max_examples, sample_every : `int`, optional
-        Keep every `sample_every`-th example, at most `max_examples` per file (CPU-sized runs).
+    max_examples, sample_every, sample_offset : `int`, optional
+        Keep every `sample_every`-th example from index `sample_offset` on, at most `max_examples`
+        per file (CPU-sized runs; see `subsample`).
     use_gold_labels : `bool`, optional (default = `False`)
         For caches: also emit the gold label, so the loss adds CE to the KL. Every record must
         then have one (a batch cannot mix instances with and without labels). The paper's
@@ -41,11 +42,13 @@ class NgramTextReader(DatasetReader):
 
     def __init__(self, ngram_range: Tuple[int, int] = (1, 4), lowercase: bool = True, format: str = "auto",
                  fine_labels: bool = False, max_examples: Optional[int] = None, use_gold_labels: bool = False,
-                 skip_unlabeled: bool = False, sample_every: int = 1, **kwargs: Any) -> None:
+                 skip_unlabeled: bool = False, sample_every: int = 1, sample_offset: int = 0,
+                 **kwargs: Any) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
+        subsample(iter(()), sample_every, max_examples, sample_offset)  # bad values fail at construction
         self.analyzer = make_analyzer(tuple(ngram_range), lowercase)  # type: ignore[arg-type]
         self._format, self._fine_labels = format, fine_labels
-        self._max_examples, self._sample_every = max_examples, sample_every
+        self._max_examples, self._sample_every, self._sample_offset = max_examples, sample_every, sample_offset
         self._use_gold_labels = use_gold_labels
         self._skip_unlabeled = skip_unlabeled
 
@@ -73,7 +76,8 @@ class NgramTextReader(DatasetReader):
 
     def _read(self, file_path: str) -> Iterator[Instance]:
         for path in self._paths(file_path):
-            yield from self.shard_iterable(subsample(self._examples(path), self._sample_every, self._max_examples))
+            yield from self.shard_iterable(subsample(self._examples(path), self._sample_every, self._max_examples,
+                                                         self._sample_offset))
 
     def text_to_instance(self, text: str, label: Optional[str] = None,  # type: ignore[override]
                          teacher_logits: Optional[list] = None, teacher_labels: Optional[list] = None) -> Instance:

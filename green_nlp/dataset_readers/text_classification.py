@@ -139,13 +139,18 @@ def read_examples(path: str, format: str = "auto", fine_labels: bool = False,
         logger.warning("%s: skipped %d examples with empty text", path, skipped)
 
 
-def subsample(examples: Iterator[TextExample], every: int = 1, max_examples: Optional[int] = None
-              ) -> Iterator[TextExample]:
-    """Every `every`-th example (from the first), at most `max_examples` of them: a deterministic,
-    order-preserving sample that stays balanced on label-sorted files such as IMDB's."""
+def subsample(examples: Iterator[TextExample], every: int = 1, max_examples: Optional[int] = None,
+              offset: int = 0) -> Iterator[TextExample]:
+    """Every `every`-th example starting at index `offset`, at most `max_examples` of them: a
+    deterministic, order-preserving sample that stays balanced on label-sorted files such as IMDB's.
+    Two offsets of the same `every` give disjoint samples, e.g. a training sample and a held-out
+    validation sample from one file that has no dev split."""
     if every < 1:
         raise ValueError(f"every must be >= 1, got {every}")
-    return itertools.islice(examples, 0, None if max_examples is None else max_examples * every, every)
+    if not 0 <= offset < every:
+        raise ValueError(f"offset must be in [0, every), got offset {offset} with every {every}")
+    stop = None if max_examples is None else offset + max_examples * every
+    return itertools.islice(examples, offset, stop, every)
 
 
 @DatasetReader.register("green_text_classification")
@@ -168,25 +173,29 @@ class TextClassificationReader(DatasetReader):
         Keep only `max_examples` examples of each file (CPU-sized runs; say so).
     sample_every : `int`, optional (default = `1`)
         Take every n-th example (see `subsample`); IMDB's files are sorted by label.
+    sample_offset : `int`, optional (default = `0`)
+        Start the every-n-th sample here; a different offset gives a disjoint sample.
     """
 
     def __init__(self, tokenizer: Optional[Tokenizer] = None, token_indexers: Optional[Dict[str, TokenIndexer]] = None,
                  format: str = "auto", fine_labels: bool = False, skip_unlabeled: bool = False,
-                 max_examples: Optional[int] = None, sample_every: int = 1, **kwargs: Any) -> None:
+                 max_examples: Optional[int] = None, sample_every: int = 1, sample_offset: int = 0,
+                 **kwargs: Any) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
+        subsample(iter(()), sample_every, max_examples, sample_offset)  # bad values fail at construction
         if format not in FORMATS:
             raise ValueError(f"unknown format {format!r}; expected one of {FORMATS}")
         self._tokenizer = tokenizer or WhitespaceTokenizer()
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
         self._format, self._fine_labels = format, fine_labels
         self._skip_unlabeled = skip_unlabeled
-        self._max_examples, self._sample_every = max_examples, sample_every
+        self._max_examples, self._sample_every, self._sample_offset = max_examples, sample_every, sample_offset
 
     def examples(self, file_path: str) -> Iterator[TextExample]:
         examples = read_examples(file_path, self._format, self._fine_labels)
         if self._skip_unlabeled:
             examples = (example for example in examples if example.label is not None)
-        return subsample(examples, self._sample_every, self._max_examples)
+        return subsample(examples, self._sample_every, self._max_examples, self._sample_offset)
 
     def _read(self, file_path: str) -> Iterator[Instance]:
         for example in self.shard_iterable(self.examples(file_path)):

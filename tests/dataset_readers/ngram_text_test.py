@@ -59,3 +59,12 @@ def test_malformed_cache_record_names_its_line(tmp_path):
     bad.write_text(lines[0] + lines[1] + '{"text": "x", "logits": [1.0]}\n')
     with pytest.raises(TeacherCacheError, match=r"bad.teacher.jsonl:3: 1 logits, the header names 2 labels"):
         list(NgramTextReader().read(bad))
+
+
+def test_two_offsets_of_one_file_give_disjoint_training_and_validation_samples():
+    everything = [instance["ngrams"].ngrams() for instance in NgramTextReader().read(DAN_FIXTURES / "sst2_train.tsv")]
+    train = [i["ngrams"].ngrams() for i in NgramTextReader(sample_every=4).read(DAN_FIXTURES / "sst2_train.tsv")]
+    held_out = [i["ngrams"].ngrams()
+                for i in NgramTextReader(sample_every=4, sample_offset=1).read(DAN_FIXTURES / "sst2_train.tsv")]
+    assert train == everything[0::4] and held_out == everything[1::4]
+    assert len(train) + len(held_out) == 20

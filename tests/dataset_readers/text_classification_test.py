@@ -98,3 +98,17 @@ def test_real_sst2_and_trec_files_read():
     assert sum(1 for _ in read_examples(sst2 / "dev.tsv")) == 872
     trec = require_data("cls", "trec")
     assert len({e.label for e in read_examples(trec / "train.txt")}) == 6
+
+
+def test_subsample_offsets_give_disjoint_samples():
+    examples = list(read_examples(DAN / "sst2_train.tsv"))
+    train = list(subsample(iter(examples), every=4))
+    held_out = list(subsample(iter(examples), every=4, offset=2, max_examples=3))
+    assert held_out == [examples[2], examples[6], examples[10]]
+    assert not set(map(id, train)) & set(map(id, held_out))
+
+
+@pytest.mark.parametrize("every, offset", [(0, 0), (3, 3), (3, -1)])
+def test_bad_sample_settings_fail_when_the_reader_is_built(every, offset):
+    with pytest.raises(ValueError, match="every|offset"):
+        TextClassificationReader(sample_every=every, sample_offset=offset)

@@ -2,12 +2,12 @@
 // labeled reviews + a sample of the 50k unlabeled reviews (every 10th), written by
 //   allennlp green-label-teacher runs/dan/imdb/teacher/model.tar.gz .../imdb/train.jsonl.gz \
 //     --every-nth 12 --output runs/dan/imdb/kd_train.teacher.jsonl   (and train_unsup, --every-nth 10)
-// Sizes as dan_scratch_imdb.
+// Validation on held-out training reviews as in dan_scratch_imdb; sizes as there.
 local lib = import 'dan.libsonnet';
 local data = std.extVar('GREEN_NLP_DATA') + '/cls/imdb/';
 
-lib.dan('kd', 'runs/dan/imdb/kd*.teacher.jsonl', data + 'test.jsonl.gz', data + 'test.jsonl.gz',
+lib.dan('kd', 'runs/dan/imdb/kd*.teacher.jsonl', data + 'train.jsonl.gz',
         max_features=300000, embedding_dim=200, batch_size=64, lr=1e-3, epochs=15, patience=4,
         dropout=0.2, ngram_dropout=0.1, temperature=1.0) + {
-  validation_dataset_reader+: { sample_every: 25 },
+  validation_dataset_reader+: { sample_every: 12, sample_offset: 6 },
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Teacher + D/B students for the small treebanks (Tamil-TTB: 400 training sentences, Wolof-WTB:
+# 1,188), one run after another on one CPU thread, then their rows of parser_distillation.json.
+#   bash benchmarks/runs/parser_small_treebanks.sh [ud_tamil_ttb|ud_wolof_wtb ...]  (default: both)
+# Epochs are capped at EPOCHS (default 40; the configs' default is the paper's 100, early stopping
+# after 10 epochs without a better dev LAS). A finished run (model.tar.gz) is skipped; an
+# interrupted one is resumed with -r.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source .venv/bin/activate
+export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+EPOCHS=${EPOCHS:-40}
+STUDENTS=${STUDENTS:-"d20 b20 d40 b40 d60 b60 d80 b80"}
+
+train() {  # config serialization_dir
+  local config=$1 dir=$2
+  if [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; return; fi
+  local resume=""; [ -d "$dir" ] && resume="-r"
+  echo "== $dir $(date -u +%FT%TZ)"
+  allennlp train "$config" -s "$dir" $resume -o "{\"trainer.num_epochs\": $EPOCHS}" --include-package green_nlp \
+    > "$dir.log" 2>&1
+}
+
+declare -A TREEBANK_NAME=([ud_tamil_ttb]=UD_Tamil-TTB [ud_wolof_wtb]=UD_Wolof-WTB)
+for treebank in ${@:-ud_tamil_ttb ud_wolof_wtb}; do
+  mkdir -p "runs/parser/$treebank"
+  train "training_configs/parser/$treebank.jsonnet" "runs/parser/$treebank/teacher"
+  for student in $STUDENTS; do
+    train "training_configs/parser/students/${treebank}_$student.jsonnet" "runs/parser/$treebank/$student"
+  done
+  python benchmarks/parser_distillation.py --treebanks "${TREEBANK_NAME[$treebank]}"
+done
