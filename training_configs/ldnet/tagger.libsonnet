@@ -9,8 +9,9 @@ local lm = import 'lm.libsonnet';
 
 {
   // task: {train, dev, test, encoding, [split_train, split_dev]}; use_lms: bool;
-  // stage: 'train' (the usual tagger) or 'prune' (layer selection starting from `origin`).
-  experiment(task, use_lms, stage='train', origin=null)::
+  // stage: 'train' (the usual tagger) or 'prune' (layer selection starting from `origin`);
+  // prune_strength: lambda0, the weight of the sparsity + binary regularizer on the gates.
+  experiment(task, use_lms, stage='train', origin=null, prune_strength=0.05)::
     local data = std.extVar('LDNET_DATA');
     local fixtures = lm.on_fixtures(data);
     local preset = std.extVar('LDNET_LM_PRESET');
@@ -71,7 +72,7 @@ local lm = import 'lm.libsonnet';
       [if prune then 'gates_trainable']: true,
       [if prune then 'target_lm_layers']: $.target_layers,
       [if prune then 'regularizer']: {
-        regexes: [['^lm_gates$', { type: 'green_layer_selection', strength: 0.05, target_layers: $.target_layers }]],
+        regexes: [['^lm_gates$', { type: 'green_layer_selection', strength: prune_strength, target_layers: $.target_layers }]],
       },
       [if prune then 'initializer']: {
         regexes: [['.*', { type: 'pretrained', weights_file_path: origin }]],
