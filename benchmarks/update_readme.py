@@ -9,12 +9,13 @@ START, END = "<!-- results:start -->", "<!-- results:end -->"
 TITLES = {
     "parser_ewt": "Dependency parsing, UD English-EWT test (`benchmarks/parser_ewt.py`)",
     "parser_distillation": "Parser distillation: full vs students vs peers (`benchmarks/parser_distillation.py`)",
+    "parser_ablations": "Parser distillation ablations (`benchmarks/parser_ablations.py`)",
     "tree_decoders": "Tree decoding alone (`benchmarks/tree_decoders.py`)",
     "ldnet": "LD-Net: NoLM vs LM-augmented vs layer-pruned taggers (`benchmarks/ldnet.py`)",
     "dan": "Sparse distillation: MiniLM teacher vs n-gram DAN students (`benchmarks/dan.py`)",
     "robustness": "Bad input handled (`benchmarks/robustness.py`)",
 }
-ORDER = ["parser_ewt", "parser_distillation", "tree_decoders", "ldnet", "dan", "robustness"]
+ORDER = ["parser_ewt", "parser_distillation", "parser_ablations", "tree_decoders", "ldnet", "dan", "robustness"]
 
 
 def results_section(results_dir: Path) -> str:

@@ -85,15 +85,16 @@
   // A student (or equal-size baseline) with the dims picked by green_nlp.training.student_sizing
   // for a fraction of the teacher's parameters. Both use the teacher's vocabulary so label indices
   // match; distilled students train with dropout off and the green_distillation callback (the
-  // paper's equation 3), baselines with the teacher's dropout and no teacher.
+  // paper's equation 3), baselines with the teacher's dropout and no teacher. `dropout` overrides
+  // that choice (e.g. a distilled student that keeps the teacher's dropout, an ablation).
   student(train, dev, test, size, teacher_archive, distilled, pretrained_file=null, lowercase=false,
-          epochs=100, patience=10)::
+          epochs=100, patience=10, dropout=null)::
     local base = self.parser(
       train=train, dev=dev, test=test,
       word_dim=size.word_dim, pretrained_file=pretrained_file, lowercase=lowercase,
       upos_dim=size.upos_dim, lstm_hidden=size.lstm_hidden, lstm_layers=size.lstm_layers,
       arc_dim=size.arc_dim, label_dim=size.label_dim,
-      dropout=if distilled then 0.0 else 0.33,
+      dropout=if dropout != null then dropout else if distilled then 0.0 else 0.33,
       epochs=epochs, patience=patience,
       vocabulary={ type: 'from_files', directory: teacher_archive },
     );

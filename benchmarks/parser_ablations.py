@@ -1,0 +1,98 @@
+"""Dev and test accuracy of parser distillation ablations beside the runs they vary.
+
+An ablation run lives at RUNS/parser/<treebank>/ablations/<name>/ and is trained from
+training_configs/parser/ablations/<treebank>_<name>.jsonnet (see benchmarks/runs/parser_ablations.sh).
+Each is scored with the same decoding as parser_distillation.py, next to the teacher and the D/B
+students of its size, so a change to how students are distilled is judged on one footing.
+
+    python benchmarks/parser_ablations.py [--runs runs] [--treebanks UD_Wolof-WTB]
+
+Writes benchmarks/results/parser_ablations.json and .md.
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Dict, List
+
+from allennlp.common.plugins import import_plugins
+from allennlp.models.archival import load_archive
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import markdown_table  # noqa: E402
+from parsing import attachment_scores, ensure_archive, make_batches, predict, read_for_model, training_info  # noqa: E402
+from parser_distillation import TREEBANKS, folder_of  # noqa: E402
+
+from green_nlp.data_paths import data_path  # noqa: E402
+from green_nlp.nn.parameters import count_trainable_parameters  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+# What each ablation is compared with: the runs of the same size trained the paper's way.
+BESIDE = ("full", "D-20", "B-20")
+
+
+def score(run_dir: Path, files: Dict[str, Path]) -> Dict[str, Any]:
+    archive_path, _ = ensure_archive(run_dir)
+    archive = load_archive(str(archive_path))
+    model = archive.model.eval()
+    row: Dict[str, Any] = {"params": count_trainable_parameters(model), **training_info(run_dir)}
+    for split, path in files.items():
+        predictions, _ = predict(model, make_batches(read_for_model(archive, path), model.vocab, 128))
+        uas, las = attachment_scores(path, predictions)
+        row[f"{split}_uas"], row[f"{split}_las"] = round(uas, 2), round(las, 2)
+    return row
+
+
+def benchmark_treebank(runs: Path, treebank: str) -> Dict[str, Any]:
+    name, test_name = TREEBANKS[treebank]
+    files = {"dev": data_path("ud", treebank, test_name.replace("-test.", "-dev.")),
+             "test": data_path("ud", treebank, test_name)}
+    ablations = sorted(p for p in (runs / "parser" / name / "ablations").glob("*") if p.is_dir())
+    if not ablations:
+        return {}
+    rows: Dict[str, Any] = {}
+    for variant in BESIDE:
+        run_dir = runs / "parser" / name / folder_of(variant)
+        if run_dir.exists():
+            rows[variant] = score(run_dir, files)
+    for run_dir in ablations:
+        rows[run_dir.name] = {**score(run_dir, files), "config": f"training_configs/parser/ablations/{name}_{run_dir.name}.jsonnet"}
+    for variant, row in rows.items():
+        print(f"{treebank} {variant}: dev LAS {row['dev_las']} test UAS {row['test_uas']} LAS {row['test_las']}", flush=True)
+    return {"models": rows}
+
+
+def write_report(results: Dict[str, Any]) -> None:
+    lines = []
+    for treebank, found in results["treebanks"].items():
+        lines.append(f"#### {treebank}\n")
+        lines.append(markdown_table(found["models"], ["dev_uas", "dev_las", "test_uas", "test_las", "params", "epochs"],
+                                    "model"))
+    lines.append("Ablations of how students are distilled, scored beside the teacher and the paper-style D/B students "
+                 "of the same size (same decoding, all words). See each run's config for what it changes.")
+    text = "\n".join(lines) + "\n"
+    (RESULTS / "parser_ablations.md").write_text(text)
+    print(text)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=Path, default=Path("runs"))
+    parser.add_argument("--treebanks", nargs="+", default=["UD_Wolof-WTB"], choices=sorted(TREEBANKS))
+    args = parser.parse_args()
+    import_plugins()
+    path = RESULTS / "parser_ablations.json"
+    results = json.loads(path.read_text()) if path.exists() else {"treebanks": {}}
+    for treebank in args.treebanks:
+        found = benchmark_treebank(args.runs, treebank)
+        if found:
+            results["treebanks"][treebank] = found
+        else:
+            print(f"{treebank}: no ablation runs under {args.runs}, kept as it was")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2) + "\n")
+    write_report(results)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Ablations of student distillation (training_configs/parser/ablations/<treebank>_<name>.jsonnet),
+# each trained like the treebank's paper-style students (same EPOCHS cap), then scored beside them.
+#   bash benchmarks/runs/parser_ablations.sh [ud_wolof_wtb ...]   (default: ud_wolof_wtb)
+# A finished run (model.tar.gz) is skipped; an interrupted one is resumed with -r.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source .venv/bin/activate
+export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+EPOCHS=${EPOCHS:-20}
+
+declare -A TREEBANK_NAME=([ud_tamil_ttb]=UD_Tamil-TTB [ud_wolof_wtb]=UD_Wolof-WTB [ud_ewt]=UD_English-EWT)
+for treebank in ${@:-ud_wolof_wtb}; do
+  for config in training_configs/parser/ablations/"${treebank}"_*.jsonnet; do
+    name=$(basename "$config" .jsonnet); name=${name#"${treebank}_"}
+    dir=runs/parser/$treebank/ablations/$name
+    if [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; continue; fi
+    resume=""; [ -d "$dir" ] && resume="-r"
+    mkdir -p "$(dirname "$dir")"
+    echo "== $dir $(date -u +%FT%TZ)"
+    allennlp train "$config" -s "$dir" $resume -o "{\"trainer.num_epochs\": $EPOCHS}" --include-package green_nlp \
+      > "$dir.log" 2>&1
+  done
+  python benchmarks/parser_ablations.py --treebanks "${TREEBANK_NAME[$treebank]}"
+done

@@ -1,0 +1,52 @@
+"""benchmarks/parser_ablations.py scores ablation runs beside the paper-style students of a treebank,
+on dev and test, with the same UAS/LAS as `allennlp evaluate`."""
+import json
+import shutil
+
+from allennlp.data.data_loaders import MultiProcessDataLoader
+from allennlp.models.archival import load_archive
+from allennlp.training.util import evaluate
+
+from tests.benchmark_scripts import load_benchmark
+from tests.conftest import FIXTURES
+
+
+def _run_dir(path, archive):
+    path.mkdir(parents=True)
+    shutil.copy(archive, path / "model.tar.gz")
+    (path / "metrics.json").write_text("{}")
+    return path
+
+
+def _allennlp_las(archive_file, data_file) -> float:
+    archive = load_archive(str(archive_file))
+    loader = MultiProcessDataLoader(archive.validation_dataset_reader, str(data_file), batch_size=16)
+    loader.index_with(archive.model.vocab)
+    return 100 * evaluate(archive.model, loader, cuda_device=-1)["LAS"]
+
+
+def test_ablations_are_scored_beside_the_students_of_their_size(quickstart_archive, tmp_path, monkeypatch):
+    data = tmp_path / "data" / "ud" / "UD_Wolof-WTB"
+    data.mkdir(parents=True)
+    shutil.copy(FIXTURES / "ud" / "synthetic-dev.conllu", data / "wo_wtb-ud-dev.conllu")
+    shutil.copy(FIXTURES / "ud" / "synthetic-tiny.conllu", data / "wo_wtb-ud-test.conllu")
+    monkeypatch.setenv("GREEN_NLP_DATA", str(tmp_path / "data"))
+    runs = tmp_path / "runs"
+    _run_dir(runs / "parser" / "ud_wolof_wtb" / "d20", quickstart_archive)
+    _run_dir(runs / "parser" / "ud_wolof_wtb" / "ablations" / "d20_dropout", quickstart_archive)
+
+    found = load_benchmark("parser_ablations").benchmark_treebank(runs, "UD_Wolof-WTB")
+
+    rows = found["models"]
+    assert list(rows) == ["D-20", "d20_dropout"]  # no teacher or B-20 run here: only what exists
+    assert rows["d20_dropout"]["config"] == "training_configs/parser/ablations/ud_wolof_wtb_d20_dropout.jsonnet"
+    for split, fixture in (("dev", data / "wo_wtb-ud-dev.conllu"), ("test", data / "wo_wtb-ud-test.conllu")):
+        las = _allennlp_las(quickstart_archive, fixture)
+        assert abs(rows["d20_dropout"][f"{split}_las"] - las) < 0.01
+        assert rows["D-20"][f"{split}_las"] == rows["d20_dropout"][f"{split}_las"]
+    assert rows["d20_dropout"]["dev_las"] != rows["d20_dropout"]["test_las"], rows  # the two files are told apart
+    json.dumps(found)  # what the script writes
+
+
+def test_a_treebank_without_ablation_runs_gives_nothing(tmp_path):
+    assert load_benchmark("parser_ablations").benchmark_treebank(tmp_path, "UD_Tamil-TTB") == {}
