@@ -26,3 +26,11 @@ ln -sfn ../../ewt_gold_upos runs/parser/ud_ewt/teacher
 allennlp train training_configs/parser/students/ud_ewt_d20.jsonnet -s runs/parser/ud_ewt/d20 -o '{"trainer.num_epochs": 12}' --include-package green_nlp &
 allennlp train training_configs/parser/students/ud_ewt_b20.jsonnet -s runs/parser/ud_ewt/b20 -o '{"trainer.num_epochs": 12}' --include-package green_nlp &
 wait
+# The larger students, a pair at a time (D/B-60 and D/B-80 have not been run to completion yet).
+for fraction in 40 60 80; do
+  allennlp train training_configs/parser/students/ud_ewt_d$fraction.jsonnet -s runs/parser/ud_ewt/d$fraction -o '{"trainer.num_epochs": 12}' --include-package green_nlp &
+  allennlp train training_configs/parser/students/ud_ewt_b$fraction.jsonnet -s runs/parser/ud_ewt/b$fraction -o '{"trainer.num_epochs": 12}' --include-package green_nlp &
+  wait
+done
+python benchmarks/parser_ewt.py
+python benchmarks/parser_distillation.py --treebanks UD_English-EWT --repeats 3 --devices cpu
