@@ -5,7 +5,7 @@ Jsonnet cannot test whether a file exists, so this decides on import (like `GREE
 `std.extVar`; set either yourself to override:
 
 - `LDNET_DATA`: the data root. `GREEN_NLP_DATA` when it holds CoNLL-03, else `fixtures/ldnet/data`
-  (tiny files with the same layout).
+  (tiny hand-written files; the configs switch to their names).
 - `LDNET_LM_PRESET`: `cpu` when both trained LM archives exist under `runs/ldnet/lm_forward` and
   `runs/ldnet/lm_backward` (relative to the working directory, as the config paths are), else
   `tiny` (the committed archives in `fixtures/ldnet/archives`). The preset fixes both the archive

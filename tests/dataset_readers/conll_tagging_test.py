@@ -25,7 +25,7 @@ def test_bio_to_bioes_and_bad_bio_is_an_error_naming_the_line():
 
 def test_conll2003_fields_are_exact_and_docstart_lines_are_skipped():
     reader = ConllTaggingReader(encoding="IOB1")
-    instances = list(reader.read(str(DATA / "ner" / "conll2003" / "eng.train")))
+    instances = list(reader.read(str(DATA / "ner_conll2003_train.txt")))
     assert len(instances) == 25  # 24 template sentences + one with two adjacent LOC spans
     first = instances[0]
     assert [t.text for t in first["tokens"].tokens] == ["The", "German", "team", "beat", "Britain", "in", "Germany", "."]
@@ -37,12 +37,12 @@ def test_conll2003_fields_are_exact_and_docstart_lines_are_skipped():
 
 
 def test_wnut_tab_separated_bio():
-    instances = list(ConllTaggingReader(encoding="BIO").read(str(DATA / "ner" / "wnut17" / "wnut17train.conll")))
+    instances = list(ConllTaggingReader(encoding="BIO").read(str(DATA / "ner_wnut17_train.txt")))
     assert instances[0]["tags"].labels[:5] == ["S-corporation", "O", "B-person", "E-person", "O"]
 
 
 def test_dev_is_carved_from_train_without_overlap():
-    path = str(DATA / "chunk" / "conll2000" / "train.txt")
+    path = str(DATA / "chunking_train.txt")
     everything = [tuple(t.text for t in i["tokens"].tokens) for i in ConllTaggingReader(encoding="BIO").read(path)]
     train = list(ConllTaggingReader(encoding="BIO", split="train", dev_size=4).read(path))
     dev = list(ConllTaggingReader(encoding="BIO", split="dev", dev_size=4).read(path))

@@ -22,5 +22,5 @@ def test_lm_indexer_counts_nothing():
 
 
 def test_column_sentences_skip_docstart():
-    sentences = list(column_sentences(FIXTURES / "ldnet" / "data" / "ner" / "conll2003" / "eng.testa"))
+    sentences = list(column_sentences(FIXTURES / "ldnet" / "data" / "ner_conll2003_dev.txt"))
     assert len(sentences) == 8 and all("-DOCSTART-" not in s for s in sentences)

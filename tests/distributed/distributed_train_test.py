@@ -138,7 +138,7 @@ def test_ldnet_tagger_trains_with_two_cpu_workers_and_reports_span_f1(ldnet_run)
     run, result = ldnet_run
     _assert_trained_by_two_workers(run, result)
     metrics = json.loads((run / "metrics.json").read_text())
-    single = _evaluate_in_one_process(run / "model.tar.gz", FIXTURES / "ldnet" / "data" / "ner" / "conll2003" / "eng.testa")
+    single = _evaluate_in_one_process(run / "model.tar.gz", FIXTURES / "ldnet" / "data" / "ner_conll2003_dev.txt")
     for key in ("precision-overall", "recall-overall", "f1-measure-overall"):
         assert metrics[f"validation_{key}"] == pytest.approx(single[key], abs=1e-9)
     assert "test_f1-measure-overall" in metrics

@@ -11,7 +11,7 @@ from allennlp.models.archival import load_archive
 
 from tests.conftest import FIXTURES, REPO_ROOT
 
-CONLL = FIXTURES / "ldnet" / "data" / "ner" / "conll2003" / "eng.train"
+CONLL = FIXTURES / "ldnet" / "data" / "ner_conll2003_train.txt"
 NO_SHUFFLE = '{"data_loader.batch_sampler.shuffle": false, "data_loader.batch_sampler.padding_noise": 0}'
 
 

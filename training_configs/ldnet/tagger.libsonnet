@@ -8,7 +8,8 @@
 local lm = import 'lm.libsonnet';
 
 {
-  // task: {train, dev, test, encoding, [split_train, split_dev]}; use_lms: bool;
+  // task: {train, dev, test, encoding, fixture: {train, dev, test}, [split_train, split_dev]}, with
+  // paths under LDNET_DATA (`fixture`: the hand-written files under fixtures/ldnet/data); use_lms: bool;
   // stage: 'train' (the usual tagger) or 'prune' (layer selection starting from `origin`);
   // prune_strength: lambda0, the weight of the sparsity + binary regularizer on the gates.
   experiment(task, use_lms, stage='train', origin=null, prune_strength=0.05)::
@@ -21,6 +22,7 @@ local lm = import 'lm.libsonnet';
     local lm_projection = if fixtures then 6 else 100;
     local word_dim = 50;
     local prune = stage == 'prune';
+    local files = if fixtures then task.fixture else task;
     {
     local reader(split) = {
       type: 'green_conll_tagging',
@@ -33,9 +35,9 @@ local lm = import 'lm.libsonnet';
 
     dataset_reader: reader(std.get(task, 'split_train', null)),
     validation_dataset_reader: reader(std.get(task, 'split_dev', null)),
-    train_data_path: data + task.train,
-    validation_data_path: data + task.dev,
-    test_data_path: data + task.test,
+    train_data_path: data + files.train,
+    validation_data_path: data + files.dev,
+    test_data_path: data + files.test,
     evaluate_on_test: true,
     // test words get GloVe vectors too (as LD-Net's word map does); their tags are never seen
     datasets_for_vocab_creation: ['train', 'validation', 'test'],
@@ -47,7 +49,7 @@ local lm = import 'lm.libsonnet';
           tokens: {
             type: 'embedding',
             embedding_dim: word_dim,
-            pretrained_file: data + '/emb/glove.6B.50d.green_nlp_vocab.txt.gz',
+            pretrained_file: data + (if fixtures then '/word_vectors_50d.txt.gz' else '/emb/glove.6B.50d.green_nlp_vocab.txt.gz'),
             trainable: true,
           },
           token_characters: {
@@ -100,10 +102,13 @@ local lm = import 'lm.libsonnet';
   // directions together) are on. LD-Net's reference default.
   target_layers: 2,
 
-  conll2003: { train: '/ner/conll2003/eng.train', dev: '/ner/conll2003/eng.testa', test: '/ner/conll2003/eng.testb', encoding: 'IOB1' },
-  wnut17: { train: '/ner/wnut17/wnut17train.conll', dev: '/ner/wnut17/emerging.dev.conll', test: '/ner/wnut17/emerging.test.annotated', encoding: 'BIO' },
+  conll2003: { train: '/ner/conll2003/eng.train', dev: '/ner/conll2003/eng.testa', test: '/ner/conll2003/eng.testb', encoding: 'IOB1',
+               fixture: { train: '/ner_conll2003_train.txt', dev: '/ner_conll2003_dev.txt', test: '/ner_conll2003_test.txt' } },
+  wnut17: { train: '/ner/wnut17/wnut17train.conll', dev: '/ner/wnut17/emerging.dev.conll', test: '/ner/wnut17/emerging.test.annotated', encoding: 'BIO',
+            fixture: { train: '/ner_wnut17_train.txt', dev: '/ner_wnut17_dev.txt', test: '/ner_wnut17_test.txt' } },
   // CoNLL-2000 has no dev set: 1,000 training sentences are carved out for it, as LD-Net did
-  conll2000: { train: '/chunk/conll2000/train.txt', dev: '/chunk/conll2000/train.txt', test: '/chunk/conll2000/test.txt', encoding: 'BIO', split_train: 'train', split_dev: 'dev' },
+  conll2000: { train: '/chunk/conll2000/train.txt', dev: '/chunk/conll2000/train.txt', test: '/chunk/conll2000/test.txt', encoding: 'BIO', split_train: 'train', split_dev: 'dev',
+               fixture: { train: '/chunking_train.txt', dev: '/chunking_train.txt', test: '/chunking_test.txt' } },
 
   origin_archive(name)::
     if lm.on_fixtures(std.extVar('LDNET_DATA')) then
