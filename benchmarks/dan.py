@@ -205,7 +205,7 @@ def training_examples(archive: Archive) -> List[TextExample]:
     reader = archive.dataset_reader
     path = archive.config["train_data_path"]
     examples = (e for e in read_examples(path, reader._format, reader._fine_labels) if e.label is not None)
-    return list(subsample(examples, reader._sample_every, reader._max_examples, getattr(reader, "_sample_offset", 0)))
+    return list(subsample(examples, reader._sample_every, reader._max_examples, reader._sample_offset))
 
 
 def pruning_curve(archive_file: Path, sets: Dict[str, Any], timing_texts: List[str], batch_size: int,

@@ -13,7 +13,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict
 
 from allennlp.common.plugins import import_plugins
 from allennlp.models.archival import load_archive

@@ -9,7 +9,7 @@ from allennlp.data.fields import LabelField
 from green_nlp.data.fields import NgramField, TeacherLogitsField
 from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE, make_analyzer
 from green_nlp.data.teacher_cache import TeacherCacheError, read_cache, read_header
-from green_nlp.dataset_readers.text_classification import read_examples, subsample
+from green_nlp.dataset_readers.text_classification import check_sampling, read_examples, subsample
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class NgramTextReader(DatasetReader):
                  skip_unlabeled: bool = False, sample_every: int = 1, sample_offset: int = 0,
                  **kwargs: Any) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
-        subsample(iter(()), sample_every, max_examples, sample_offset)  # bad values fail at construction
+        check_sampling(sample_every, sample_offset)
         self.analyzer = make_analyzer(tuple(ngram_range), lowercase)  # type: ignore[arg-type]
         self._format, self._fine_labels = format, fine_labels
         self._max_examples, self._sample_every, self._sample_offset = max_examples, sample_every, sample_offset

@@ -139,16 +139,21 @@ def read_examples(path: str, format: str = "auto", fine_labels: bool = False,
         logger.warning("%s: skipped %d examples with empty text", path, skipped)
 
 
+def check_sampling(every: int, offset: int = 0) -> None:
+    """Reject sample settings `subsample` cannot honour (readers call it when built, before reading)."""
+    if every < 1:
+        raise ValueError(f"every must be >= 1, got {every}")
+    if not 0 <= offset < every:
+        raise ValueError(f"offset must be in [0, every), got offset {offset} with every {every}")
+
+
 def subsample(examples: Iterator[TextExample], every: int = 1, max_examples: Optional[int] = None,
               offset: int = 0) -> Iterator[TextExample]:
     """Every `every`-th example starting at index `offset`, at most `max_examples` of them: a
     deterministic, order-preserving sample that stays balanced on label-sorted files such as IMDB's.
     Two offsets of the same `every` give disjoint samples, e.g. a training sample and a held-out
     validation sample from one file that has no dev split."""
-    if every < 1:
-        raise ValueError(f"every must be >= 1, got {every}")
-    if not 0 <= offset < every:
-        raise ValueError(f"offset must be in [0, every), got offset {offset} with every {every}")
+    check_sampling(every, offset)
     stop = None if max_examples is None else offset + max_examples * every
     return itertools.islice(examples, offset, stop, every)
 
@@ -182,7 +187,7 @@ class TextClassificationReader(DatasetReader):
                  max_examples: Optional[int] = None, sample_every: int = 1, sample_offset: int = 0,
                  **kwargs: Any) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
-        subsample(iter(()), sample_every, max_examples, sample_offset)  # bad values fail at construction
+        check_sampling(sample_every, sample_offset)
         if format not in FORMATS:
             raise ValueError(f"unknown format {format!r}; expected one of {FORMATS}")
         self._tokenizer = tokenizer or WhitespaceTokenizer()
