@@ -46,8 +46,10 @@ class LdNetTagger(Model):
         The `tokens` indexer that gives the LMs' word ids (a `green_lm_tokens` indexer).
     gates_trainable : `bool`, optional (default = `False`)
     target_lm_layers : `int`, optional
-        Adds the metric `f1-at-target`: span F1 while at most this many gates are non-zero, else 0
-        (LD-Net keeps the best pruning checkpoint among those that reached the target).
+        Adds the metric `f1-at-target`: span F1 minus the number of non-zero gates above this
+        target. LD-Net keeps the best pruning checkpoint among those that reached the target; the
+        penalty keeps that order (an on-target epoch, in [0, 1], beats any off-target one) and,
+        when no epoch gets there, prefers the epoch with the fewest layers, then the best F1.
     dropout : `float`, optional (default = `0.5`)
     initializer : `InitializerApplicator`, optional
         The layer-selection stage starts from the trained tagger's archive with AllenNLP's
@@ -168,8 +170,8 @@ class LdNetTagger(Model):
         if self.language_models:
             metrics["active_lm_layers"] = float(self.active_lm_layers())
         if self.target_lm_layers is not None:
-            on_target = self.active_lm_layers() <= self.target_lm_layers
-            metrics["f1-at-target"] = metrics["f1-measure-overall"] if on_target else 0.0
+            excess_layers = max(0, self.active_lm_layers() - self.target_lm_layers)
+            metrics["f1-at-target"] = metrics["f1-measure-overall"] - excess_layers
         return metrics
 
     default_predictor = "green_sentence_tagger"

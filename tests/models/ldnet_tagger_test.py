@@ -56,6 +56,23 @@ class TestLdNetTagger(ModelTestCase):
                 else:
                     assert tag[0] in "OBS"
 
+    def test_f1_at_target_ranks_fewer_layers_first_then_f1(self):
+        self.model.target_lm_layers = 2
+        self.model.eval()
+        scores = {}
+        for active in (6, 3, 2, 1):
+            with torch.no_grad():
+                self.model.lm_gates.zero_()
+                self.model.lm_gates[:active] = 0.5
+            self.model.forward_on_instances(self.instances)
+            metrics = self.model.get_metrics(reset=True)
+            assert metrics["active_lm_layers"] == active
+            scores[active] = metrics["f1-at-target"]
+            excess = max(0, active - 2)
+            assert scores[active] == pytest.approx(metrics["f1-measure-overall"] - excess)
+        # an epoch on target (F1 in [0, 1]) always outranks one above it, and 3 layers outrank 6
+        assert min(scores[2], scores[1]) >= 0 > scores[3] > scores[6]
+
     def test_wrong_encoder_size_is_a_configuration_error(self):
         params = Params.from_file(self.param_file).pop("model")
         params["encoder"]["input_size"] = 3
