@@ -36,7 +36,7 @@ def prune_archive(archive_file: str, output_file: str) -> Dict[str, Any]:
         archive_model(str(serialization), weights="weights.th", archive_path=output_file)
     summary = {
         "kept_layers": kept,
-        "gates": [round(float(z), 4) for z in model.lm_gates],
+        "gates": [round(float(z), 4) for z in model.lm_gates.detach()],
         "params_before": sum(p.numel() for p in model.parameters()),
         "params_after": sum(p.numel() for p in pruned.parameters()),
         "lm_flops_per_token_before": ldnet_lm_flops_per_token(model),
