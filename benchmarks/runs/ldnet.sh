@@ -18,7 +18,9 @@ R=runs/ldnet
 
 train() {  # config serialization_dir [overrides]
   local config=$1 dir=$2 overrides=${3:-"{}"}
-  if [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; return; fi
+  # a killed run also leaves a model.tar.gz (AllenNLP archives its best epoch on SIGTERM); only a
+  # finished one has metrics.json
+  if [ -f "$dir/metrics.json" ] && [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; return; fi
   local resume=""; [ -d "$dir" ] && resume="-r"
   nice -n 10 "$ALLENNLP" train "$config" -s "$dir" $resume -o "$overrides" --include-package green_nlp
 }

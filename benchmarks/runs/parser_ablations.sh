@@ -14,7 +14,9 @@ for treebank in ${@:-ud_wolof_wtb}; do
   for config in training_configs/parser/ablations/"${treebank}"_*.jsonnet; do
     name=$(basename "$config" .jsonnet); name=${name#"${treebank}_"}
     dir=runs/parser/$treebank/ablations/$name
-    if [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; continue; fi
+    # a killed run also leaves a model.tar.gz (AllenNLP archives its best epoch on SIGTERM); only a
+    # finished one has metrics.json
+    if [ -f "$dir/metrics.json" ] && [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; continue; fi
     resume=""; [ -d "$dir" ] && resume="-r"
     mkdir -p "$(dirname "$dir")"
     echo "== $dir $(date -u +%FT%TZ)"

@@ -19,7 +19,9 @@ BENCH=${BENCH:-1}  # 0: train only (for chains run side by side; benchmark once 
 
 train() {  # config serialization_dir
   local config=$1 dir=$2
-  if [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; return; fi
+  # a killed run also leaves a model.tar.gz (AllenNLP archives its best epoch on SIGTERM); only a
+  # finished one has metrics.json
+  if [ -f "$dir/metrics.json" ] && [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; return; fi
   local resume=""; [ -d "$dir" ] && resume="-r"
   echo "== $dir $(date -u +%FT%TZ)"
   allennlp train "$config" -s "$dir" $resume -o "{\"trainer.num_epochs\": $EPOCHS}" --include-package green_nlp \
