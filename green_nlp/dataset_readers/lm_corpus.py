@@ -32,6 +32,19 @@ def imdb_sentences(path: Path, max_tokens: int) -> Iterator[List[str]]:
                     return
 
 
+def write_review_sentences(imdb: Path, out_file: Path, count: int, min_tokens: int = 4, max_tokens: int = 40) -> int:
+    """Write the first `count` IMDB sentences of `min_tokens`-`max_tokens` tokens, one a line: the
+    unlabeled, sentence-sized text that SST-2's teacher labels for distillation. Returns how many."""
+    kept: List[str] = []
+    for words in imdb_sentences(Path(imdb), max_tokens=10**12):
+        if min_tokens <= len(words) <= max_tokens:
+            kept.append(" ".join(words))
+            if len(kept) == count:
+                break
+    Path(out_file).write_text("".join(sentence + "\n" for sentence in kept), encoding="utf-8")
+    return len(kept)
+
+
 def column_sentences(path: Path) -> Iterator[List[str]]:
     """First-column words of each sentence of a CoNLL-style file (`-DOCSTART-` skipped)."""
     words: List[str] = []

@@ -2,7 +2,7 @@ from collections import defaultdict
 
 from allennlp.data import Token
 
-from green_nlp.dataset_readers.lm_corpus import column_sentences
+from green_nlp.dataset_readers.lm_corpus import column_sentences, write_review_sentences
 from green_nlp.dataset_readers.lm_text import LmTextReader, LmTokenIndexer
 from tests.conftest import FIXTURES
 
@@ -24,3 +24,12 @@ def test_lm_indexer_counts_nothing():
 def test_column_sentences_skip_docstart():
     sentences = list(column_sentences(FIXTURES / "ldnet" / "data" / "ner_conll2003_dev.txt"))
     assert len(sentences) == 8 and all("-DOCSTART-" not in s for s in sentences)
+
+
+def test_review_sentences_keep_the_first_ones_within_the_length_bounds(tmp_path):
+    out = tmp_path / "sentences.txt"
+    reviews = FIXTURES / "dan" / "imdb_tiny.jsonl.gz"
+    assert write_review_sentences(reviews, out, count=2, min_tokens=5, max_tokens=6) == 2
+    assert out.read_text().splitlines() == ["i found the film beautifully made", "its ending is dull and boring"]
+    assert write_review_sentences(reviews, out, count=100, min_tokens=5, max_tokens=6) == 3
+    assert out.read_text().splitlines()[-1] == "its ending is a delight"
