@@ -154,14 +154,17 @@ class BiaffineDependencyParser(Model):
 
     # -------------------------------------------------------------------- loss
     def loss(self, scores: Dict[str, torch.Tensor], head_indices: torch.Tensor, head_tags: torch.Tensor,
-             upos: Optional[torch.Tensor] = None) -> torch.Tensor:
-        """Cross-entropy of gold heads and of gold labels at gold heads, averaged over words."""
+             upos: Optional[torch.Tensor] = None, gold_label_scores: Optional[torch.Tensor] = None) -> torch.Tensor:
+        """Cross-entropy of gold heads and of gold labels at gold heads, averaged over words.
+        `gold_label_scores`: `label_scores(scores, gold heads)` when the caller has them already
+        (distillation needs them for its KL term), so the label biaffine runs once per step."""
         word_mask = scores["mask"][:, 1:]
-        gold_heads = self._with_root(head_indices)
         # (batch, n)
         arc_log_probs = scores["arc_scores"].log_softmax(-1)[:, 1:]
         arc_nll = -arc_log_probs.gather(-1, head_indices.unsqueeze(-1)).squeeze(-1)
-        label_log_probs = self.label_scores(scores, gold_heads).log_softmax(-1)[:, 1:]
+        if gold_label_scores is None:
+            gold_label_scores = self.label_scores(scores, self._with_root(head_indices))
+        label_log_probs = gold_label_scores.log_softmax(-1)[:, 1:]
         seen = head_tags >= 0  # UNSEEN_LABEL (-1): a relation outside the vocabulary, no label loss
         label_nll = -label_log_probs.gather(-1, head_tags.clamp(min=0).unsqueeze(-1)).squeeze(-1) * seen
         num_words = word_mask.sum().clamp(min=1)

@@ -111,5 +111,6 @@ class ParserDistiller:
         kl_label = masked_kl_divergence(student_label[:, 1:], teacher_label[:, 1:], word_mask, self.temperature)
         loss = self.kl_weight * (kl_arc + kl_label)
         if self.ce_weight:
-            loss = loss + self.ce_weight * student.loss(scores, head_indices, head_tags, upos)
+            loss = loss + self.ce_weight * student.loss(scores, head_indices, head_tags, upos,
+                                                        gold_label_scores=student_label)
         return loss

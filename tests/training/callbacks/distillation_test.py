@@ -57,6 +57,26 @@ class TestDistilledStudent(ModelTestCase):
         assert all(p.grad is not None for p in self.model.parameters() if p.requires_grad)
         assert all(p.grad is None and not p.requires_grad for p in self.teacher.parameters())
 
+    def test_distillation_step_runs_the_student_label_scorer_once_with_the_same_loss(self):
+        self.model.train()
+        for module in self.model.modules():  # deterministic forward passes to compare
+            if isinstance(module, torch.nn.Dropout):
+                module.p = 0.0
+        batch = self._batch()
+        distiller = ParserDistiller(self.teacher)
+        scores = self.model.score(batch["words"], batch["upos"])
+        gold = self.model._with_root(batch["head_indices"])
+        separate = self.model.loss(scores, batch["head_indices"], batch["head_tags"], batch["upos"])
+        shared = self.model.loss(scores, batch["head_indices"], batch["head_tags"], batch["upos"],
+                                 gold_label_scores=self.model.label_scores(scores, gold))
+        assert shared.item() == pytest.approx(separate.item(), abs=1e-6)
+        calls = []
+        label_scores = self.model.label_scores
+        self.model.label_scores = lambda *args: calls.append(1) or label_scores(*args)
+        self.model.attach_distiller(distiller)
+        self.model(**batch)["loss"].backward()
+        assert len(calls) == 1  # shared by the KL(label) and CE(label) terms
+
     def test_teacher_is_not_in_the_student_state_dict_or_parameters(self):
         before = set(self.model.state_dict())
         self.model.attach_distiller(ParserDistiller(self.teacher))
