@@ -36,11 +36,16 @@ from common import hardware_description, markdown_table  # noqa: E402
 import green_nlp  # noqa: E402,F401  (registers the components)
 from green_nlp.commands.prune_ngrams import prune_archive  # noqa: E402
 from green_nlp.data_paths import data_path  # noqa: E402
-from green_nlp.dataset_readers.text_classification import TextExample, read_examples, subsample  # noqa: E402
+from green_nlp.dataset_readers.text_classification import (TextExample, read_examples, split_heldout,  # noqa: E402
+                                                           subsample)
 
 RESULTS = Path(__file__).resolve().parent / "results"
-MODELS = ("teacher", "dan_scratch", "dan_kd", "dan_kd_ft")
-RUN_FOLDER = {"teacher": "teacher", "dan_scratch": "scratch", "dan_kd": "kd", "dan_kd_ft": "kd_ft"}
+MODELS = ("teacher", "dan_scratch", "dan_kd", "dan_kd_ft", "dan_kd_train_only")
+# dan_kd_train_only: an ablation where one was run (TREC) - DAN(KD) on the teacher's labels for the
+# training questions alone, without the augmented copies
+RUN_FOLDER = {"teacher": "teacher", "dan_scratch": "scratch", "dan_kd": "kd", "dan_kd_ft": "kd_ft",
+              "dan_kd_train_only": "kd_train_only"}
+TREC_DEV_EVERY = 10  # as training_configs/dan/*_trec.jsonnet
 PRUNE_FRACTIONS = (1.0, 0.5, 0.25, 0.1, 0.03, 0.01, 0.003)
 AIM_NAMES = (("97 % of teacher", "meets_97_percent_of_teacher"), ("+1.0 over scratch", "meets_1_point_over_scratch"),
              ("30x teacher speed", "meets_30x_speed"))
@@ -53,7 +58,11 @@ def evaluation_sets(dataset: str) -> Dict[str, Tuple[List[TextExample], str]]:
         return {"test": (list(read_examples(root / "test.tsv")), "SST-2 test, 1,821 sentences (labels public here)"),
                 "dev": (list(read_examples(root / "dev.tsv")), "SST-2 dev, 872 sentences")}
     if dataset == "trec":
-        return {"test": (list(read_examples(data_path("cls", "trec", "test.txt"))), "TREC test, 500 questions, 6 classes")}
+        root = data_path("cls", "trec")
+        dev = list(split_heldout(read_examples(root / "train.txt"), "dev", TREC_DEV_EVERY))
+        return {"test": (list(read_examples(root / "test.txt")), "TREC test, 500 questions, 6 classes"),
+                "dev": (dev, f"TREC dev: every {TREC_DEV_EVERY}th training question ({len(dev)}), held out "
+                             "from training and used for model selection")}
     if dataset == "imdb":
         sample = list(subsample(read_examples(data_path("cls", "imdb", "test.jsonl.gz")), every=25))
         return {"test": (sample, f"IMDB test, every 25th review ({len(sample)} of 25,000; CPU time)")}
@@ -205,6 +214,7 @@ def training_examples(archive: Archive) -> List[TextExample]:
     reader = archive.dataset_reader
     path = archive.config["train_data_path"]
     examples = (e for e in read_examples(path, reader._format, reader._fine_labels) if e.label is not None)
+    examples = split_heldout(examples, reader._split, reader._dev_every)
     return list(subsample(examples, reader._sample_every, reader._max_examples, reader._sample_offset))
 
 
@@ -330,9 +340,9 @@ def write_report(results: Dict[str, Any]) -> None:
                "direct_cpu_examples_per_s", "direct_speedup"]
     settings = results["settings"]
     missing = [d for d in ("sst2", "imdb", "trec") if d not in results["datasets"]]
-    note = (f"Accuracy on each dataset's test set (see `evaluation` in dan.json; SST-2 dev beside it). Speed: one CPU "
-            f"thread, batches of {settings['batch_size']}, the models of a dataset timed in turn on the same test "
-            f"texts, best of {settings.get('repeats', 1)}; cpu_examples_per_s includes tokenization "
+    note = (f"Accuracy on each dataset's test set (see `evaluation` in dan.json; SST-2 dev and TREC's held-out "
+            f"dev beside it). Speed: one CPU thread, batches of {settings['batch_size']}, the models of a "
+            f"dataset timed in turn on the same test texts, best of {settings.get('repeats', 1)}; cpu_examples_per_s includes tokenization "
             f"(tokenize_examples_per_s alone), direct_* skips AllenNLP's per-instance objects (same predictions); "
             f"{results['hardware']}. Training was shortened for a 2-core CPU (see the configs' headers and "
             f"docs/dan.md). Not measured (no runs): {', '.join(missing) or 'none'}.")

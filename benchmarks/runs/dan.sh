@@ -6,7 +6,8 @@
 # Shortened against the paper (said in each config's header and in docs/dan.md): MiniLM-L6 teacher
 # (not RoBERTa-Large) fine-tuned on a subsample for 1-2 epochs with short inputs; DAN |V| 100-300k
 # (not 1M), d 200 (not 1,000); distillation corpus = SST-2's training phrases + 40k IMDB sentences
-# (not Amazon reviews), TREC's training questions (not PAQ), an IMDB sample (not all 75k reviews).
+# (not Amazon reviews), TREC's training questions + 20 augmented copies of each (not PAQ), an IMDB
+# sample (not all 75k reviews).
 set -euo pipefail
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MKL_NUM_THREADS=${MKL_NUM_THREADS:-1}
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
@@ -52,9 +53,18 @@ import write_review_sentences; write_review_sentences(*sys.argv[1:], count=40000
 }
 
 step_trec() {
-  train $C/teacher_trec.jsonnet $R/trec/teacher                       # all 5,452 questions, 2 epochs
-  label $R/trec/teacher/model.tar.gz $R/trec/kd.teacher.jsonl "$DATA/cls/trec/train.txt"
+  # TREC has no dev set: every 10th training question (545) is held out for model selection
+  # (split dev), the other 4,907 train (split train); the test set is only evaluated at the end
+  train $C/teacher_trec.jsonnet $R/trec/teacher                       # 4,907 questions, 2 epochs
+  label $R/trec/teacher/model.tar.gz $R/trec/kd.teacher.jsonl --split train "$DATA/cls/trec/train.txt"
+  # no question corpus here (the paper uses PAQ): 20 perturbed copies of each training question
+  # (Tang et al. 2019: mask / replace words, cut to an n-gram), labeled by the teacher
+  [ -f $R/trec/augmented.txt ] || nice -n 10 "$PY" -c "import sys; from green_nlp.data.augmentation \
+import write_augmented_texts; print(write_augmented_texts(*sys.argv[1:], copies=20, split='train'))" \
+    "$DATA/cls/trec/train.txt" $R/trec/augmented.txt
+  label $R/trec/teacher/model.tar.gz $R/trec/kd_augmented.teacher.jsonl --format lines $R/trec/augmented.txt
   train $C/dan_scratch_trec.jsonnet $R/trec/scratch
+  train $C/dan_kd_trec_train_only.jsonnet $R/trec/kd_train_only       # ablation: no augmented copies
   train $C/dan_kd_trec.jsonnet $R/trec/kd
   train $C/dan_kd_ft_trec.jsonnet $R/trec/kd_ft
 }

@@ -24,7 +24,8 @@ from allennlp.models.archival import load_archive
 
 from green_nlp.commands.bulk_predict import parse_shard
 from green_nlp.data.teacher_cache import CacheWriter
-from green_nlp.dataset_readers.text_classification import FORMATS, TextExample, read_examples, subsample
+from green_nlp.dataset_readers.text_classification import (FORMATS, SPLITS, TextExample, check_split, read_examples,
+                                                           split_heldout, subsample)
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +46,10 @@ class LabelWithTeacher(Subcommand):
                                help="leave out the first examples of each input (e.g. those labeled earlier)")
         subparser.add_argument("--every-nth", type=int, default=1,
                                help="take every n-th example of each input (IMDB's files are sorted by label)")
+        subparser.add_argument("--split", default="all", choices=SPLITS,
+                               help="label only the train or dev part of a file with no dev set (see --dev-every)")
+        subparser.add_argument("--dev-every", type=int, default=10,
+                               help="with --split: every n-th example is the dev part, the others train")
         subparser.add_argument("--batch-size", type=int, default=32)
         subparser.add_argument("--shard", default=None, help="i/N: label documents i, i+N, i+2N, ...")
         subparser.add_argument("--cuda-device", type=int, default=-1)
@@ -58,23 +63,28 @@ def _run(args: argparse.Namespace) -> None:
         torch.set_num_threads(args.threads)
     label_corpus(args.archive_file, args.input_files, args.output, args.format, args.fine_labels,
                  args.max_examples_per_input, args.batch_size, args.shard, args.cuda_device, args.every_nth,
-                 args.skip_per_input)
+                 args.skip_per_input, split=args.split, dev_every=args.dev_every)
 
 
 def _corpus(inputs: List[str], format: str, fine_labels: bool, max_per_input: Optional[int],
-            every: int, skip: int) -> Iterator[TextExample]:
+            every: int, skip: int, split: str = "all", dev_every: int = 10) -> Iterator[TextExample]:
     for path in inputs:
-        examples = itertools.islice(read_examples(path, format, fine_labels), skip, None)
+        examples = split_heldout(read_examples(path, format, fine_labels), split, dev_every)
+        examples = itertools.islice(examples, skip, None)
         yield from subsample(examples, every, max_per_input)
 
 
 def label_corpus(archive_file: str, inputs: List[str], output: str, format: str = "auto", fine_labels: bool = False,
                  max_per_input: Optional[int] = None, batch_size: int = 32, shard: Optional[str] = None,
                  cuda_device: int = -1, every_nth: int = 1, skip_per_input: int = 0,
-                 chunk_batches: int = 8) -> int:
+                 chunk_batches: int = 8, split: str = "all", dev_every: int = 10) -> int:
     """Label (the rest of) the corpus; returns the number of records the cache now holds."""
     if batch_size < 1:
         raise ConfigurationError(f"--batch-size must be positive, got {batch_size}")
+    try:
+        check_split(split, dev_every)
+    except ValueError as error:
+        raise ConfigurationError(str(error)) from error
     shard_index, shard_count = parse_shard(shard) if shard else (0, 1)
     archive = load_archive(archive_file, cuda_device=cuda_device)
     model, reader = archive.model.eval(), archive.validation_dataset_reader
@@ -83,8 +93,10 @@ def label_corpus(archive_file: str, inputs: List[str], output: str, format: str 
     header = {"labels": [names[i] for i in range(len(names))], "archive": os.path.basename(archive_file),
               "inputs": [os.path.basename(p) for p in inputs], "shard": f"{shard_index}/{shard_count}",
               "max_examples_per_input": max_per_input, "every_nth": every_nth, "skip_per_input": skip_per_input}
+    if split != "all":
+        header.update(split=split, dev_every=dev_every)
     writer = CacheWriter(output, header)
-    corpus = _corpus(inputs, format, fine_labels, max_per_input, every_nth, skip_per_input)
+    corpus = _corpus(inputs, format, fine_labels, max_per_input, every_nth, skip_per_input, split, dev_every)
     examples = itertools.islice(corpus, shard_index, None, shard_count)
     examples = itertools.islice(examples, writer.done, None)  # resume after what is already written
     if writer.done:

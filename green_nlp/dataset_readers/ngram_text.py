@@ -9,7 +9,8 @@ from allennlp.data.fields import LabelField
 from green_nlp.data.fields import NgramField, TeacherLogitsField
 from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE, make_analyzer
 from green_nlp.data.teacher_cache import TeacherCacheError, read_cache, read_header
-from green_nlp.dataset_readers.text_classification import check_sampling, read_examples, subsample
+from green_nlp.dataset_readers.text_classification import (check_sampling, check_split, read_examples,
+                                                        split_for_file, split_heldout, subsample)
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +37,8 @@ class NgramTextReader(DatasetReader):
         distillation stage uses the teacher's distribution alone.
     skip_unlabeled : `bool`, optional (default = `False`)
         For plain files: drop examples without a label.
+    split, dev_every, split_file : see `TextClassificationReader`; for plain files (a held-out dev
+        set carved from TREC's training file), before sampling.
 
     `file_path` may be a glob (e.g. the shards of a cache); matches are read in sorted order.
     """
@@ -43,9 +46,12 @@ class NgramTextReader(DatasetReader):
     def __init__(self, ngram_range: Tuple[int, int] = (1, 4), lowercase: bool = True, format: str = "auto",
                  fine_labels: bool = False, max_examples: Optional[int] = None, use_gold_labels: bool = False,
                  skip_unlabeled: bool = False, sample_every: int = 1, sample_offset: int = 0,
+                 split: str = "all", dev_every: int = 10, split_file: Optional[str] = None,
                  **kwargs: Any) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         check_sampling(sample_every, sample_offset)
+        check_split(split, dev_every, split_file, reader=True)
+        self._split, self._dev_every, self._split_file = split, dev_every, split_file
         self.analyzer = make_analyzer(tuple(ngram_range), lowercase)  # type: ignore[arg-type]
         self._format, self._fine_labels = format, fine_labels
         self._max_examples, self._sample_every, self._sample_offset = max_examples, sample_every, sample_offset
@@ -69,9 +75,11 @@ class NgramTextReader(DatasetReader):
                 yield self.text_to_instance(record.text, record.label if self._use_gold_labels else None,
                                             record.logits, header["labels"])
             return
-        for example in read_examples(path, self._format, self._fine_labels):
-            if self._skip_unlabeled and example.label is None:
-                continue
+        examples = read_examples(path, self._format, self._fine_labels)
+        if self._skip_unlabeled:
+            examples = (example for example in examples if example.label is not None)
+        split = split_for_file(path, self._split, self._split_file)
+        for example in split_heldout(examples, split, self._dev_every):
             yield self.text_to_instance(example.text, example.label)
 
     def _read(self, file_path: str) -> Iterator[Instance]:

@@ -19,6 +19,7 @@ import itertools
 import io
 import json
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, Optional
@@ -31,6 +32,7 @@ from allennlp.data.tokenizers import WhitespaceTokenizer
 logger = logging.getLogger(__name__)
 
 FORMATS = ("auto", "sst2", "trec", "jsonl", "lines")
+SPLITS = ("all", "train", "dev")
 SST2_HEADERS = ({"label", "sentence"}, {"label", "content"})
 
 
@@ -158,6 +160,45 @@ def subsample(examples: Iterator[TextExample], every: int = 1, max_examples: Opt
     return itertools.islice(examples, offset, stop, every)
 
 
+def check_split(split: str, dev_every: int, split_file: Optional[str] = "", reader: bool = False) -> None:
+    """Reject held-out settings `split_heldout` cannot honour (readers call it when built, with
+    `reader=True`: a reader must name the file it carves, or it would carve the test set too)."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+    if split != "all" and dev_every < 2:
+        raise ValueError(f"dev_every must be >= 2 to carve a dev split, got {dev_every}")
+    if reader and split != "all" and not split_file:
+        raise ValueError(f"split {split!r} needs split_file, the file the dev part is carved from: AllenNLP "
+                         "reads the test set with the validation reader, which must read it whole")
+
+
+def split_heldout(examples: Iterator[TextExample], split: str = "all", dev_every: int = 10) -> Iterator[TextExample]:
+    """
+    Carve a development set out of a file that has none (TREC): `"dev"` keeps every
+    `dev_every`-th example (indices dev_every-1, 2*dev_every-1, ...), `"train"` keeps all the others,
+    `"all"` keeps everything. Streaming and deterministic, so the teacher, the labeling command and
+    the students all see the same two disjoint parts.
+    """
+    check_split(split, dev_every)
+    if split == "all":
+        return examples
+    in_dev = split == "dev"
+    return (example for index, example in enumerate(examples) if ((index + 1) % dev_every == 0) == in_dev)
+
+
+def split_for_file(path: str, split: str, split_file: Optional[str]) -> str:
+    """The part of `path` a reader keeps: `split` for the file it was carved from (`split_file`; every
+    file when that is unset), the whole of any other file. AllenNLP reads the test set with the
+    validation reader, so a dev reader must not carve its part out of the test file too."""
+    if split == "all" or split_file is None:
+        return split
+    try:
+        same = os.path.samefile(path, split_file)
+    except OSError:
+        same = os.path.abspath(path) == os.path.abspath(split_file)
+    return split if same else "all"
+
+
 @DatasetReader.register("green_text_classification")
 class TextClassificationReader(DatasetReader):
     """
@@ -180,14 +221,24 @@ class TextClassificationReader(DatasetReader):
         Take every n-th example (see `subsample`); IMDB's files are sorted by label.
     sample_offset : `int`, optional (default = `0`)
         Start the every-n-th sample here; a different offset gives a disjoint sample.
+    split : `str`, optional (default = `"all"`)
+        `"train"` / `"dev"`: the two parts of `split_heldout` (a dev set carved from a file that has
+        none), taken before sampling.
+    dev_every : `int`, optional (default = `10`)
+        Every `dev_every`-th example goes to the `"dev"` part.
+    split_file : `str`, optional
+        The file the split is carved from, required with a split: other files (the test set, which
+        AllenNLP reads with the validation reader) are read whole.
     """
 
     def __init__(self, tokenizer: Optional[Tokenizer] = None, token_indexers: Optional[Dict[str, TokenIndexer]] = None,
                  format: str = "auto", fine_labels: bool = False, skip_unlabeled: bool = False,
                  max_examples: Optional[int] = None, sample_every: int = 1, sample_offset: int = 0,
+                 split: str = "all", dev_every: int = 10, split_file: Optional[str] = None,
                  **kwargs: Any) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         check_sampling(sample_every, sample_offset)
+        check_split(split, dev_every, split_file, reader=True)
         if format not in FORMATS:
             raise ValueError(f"unknown format {format!r}; expected one of {FORMATS}")
         self._tokenizer = tokenizer or WhitespaceTokenizer()
@@ -195,11 +246,14 @@ class TextClassificationReader(DatasetReader):
         self._format, self._fine_labels = format, fine_labels
         self._skip_unlabeled = skip_unlabeled
         self._max_examples, self._sample_every, self._sample_offset = max_examples, sample_every, sample_offset
+        self._split, self._dev_every, self._split_file = split, dev_every, split_file
 
     def examples(self, file_path: str) -> Iterator[TextExample]:
         examples = read_examples(file_path, self._format, self._fine_labels)
         if self._skip_unlabeled:
             examples = (example for example in examples if example.label is not None)
+        split = split_for_file(file_path, self._split, self._split_file)
+        examples = split_heldout(examples, split, self._dev_every)
         return subsample(examples, self._sample_every, self._max_examples, self._sample_offset)
 
     def _read(self, file_path: str) -> Iterator[Instance]:

@@ -2,12 +2,14 @@ import json
 
 import pytest
 import torch
+from allennlp.common.checks import ConfigurationError
 from allennlp.data import Batch
 from allennlp.models.archival import load_archive
 
 from green_nlp.commands.label_with_teacher import label_corpus
 from green_nlp.data.teacher_cache import TeacherCacheError, read_cache
 from green_nlp.dataset_readers.ngram_text import NgramTextReader
+from green_nlp.dataset_readers.text_classification import read_examples
 from tests.dan_helpers import DAN_FIXTURES, tiny_dan_run
 
 INPUTS = [str(DAN_FIXTURES / "sst2_train.tsv"), str(DAN_FIXTURES / "unlabeled.jsonl")]
@@ -65,3 +67,15 @@ def test_max_examples_and_every_nth_subsample_each_input(teacher, tmp_path):
     rest = tmp_path / "rest.jsonl"
     label_corpus(teacher, INPUTS[:1], str(rest), skip_per_input=37)
     assert [r.source.rsplit(":", 1)[1] for r in read_cache(str(rest))] == ["39", "40", "41"]
+
+
+def test_split_labels_only_the_training_part_and_names_it(teacher, tmp_path):
+    cache = tmp_path / "train_part.jsonl"
+    sst2 = INPUTS[:1]
+    assert label_corpus(teacher, sst2, str(cache), split="train", dev_every=4) == 30
+    kept = [e.text for index, e in enumerate(read_examples(sst2[0])) if (index + 1) % 4]
+    assert [r.text for r in read_cache(str(cache))] == kept  # the dev part (every 4th) is left out
+    header = json.loads(cache.read_text().splitlines()[0])
+    assert (header["split"], header["dev_every"]) == ("train", 4)
+    with pytest.raises(ConfigurationError, match="dev_every"):
+        label_corpus(teacher, sst2, str(tmp_path / "bad.jsonl"), split="dev", dev_every=1)

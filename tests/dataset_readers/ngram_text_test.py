@@ -68,3 +68,11 @@ def test_two_offsets_of_one_file_give_disjoint_training_and_validation_samples()
                 for i in NgramTextReader(sample_every=4, sample_offset=1).read(DAN_FIXTURES / "sst2_train.tsv")]
     assert train == everything[0::4] and held_out == everything[1::4]
     assert len(train) + len(held_out) == 20
+
+
+def test_train_and_dev_parts_of_one_file_and_the_test_file_whole():
+    train_file, test_file = DAN_FIXTURES / "sst2_train.tsv", DAN_FIXTURES / "sst2_dev.tsv"
+    part = {split: [i["ngrams"].text for i in NgramTextReader(split=split, dev_every=5, split_file=str(train_file))
+                    .read(train_file)] for split in ("train", "dev")}
+    assert (len(part["train"]), len(part["dev"])) == (32, 8)
+    assert len(list(NgramTextReader(split="dev", dev_every=5, split_file=str(train_file)).read(test_file))) == 12

@@ -4,7 +4,7 @@ import logging
 import pytest
 
 from green_nlp.dataset_readers.text_classification import (TextClassificationReader, TextFormatError, read_examples,
-                                                           subsample)
+                                                           split_heldout, subsample)
 from tests.conftest import BAD_INPUTS, FIXTURES, require_data
 
 DAN = FIXTURES / "dan"
@@ -112,3 +112,33 @@ def test_subsample_offsets_give_disjoint_samples():
 def test_bad_sample_settings_fail_when_the_reader_is_built(every, offset):
     with pytest.raises(ValueError, match="every|offset"):
         TextClassificationReader(sample_every=every, sample_offset=offset)
+
+
+def test_heldout_split_parts_are_disjoint_and_cover_the_file():
+    examples = list(read_examples(DAN / "sst2_train.tsv"))
+    train = list(split_heldout(iter(examples), "train", dev_every=4))
+    dev = list(split_heldout(iter(examples), "dev", dev_every=4))
+    assert dev == examples[3::4] and len(dev) == 10 and len(train) == 30
+    assert sorted(map(id, train + dev)) == sorted(map(id, examples))
+    assert list(split_heldout(iter(examples), "all")) == examples
+
+
+def test_reader_reads_the_heldout_part_before_sampling_and_other_files_whole():
+    train = DAN / "sst2_train.tsv"
+    reader = TextClassificationReader(split="dev", dev_every=4, sample_every=2, split_file=str(train))
+    texts = [[t.text for t in i["tokens"].tokens] for i in reader.read(train)]
+    assert texts == [e.text.split() for e in read_examples(train)][3::4][::2]
+    # the validation reader also reads the test set: it must get all of it (sampling aside)
+    other = [[t.text for t in i["tokens"].tokens] for i in reader.read(DAN / "sst2_dev.tsv")]
+    assert other == [e.text.split() for e in read_examples(DAN / "sst2_dev.tsv")][::2]
+
+
+def test_a_reader_split_without_its_file_is_refused():
+    with pytest.raises(ValueError, match="split_file"):
+        TextClassificationReader(split="dev")
+
+
+@pytest.mark.parametrize("split, every", [("test", 10), ("dev", 1), ("train", 0)])
+def test_bad_split_settings_fail_when_the_reader_is_built(split, every):
+    with pytest.raises(ValueError, match="split|dev_every"):
+        TextClassificationReader(split=split, dev_every=every, split_file="train.txt")

@@ -4,12 +4,15 @@
 // clipping), KL to the teacher's distribution x T^2, batch 2,048. The builders below take those
 // as defaults; the dataset configs shrink |V|, d and the batch for a 2-core CPU and say so.
 {
-  reader(format='auto', fine_labels=false, max_examples=null, skip_unlabeled=false):: {
+  reader(format='auto', fine_labels=false, max_examples=null, skip_unlabeled=false, split='all',
+         split_file=null):: {
     type: 'ngram_text',
     ngram_range: [1, 4],
     format: format,
     fine_labels: fine_labels,
     skip_unlabeled: skip_unlabeled,
+    split: split,
+    [if split != 'all' then 'split_file']: split_file,
     [if max_examples != null then 'max_examples']: max_examples,
   },
 
@@ -19,13 +22,17 @@
       max_features=1000000, vocab_text_paths=null, vocab_max_examples=null,
       embedding_dim=1000, hidden_dim=null, dropout=0.0, ngram_dropout=0.0,
       temperature=1.0, kd_dir=null,
-      batch_size=2048, lr=5e-4, epochs=10, patience=3, max_dense_grad_norm=1.0)::
+      batch_size=2048, lr=5e-4, epochs=10, patience=3, max_dense_grad_norm=1.0,
+      train_split='all', dev_split='all')::
+    // train_split / dev_split: 'train' and 'dev' carve a dev set out of a file that has none (TREC;
+    // a teacher cache is read whole: label only the train part into it)
     assert std.member(['scratch', 'kd', 'kd_ft'], stage) : 'stage must be scratch, kd or kd_ft';
     assert stage != 'kd_ft' || kd_dir != null : 'kd_ft needs kd_dir';
     {
       dataset_reader: $.reader(format, fine_labels, if stage == 'kd' then null else max_train_examples,
-                               skip_unlabeled=stage != 'kd'),
-      validation_dataset_reader: $.reader(format, fine_labels, skip_unlabeled=true),
+                               skip_unlabeled=stage != 'kd', split=train_split, split_file=train),
+      validation_dataset_reader: $.reader(format, fine_labels, skip_unlabeled=true, split=dev_split,
+                                          split_file=dev),
       train_data_path: train,
       validation_data_path: dev,
       [if test != null then 'test_data_path']: test,

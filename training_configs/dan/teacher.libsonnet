@@ -8,19 +8,22 @@ local minilm = std.extVar('GREEN_NLP_MINILM');
 
 {
   teacher(train, dev, test=null, format='auto', fine_labels=false, max_length=128, max_train_examples=null,
-          batch_size=32, lr=5e-5, epochs=3, warmup_steps=100)::
-    local reader(max_examples) = {
+          batch_size=32, lr=5e-5, epochs=3, warmup_steps=100, train_split='all', dev_split='all')::
+    // train_split / dev_split: 'train' and 'dev' carve a dev set out of a file that has none (TREC)
+    local reader(max_examples, split, split_file) = {
       type: 'green_text_classification',
       format: format,
       fine_labels: fine_labels,
       skip_unlabeled: true,
+      split: split,
+      [if split != 'all' then 'split_file']: split_file,
       [if max_examples != null then 'max_examples']: max_examples,
       tokenizer: { type: 'pretrained_transformer', model_name: minilm, max_length: max_length },
       token_indexers: { tokens: { type: 'pretrained_transformer', model_name: minilm } },
     };
     {
-      dataset_reader: reader(max_train_examples),
-      validation_dataset_reader: reader(null),
+      dataset_reader: reader(max_train_examples, train_split, train),
+      validation_dataset_reader: reader(null, dev_split, dev),
       train_data_path: train,
       validation_data_path: dev,
       [if test != null then 'test_data_path']: test,
