@@ -79,7 +79,8 @@ class ParserDistiller:
         """Teacher arc scores (batch, n+1, n+1) and label scores at gold heads (batch, n+1, labels)."""
         if self.cache is None or metadata is None:
             return self._run_teacher(words, upos, gold_heads)
-        keys = [(tuple(m["words"]), tuple(m.get("upos") or ()), tuple(h.tolist()))
+        # one key per sentence, whatever batch it lands in: the gold heads without the batch's padding
+        keys = [(tuple(m["words"]), tuple(m.get("upos") or ()), tuple(h[: len(m["words"])].tolist()))
                 for m, h in zip(metadata, gold_heads[:, 1:])]
         if any(key not in self.cache for key in keys):
             arc, label = self._run_teacher(words, upos, gold_heads)

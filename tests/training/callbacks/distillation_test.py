@@ -102,6 +102,22 @@ class TestDistilledStudent(ModelTestCase):
             pairs = arc_mask.unsqueeze(2) & arc_mask.unsqueeze(1)
             assert torch.allclose(got[0][pairs], expected[0][pairs], atol=1e-5)
 
+    def test_cache_serves_a_sentence_in_any_batch_after_the_first_epoch(self):
+        def tensors(instances):
+            batch = Batch(instances)
+            batch.index_instances(self.vocab)
+            return batch.as_tensor_dict()
+
+        cached = ParserDistiller(self.teacher, cache_teacher_outputs=True)
+        calls = []
+        run_teacher = cached._run_teacher
+        cached._run_teacher = lambda *args: calls.append(1) or run_teacher(*args)
+        for batch in (tensors(self.instances), tensors(self.instances[:1]), tensors(self.instances[::-1])):
+            cached.teacher_scores(batch["words"], batch["upos"], self.model._with_root(batch["head_indices"]),
+                                  batch["metadata"])
+        # epoch 2 regroups the sentences (another padding length, another order): no teacher run
+        assert len(calls) == 1
+
     def test_mismatched_vocabulary_fails_with_a_clear_message(self):
         other = Vocabulary()
         other.add_tokens_to_namespace(["root", "nsubj"], "deprel_labels")
