@@ -4,7 +4,8 @@ timed in the same process on one CPU thread.
     python benchmarks/distillation_overhead.py --treebank UD_Wolof-WTB --size 20 [--batches 30 --repeats 5]
 
 Builds D-x and B-x from their configs with the teacher's vocabulary (as `allennlp train` does),
-takes length-sorted training batches, and times a whole training step (forward, loss, backward,
+regroups the training sentences into batches for each pass as AllenNLP's bucket sampler does
+every epoch, and times a whole training step (forward, loss, backward,
 gradient clipping, Adam step) for: B-x (cross-entropy, dropout on), D-x with the teacher run live
 (what epoch 1 costs: it fills the cache) and D-x reading the cache (epochs 2 and later). The
 variants take turns (round-robin); the figure is the median over repeats. A cProfile of one pass
@@ -18,6 +19,7 @@ import cProfile
 import itertools
 import json
 import pstats
+import random
 import statistics
 import sys
 import time
@@ -27,13 +29,12 @@ from typing import Any, Callable, Dict, List
 import torch
 from allennlp.common import Params
 from allennlp.common.plugins import import_plugins
-from allennlp.data import DatasetReader
+from allennlp.data import Batch, DatasetReader, Instance
 from allennlp.models import Model
 from allennlp.models.archival import load_archive
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import hardware_description, markdown_table  # noqa: E402
-from parsing import make_batches  # noqa: E402
 from parser_distillation import TREEBANKS  # noqa: E402
 
 from green_nlp.data_paths import data_dir  # noqa: E402
@@ -90,6 +91,22 @@ def profile_parts(step: Callable[[Dict[str, Any]], None], batches: List[Dict[str
     return parts
 
 
+def epoch_batches(instances: List[Instance], vocab: Any, batch_size: int, seed: int) -> List[Dict[str, Any]]:
+    """One epoch's batches as AllenNLP's bucket sampler makes them: sorted by length with 10 %
+    noise, cut into batches, batches shuffled (so a sentence's batch, and its padding, change from
+    one epoch to the next); tensorized here, outside the timing."""
+    rng = random.Random(seed)
+    ordered = sorted(instances, key=lambda i: len(i["words"]) * (1 + rng.uniform(-0.1, 0.1)))
+    groups = [ordered[start:start + batch_size] for start in range(0, len(ordered), batch_size)]
+    rng.shuffle(groups)
+    batches = []
+    for group in groups:
+        batch = Batch(group)
+        batch.index_instances(vocab)
+        batches.append(batch.as_tensor_dict())
+    return batches
+
+
 def count_teacher_runs(distiller: ParserDistiller) -> List[int]:
     """From now on, record each live teacher run of `distiller` (a cache miss) in the returned list."""
     runs: List[int] = []
@@ -118,7 +135,8 @@ def measure(treebank: str, size: int, runs: Path, max_batches: int, repeats: int
                                       max_batches * distilled["batch_size"]))
     for instance in instances:
         distilled["reader"].apply_token_indexers(instance)
-    batches = [tensors for tensors, _ in make_batches(instances, vocab, distilled["batch_size"])]
+    batch_size = distilled["batch_size"]
+    batches = epoch_batches(instances, vocab, batch_size, seed=0)
 
     def stepper(built: Dict[str, Any], distiller: Any) -> Callable[[Dict[str, Any]], None]:
         model = built["model"].train()
@@ -133,24 +151,24 @@ def measure(treebank: str, size: int, runs: Path, max_batches: int, repeats: int
     d_cached_model = build(d_config, vocab)
     variants = {"B (no teacher)": stepper(baseline, None), "D, teacher live (epoch 1)": stepper(distilled, live),
                 "D, teacher cached (epochs 2+)": stepper(d_cached_model, cached)}
-    # fill the cache as epoch 1 would, from batches grouped differently (other padding lengths and
-    # order), so the timed cached pass sees what epoch 2 sees after the loader reshuffles
-    regrouped = [tensors for tensors, _ in make_batches(instances, vocab, max(1, distilled["batch_size"] // 3))]
-    one_pass(variants["D, teacher cached (epochs 2+)"], regrouped[::-1])
+    # fill the cache as epoch 1 does; every later pass is another "epoch": the sentences regrouped
+    # as the bucket sampler regroups them, the same batches for every variant within a repeat
+    one_pass(variants["D, teacher cached (epochs 2+)"], epoch_batches(instances, vocab, batch_size, seed=1000))
     teacher_runs = count_teacher_runs(cached)
     for step in variants.values():
         one_pass(step, batches[:2])  # warm-up
     seconds: Dict[str, List[float]] = {name: [] for name in variants}
-    for _ in range(repeats):
+    for repeat in range(repeats):
+        epoch = epoch_batches(instances, vocab, batch_size, seed=repeat + 1)
         for name, step in variants.items():
-            seconds[name].append(one_pass(step, batches))
+            seconds[name].append(one_pass(step, epoch))
     base = statistics.median(seconds["B (no teacher)"])
     rows = {}
     for name, times in seconds.items():
         median = statistics.median(times)
         rows[name] = {"seconds_per_batch": median / len(batches), "ratio_to_B": median / base}
     for name, step in variants.items():
-        rows[name]["profile_seconds"] = profile_parts(step, batches)
+        rows[name]["profile_seconds"] = profile_parts(step, epoch_batches(instances, vocab, batch_size, seed=999))
     rows["D, teacher cached (epochs 2+)"]["teacher_runs_after_epoch_1"] = len(teacher_runs)
     words = sum(int(tensors["words"]["tokens"]["tokens"].gt(0).sum()) for tensors in batches)
     return {"treebank": treebank, "size": size, "batches": len(batches), "batch_size": distilled["batch_size"],

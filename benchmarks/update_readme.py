@@ -10,12 +10,15 @@ TITLES = {
     "parser_ewt": "Dependency parsing, UD English-EWT test (`benchmarks/parser_ewt.py`)",
     "parser_distillation": "Parser distillation: full vs students vs peers (`benchmarks/parser_distillation.py`)",
     "parser_ablations": "Parser distillation ablations (`benchmarks/parser_ablations.py`)",
+    "distillation_overhead": "What distillation adds to a student's training step (`benchmarks/distillation_overhead.py`)",
     "tree_decoders": "Tree decoding alone (`benchmarks/tree_decoders.py`)",
     "ldnet": "LD-Net: NoLM vs LM-augmented vs layer-pruned taggers (`benchmarks/ldnet.py`)",
     "dan": "Sparse distillation: MiniLM teacher vs n-gram DAN students (`benchmarks/dan.py`)",
+    "dan_trec_seeds": "Sparse distillation on TREC over seeds (`benchmarks/dan_trec_seeds.py`)",
     "robustness": "Bad input handled (`benchmarks/robustness.py`)",
 }
-ORDER = ["parser_ewt", "parser_distillation", "parser_ablations", "tree_decoders", "ldnet", "dan", "robustness"]
+ORDER = ["parser_ewt", "parser_distillation", "parser_ablations", "distillation_overhead", "tree_decoders", "ldnet",
+         "dan", "dan_trec_seeds", "robustness"]
 
 
 def results_section(results_dir: Path) -> str:
