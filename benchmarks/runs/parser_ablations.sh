@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Ablations of student distillation (training_configs/parser/ablations/<treebank>_<name>.jsonnet),
-# each trained like the treebank's paper-style students (same EPOCHS cap), then scored beside them.
+# each trained like the treebank's paper-style students (same EPOCHS cap, unless the config sets its
+# own num_epochs), then scored beside them.
 #   bash benchmarks/runs/parser_ablations.sh [ud_wolof_wtb ...]   (default: ud_wolof_wtb)
 # A finished run (model.tar.gz) is skipped; an interrupted one is resumed with -r.
 set -euo pipefail
@@ -20,8 +21,9 @@ for treebank in ${@:-ud_wolof_wtb}; do
     resume=""; [ -d "$dir" ] && resume="-r"
     mkdir -p "$(dirname "$dir")"
     echo "== $dir $(date -u +%FT%TZ)"
-    allennlp train "$config" -s "$dir" $resume -o "{\"trainer.num_epochs\": $EPOCHS}" --include-package green_nlp \
-      > "$dir.log" 2>&1
+    # a config that sets its own num_epochs (a training-budget ablation) keeps it
+    epochs='{"trainer.num_epochs": '$EPOCHS'}'; grep -q "num_epochs" "$config" && epochs='{}'
+    allennlp train "$config" -s "$dir" $resume -o "$epochs" --include-package green_nlp > "$dir.log" 2>&1
   done
   python benchmarks/parser_ablations.py --treebanks "${TREEBANK_NAME[$treebank]}"
 done
