@@ -75,11 +75,11 @@ class NgramTextReader(DatasetReader):
                 yield self.text_to_instance(record.text, record.label if self._use_gold_labels else None,
                                             record.logits, header["labels"])
             return
-        examples = read_examples(path, self._format, self._fine_labels)
-        if self._skip_unlabeled:
-            examples = (example for example in examples if example.label is not None)
+        # the split counts every example of the file, as green-label-teacher and augmentation do
         split = split_for_file(path, self._split, self._split_file)
-        for example in split_heldout(examples, split, self._dev_every):
+        for example in split_heldout(read_examples(path, self._format, self._fine_labels), split, self._dev_every):
+            if self._skip_unlabeled and example.label is None:
+                continue
             yield self.text_to_instance(example.text, example.label)
 
     def _read(self, file_path: str) -> Iterator[Instance]:

@@ -249,11 +249,11 @@ class TextClassificationReader(DatasetReader):
         self._split, self._dev_every, self._split_file = split, dev_every, split_file
 
     def examples(self, file_path: str) -> Iterator[TextExample]:
-        examples = read_examples(file_path, self._format, self._fine_labels)
+        # the split counts every example of the file, as green-label-teacher and augmentation do
+        split = split_for_file(file_path, self._split, self._split_file)
+        examples = split_heldout(read_examples(file_path, self._format, self._fine_labels), split, self._dev_every)
         if self._skip_unlabeled:
             examples = (example for example in examples if example.label is not None)
-        split = split_for_file(file_path, self._split, self._split_file)
-        examples = split_heldout(examples, split, self._dev_every)
         return subsample(examples, self._sample_every, self._max_examples, self._sample_offset)
 
     def _read(self, file_path: str) -> Iterator[Instance]:

@@ -142,3 +142,12 @@ def test_a_reader_split_without_its_file_is_refused():
 def test_bad_split_settings_fail_when_the_reader_is_built(split, every):
     with pytest.raises(ValueError, match="split|dev_every"):
         TextClassificationReader(split=split, dev_every=every, split_file="train.txt")
+
+
+def test_split_counts_unlabeled_examples_too_so_every_tool_carves_the_same_part(tmp_path):
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text("".join(f'{{"text": "doc {i}", "label": {"null" if i % 3 == 0 else 1}}}\n' for i in range(20)))
+    reader = TextClassificationReader(split="dev", dev_every=4, skip_unlabeled=True, split_file=str(mixed))
+    texts = [" ".join(t.text for t in i["tokens"].tokens) for i in reader.read(mixed)]
+    carved = [e for e in split_heldout(read_examples(mixed), "dev", 4) if e.label is not None]
+    assert texts == [e.text for e in carved] == ["doc 7", "doc 11", "doc 19"]
