@@ -40,11 +40,12 @@ from green_nlp.dataset_readers.text_classification import (TextExample, read_exa
                                                            subsample)
 
 RESULTS = Path(__file__).resolve().parent / "results"
-MODELS = ("teacher", "dan_scratch", "dan_kd", "dan_kd_ft", "dan_kd_train_only")
-# dan_kd_train_only: an ablation where one was run (TREC) - DAN(KD) on the teacher's labels for the
-# training questions alone, without the augmented copies
+MODELS = ("teacher", "dan_scratch", "dan_kd", "dan_kd_ft", "dan_kd_train_only", "dan_kd_augmented")
+# Ablations, where one was run: dan_kd_train_only (TREC) is DAN(KD) on the teacher's labels for the
+# training questions alone, without the augmented copies; dan_kd_augmented (SST-2) is DAN(KD) with
+# augmented copies of the labeled phrases added to its corpus
 RUN_FOLDER = {"teacher": "teacher", "dan_scratch": "scratch", "dan_kd": "kd", "dan_kd_ft": "kd_ft",
-              "dan_kd_train_only": "kd_train_only"}
+              "dan_kd_train_only": "kd_train_only", "dan_kd_augmented": "kd_augmented"}
 TREC_DEV_EVERY = 10  # as training_configs/dan/*_trec.jsonnet
 PRUNE_FRACTIONS = (1.0, 0.5, 0.25, 0.1, 0.03, 0.01, 0.003)
 AIM_NAMES = (("97 % of teacher", "meets_97_percent_of_teacher"), ("+1.0 over scratch", "meets_1_point_over_scratch"),
@@ -242,7 +243,7 @@ def pruning_curve(archive_file: Path, sets: Dict[str, Any], timing_texts: List[s
 def aims(models: Dict[str, Any]) -> Dict[str, Any]:
     teacher, scratch = models.get("teacher"), models.get("dan_scratch")
     out: Dict[str, Any] = {}
-    for student in ("dan_kd", "dan_kd_ft"):
+    for student in ("dan_kd", "dan_kd_ft", "dan_kd_augmented"):
         if student not in models or teacher is None:
             continue
         s = models[student]

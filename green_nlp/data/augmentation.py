@@ -16,7 +16,7 @@ import itertools
 import os
 import random
 from collections import Counter
-from typing import Iterable, Iterator, List, Sequence
+from typing import Iterable, Iterator, List, Optional, Sequence
 
 from green_nlp.dataset_readers.text_classification import read_examples, split_heldout
 
@@ -92,18 +92,19 @@ def augmented_copies(texts: Iterable[str], sampler: WordSampler, copies: int, se
 def write_augmented_texts(input_path: str, output_path: str, copies: int = 20, seed: int = 13,
                           format: str = "auto", split: str = "all", dev_every: int = 10,
                           p_mask: float = 0.1, p_replace: float = 0.1, p_ngram: float = 0.25,
-                          max_ngram: int = 5, fine_labels: bool = False) -> int:
+                          max_ngram: int = 5, fine_labels: bool = False, max_examples: Optional[int] = None) -> int:
     """
     Write augmented copies of a classification file's texts, one per line (the `lines` format
     `green-label-teacher --format lines` takes), and return how many. `split`/`dev_every` pick the
-    part of the file the teacher trained on, so a carved dev set stays unseen. Written to a
+    part of the file the teacher trained on, so a carved dev set stays unseen; `max_examples` keeps
+    the first texts of that part only (the words to draw from come from the same texts). Written to a
     temporary name and renamed when complete: a half-written file is never taken for a result.
     """
     check_probabilities(p_mask, p_replace, p_ngram, max_ngram)
 
     def texts() -> Iterator[str]:
         examples = split_heldout(read_examples(input_path, format, fine_labels), split, dev_every)
-        return (example.text for example in examples)
+        return (example.text for example in itertools.islice(examples, max_examples))
 
     sampler = WordSampler(texts())
     partial = f"{output_path}.partial"

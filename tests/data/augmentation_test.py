@@ -72,3 +72,12 @@ def test_an_empty_corpus_is_refused(tmp_path):
     empty.write_text("label\tsentence\n")
     with pytest.raises(ValueError, match="empty corpus"):
         write_augmented_texts(str(empty), str(tmp_path / "out.txt"))
+
+
+def test_max_examples_augments_only_the_first_texts(tmp_path):
+    out = tmp_path / "first.txt"
+    write_augmented_texts(str(DAN / "sst2_train.tsv"), str(out), copies=2, max_examples=3, p_mask=0.0,
+                          p_replace=0.0, p_ngram=1.0, max_ngram=1)
+    first_words = {w for e in list(read_examples(DAN / "sst2_train.tsv"))[:3] for w in e.text.split()}
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert 0 < len(lines) <= 6 and {w for line in lines for w in line.split()} <= first_words
