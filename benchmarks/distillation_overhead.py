@@ -30,6 +30,7 @@ import torch
 from allennlp.common import Params
 from allennlp.common.plugins import import_plugins
 from allennlp.data import Batch, DatasetReader, Instance
+from allennlp.data.samplers import BucketBatchSampler
 from allennlp.models import Model
 from allennlp.models.archival import load_archive
 
@@ -92,16 +93,14 @@ def profile_parts(step: Callable[[Dict[str, Any]], None], batches: List[Dict[str
 
 
 def epoch_batches(instances: List[Instance], vocab: Any, batch_size: int, seed: int) -> List[Dict[str, Any]]:
-    """One epoch's batches as AllenNLP's bucket sampler makes them: sorted by length with 10 %
-    noise, cut into batches, batches shuffled (so a sentence's batch, and its padding, change from
-    one epoch to the next); tensorized here, outside the timing."""
-    rng = random.Random(seed)
-    ordered = sorted(instances, key=lambda i: len(i["words"]) * (1 + rng.uniform(-0.1, 0.1)))
-    groups = [ordered[start:start + batch_size] for start in range(0, len(ordered), batch_size)]
-    rng.shuffle(groups)
+    """One epoch's batches from the sampler the configs train with (AllenNLP's bucket sampler:
+    length-sorted with noise, batches shuffled, so a sentence's batch and padding change from one
+    epoch to the next), seeded; tensorized here, outside the timing."""
+    random.seed(seed)  # the sampler draws its noise and order from `random`
+    sampler = BucketBatchSampler(batch_size, sorting_keys=["words"])
     batches = []
-    for group in groups:
-        batch = Batch(group)
+    for indices in sampler.get_batch_indices(instances):
+        batch = Batch([instances[i] for i in indices])
         batch.index_instances(vocab)
         batches.append(batch.as_tensor_dict())
     return batches

@@ -160,7 +160,7 @@ def subsample(examples: Iterator[TextExample], every: int = 1, max_examples: Opt
     return itertools.islice(examples, offset, stop, every)
 
 
-def check_split(split: str, dev_every: int, split_file: Optional[str] = "", reader: bool = False) -> None:
+def check_split(split: str, dev_every: int, split_file: Optional[str] = None, reader: bool = False) -> None:
     """Reject held-out settings `split_heldout` cannot honour (readers call it when built, with
     `reader=True`: a reader must name the file it carves, or it would carve the test set too)."""
     if split not in SPLITS:
@@ -187,10 +187,10 @@ def split_heldout(examples: Iterator[TextExample], split: str = "all", dev_every
 
 
 def split_for_file(path: str, split: str, split_file: Optional[str]) -> str:
-    """The part of `path` a reader keeps: `split` for the file it was carved from (`split_file`; every
-    file when that is unset), the whole of any other file. AllenNLP reads the test set with the
-    validation reader, so a dev reader must not carve its part out of the test file too."""
-    if split == "all" or split_file is None:
+    """The part of `path` a reader keeps: `split` for the file it was carved from (`split_file`, which
+    `check_split` requires with a split), the whole of any other file. AllenNLP reads the test set
+    with the validation reader, so a dev reader must not carve its part out of the test file too."""
+    if split == "all" or split_file is None:  # split_file is None only with split "all"
         return split
     try:
         same = os.path.samefile(path, split_file)
