@@ -86,6 +86,6 @@ def test_real_data_config_points_at_the_shared_files(monkeypatch):
     for key in ("train_data_path", "validation_data_path", "test_data_path"):
         assert Path(config[key]).exists()
     assert config["model"]["language_models"][1]["pretrained_file"] == "runs/ldnet/lm_backward/model.tar.gz"
-    assert config["model"]["language_models"][1]["num_layers"] == 6
+    assert config["model"]["language_models"][1]["num_layers"] == 10
     chunking = Params.from_file("training_configs/ldnet_chunking.jsonnet").as_dict()
     assert chunking["dataset_reader"]["split"] == "train" and chunking["validation_dataset_reader"]["dev_size"] == 1000
