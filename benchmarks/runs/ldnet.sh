@@ -6,13 +6,14 @@
 # depth, a third of its width) read a 4.43M-word corpus once (IMDB unlabeled + the tagging sets'
 # training text; not 1B words for 10 epochs); taggers for at most EPOCHS epochs with patience 5
 # (not up to 200); layer selection for PRUNE_EPOCHS. The committed results ran
-#   bash benchmarks/runs/ldnet.sh          (all steps, defaults: EPOCHS=20, PRUNE_EPOCHS=3)
+#   bash benchmarks/runs/ldnet.sh lm nolm origin prune wnut17     (defaults: EPOCHS=20, PRUNE_EPOCHS=8)
+#   PRUNE_EPOCHS=5 bash benchmarks/runs/ldnet.sh conll2000 bench
 set -euo pipefail
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MKL_NUM_THREADS=${MKL_NUM_THREADS:-1}
 ALLENNLP=${ALLENNLP:-.venv/bin/allennlp}
 PY=${PY:-.venv/bin/python}
 EPOCHS=${EPOCHS:-20}
-PRUNE_EPOCHS=${PRUNE_EPOCHS:-3}
+PRUNE_EPOCHS=${PRUNE_EPOCHS:-8}
 R=runs/ldnet
 
 train() {  # config serialization_dir [overrides]
