@@ -16,7 +16,7 @@ EPOCHS=${EPOCHS:-20}
 PRUNE_EPOCHS=${PRUNE_EPOCHS:-8}
 R=runs/ldnet
 
-train() {  # config serialization_dir [overrides]
+train() {  # config serialization_dir [overrides]; callers append to a log, so a skipped or resumed run keeps the earlier one
   local config=$1 dir=$2 overrides=${3:-"{}"}
   # a killed run also leaves a model.tar.gz (AllenNLP archives its best epoch on SIGTERM); only a
   # finished one has metrics.json
@@ -28,21 +28,21 @@ train() {  # config serialization_dir [overrides]
 step_lm() {
   [ -f $R/lm_corpus/train.txt ] || nice -n 10 "$PY" -m green_nlp.dataset_readers.lm_corpus $R/lm_corpus --imdb-tokens 4000000
   # the two directions in parallel (one core each)
-  train training_configs/ldnet/lm_forward.jsonnet $R/lm_forward > $R/lm_forward.log 2>&1 &
-  train training_configs/ldnet/lm_backward.jsonnet $R/lm_backward > $R/lm_backward.log 2>&1 &
+  train training_configs/ldnet/lm_forward.jsonnet $R/lm_forward >> $R/lm_forward.log 2>&1 &
+  train training_configs/ldnet/lm_backward.jsonnet $R/lm_backward >> $R/lm_backward.log 2>&1 &
   wait
 }
 
 step_nolm() {  # needs no LM: can run while the LMs train
-  train training_configs/ldnet_ner_nolm.jsonnet $R/conll2003/nolm "{\"trainer.num_epochs\": $EPOCHS}" > $R/conll2003_nolm.log 2>&1
+  train training_configs/ldnet_ner_nolm.jsonnet $R/conll2003/nolm "{\"trainer.num_epochs\": $EPOCHS}" >> $R/conll2003_nolm.log 2>&1
 }
 
 step_origin() {
-  LDNET_LM_PRESET=cpu train training_configs/ldnet_ner.jsonnet $R/conll2003/origin "{\"trainer.num_epochs\": $EPOCHS}" > $R/conll2003_origin.log 2>&1
+  LDNET_LM_PRESET=cpu train training_configs/ldnet_ner.jsonnet $R/conll2003/origin "{\"trainer.num_epochs\": $EPOCHS}" >> $R/conll2003_origin.log 2>&1
 }
 
 step_prune() {
-  LDNET_LM_PRESET=cpu train training_configs/ldnet_ner_prune.jsonnet $R/conll2003/select "{\"trainer.num_epochs\": $PRUNE_EPOCHS}" > $R/conll2003_select.log 2>&1
+  LDNET_LM_PRESET=cpu train training_configs/ldnet_ner_prune.jsonnet $R/conll2003/select "{\"trainer.num_epochs\": $PRUNE_EPOCHS}" >> $R/conll2003_select.log 2>&1
   [ -f $R/conll2003/pruned/model.tar.gz ] || { mkdir -p $R/conll2003/pruned; nice -n 10 "$ALLENNLP" green-prune-ldnet \
     $R/conll2003/select/model.tar.gz $R/conll2003/pruned/model.tar.gz --include-package green_nlp > $R/conll2003/pruned/summary.json; }
 }
@@ -50,9 +50,9 @@ step_prune() {
 # The same three stages for another dataset (name as in training_configs: wnut17 or chunking).
 other_dataset() {  # config_name runs_name
   local name=$1 ds=$2
-  train training_configs/ldnet_${name}_nolm.jsonnet $R/$ds/nolm "{\"trainer.num_epochs\": $EPOCHS}" > $R/${ds}_nolm.log 2>&1
-  LDNET_LM_PRESET=cpu train training_configs/ldnet_${name}.jsonnet $R/$ds/origin "{\"trainer.num_epochs\": $EPOCHS}" > $R/${ds}_origin.log 2>&1
-  LDNET_LM_PRESET=cpu train training_configs/ldnet_${name}_prune.jsonnet $R/$ds/select "{\"trainer.num_epochs\": $PRUNE_EPOCHS}" > $R/${ds}_select.log 2>&1
+  train training_configs/ldnet_${name}_nolm.jsonnet $R/$ds/nolm "{\"trainer.num_epochs\": $EPOCHS}" >> $R/${ds}_nolm.log 2>&1
+  LDNET_LM_PRESET=cpu train training_configs/ldnet_${name}.jsonnet $R/$ds/origin "{\"trainer.num_epochs\": $EPOCHS}" >> $R/${ds}_origin.log 2>&1
+  LDNET_LM_PRESET=cpu train training_configs/ldnet_${name}_prune.jsonnet $R/$ds/select "{\"trainer.num_epochs\": $PRUNE_EPOCHS}" >> $R/${ds}_select.log 2>&1
   [ -f $R/$ds/pruned/model.tar.gz ] || { mkdir -p $R/$ds/pruned; nice -n 10 "$ALLENNLP" green-prune-ldnet \
     $R/$ds/select/model.tar.gz $R/$ds/pruned/model.tar.gz --include-package green_nlp > $R/$ds/pruned/summary.json; }
 }

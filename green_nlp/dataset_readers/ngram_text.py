@@ -9,8 +9,7 @@ from allennlp.data.fields import LabelField
 from green_nlp.data.fields import NgramField, TeacherLogitsField
 from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE, make_analyzer
 from green_nlp.data.teacher_cache import TeacherCacheError, read_cache, read_header
-from green_nlp.dataset_readers.text_classification import (check_sampling, check_split, read_examples,
-                                                        split_for_file, split_heldout, subsample)
+from green_nlp.dataset_readers.text_classification import check_sampling, check_split, reader_examples, subsample
 
 logger = logging.getLogger(__name__)
 
@@ -75,11 +74,8 @@ class NgramTextReader(DatasetReader):
                 yield self.text_to_instance(record.text, record.label if self._use_gold_labels else None,
                                             record.logits, header["labels"])
             return
-        # the split counts every example of the file, as green-label-teacher and augmentation do
-        split = split_for_file(path, self._split, self._split_file)
-        for example in split_heldout(read_examples(path, self._format, self._fine_labels), split, self._dev_every):
-            if self._skip_unlabeled and example.label is None:
-                continue
+        for example in reader_examples(path, self._format, self._fine_labels, self._split, self._dev_every,
+                                       self._split_file, self._skip_unlabeled):
             yield self.text_to_instance(example.text, example.label)
 
     def _read(self, file_path: str) -> Iterator[Instance]:

@@ -199,6 +199,18 @@ def split_for_file(path: str, split: str, split_file: Optional[str]) -> str:
     return split if same else "all"
 
 
+def reader_examples(path: str, format: str, fine_labels: bool, split: str, dev_every: int,
+                    split_file: Optional[str], skip_unlabeled: bool) -> Iterator[TextExample]:
+    """The examples a classification reader keeps from one file, shared by the readers so the order
+    stays right: the dev part is carved over *every* example of the file (as green-label-teacher and
+    augmentation count them), and only then are unlabeled examples dropped."""
+    examples = split_heldout(read_examples(path, format, fine_labels), split_for_file(path, split, split_file),
+                             dev_every)
+    if skip_unlabeled:
+        examples = (example for example in examples if example.label is not None)
+    return examples
+
+
 @DatasetReader.register("green_text_classification")
 class TextClassificationReader(DatasetReader):
     """
@@ -249,11 +261,8 @@ class TextClassificationReader(DatasetReader):
         self._split, self._dev_every, self._split_file = split, dev_every, split_file
 
     def examples(self, file_path: str) -> Iterator[TextExample]:
-        # the split counts every example of the file, as green-label-teacher and augmentation do
-        split = split_for_file(file_path, self._split, self._split_file)
-        examples = split_heldout(read_examples(file_path, self._format, self._fine_labels), split, self._dev_every)
-        if self._skip_unlabeled:
-            examples = (example for example in examples if example.label is not None)
+        examples = reader_examples(file_path, self._format, self._fine_labels, self._split, self._dev_every,
+                                   self._split_file, self._skip_unlabeled)
         return subsample(examples, self._sample_every, self._max_examples, self._sample_offset)
 
     def _read(self, file_path: str) -> Iterator[Instance]:
