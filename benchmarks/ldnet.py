@@ -1,8 +1,9 @@
 """LD-Net on CPU: span F1, LM FLOPs per word, parameters and one-thread words/s of the NoLM,
 origin (unpruned) and pruned taggers, all measured here in one run, plus the LMs' perplexity.
 
-Reads the archives that benchmarks/runs/ldnet.sh trains (runs/ldnet/<dataset>/{nolm,origin,pruned});
-datasets without all three archives are left out (and listed as missing). Writes
+Reads the archives that benchmarks/runs/ldnet.sh trains (runs/ldnet/<dataset>/{nolm,origin,pruned},
+and pruned_ft, the pruned tagger fine-tuned with its LM layers fixed, where it exists); datasets
+without the first three archives are left out (and listed as missing). Writes
 benchmarks/results/ldnet.json and .md.
 
     python benchmarks/ldnet.py [--batch-size 64] [--repeats 3]
@@ -22,6 +23,9 @@ from common import hardware_description, write_results  # noqa: E402
 
 RUNS = Path("runs/ldnet")
 VARIANTS = ("nolm", "origin", "pruned")
+OPTIONAL_VARIANTS = ("pruned_ft",)  # beyond the paper: measured where benchmarks/runs/ldnet.sh made it
+# where each variant's training metrics (epochs) are: pruned_ft's archive is rewritten from finetune/
+METRICS_DIRS = {"pruned_ft": "finetune"}
 # dataset -> test file under the data root
 TEST_FILES = {
     "conll2003": ("ner", "conll2003", "eng.testb"),
@@ -79,7 +83,8 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
     test_file = data_path(*TEST_FILES[dataset])
     results: Dict[str, Any] = {"test_file": "/".join(TEST_FILES[dataset])}
     loaded = {}
-    for variant in VARIANTS:
+    variants = VARIANTS + tuple(v for v in OPTIONAL_VARIANTS if (RUNS / dataset / v / "model.tar.gz").exists())
+    for variant in variants:
         archive = load_archive(str(RUNS / dataset / variant / "model.tar.gz"))
         model, reader = archive.model.eval(), archive.validation_dataset_reader
         instances = list(reader.read(str(test_file)))
@@ -96,12 +101,12 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
         }
         if variant != "nolm":
             row["gates"] = [round(float(z), 4) for z in model.lm_gates]
-        metrics_file = RUNS / dataset / variant / "metrics.json"
+        metrics_file = RUNS / dataset / METRICS_DIRS.get(variant, variant) / "metrics.json"
         if metrics_file.exists():
             row["epochs"] = json.loads(metrics_file.read_text()).get("epoch", -1) + 1
         results[variant] = row
         loaded[variant] = (model, reader, sorted(sentences, key=len))
-    best = {variant: float("inf") for variant in VARIANTS}
+    best = {variant: float("inf") for variant in variants}
     best_model_only = dict(best)
     tensors = {variant: _tensor_batches(model, reader, ordered, batch_size)
                for variant, (model, reader, ordered) in loaded.items()}
@@ -128,6 +133,13 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
     }
     results["aims"]["lm_flops_5x_fewer"] = results["aims"]["lm_flops_reduction"] >= 5
     results["aims"]["words_per_s_3x"] = results["aims"]["speedup_words_per_s"] >= 3
+    if "pruned_ft" in results:
+        tuned = results["pruned_ft"]["f1"]
+        results["aims"]["pruned_ft_f1_change"] = round(tuned - pruned, 2)
+        results["aims"]["pruned_ft_share_of_gain"] = round((tuned - nolm) / gain, 3) if gain >= 0.5 else None
+        results["aims"]["pruned_ft_keeps_80pct_of_gain"] = gain >= 0.5 and (tuned - nolm) >= 0.8 * gain
+        results["aims"]["pruned_ft_speedup_words_per_s"] = round(
+            results["pruned_ft"]["cpu_words_per_s"] / results["origin"]["cpu_words_per_s"], 2)
     return results
 
 
@@ -136,13 +148,19 @@ def aims_text(dataset: str, aims: Dict[str, Any]) -> str:
     def mark(ok: bool) -> str:
         return "met" if ok else "not met"
 
-    share = aims["pruned_share_of_gain"]
+    def share_text(share: Any) -> str:
+        return "n/a" if share is None else f"{100 * share:.0f} %"
+
+    tuned = "" if "pruned_ft_f1_change" not in aims else (
+        f" Fine-tuning the pruned tagger (beyond the paper) changes its F1 by {aims['pruned_ft_f1_change']:+.2f} "
+        f"(share of the gain {share_text(aims['pruned_ft_share_of_gain'])}; words/s "
+        f"{aims['pruned_ft_speedup_words_per_s']}x origin).")
     return (f"{dataset}: LM gain over NoLM {aims['origin_gain_f1']:+.2f} F1 (aim +0.5: {mark(aims['origin_beats_nolm_by_0.5'])}); "
-            f"pruned keeps {'n/a' if share is None else f'{100 * share:.0f} %'} of that gain "
+            f"pruned keeps {share_text(aims['pruned_share_of_gain'])} of that gain "
             f"(aim 80 %: {mark(aims['pruned_keeps_80pct_of_gain'])}); LM FLOPs {aims['lm_flops_reduction']}x fewer "
             f"(aim 5x: {mark(aims['lm_flops_5x_fewer'])}); words/s {aims['speedup_words_per_s']}x origin "
             f"(aim 3x: {mark(aims['words_per_s_3x'])}; model alone, input already indexed: "
-            f"{aims['speedup_model_only']}x).")
+            f"{aims['speedup_model_only']}x)." + tuned)
 
 
 def language_models() -> Dict[str, Any]:
@@ -184,7 +202,7 @@ def main() -> None:
                     "hardware": hardware_description(),
                     "flops": "multiply-adds of matrix products per word (green_nlp.nn.flops)"},
     }
-    rows = {f"{d} {v}": datasets[d][v] for d in datasets for v in VARIANTS}
+    rows = {f"{d} {v}": datasets[d][v] for d in datasets for v in VARIANTS + OPTIONAL_VARIANTS if v in datasets[d]}
     perplexity = ", ".join(f"{k} {v['validation_perplexity']}" for k, v in lms.items())
     note = (f"Span F1 on the test set; words/s on one CPU thread, batches of {args.batch_size} sentences "
             f"sorted by length, variants timed in turn, best of {args.repeats} ({hardware_description()}). LM perplexity (dev): "

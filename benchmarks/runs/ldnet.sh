@@ -1,11 +1,12 @@
 #!/bin/bash
 # The LD-Net runs behind benchmarks/results/ldnet.json, sized for a shared 2-core CPU (run from the
 # repo root; each step is skipped when its archive exists and resumed with -r when interrupted).
-#   bash benchmarks/runs/ldnet.sh [lm|nolm|origin|prune|wnut17|conll2000|bench ...]   (default: all, in order)
+#   bash benchmarks/runs/ldnet.sh [lm|nolm|origin|prune|finetune|wnut17|conll2000|seed2|bench ...]   (default: all, in order)
 # Shortened against the paper (say so in docs/ldnet.md): LMs of 10 layers x 100 units (the paper's
 # depth, a third of its width) read a 4.43M-word corpus once (IMDB unlabeled + the tagging sets'
 # training text; not 1B words for 10 epochs); taggers for at most EPOCHS epochs with patience 5
-# (not up to 200); layer selection for PRUNE_EPOCHS. The committed results ran
+# (not up to 200); layer selection for PRUNE_EPOCHS. Beyond the paper, each pruned tagger is then
+# fine-tuned for 5 epochs with its LM layers and gates fixed (pruned_ft). The committed results ran
 #   bash benchmarks/runs/ldnet.sh lm nolm origin prune wnut17     (defaults: EPOCHS=20, PRUNE_EPOCHS=8)
 #   PRUNE_EPOCHS=5 bash benchmarks/runs/ldnet.sh conll2000 bench
 set -euo pipefail
@@ -37,6 +38,14 @@ step_nolm() {  # needs no LM: can run while the LMs train
   train training_configs/ldnet_ner_nolm.jsonnet $R/conll2003/nolm "{\"trainer.num_epochs\": $EPOCHS}" >> $R/conll2003_nolm.log 2>&1
 }
 
+# A second seed of both CoNLL-03 taggers, to tell the LMs' gain from seed noise (allennlp metrics
+# in runs/ldnet/conll2003_seed2/*/metrics.json; not part of benchmarks/ldnet.py's table)
+step_seed2() {
+  local seed='"random_seed": 2, "numpy_seed": 2, "pytorch_seed": 2'
+  train training_configs/ldnet_ner_nolm.jsonnet $R/conll2003_seed2/nolm "{\"trainer.num_epochs\": $EPOCHS, $seed}" >> $R/conll2003_seed2_nolm.log 2>&1
+  LDNET_LM_PRESET=cpu train training_configs/ldnet_ner.jsonnet $R/conll2003_seed2/origin "{\"trainer.num_epochs\": $EPOCHS, $seed}" >> $R/conll2003_seed2_origin.log 2>&1
+}
+
 step_origin() {
   LDNET_LM_PRESET=cpu train training_configs/ldnet_ner.jsonnet $R/conll2003/origin "{\"trainer.num_epochs\": $EPOCHS}" >> $R/conll2003_origin.log 2>&1
 }
@@ -47,7 +56,17 @@ step_prune() {
     $R/conll2003/select/model.tar.gz $R/conll2003/pruned/model.tar.gz --include-package green_nlp > $R/conll2003/pruned/summary.json; }
 }
 
-# The same three stages for another dataset (name as in training_configs: wnut17 or chunking).
+# Beyond the paper: fine-tune the pruned tagger (LM layers and gates fixed), then write it as an
+# archive that loads without the pruned one (green-prune-ldnet resolves the from_archive config).
+finetune() {  # config_name runs_name
+  local name=$1 ds=$2
+  LDNET_LM_PRESET=cpu train training_configs/ldnet_${name}_finetune.jsonnet $R/$ds/finetune >> $R/${ds}_finetune.log 2>&1
+  [ -f $R/$ds/pruned_ft/model.tar.gz ] || { mkdir -p $R/$ds/pruned_ft; nice -n 10 "$ALLENNLP" green-prune-ldnet \
+    $R/$ds/finetune/model.tar.gz $R/$ds/pruned_ft/model.tar.gz --include-package green_nlp > $R/$ds/pruned_ft/summary.json; }
+}
+step_finetune() { finetune ner conll2003; }
+
+# The same stages for another dataset (name as in training_configs: wnut17 or chunking).
 other_dataset() {  # config_name runs_name
   local name=$1 ds=$2
   train training_configs/ldnet_${name}_nolm.jsonnet $R/$ds/nolm "{\"trainer.num_epochs\": $EPOCHS}" >> $R/${ds}_nolm.log 2>&1
@@ -55,6 +74,7 @@ other_dataset() {  # config_name runs_name
   LDNET_LM_PRESET=cpu train training_configs/ldnet_${name}_prune.jsonnet $R/$ds/select "{\"trainer.num_epochs\": $PRUNE_EPOCHS}" >> $R/${ds}_select.log 2>&1
   [ -f $R/$ds/pruned/model.tar.gz ] || { mkdir -p $R/$ds/pruned; nice -n 10 "$ALLENNLP" green-prune-ldnet \
     $R/$ds/select/model.tar.gz $R/$ds/pruned/model.tar.gz --include-package green_nlp > $R/$ds/pruned/summary.json; }
+  finetune $name $ds
 }
 step_wnut17() { other_dataset wnut17 wnut17; }
 step_conll2000() { other_dataset chunking conll2000; }
@@ -64,7 +84,7 @@ step_bench() {
 }
 
 steps=${*:-all}
-[ "$steps" = all ] && steps="lm nolm origin prune wnut17 conll2000 bench"
+[ "$steps" = all ] && steps="lm nolm origin prune finetune wnut17 conll2000 seed2 bench"
 for s in $steps; do declare -F "step_$s" > /dev/null || { echo "unknown step $s" >&2; exit 2; }; done
 mkdir -p $R
 for s in $steps; do echo "== $s $(date -u +%FT%TZ)"; "step_$s"; done

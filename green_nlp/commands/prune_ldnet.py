@@ -2,7 +2,9 @@
 
 Reads a tagger archive from the layer-selection stage (`training_configs/ldnet_ner_prune.jsonnet`)
 and writes a new archive whose LMs hold only the kept layers' weights; its `config.json` describes
-the smaller LMs, so it reloads and predicts on its own.
+the smaller LMs, so it reloads and predicts on its own. A pruned tagger fine-tuned further
+(`training_configs/ldnet_ner_finetune.jsonnet`, whose config only points at the pruned archive)
+goes through the same command to become an archive that loads without that one.
 """
 import argparse
 import json

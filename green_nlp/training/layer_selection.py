@@ -13,6 +13,7 @@ import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.models import Model
+from allennlp.models.archival import load_archive
 from allennlp.nn.regularizers import Regularizer
 from allennlp.training.optimizers import Optimizer, make_parameter_groups
 
@@ -102,7 +103,7 @@ def pruned_config(config: Params, kept: List[List[int]]) -> Params:
     """The tagger config with each LM shrunk to its kept layers; LMs with none left are dropped,
     and the training-only keys (archives to copy, initializers, trainable gates) removed."""
     raw = copy.deepcopy(config.as_dict(quiet=True))
-    model = raw["model"]
+    model = raw["model"] = _archived_model_config(raw["model"])
     lms = model.get("language_models", [])
     if len(lms) != len(kept):
         raise ConfigurationError(f"config has {len(lms)} language models, the weights {len(kept)}")
@@ -119,6 +120,14 @@ def pruned_config(config: Params, kept: List[List[int]]) -> Params:
     _drop_keys(model, ("pretrained_file", "initializer"))  # the weights come with the archive
     raw.pop("vocabulary", None)  # the archive's own vocabulary is used
     return Params(raw)
+
+
+def _archived_model_config(model: Dict[str, Any]) -> Dict[str, Any]:
+    """A `from_archive` model block (a fine-tuned tagger) replaced by the archived tagger's own, so
+    the archive written from it no longer needs the one it was fine-tuned from."""
+    while model.get("type") == "from_archive":
+        model = load_archive(model["archive_file"]).config.as_dict(quiet=True)["model"]
+    return model
 
 
 def _drop_keys(tree: Any, keys: Sequence[str]) -> None:

@@ -10,8 +10,10 @@ local lm = import 'lm.libsonnet';
 {
   // task: {train, dev, test, encoding, fixture: {train, dev, test}, [split_train, split_dev]}, with
   // paths under LDNET_DATA (`fixture`: the hand-written files under fixtures/ldnet/data); use_lms: bool;
-  // stage: 'train' (the usual tagger) or 'prune' (layer selection starting from `origin`);
-  // prune_strength: lambda0, the weight of the sparsity + binary regularizer on the gates.
+  // stage: 'train' (the usual tagger), 'prune' (layer selection starting from `origin`) or
+  // 'finetune' (the tagger of the archive `origin`, usually a pruned one, trained further with its
+  // LMs and gates fixed); prune_strength: lambda0, the weight of the sparsity + binary regularizer
+  // on the gates.
   experiment(task, use_lms, stage='train', origin=null, prune_strength=0.05)::
     local data = std.extVar('LDNET_DATA');
     local fixtures = lm.on_fixtures(data);
@@ -22,6 +24,7 @@ local lm = import 'lm.libsonnet';
     local lm_projection = if fixtures then 6 else 100;
     local word_dim = 50;
     local prune = stage == 'prune';
+    local finetune = stage == 'finetune';
     local files = if fixtures then task.fixture else task;
     {
     local reader(split) = {
@@ -41,8 +44,9 @@ local lm = import 'lm.libsonnet';
     evaluate_on_test: true,
     // test words get GloVe vectors too (as LD-Net's word map does); their tags are never seen
     datasets_for_vocab_creation: ['train', 'validation', 'test'],
-    [if prune then 'vocabulary']: { type: 'from_files', directory: origin },
-    model: {
+    [if prune || finetune then 'vocabulary']: { type: 'from_files', directory: origin },
+    // the archive's own config rebuilds the (pruned) tagger; its LMs and gates stay frozen
+    model: if finetune then { type: 'from_archive', archive_file: origin } else {
       type: 'ld_net_tagger',
       text_field_embedder: {
         token_embedders: {
@@ -94,7 +98,7 @@ local lm = import 'lm.libsonnet';
         lr: 0.015,
         momentum: 0.9,
         parameter_groups: [[['^lm_gates$'], { lr: 0.5 }]],  // gates move faster than the tagger (few epochs here)
-      } else { type: 'adam', lr: 0.002 },
+      } else { type: 'adam', lr: if finetune then 0.001 else 0.002 },  // fine-tuning: half, from a trained tagger
     },
   },
 
@@ -109,6 +113,12 @@ local lm = import 'lm.libsonnet';
   // CoNLL-2000 has no dev set: 1,000 training sentences are carved out for it, as LD-Net did
   conll2000: { train: '/chunk/conll2000/train.txt', dev: '/chunk/conll2000/train.txt', test: '/chunk/conll2000/test.txt', encoding: 'BIO', split_train: 'train', split_dev: 'dev',
                fixture: { train: '/chunking_train.txt', dev: '/chunking_train.txt', test: '/chunking_test.txt' } },
+
+  // The layer-selection stage's archive after `allennlp green-prune-ldnet` (on the fixtures, where
+  // none is committed, the origin tagger stands in: any tagger archive can be fine-tuned).
+  pruned_archive(name)::
+    if lm.on_fixtures(std.extVar('LDNET_DATA')) then $.origin_archive(name)
+    else 'runs/ldnet/' + name + '/pruned/model.tar.gz',
 
   origin_archive(name)::
     if lm.on_fixtures(std.extVar('LDNET_DATA')) then
