@@ -165,7 +165,9 @@ def parser_distillation_cards(results: Dict[str, Any], licenses: Dict[str, str],
 LDNET_CONFIGS = {"conll2003": "ldnet_ner", "wnut17": "ldnet_wnut17", "conll2000": "ldnet_chunking"}
 LDNET_VARIANTS = {"nolm": ("_nolm", "the char-LSTM + BiLSTM-CRF tagger without language-model features"),
                   "origin": ("", "the tagger over all layers of the forward and backward densely connected LMs"),
-                  "pruned": ("_prune", "the tagger after layer selection, with unselected LM layers removed")}
+                  "pruned": ("_prune", "the tagger after layer selection, with unselected LM layers removed"),
+                  "pruned_ft": ("_finetune", "the pruned tagger fine-tuned a few more epochs with its LM layers "
+                                             "and gates fixed (beyond the LD-Net paper)")}
 
 
 def ldnet_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) -> Dict[str, str]:
@@ -177,7 +179,7 @@ def ldnet_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) 
             f"green_nlp LD-Net {direction} language model",
             f"Densely connected LSTM language model ({direction}), adaptive softmax; its layer outputs feed the taggers.",
             ["IMDB unlabeled reviews + the tagging sets' training text, built by "
-             "`python -m green_nlp.dataset_readers.lm_corpus` (the config trains on its first 40k sentences)",
+             "`python -m green_nlp.dataset_readers.lm_corpus` (read whole, for the config's epochs)",
              f"License: {license_of('imdb', licenses)} (IMDB); the tagging sets' own licenses for their text"],
             {"validation perplexity": lm.get("validation_perplexity"), "training perplexity": lm.get("training_perplexity")},
             {}, {"config": f"`training_configs/ldnet/lm_{direction}.jsonnet`", "epochs": lm.get("epochs")},

@@ -73,7 +73,8 @@ def test_cards_for_ldnet_and_dan_results(cards_module, tmp_path):
         "language_models": {"forward": {"validation_perplexity": 334.4, "epochs": 1}},
         "datasets": {"conll2003": {"test_file": "ner/conll2003/eng.testb",
                                    "nolm": {"f1": 86.76, "params": 2_388_181, "cpu_words_per_s": 8962.8},
-                                   "pruned": {"f1": 86.79, "params": 4_736_699, "lm_layers": [1, 1]}}}}))
+                                   "pruned": {"f1": 86.79, "params": 4_736_699, "lm_layers": [1, 1]},
+                                   "pruned_ft": {"f1": 87.02, "params": 4_736_699, "lm_layers": [1, 1]}}}}))
     (results / "dan.json").write_text(json.dumps({
         "hardware": "Some CPU", "settings": {"threads": 1, "batch_size": 32},
         "datasets": {"sst2": {"evaluation": {"test": "SST-2 test"},
@@ -82,9 +83,11 @@ def test_cards_for_ldnet_and_dan_results(cards_module, tmp_path):
 
     written = {p.stem: p.read_text() for p in cards_module.write_cards(results, tmp_path / "cards", licenses)}
 
-    assert set(written) == {"ldnet_lm_forward", "ldnet_conll2003_nolm", "ldnet_conll2003_pruned", "dan_sst2_dan_kd"}
+    assert set(written) == {"ldnet_lm_forward", "ldnet_conll2003_nolm", "ldnet_conll2003_pruned",
+                            "ldnet_conll2003_pruned_ft", "dan_sst2_dan_kd"}
     assert "| span F1 (test) | 86.79 |" in written["ldnet_conll2003_pruned"]
     assert "`training_configs/ldnet_ner_prune.jsonnet`" in written["ldnet_conll2003_pruned"]
+    assert "`training_configs/ldnet_ner_finetune.jsonnet`" in written["ldnet_conll2003_pruned_ft"]
     assert "License: research-only" in written["ldnet_conll2003_nolm"]
     assert "| accuracy % (test) | 78.71 |" in written["dan_sst2_dan_kd"]
     assert "`training_configs/dan/dan_kd_sst2.jsonnet`" in written["dan_sst2_dan_kd"]

@@ -3,12 +3,13 @@
 # repo root; each step is skipped when its archive exists and resumed with -r when interrupted).
 #   bash benchmarks/runs/ldnet.sh [lm|nolm|origin|prune|finetune|wnut17|conll2000|seed2|bench ...]   (default: all, in order)
 # Shortened against the paper (say so in docs/ldnet.md): LMs of 10 layers x 100 units (the paper's
-# depth, a third of its width) read a 4.43M-word corpus once (IMDB unlabeled + the tagging sets'
+# depth, a third of its width) read a 4.43M-word corpus twice (IMDB unlabeled + the tagging sets'
 # training text; not 1B words for 10 epochs); taggers for at most EPOCHS epochs with patience 5
 # (not up to 200); layer selection for PRUNE_EPOCHS. Beyond the paper, each pruned tagger is then
 # fine-tuned for 5 epochs with its LM layers and gates fixed (pruned_ft). The committed results ran
-#   bash benchmarks/runs/ldnet.sh lm nolm origin prune wnut17     (defaults: EPOCHS=20, PRUNE_EPOCHS=8)
-#   PRUNE_EPOCHS=5 bash benchmarks/runs/ldnet.sh conll2000 bench
+# all steps with the defaults (EPOCHS=20, PRUNE_EPOCHS=8); their LMs first ran one epoch and were
+# then resumed (-r) for the second after raising num_epochs in their saved config.json, which
+# continues the same optimizer state and schedule as a fresh 2-epoch run.
 set -euo pipefail
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MKL_NUM_THREADS=${MKL_NUM_THREADS:-1}
 ALLENNLP=${ALLENNLP:-.venv/bin/allennlp}

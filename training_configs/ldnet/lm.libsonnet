@@ -4,9 +4,9 @@
 //
 // The paper's LM (1 Billion Word; 300-d words, 10 layers of 300 units, 1,600-d projection) is far
 // beyond a 2-core CPU and that corpus is not available here. The `cpu` preset keeps the paper's
-// depth (10 densely connected layers) at a third of its width, so that one pass over the 4.4M-word
-// corpus (IMDB unlabeled reviews + the tagging sets' training text, see docs/ldnet.md) takes about
-// half an hour per direction on one core.
+// depth (10 densely connected layers) at a third of its width, so that a pass over the 4.4M-word
+// corpus (IMDB unlabeled reviews + the tagging sets' training text, see docs/ldnet.md) takes 30-40
+// minutes per direction on one core; two passes are run.
 // `tiny` is for the committed fixture archives and tests.
 {
   presets: {
