@@ -21,24 +21,22 @@ class LmTextReader(DatasetReader):
 
     token_indexers : `Dict[str, TokenIndexer]`, optional (default = `{"tokens": SingleIdTokenIndexer()}`)
     max_sequence_length : `int`, optional (default = `60`)
-    max_sequences : `int`, optional
-        Stop after this many sequences (a quick way to subsample a large corpus).
+
+    To subsample a large corpus, AllenNLP's own `max_instances` stops after that many sequences.
     """
 
     def __init__(self, token_indexers: Optional[Dict[str, TokenIndexer]] = None, max_sequence_length: int = 60,
-                 max_sequences: Optional[int] = None, **kwargs: Any) -> None:
+                 **kwargs: Any) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         if max_sequence_length < 2:
             raise ValueError(f"max_sequence_length must be at least 2, got {max_sequence_length}")
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
         self._max_sequence_length = max_sequence_length
-        self._max_sequences = max_sequences
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         yield from self.shard_iterable(self._sequences(file_path))
 
     def _sequences(self, file_path: str) -> Iterator[Instance]:
-        count = 0
         with open(file_path, encoding="utf-8") as text:
             for line in text:
                 words = line.split()
@@ -46,9 +44,6 @@ class LmTextReader(DatasetReader):
                     piece = words[start:start + self._max_sequence_length]
                     if len(piece) < 2:
                         continue
-                    if self._max_sequences is not None and count >= self._max_sequences:
-                        return
-                    count += 1
                     yield self.text_to_instance(piece)
 
     def text_to_instance(self, words: List[str]) -> Instance:  # type: ignore

@@ -6,14 +6,16 @@ penalty, always) + lambda0 * sum z (sparsity, only while more than lambda1 gates
 after every SGD-with-momentum step z is clamped to [0, 1].
 """
 import copy
+import os
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
+from allennlp.common.file_utils import cached_path
 from allennlp.models import Model
-from allennlp.models.archival import load_archive
+from allennlp.models.archival import CONFIG_NAME, extracted_archive
 from allennlp.nn.regularizers import Regularizer
 from allennlp.training.optimizers import Optimizer, make_parameter_groups
 
@@ -125,8 +127,9 @@ def pruned_config(config: Params, kept: List[List[int]]) -> Params:
 def _archived_model_config(model: Dict[str, Any]) -> Dict[str, Any]:
     """A `from_archive` model block (a fine-tuned tagger) replaced by the archived tagger's own, so
     the archive written from it no longer needs the one it was fine-tuned from."""
-    while model.get("type") == "from_archive":
-        model = load_archive(model["archive_file"]).config.as_dict(quiet=True)["model"]
+    while model.get("type") == "from_archive":  # only the config is needed, not the model it builds
+        with extracted_archive(cached_path(model["archive_file"])) as directory:
+            model = Params.from_file(os.path.join(directory, CONFIG_NAME)).as_dict(quiet=True)["model"]
     return model
 
 

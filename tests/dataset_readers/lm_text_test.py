@@ -12,7 +12,7 @@ def test_lines_are_cut_into_pieces_and_single_words_skipped(tmp_path):
     path.write_text("a b c d e\n\nlonely\nf g\n")
     pieces = [[t.text for t in i["tokens"].tokens] for i in LmTextReader(max_sequence_length=2).read(str(path))]
     assert pieces == [["a", "b"], ["c", "d"], ["f", "g"]]  # "e" and "lonely" predict nothing
-    assert len(list(LmTextReader(max_sequence_length=2, max_sequences=2).read(str(path)))) == 2
+    assert len(list(LmTextReader(max_sequence_length=2, max_instances=2).read(str(path)))) == 2
 
 
 def test_lm_indexer_counts_nothing():
