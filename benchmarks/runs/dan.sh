@@ -2,7 +2,7 @@
 # The sparse-distillation runs behind benchmarks/results/dan.json, sized for a shared 2-core CPU
 # (run from the repo root; each step is skipped when its output exists, `allennlp train` resumes
 # with -r and teacher labeling continues after its last complete record when interrupted).
-#   bash benchmarks/runs/dan.sh [sst2|trec|imdb|bench]   (default: sst2 trec imdb bench)
+#   bash benchmarks/runs/dan.sh [sst2|trec|imdb|imdb_long_labels|bench]   (default: sst2 trec imdb bench)
 # Shortened against the paper (said in each config's header and in docs/dan.md): MiniLM-L6 teacher
 # (not RoBERTa-Large) fine-tuned on a subsample for 1-2 epochs with short inputs; DAN |V| 100-300k
 # (not 1M), d 200 (not 1,000); distillation corpus = SST-2's training phrases + 40k IMDB sentences
@@ -76,13 +76,24 @@ import write_augmented_texts; print(write_augmented_texts(*sys.argv[1:], copies=
   train $C/dan_kd_ft_trec.jsonnet $R/trec/kd_ft
 }
 
-step_imdb() {  # about 45 min on one core: teacher 22, its labels ~15, the DANs ~7
-  train $C/teacher_imdb.jsonnet $R/imdb/teacher
-  label $R/imdb/teacher/model.tar.gz $R/imdb/kd_train.teacher.jsonl --every-nth 12 "$DATA/cls/imdb/train.jsonl.gz"
-  label $R/imdb/teacher/model.tar.gz $R/imdb/kd_unsup.teacher.jsonl --every-nth 10 "$DATA/cls/imdb/train_unsup.jsonl.gz"
+step_imdb() {  # teacher ~30 min on two threads, its labels ~25 min on two cores, the DANs ~10
+  OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 train $C/teacher_imdb.jsonnet $R/imdb/teacher
+  label $R/imdb/teacher/model.tar.gz $R/imdb/kd_train.teacher.jsonl --every-nth 2 "$DATA/cls/imdb/train.jsonl.gz" &
+  label $R/imdb/teacher/model.tar.gz $R/imdb/kd_unsup.teacher.jsonl --every-nth 3 "$DATA/cls/imdb/train_unsup.jsonl.gz"
+  wait
   train $C/dan_scratch_imdb.jsonnet $R/imdb/scratch
   train $C/dan_kd_imdb.jsonnet $R/imdb/kd
   train $C/dan_kd_ft_imdb.jsonnet $R/imdb/kd_ft
+}
+
+step_imdb_long_labels() {  # the same teacher reading up to 1,024 word pieces in 256-piece segments
+  # (benchmarks/dan_teacher_long_inputs.py measures what that adds); labels for a later DAN(KD) run
+  local long='{"dataset_reader.tokenizer.max_length": 1024, "validation_dataset_reader.tokenizer.max_length": 1024,
+    "dataset_reader.token_indexers.tokens.max_length": 256, "validation_dataset_reader.token_indexers.tokens.max_length": 256,
+    "model.text_field_embedder.token_embedders.tokens.max_length": 256}'
+  mkdir -p $R/imdb_long
+  label $R/imdb/teacher/model.tar.gz $R/imdb_long/kd_train.teacher.jsonl -o "$long" --every-nth 2 "$DATA/cls/imdb/train.jsonl.gz"
+  label $R/imdb/teacher/model.tar.gz $R/imdb_long/kd_unsup.teacher.jsonl -o "$long" --every-nth 3 "$DATA/cls/imdb/train_unsup.jsonl.gz"
 }
 
 step_bench() {

@@ -54,6 +54,9 @@ class LabelWithTeacher(Subcommand):
         subparser.add_argument("--shard", default=None, help="i/N: label documents i, i+N, i+2N, ...")
         subparser.add_argument("--cuda-device", type=int, default=-1)
         subparser.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+        subparser.add_argument("-o", "--overrides", default="",
+                               help="JSON overrides of the teacher's archived config, as for `allennlp predict` "
+                                    "(e.g. longer inputs read in segments); recorded in the cache's header")
         subparser.set_defaults(func=_run)
         return subparser
 
@@ -63,7 +66,7 @@ def _run(args: argparse.Namespace) -> None:
         torch.set_num_threads(args.threads)
     label_corpus(args.archive_file, args.input_files, args.output, args.format, args.fine_labels,
                  args.max_examples_per_input, args.batch_size, args.shard, args.cuda_device, args.every_nth,
-                 args.skip_per_input, split=args.split, dev_every=args.dev_every)
+                 args.skip_per_input, split=args.split, dev_every=args.dev_every, overrides=args.overrides)
 
 
 def _corpus(inputs: List[str], format: str, fine_labels: bool, max_per_input: Optional[int],
@@ -77,7 +80,7 @@ def _corpus(inputs: List[str], format: str, fine_labels: bool, max_per_input: Op
 def label_corpus(archive_file: str, inputs: List[str], output: str, format: str = "auto", fine_labels: bool = False,
                  max_per_input: Optional[int] = None, batch_size: int = 32, shard: Optional[str] = None,
                  cuda_device: int = -1, every_nth: int = 1, skip_per_input: int = 0,
-                 chunk_batches: int = 8, split: str = "all", dev_every: int = 10) -> int:
+                 chunk_batches: int = 8, split: str = "all", dev_every: int = 10, overrides: str = "") -> int:
     """Label (the rest of) the corpus; returns the number of records the cache now holds."""
     if batch_size < 1:
         raise ConfigurationError(f"--batch-size must be positive, got {batch_size}")
@@ -86,7 +89,7 @@ def label_corpus(archive_file: str, inputs: List[str], output: str, format: str 
     except ValueError as error:
         raise ConfigurationError(str(error)) from error
     shard_index, shard_count = parse_shard(shard) if shard else (0, 1)
-    archive = load_archive(archive_file, cuda_device=cuda_device)
+    archive = load_archive(archive_file, cuda_device=cuda_device, overrides=overrides)
     model, reader = archive.model.eval(), archive.validation_dataset_reader
     namespace = getattr(model, "_label_namespace", "labels")
     names = model.vocab.get_index_to_token_vocabulary(namespace)
@@ -95,6 +98,8 @@ def label_corpus(archive_file: str, inputs: List[str], output: str, format: str 
               "max_examples_per_input": max_per_input, "every_nth": every_nth, "skip_per_input": skip_per_input}
     if split != "all":
         header.update(split=split, dev_every=dev_every)
+    if overrides:
+        header["overrides"] = overrides
     writer = CacheWriter(output, header)
     corpus = _corpus(inputs, format, fine_labels, max_per_input, every_nth, skip_per_input, split, dev_every)
     examples = itertools.islice(corpus, shard_index, None, shard_count)

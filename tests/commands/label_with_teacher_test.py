@@ -79,3 +79,15 @@ def test_split_labels_only_the_training_part_and_names_it(teacher, tmp_path):
     assert (header["split"], header["dev_every"]) == ("train", 4)
     with pytest.raises(ConfigurationError, match="dev_every"):
         label_corpus(teacher, sst2, str(tmp_path / "bad.jsonl"), split="dev", dev_every=1)
+
+
+def test_overrides_change_how_the_teacher_reads_and_are_kept_in_the_header(teacher, tmp_path):
+    plain, unigrams = tmp_path / "plain.jsonl", tmp_path / "unigrams.jsonl"
+    overrides = json.dumps({"validation_dataset_reader.ngram_range": [1, 1]})
+    label_corpus(teacher, INPUTS, str(plain))
+    label_corpus(teacher, INPUTS, str(unigrams), overrides=overrides)
+    assert json.loads(unigrams.read_text().splitlines()[0])["overrides"] == overrides
+    differ = [a.logits != b.logits for a, b in zip(read_cache(str(plain)), read_cache(str(unigrams)))]
+    assert any(differ)  # the teacher read only unigrams
+    with pytest.raises(TeacherCacheError, match="overrides"):  # resuming with other overrides is refused
+        label_corpus(teacher, INPUTS, str(unigrams))

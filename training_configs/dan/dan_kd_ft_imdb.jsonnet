@@ -5,6 +5,6 @@ local data = std.extVar('GREEN_NLP_DATA') + '/cls/imdb/';
 
 lib.dan('kd_ft', data + 'train.jsonl.gz', data + 'train.jsonl.gz', kd_dir='runs/dan/imdb/kd',
         embedding_dim=200, batch_size=64, lr=2e-4, epochs=5, patience=2, dropout=0.2, ngram_dropout=0.1) + {
-  dataset_reader+: { sample_every: 12 },
-  validation_dataset_reader+: { sample_every: 12, sample_offset: 6 },
+  dataset_reader+: { sample_every: 2 },
+  validation_dataset_reader+: { sample_every: 12, sample_offset: 7 },
 }
