@@ -19,20 +19,12 @@ from typing import Dict, List, Optional
 import torch
 from allennlp.models.archival import load_archive
 
+from green_nlp.data.long_inputs import long_input_overrides
 from green_nlp.data_paths import data_path
 from green_nlp.dataset_readers.text_classification import TextExample, read_examples, subsample
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SEGMENT = 256  # the length the teacher was trained with
-
-
-def long_input_overrides(max_length: int, segment: int = SEGMENT) -> Dict[str, int]:
-    """Config overrides that make an archived transformer classifier read `max_length` pieces."""
-    overrides = {"model.text_field_embedder.token_embedders.tokens.max_length": segment}
-    for reader in ("dataset_reader", "validation_dataset_reader"):
-        overrides[f"{reader}.tokenizer.max_length"] = max_length
-        overrides[f"{reader}.token_indexers.tokens.max_length"] = segment
-    return overrides
 
 
 def score(archive_file: Path, examples: List[TextExample], overrides: Optional[Dict[str, int]],
@@ -70,7 +62,7 @@ def main() -> None:
                               offset=args.offset))
     rows = {f"first {SEGMENT} word pieces (as trained)": score(archive_file, examples, None, args.batch_size),
             f"first {args.max_length} word pieces in {SEGMENT}-piece segments":
-                score(archive_file, examples, long_input_overrides(args.max_length), args.batch_size)}
+                score(archive_file, examples, long_input_overrides(args.max_length, SEGMENT), args.batch_size)}
     result = {"archive": "dan/imdb/teacher/model.tar.gz", "reviews": len(examples),
               "sample": f"IMDB training reviews, every {args.every}th from index {args.offset}",
               "threads": 1, "batch_size": args.batch_size, "rows": rows}

@@ -1,4 +1,4 @@
-"""benchmarks/dan_teacher_long_inputs.py's overrides: the archived teacher, loaded with them, reads
+"""green_nlp.data.long_inputs' overrides (benchmarks/dan_teacher_long_inputs.py, dan.sh imdb_long_labels): the archived teacher, loaded with them, reads
 past its 256-piece cut in segments and still gives the same logits on a short review."""
 import json
 
@@ -7,11 +7,11 @@ from allennlp.commands.train import TrainModel
 from allennlp.common import Params
 from allennlp.models.archival import archive_model, load_archive
 
-from tests.benchmark_scripts import load_benchmark
+import pytest
+
+from green_nlp.data.long_inputs import long_input_overrides
 from tests.conftest import REPO_ROOT
 from tests.dan_helpers import DAN_FIXTURES
-
-long_inputs = load_benchmark("dan_teacher_long_inputs")
 
 
 def _teacher_archive(tmp_path, monkeypatch):
@@ -45,7 +45,7 @@ def _logits_and_length(archive_file, overrides, text):
 
 def test_long_input_overrides_read_past_the_cut_and_keep_short_inputs(tmp_path, monkeypatch):
     archive_file = _teacher_archive(tmp_path, monkeypatch)
-    overrides = long_inputs.long_input_overrides(max_length=1024)
+    overrides = long_input_overrides(max_length=1024, segment_length=256)
     short = "a short and quite good film ."
     long = " ".join(["the plot drags on and on ."] * 60 + ["but the ending is wonderful !"] * 20)
 
@@ -57,3 +57,8 @@ def test_long_input_overrides_read_past_the_cut_and_keep_short_inputs(tmp_path, 
     long_read, read_pieces = _logits_and_length(archive_file, overrides, long)
     assert cut_pieces == 256 and 256 < read_pieces <= 1024
     assert not torch.allclose(long_cut, long_read, atol=1e-4)  # the tail now counts
+
+
+def test_a_segment_longer_than_the_input_is_refused():
+    with pytest.raises(ValueError, match="segment_length"):
+        long_input_overrides(max_length=128, segment_length=256)

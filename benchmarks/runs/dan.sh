@@ -88,9 +88,7 @@ step_imdb() {  # teacher ~30 min on two threads, its labels ~25 min on two cores
 
 step_imdb_long_labels() {  # the same teacher reading up to 1,024 word pieces in 256-piece segments
   # (benchmarks/dan_teacher_long_inputs.py measures what that adds); labels for a later DAN(KD) run
-  local long='{"dataset_reader.tokenizer.max_length": 1024, "validation_dataset_reader.tokenizer.max_length": 1024,
-    "dataset_reader.token_indexers.tokens.max_length": 256, "validation_dataset_reader.token_indexers.tokens.max_length": 256,
-    "model.text_field_embedder.token_embedders.tokens.max_length": 256}'
+  local long; long=$("$PY" -m green_nlp.data.long_inputs 1024 256)
   mkdir -p $R/imdb_long
   label $R/imdb/teacher/model.tar.gz $R/imdb_long/kd_train.teacher.jsonl -o "$long" --every-nth 2 "$DATA/cls/imdb/train.jsonl.gz"
   label $R/imdb/teacher/model.tar.gz $R/imdb_long/kd_unsup.teacher.jsonl -o "$long" --every-nth 3 "$DATA/cls/imdb/train_unsup.jsonl.gz"

@@ -12,6 +12,7 @@ DAN reader reads the shards back with a glob (`kd.teacher.*.jsonl`).
 """
 import argparse
 import itertools
+import json
 import logging
 import os
 from typing import Any, Iterator, List, Optional
@@ -88,8 +89,12 @@ def label_corpus(archive_file: str, inputs: List[str], output: str, format: str 
         check_split(split, dev_every)
     except ValueError as error:
         raise ConfigurationError(str(error)) from error
+    try:  # parsed, so the header compares what they say, not how they were written
+        parsed_overrides = json.loads(overrides) if overrides.strip() else {}
+    except json.JSONDecodeError as error:
+        raise ConfigurationError(f"--overrides is not JSON ({error.msg}): {overrides!r}") from error
     shard_index, shard_count = parse_shard(shard) if shard else (0, 1)
-    archive = load_archive(archive_file, cuda_device=cuda_device, overrides=overrides)
+    archive = load_archive(archive_file, cuda_device=cuda_device, overrides=parsed_overrides)
     model, reader = archive.model.eval(), archive.validation_dataset_reader
     namespace = getattr(model, "_label_namespace", "labels")
     names = model.vocab.get_index_to_token_vocabulary(namespace)
@@ -98,8 +103,8 @@ def label_corpus(archive_file: str, inputs: List[str], output: str, format: str 
               "max_examples_per_input": max_per_input, "every_nth": every_nth, "skip_per_input": skip_per_input}
     if split != "all":
         header.update(split=split, dev_every=dev_every)
-    if overrides:
-        header["overrides"] = overrides
+    if parsed_overrides:
+        header["overrides"] = parsed_overrides
     writer = CacheWriter(output, header)
     corpus = _corpus(inputs, format, fine_labels, max_per_input, every_nth, skip_per_input, split, dev_every)
     examples = itertools.islice(corpus, shard_index, None, shard_count)

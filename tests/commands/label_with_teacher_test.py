@@ -86,8 +86,12 @@ def test_overrides_change_how_the_teacher_reads_and_are_kept_in_the_header(teach
     overrides = json.dumps({"validation_dataset_reader.ngram_range": [1, 1]})
     label_corpus(teacher, INPUTS, str(plain))
     label_corpus(teacher, INPUTS, str(unigrams), overrides=overrides)
-    assert json.loads(unigrams.read_text().splitlines()[0])["overrides"] == overrides
+    assert json.loads(unigrams.read_text().splitlines()[0])["overrides"] == json.loads(overrides)
     differ = [a.logits != b.logits for a, b in zip(read_cache(str(plain)), read_cache(str(unigrams)))]
     assert any(differ)  # the teacher read only unigrams
     with pytest.raises(TeacherCacheError, match="overrides"):  # resuming with other overrides is refused
         label_corpus(teacher, INPUTS, str(unigrams))
+    # the same overrides written differently continue the cache
+    assert label_corpus(teacher, INPUTS, str(unigrams), overrides=json.dumps(json.loads(overrides), indent=2)) == 70
+    with pytest.raises(ConfigurationError, match="not JSON"):
+        label_corpus(teacher, INPUTS, str(tmp_path / "bad.jsonl"), overrides="{ngram_range: 1")
