@@ -45,3 +45,17 @@ def write_results(out_dir: Path, name: str, results: Dict[str, Any], rows: Dict[
     table = markdown_table(rows, columns, first_column) + f"\n{note}\n"
     (out_dir / f"{name}.md").write_text(table)
     print(table)
+
+
+def summarize_seeds(runs: Dict[Any, Dict[str, float]]) -> Dict[str, Any]:
+    """Mean, spread and range of each split's accuracy over seed runs ({seed: {"dev": x, "test": y}})."""
+    import statistics
+
+    row: Dict[str, Any] = {"seeds": list(runs)}
+    for split in ("dev", "test"):
+        values = [runs[seed][split] for seed in runs]
+        row[f"{split}_mean"] = statistics.mean(values)
+        row[f"{split}_stdev"] = statistics.stdev(values) if len(values) > 1 else 0.0
+        row[f"{split}_min"], row[f"{split}_max"] = min(values), max(values)
+        row[split] = values
+    return row

@@ -2,8 +2,10 @@
 DAN (scratch, KD, KD+FT), a fastText-style linear baseline over the same n-grams, and the DAN's
 accuracy after n-gram pruning (the seed paper's Figure 5), per dataset.
 
-Runs are expected at RUNS/dan/<dataset>/{teacher,scratch,kd,kd_ft}/model.tar.gz (see
-benchmarks/runs/dan.sh). Every model of a dataset is timed in this one process with one torch
+Runs are expected at RUNS/dan/<folder>/{teacher,scratch,kd,kd_ft}/model.tar.gz (see
+benchmarks/runs/dan.sh): the folder is the dataset's name, except for `sst2` and `imdb`, whose
+teachers were fine-tuned on a GPU (RUNS/dan/sst2_full, RUNS/dan/imdb_full), and `sst2_cpu` and
+`imdb_cpu`, their CPU-sized setups (RUNS/dan/sst2, RUNS/dan/imdb), scored on the same test sets. Every model of a dataset is timed in this one process with one torch
 thread, on the same texts (the test set, or its first --max-timing-examples), in batches of
 --batch-size, the models in turn (round-robin, best of --repeats) so that load changes on a shared
 machine hit them alike: `cpu_examples_per_s` covers tokenization +
@@ -23,7 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 import numpy
 import torch
@@ -46,6 +48,11 @@ MODELS = ("teacher", "dan_scratch", "dan_kd", "dan_kd_ft", "dan_kd_train_only", 
 # augmented copies of the labeled phrases added to its corpus
 RUN_FOLDER = {"teacher": "teacher", "dan_scratch": "scratch", "dan_kd": "kd", "dan_kd_ft": "kd_ft",
               "dan_kd_train_only": "kd_train_only", "dan_kd_augmented": "kd_augmented"}
+# dataset -> (run folder under RUNS/dan, config suffix, evaluation data) where they differ from its name
+# (the *_cpu datasets are the CPU-sized setups; the others have teachers fine-tuned on a GPU)
+RUN_SETUP = {"sst2": ("sst2_full", "sst2_full", "sst2"), "sst2_cpu": ("sst2", "sst2", "sst2"),
+             "imdb": ("imdb_full", "imdb_full", "imdb"), "imdb_cpu": ("imdb", "imdb", "imdb")}
+DATASETS = ("sst2", "sst2_cpu", "trec", "imdb", "imdb_cpu")
 TREC_DEV_EVERY = 10  # as training_configs/dan/*_trec.jsonnet
 PRUNE_FRACTIONS = (1.0, 0.5, 0.25, 0.1, 0.03, 0.01, 0.003)
 AIM_NAMES = (("97 % of teacher", "meets_97_percent_of_teacher"), ("+1.0 over scratch", "meets_1_point_over_scratch"),
@@ -54,6 +61,7 @@ AIM_NAMES = (("97 % of teacher", "meets_97_percent_of_teacher"), ("+1.0 over scr
 
 def evaluation_sets(dataset: str) -> Dict[str, Tuple[List[TextExample], str]]:
     """name -> (labeled examples, what they are). `test` is the figure reported as `accuracy`."""
+    dataset = RUN_SETUP.get(dataset, (dataset, dataset, dataset))[2]
     if dataset == "sst2":
         root = data_path("cls", "sst2")
         return {"test": (list(read_examples(root / "test.tsv")), "SST-2 test, 1,821 sentences (labels public here)"),
@@ -68,6 +76,21 @@ def evaluation_sets(dataset: str) -> Dict[str, Tuple[List[TextExample], str]]:
         sample = list(subsample(read_examples(data_path("cls", "imdb", "test.jsonl.gz")), every=25))
         return {"test": (sample, f"IMDB test, every 25th review ({len(sample)} of 25,000; CPU time)")}
     raise ValueError(f"unknown dataset {dataset}")
+
+
+class ModelRun(NamedTuple):
+    folder: str  # under <runs>/dan
+    config: str  # training_configs/dan/<config>.jsonnet
+
+
+def run_folder(dataset: str) -> str:
+    return RUN_SETUP.get(dataset, (dataset,))[0]
+
+
+def model_runs(dataset: str) -> Dict[str, ModelRun]:
+    """Which run each row of `dataset` reads, in the order they are reported."""
+    folder, suffix, _ = RUN_SETUP.get(dataset, (dataset, dataset, dataset))
+    return {model: ModelRun(f"{folder}/{RUN_FOLDER[model]}", f"{model}_{suffix}") for model in MODELS}
 
 
 def _tensors(archive: Archive, texts: List[str]) -> Dict[str, Any]:
@@ -271,15 +294,15 @@ def benchmark_dataset(runs: Path, dataset: str, batch_size: int, repeats: int,
                        "order": f"models in turn (round-robin), best of {repeats}"}
     archive_files: Dict[str, Path] = {}
     archives: Dict[str, Archive] = {}
-    for model in MODELS:
-        archive_file = runs / "dan" / dataset / RUN_FOLDER[model] / "model.tar.gz"
+    for model, run in model_runs(dataset).items():
+        archive_file = runs / "dan" / run.folder / "model.tar.gz"
         if not archive_file.exists():
             print(f"{dataset}: no {archive_file}, {model} left out", flush=True)
             continue
         archive_files[model] = archive_file
         print(f"{dataset}: {model} accuracy ...", flush=True)
         archives[model] = load_archive(str(archive_file))
-        found[model] = accuracies(archives[model], sets, batch_size)
+        found[model] = {"run": run.folder, "config": run.config, **accuracies(archives[model], sets, batch_size)}
         print(f"  {json.dumps(found[model])}", flush=True)
     print(f"{dataset}: timing {', '.join(archives)} on {len(timing_texts)} texts, best of {repeats} ...", flush=True)
     for model, speed in speeds(archives, timing_texts, batch_size, repeats).items():
@@ -328,7 +351,7 @@ def plot_pruning(results: Dict[str, Any], path: Path) -> None:
 def write_report(results: Dict[str, Any]) -> None:
     rows: Dict[str, Dict[str, Any]] = {}
     for dataset, found in results["datasets"].items():
-        for model in MODELS + ("fasttext_style_logreg",):
+        for model in tuple(model_runs(dataset)) + ("fasttext_style_logreg",):
             if model in found:
                 row = dict(found[model])
                 teacher = found.get("teacher")
@@ -340,13 +363,15 @@ def write_report(results: Dict[str, Any]) -> None:
     columns = ["accuracy", "dev_accuracy", "params", "cpu_examples_per_s", "tokenize_examples_per_s", "speedup",
                "direct_cpu_examples_per_s", "direct_speedup"]
     settings = results["settings"]
-    missing = [d for d in ("sst2", "imdb", "trec") if d not in results["datasets"]]
+    missing = [d for d in DATASETS if d not in results["datasets"]]
     note = (f"Accuracy on each dataset's test set (see `evaluation` in dan.json; SST-2 dev and TREC's held-out "
             f"dev beside it). Speed: one CPU thread, batches of {settings['batch_size']}, the models of a "
             f"dataset timed in turn on the same test texts, best of {settings.get('repeats', 1)}; cpu_examples_per_s includes tokenization "
             f"(tokenize_examples_per_s alone), direct_* skips AllenNLP's per-instance objects (same predictions); "
             f"{results['hardware']}. Training was shortened for a 2-core CPU (see the configs' headers and "
-            f"docs/dan.md). Not measured (no runs): {', '.join(missing) or 'none'}.")
+            f"docs/dan.md); the `sst2` and `imdb` teachers were fine-tuned on a GPU (all 67,349 phrases at 64 "
+            f"word pieces; 22,917 reviews at 512), `sst2_cpu` and `imdb_cpu` are the CPU-sized setups (10,000 "
+            f"phrases; 12,500 reviews at 256 pieces). Not measured (no runs): {', '.join(missing) or 'none'}.")
     table = markdown_table(rows, columns, "dataset / model")
     aim_rows: Dict[str, Dict[str, Any]] = {}
     for dataset, found in results["datasets"].items():
@@ -373,24 +398,31 @@ def write_report(results: Dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", default="runs")
-    parser.add_argument("--datasets", nargs="+", default=["sst2", "trec", "imdb"])
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--repeats", type=int, default=3, help="timed passes per model; the best counts")
     parser.add_argument("--max-timing-examples", type=int, default=None,
                         help="time on the first N test texts only (accuracy always uses every text)")
+    parser.add_argument("--report-only", action="store_true", help="rewrite dan.md and the plot from dan.json")
     args = parser.parse_args()
     torch.set_num_threads(1)
     path = RESULTS / "dan.json"
     results = json.loads(path.read_text()) if path.exists() else {"datasets": {}}
+    if args.report_only:
+        write_report(results)
+        plot_pruning(results, RESULTS / "dan_pruning.png")
+        return
     results["hardware"] = hardware_description()
     results["settings"] = {"batch_size": args.batch_size, "threads": 1, "repeats": args.repeats,
                            "max_timing_examples": args.max_timing_examples}
     for dataset in args.datasets:
-        if (Path(args.runs) / "dan" / dataset).exists():
+        if (Path(args.runs) / "dan" / run_folder(dataset)).exists():
             results["datasets"][dataset] = benchmark_dataset(Path(args.runs), dataset, args.batch_size, args.repeats,
                                                              args.max_timing_examples)
         else:
-            print(f"{dataset}: no runs under {args.runs}/dan/{dataset}, kept as it was", flush=True)
+            print(f"{dataset}: no runs under {args.runs}/dan/{run_folder(dataset)}, kept as it was", flush=True)
+    order = {name: i for i, name in enumerate(DATASETS)}  # tables in a fixed order, whatever ran last
+    results["datasets"] = dict(sorted(results["datasets"].items(), key=lambda item: order.get(item[0], len(order))))
     RESULTS.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results, indent=2) + "\n")
     write_report(results)

@@ -11,10 +11,10 @@ import re
 import statistics
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Dict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import write_results  # noqa: E402
+from common import summarize_seeds, write_results  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 VARIANTS = {
@@ -37,17 +37,6 @@ def collect(seed_dir: Path) -> Dict[str, Dict[int, Dict[str, float]]]:
     return found
 
 
-def summarize(runs: Dict[int, Dict[str, float]]) -> Dict[str, Any]:
-    row: Dict[str, Any] = {"seeds": sorted(runs)}
-    for split in ("dev", "test"):
-        values: List[float] = [runs[seed][split] for seed in sorted(runs)]
-        row[f"{split}_mean"] = statistics.mean(values)
-        row[f"{split}_stdev"] = statistics.stdev(values) if len(values) > 1 else 0.0
-        row[f"{split}_min"], row[f"{split}_max"] = min(values), max(values)
-        row[split] = values
-    return row
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=Path, default=Path("runs"))
@@ -55,7 +44,8 @@ def main() -> None:
     found = collect(args.runs / "dan" / "trec" / "seeds")
     if not found:
         raise SystemExit("no seed runs found: run benchmarks/runs/dan_trec_seeds.sh first")
-    rows = {variant: summarize(found[variant]) for variant in VARIANTS if variant in found}
+    rows = {variant: summarize_seeds({seed: found[variant][seed] for seed in sorted(found[variant])})
+            for variant in VARIANTS if variant in found}
     scratch = rows.get("scratch")
     for variant, row in rows.items():
         if scratch is not None and variant != "scratch":

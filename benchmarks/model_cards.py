@@ -210,6 +210,11 @@ DAN_VARIANTS = {"teacher": ("teacher", "the large teacher classifier the DAN is 
                 "dan_kd_ft": ("dan_kd_ft", "the distilled DAN after the fine-tuning stage on the labeled data")}
 
 
+DAN_TRAINED_ON = {("imdb", "teacher"): "Fine-tuned on one GPU (22,917 reviews, 512 word pieces, 2 epochs).",
+                  ("sst2", "teacher"): "Fine-tuned on one GPU (all 67,349 phrases, 64 word pieces, 2 epochs).",
+                  None: "Trained on 2 CPU cores with shortened schedules (see the README's limits)."}
+
+
 def _percent(fraction: Optional[float]) -> Optional[float]:
     return None if fraction is None else round(100 * fraction, 2)
 
@@ -219,7 +224,7 @@ def dan_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) ->
     hardware = f"{results.get('hardware', '')}; {settings.get('threads', 1)} thread(s), batch {settings.get('batch_size')}"
     cards = {}
     for dataset, figures in results.get("datasets", {}).items():
-        license_text = license_of(dataset, licenses)
+        license_text = license_of(dataset.removesuffix('_cpu'), licenses)  # imdb_cpu: the same data
         evaluation = figures.get("evaluation", {})
         for variant, (config, what) in DAN_VARIANTS.items():
             row = figures.get(variant)
@@ -229,12 +234,13 @@ def dan_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) ->
                        "parameters": row.get("params"), "embedding parameters": row.get("embedding_params")}
             speed = {"CPU examples/s incl. tokenization (1 thread)": row.get("cpu_examples_per_s"),
                      "CPU examples/s, model only": row.get("model_examples_per_s")}
+            config_name = row.get("config", f"{config}_{dataset.removesuffix('_cpu')}")  # older rows name none
             cards[f"dan_{dataset}_{variant}"] = card(
                 f"green_nlp text classifier, {dataset}, {variant}", f"Text classifier: {what}.",
                 [f"Test: {evaluation.get('test', dataset)}", f"Dev: {evaluation.get('dev', '-')}",
                  f"License: {license_text}"],
-                metrics, speed, {"config": f"`training_configs/dan/{config}_{dataset}.jsonnet`"},
-                hardware, source, ["Trained on 2 CPU cores with shortened schedules (see the README's limits)."])
+                metrics, speed, {"config": f"`training_configs/dan/{config_name}.jsonnet`"},
+                hardware, source, [DAN_TRAINED_ON.get((dataset, variant), DAN_TRAINED_ON[None])])
     return cards
 
 

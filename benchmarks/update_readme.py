@@ -15,21 +15,26 @@ TITLES = {
     "ldnet": "LD-Net: NoLM vs LM-augmented vs layer-pruned taggers (`benchmarks/ldnet.py`)",
     "dan": "Sparse distillation: MiniLM teacher vs n-gram DAN students (`benchmarks/dan.py`)",
     "dan_trec_seeds": "Sparse distillation on TREC over seeds (`benchmarks/dan_trec_seeds.py`)",
+    "dan_imdb_seeds": "Sparse distillation on IMDB over seeds (`benchmarks/dan_imdb_seeds.py`)",
     "robustness": "Bad input handled (`benchmarks/robustness.py`)",
+    "gpu/parser_distillation": "Parser distillation on a GPU (`benchmarks/parser_distillation.py --devices gpu`, "
+                               "on the archives at hand then; a machine with a GPU, not the CPU above)",
 }
-ORDER = ["parser_ewt", "parser_distillation", "parser_ablations", "distillation_overhead", "tree_decoders", "ldnet",
-         "dan", "dan_trec_seeds", "robustness"]
+ORDER = ["parser_ewt", "parser_distillation", "gpu/parser_distillation", "parser_ablations", "distillation_overhead",
+         "tree_decoders", "ldnet", "dan", "dan_trec_seeds", "dan_imdb_seeds", "robustness"]
 
 
 def results_section(results_dir: Path) -> str:
     parts = []
-    stems = sorted((p.stem for p in results_dir.glob("*.json")),
+    # results_dir/*.json, and one folder down for figures taken on other hardware (gpu/)
+    found = list(results_dir.glob("*.json")) + list(results_dir.glob("*/*.json"))
+    stems = sorted((p.relative_to(results_dir).with_suffix("").as_posix() for p in found),
                    key=lambda stem: (ORDER.index(stem) if stem in ORDER else len(ORDER), stem))
     for stem in stems:
         table = results_dir / f"{stem}.md"
         if not table.exists():
             raise SystemExit(f"{stem}.json has no {stem}.md: re-run the benchmark script that writes it")
-        title = TITLES.get(table.stem, table.stem)
+        title = TITLES.get(stem, stem)
         part = f"### {title}\n\n{table.read_text().strip()}\n"
         plot = table.with_suffix(".png")
         if plot.exists():

@@ -1,4 +1,4 @@
-"""green_nlp.data.long_inputs' overrides (benchmarks/dan_teacher_long_inputs.py, dan.sh imdb_long_labels): the archived teacher, loaded with them, reads
+"""green_nlp.data.long_inputs' overrides (benchmarks/dan_teacher_long_inputs.py): the archived teacher, loaded with them, reads
 past its 256-piece cut in segments and still gives the same logits on a short review."""
 import json
 

@@ -2,7 +2,8 @@
 # The sparse-distillation runs behind benchmarks/results/dan.json, sized for a shared 2-core CPU
 # (run from the repo root; each step is skipped when its output exists, `allennlp train` resumes
 # with -r and teacher labeling continues after its last complete record when interrupted).
-#   bash benchmarks/runs/dan.sh [sst2|trec|imdb|imdb_long_labels|bench]   (default: sst2 trec imdb bench)
+#   bash benchmarks/runs/dan.sh [sst2|trec|imdb|sst2_full|imdb_full|bench]   (default: sst2 trec imdb bench;
+#   sst2_full and imdb_full need a GPU)
 # Shortened against the paper (said in each config's header and in docs/dan.md): MiniLM-L6 teacher
 # (not RoBERTa-Large) fine-tuned on a subsample for 1-2 epochs with short inputs; DAN |V| 100-300k
 # (not 1M), d 200 (not 1,000); distillation corpus = SST-2's training phrases + 40k IMDB sentences
@@ -17,14 +18,14 @@ DATA=${GREEN_NLP_DATA:-$("$PY" -c "from green_nlp.data_paths import data_dir; pr
 C=training_configs/dan
 R=runs/dan
 
-train() {  # config serialization_dir
-  local config=$1 dir=$2
+train() {  # config serialization_dir [allennlp train options...]
+  local config=$1 dir=$2; shift 2
   # a killed run also leaves a model.tar.gz (AllenNLP archives its best epoch on SIGTERM); only a
   # finished one has metrics.json
   if [ -f "$dir/metrics.json" ] && [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; return; fi
   local resume=""; [ -d "$dir" ] && resume="-r"
   mkdir -p "$(dirname "$dir")"
-  nice -n 10 "$ALLENNLP" train "$config" -s "$dir" $resume --include-package green_nlp > "$dir.log" 2>&1
+  nice -n 10 "$ALLENNLP" train "$config" -s "$dir" $resume --include-package green_nlp "$@" > "$dir.log" 2>&1
 }
 
 label() {  # teacher_archive output [green-label-teacher options...] -- inputs...; resumable
@@ -86,16 +87,42 @@ step_imdb() {  # teacher ~30 min on two threads, its labels ~25 min on two cores
   train $C/dan_kd_ft_imdb.jsonnet $R/imdb/kd_ft
 }
 
-step_imdb_long_labels() {  # the same teacher reading up to 1,024 word pieces in 256-piece segments
-  # (benchmarks/dan_teacher_long_inputs.py measures what that adds); labels for a later DAN(KD) run
-  local long; long=$("$PY" -m green_nlp.data.long_inputs 1024 256)
-  mkdir -p $R/imdb_long
-  label $R/imdb/teacher/model.tar.gz $R/imdb_long/kd_train.teacher.jsonl -o "$long" --every-nth 2 "$DATA/cls/imdb/train.jsonl.gz"
-  label $R/imdb/teacher/model.tar.gz $R/imdb_long/kd_unsup.teacher.jsonl -o "$long" --every-nth 3 "$DATA/cls/imdb/train_unsup.jsonl.gz"
+step_imdb_full() {  # needs a GPU for the teacher and its labels (about 3 + 3 min on one H100);
+  # the DANs then train on the CPU (~15 min with the two first ones side by side)
+  "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 'imdb_full: the teacher needs a GPU')"
+  local gpu='{"trainer.cuda_device": 0, "trainer.use_amp": true}'
+  train $C/teacher_imdb_full.jsonnet $R/imdb_full/teacher -o "$gpu"
+  local archive=$R/imdb_full/teacher/model.tar.gz
+  label $archive $R/imdb_full/kd_train.teacher.jsonl --cuda-device 0 --split train --dev-every 12 "$DATA/cls/imdb/train.jsonl.gz" &
+  label $archive $R/imdb_full/kd_unsup.teacher.jsonl --cuda-device 0 --every-nth 3 "$DATA/cls/imdb/train_unsup.jsonl.gz"
+  wait
+  train $C/dan_scratch_imdb_full.jsonnet $R/imdb_full/scratch &
+  train $C/dan_kd_imdb_full.jsonnet $R/imdb_full/kd
+  wait
+  train $C/dan_kd_ft_imdb_full.jsonnet $R/imdb_full/kd_ft
+}
+
+step_sst2_full() {  # needs a GPU for the teacher and its labels (about 2.5 + 2 min on one H100);
+  # the DANs then train on the CPU (about 15 min)
+  "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 'sst2_full: the teacher needs a GPU')"
+  train $C/teacher_sst2_full.jsonnet $R/sst2_full/teacher -o '{"trainer.cuda_device": 0, "trainer.use_amp": true}'
+  local archive=$R/sst2_full/teacher/model.tar.gz
+  # + 300,000 sentences of 4-40 spaCy tokens from IMDB's unlabeled reviews (about 1 min)
+  [ -f $R/sst2_full/imdb_sentences.txt ] || nice -n 10 "$PY" -c "import sys; from green_nlp.dataset_readers.lm_corpus \
+import write_review_sentences; write_review_sentences(*sys.argv[1:], count=300000)" "$DATA/cls/imdb/train_unsup.jsonl.gz" $R/sst2_full/imdb_sentences.txt
+  label $archive $R/sst2_full/kd_train.teacher.jsonl --cuda-device 0 "$DATA/cls/sst2/train.tsv" &
+  for i in 0 1 2 3 4 5; do
+    label $archive $R/sst2_full/kd_imdb_$i.teacher.jsonl --cuda-device 0 --format lines --shard $i/6 $R/sst2_full/imdb_sentences.txt &
+  done
+  wait
+  train $C/dan_kd_sst2_full.jsonnet $R/sst2_full/kd
+  train $C/dan_scratch_sst2_full.jsonnet $R/sst2_full/scratch &
+  train $C/dan_kd_ft_sst2_full.jsonnet $R/sst2_full/kd_ft
+  wait
 }
 
 step_bench() {
-  nice -n 10 "$PY" benchmarks/dan.py --runs runs --datasets sst2 trec imdb
+  nice -n 10 "$PY" benchmarks/dan.py --runs runs
 }
 
 for step in ${@:-sst2 trec imdb bench}; do "step_$step"; done
