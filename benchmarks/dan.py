@@ -5,8 +5,8 @@ accuracy after n-gram pruning (the seed paper's Figure 5), per dataset.
 Runs are expected at RUNS/dan/<folder>/{teacher,scratch,kd,kd_ft}/model.tar.gz (see
 benchmarks/runs/dan.sh): the folder is the dataset's name, except for `sst2` and `imdb`, whose
 teachers were fine-tuned on a GPU (RUNS/dan/sst2_full, RUNS/dan/imdb_full), and `sst2_cpu` and
-`imdb_cpu`, their CPU-sized setups (RUNS/dan/sst2, RUNS/dan/imdb), scored on the same test sets. Every model of a dataset is timed in this one process with one torch
-thread, on the same texts (the test set, or its first --max-timing-examples), in batches of
+`imdb_cpu`, their CPU-sized setups (RUNS/dan/sst2, RUNS/dan/imdb), scored on the same test sets.
+Every model of a dataset is timed in this one process with one torch thread, on the same texts (the test set, or its first --max-timing-examples), in batches of
 --batch-size, the models in turn (round-robin, best of --repeats) so that load changes on a shared
 machine hit them alike: `cpu_examples_per_s` covers tokenization +
 indexing + the forward pass through AllenNLP's own Instance/Batch path (what `allennlp predict`
@@ -61,7 +61,7 @@ AIM_NAMES = (("97 % of teacher", "meets_97_percent_of_teacher"), ("+1.0 over scr
 
 def evaluation_sets(dataset: str) -> Dict[str, Tuple[List[TextExample], str]]:
     """name -> (labeled examples, what they are). `test` is the figure reported as `accuracy`."""
-    dataset = RUN_SETUP.get(dataset, (dataset, dataset, dataset))[2]
+    dataset = setup(dataset)[2]
     if dataset == "sst2":
         root = data_path("cls", "sst2")
         return {"test": (list(read_examples(root / "test.tsv")), "SST-2 test, 1,821 sentences (labels public here)"),
@@ -83,13 +83,18 @@ class ModelRun(NamedTuple):
     config: str  # training_configs/dan/<config>.jsonnet
 
 
+def setup(dataset: str) -> Tuple[str, str, str]:
+    """(run folder, config suffix, evaluation data) of a dataset of the results."""
+    return RUN_SETUP.get(dataset, (dataset, dataset, dataset))
+
+
 def run_folder(dataset: str) -> str:
-    return RUN_SETUP.get(dataset, (dataset,))[0]
+    return setup(dataset)[0]
 
 
 def model_runs(dataset: str) -> Dict[str, ModelRun]:
     """Which run each row of `dataset` reads, in the order they are reported."""
-    folder, suffix, _ = RUN_SETUP.get(dataset, (dataset, dataset, dataset))
+    folder, suffix, _ = setup(dataset)
     return {model: ModelRun(f"{folder}/{RUN_FOLDER[model]}", f"{model}_{suffix}") for model in MODELS}
 
 

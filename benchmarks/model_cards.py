@@ -210,9 +210,8 @@ DAN_VARIANTS = {"teacher": ("teacher", "the large teacher classifier the DAN is 
                 "dan_kd_ft": ("dan_kd_ft", "the distilled DAN after the fine-tuning stage on the labeled data")}
 
 
-DAN_TRAINED_ON = {("imdb", "teacher"): "Fine-tuned on one GPU (22,917 reviews, 512 word pieces, 2 epochs).",
-                  ("sst2", "teacher"): "Fine-tuned on one GPU (all 67,349 phrases, 64 word pieces, 2 epochs).",
-                  None: "Trained on 2 CPU cores with shortened schedules (see the README's limits)."}
+DAN_TRAINED_ON_CPU = "Trained on 2 CPU cores with shortened schedules (see the README's limits)."
+DAN_TRAINED_ON_GPU = "Fine-tuned on one GPU (data and schedule in its config's header)."  # teacher_*_full
 
 
 def _percent(fraction: Optional[float]) -> Optional[float]:
@@ -240,7 +239,8 @@ def dan_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) ->
                 [f"Test: {evaluation.get('test', dataset)}", f"Dev: {evaluation.get('dev', '-')}",
                  f"License: {license_text}"],
                 metrics, speed, {"config": f"`training_configs/dan/{config_name}.jsonnet`"},
-                hardware, source, [DAN_TRAINED_ON.get((dataset, variant), DAN_TRAINED_ON[None])])
+                hardware, source, [DAN_TRAINED_ON_GPU if config_name.startswith("teacher_") and
+                                   config_name.endswith("_full") else DAN_TRAINED_ON_CPU])
     return cards
 
 

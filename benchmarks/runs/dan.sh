@@ -28,6 +28,11 @@ train() {  # config serialization_dir [allennlp train options...]
   nice -n 10 "$ALLENNLP" train "$config" -s "$dir" $resume --include-package green_nlp "$@" > "$dir.log" 2>&1
 }
 
+GPU_TRAIN='{"trainer.cuda_device": 0, "trainer.use_amp": true}'  # the *_full teachers: one GPU, mixed precision
+need_gpu() {  # step name
+  "$PY" -c "import sys, torch; sys.exit(0 if torch.cuda.is_available() else '$1: the teacher needs a GPU')"
+}
+
 label() {  # teacher_archive output [green-label-teacher options...] -- inputs...; resumable
   local archive=$1 output=$2; shift 2
   nice -n 10 "$ALLENNLP" green-label-teacher "$archive" "$@" --output "$output" --batch-size 64 --threads 1 \
@@ -89,9 +94,8 @@ step_imdb() {  # teacher ~30 min on two threads, its labels ~25 min on two cores
 
 step_imdb_full() {  # needs a GPU for the teacher and its labels (about 3 + 3 min on one H100);
   # the DANs then train on the CPU (~15 min with the two first ones side by side)
-  "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 'imdb_full: the teacher needs a GPU')"
-  local gpu='{"trainer.cuda_device": 0, "trainer.use_amp": true}'
-  train $C/teacher_imdb_full.jsonnet $R/imdb_full/teacher -o "$gpu"
+  need_gpu imdb_full
+  train $C/teacher_imdb_full.jsonnet $R/imdb_full/teacher -o "$GPU_TRAIN"
   local archive=$R/imdb_full/teacher/model.tar.gz
   label $archive $R/imdb_full/kd_train.teacher.jsonl --cuda-device 0 --split train --dev-every 12 "$DATA/cls/imdb/train.jsonl.gz" &
   label $archive $R/imdb_full/kd_unsup.teacher.jsonl --cuda-device 0 --every-nth 3 "$DATA/cls/imdb/train_unsup.jsonl.gz"
@@ -104,8 +108,8 @@ step_imdb_full() {  # needs a GPU for the teacher and its labels (about 3 + 3 mi
 
 step_sst2_full() {  # needs a GPU for the teacher and its labels (about 2.5 + 2 min on one H100);
   # the DANs then train on the CPU (about 15 min)
-  "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 'sst2_full: the teacher needs a GPU')"
-  train $C/teacher_sst2_full.jsonnet $R/sst2_full/teacher -o '{"trainer.cuda_device": 0, "trainer.use_amp": true}'
+  need_gpu sst2_full
+  train $C/teacher_sst2_full.jsonnet $R/sst2_full/teacher -o "$GPU_TRAIN"
   local archive=$R/sst2_full/teacher/model.tar.gz
   # + 300,000 sentences of 4-40 spaCy tokens from IMDB's unlabeled reviews (about 1 min)
   [ -f $R/sst2_full/imdb_sentences.txt ] || nice -n 10 "$PY" -c "import sys; from green_nlp.dataset_readers.lm_corpus \

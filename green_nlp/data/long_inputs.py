@@ -19,9 +19,3 @@ def long_input_overrides(max_length: int, segment_length: int) -> Dict[str, int]
         overrides[f"{reader}.token_indexers.tokens.max_length"] = segment_length
     return overrides
 
-
-if __name__ == "__main__":  # print them as JSON for shell scripts: python -m green_nlp.data.long_inputs 1024 256
-    import json
-    import sys
-
-    print(json.dumps(long_input_overrides(int(sys.argv[1]), int(sys.argv[2]))))
