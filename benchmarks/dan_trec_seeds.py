@@ -22,6 +22,7 @@ VARIANTS = {
     "kd_train_only": "DAN(KD), teacher logits for the training questions only (T 2)",
     "kd": "DAN(KD), training questions + 20 augmented copies of each (T 2; dan_kd_trec)",
     "kd_t1": "DAN(KD), as kd with temperature 1",
+    "kd_questions": "DAN(KD), as kd plus 30,851 questions from IMDB reviews (dan_kd_trec_questions)",
 }
 
 

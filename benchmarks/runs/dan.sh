@@ -2,8 +2,9 @@
 # The sparse-distillation runs behind benchmarks/results/dan.json, sized for a shared 2-core CPU
 # (run from the repo root; each step is skipped when its output exists, `allennlp train` resumes
 # with -r and teacher labeling continues after its last complete record when interrupted).
-#   bash benchmarks/runs/dan.sh [sst2|trec|imdb|sst2_full|imdb_full|bench]   (default: sst2 trec imdb bench;
-#   sst2_full and imdb_full need a GPU)
+#   bash benchmarks/runs/dan.sh [sst2|trec|trec_questions|imdb|sst2_full|imdb_full|bench]
+#   (default: sst2 trec imdb bench; sst2_full and imdb_full need a GPU; trec_questions only labels
+#   text for benchmarks/runs/dan_trec_seeds.sh)
 # Shortened against the paper (said in each config's header and in docs/dan.md): MiniLM-L6 teacher
 # (not RoBERTa-Large) fine-tuned on a subsample for 1-2 epochs with short inputs; DAN |V| 100-300k
 # (not 1M), d 200 (not 1,000); distillation corpus = SST-2's training phrases + 40k IMDB sentences
@@ -80,6 +81,19 @@ import write_augmented_texts; print(write_augmented_texts(*sys.argv[1:], copies=
   train $C/dan_kd_trec_train_only.jsonnet $R/trec/kd_train_only       # ablation: no augmented copies
   train $C/dan_kd_trec.jsonnet $R/trec/kd
   train $C/dan_kd_ft_trec.jsonnet $R/trec/kd_ft
+}
+
+step_trec_questions() {  # after trec: real questions as extra distillation text for the seed study's
+  # kd_questions (~1 min to find them with spaCy, ~3 min to label them on one core)
+  local q=$R/trec_questions
+  mkdir -p $q
+  for part in train_unsup train; do
+    [ -f $q/imdb_${part}_questions.txt ] || nice -n 10 "$PY" -c "import sys; from green_nlp.dataset_readers.lm_corpus \
+import write_review_sentences; write_review_sentences(*sys.argv[1:], count=10**9, min_tokens=3, max_tokens=30, questions_only=True)" \
+      "$DATA/cls/imdb/$part.jsonl.gz" $q/imdb_${part}_questions.txt
+  done
+  label $R/trec/teacher/model.tar.gz $R/trec/imdb_questions.teacher.jsonl --format lines \
+    $q/imdb_train_unsup_questions.txt $q/imdb_train_questions.txt
 }
 
 step_imdb() {  # teacher ~30 min on two threads, its labels ~25 min on two cores, the DANs ~10

@@ -3,7 +3,7 @@
 # question = 0.2 points) and single DAN runs move by several points with the seed, so whether the
 # augmented distillation corpus helps is judged on the mean over seeds, dev and test.
 #   bash benchmarks/runs/dan_trec_seeds.sh [seeds...]   (default: 1 2 3 4 5)
-# Needs the teacher caches of `bash benchmarks/runs/dan.sh trec`. Each DAN run takes 15 s to 2 min
+# Needs the teacher caches of `bash benchmarks/runs/dan.sh trec trec_questions`. Each DAN run takes 15 s to 2 min
 # on one core; a finished run (metrics.json) is skipped.
 set -euo pipefail
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MKL_NUM_THREADS=${MKL_NUM_THREADS:-1}
@@ -12,12 +12,13 @@ PY=${PY:-.venv/bin/python}
 C=training_configs/dan
 R=runs/dan/trec/seeds
 
-declare -A CONFIG=([scratch]=dan_scratch_trec [kd_train_only]=dan_kd_trec_train_only [kd]=dan_kd_trec)
-declare -A EXTRA=([scratch]="" [kd_train_only]="" [kd]="" \
+declare -A CONFIG=([scratch]=dan_scratch_trec [kd_train_only]=dan_kd_trec_train_only [kd]=dan_kd_trec \
+  [kd_questions]=dan_kd_trec_questions)
+declare -A EXTRA=([scratch]="" [kd_train_only]="" [kd]="" [kd_questions]="" \
   [kd_t1]=', "trainer.callbacks": [{"type": "green_logit_distillation", "temperature": 1.0}]')
 CONFIG[kd_t1]=dan_kd_trec
 for seed in ${@:-1 2 3 4 5}; do
-  for variant in scratch kd_train_only kd kd_t1; do
+  for variant in scratch kd_train_only kd kd_t1 kd_questions; do
     dir=$R/${variant}_s$seed
     if [ -f "$dir/metrics.json" ]; then echo "done: $dir"; continue; fi
     rm -rf "$dir"; mkdir -p "$R"

@@ -32,12 +32,15 @@ def imdb_sentences(path: Path, max_tokens: int) -> Iterator[List[str]]:
                     return
 
 
-def write_review_sentences(imdb: Path, out_file: Path, count: int, min_tokens: int = 4, max_tokens: int = 40) -> int:
+def write_review_sentences(imdb: Path, out_file: Path, count: int, min_tokens: int = 4, max_tokens: int = 40,
+                           questions_only: bool = False) -> int:
     """Write the first `count` IMDB sentences of `min_tokens`-`max_tokens` tokens, one a line: the
-    unlabeled, sentence-sized text that SST-2's teacher labels for distillation. Returns how many."""
+    unlabeled, sentence-sized text that SST-2's teacher labels for distillation. With
+    `questions_only`, only sentences ending in "?": the nearest thing to a question corpus here
+    (for TREC). Returns how many."""
     kept: List[str] = []
     for words in imdb_sentences(Path(imdb), max_tokens=10**12):
-        if min_tokens <= len(words) <= max_tokens:
+        if min_tokens <= len(words) <= max_tokens and (not questions_only or words[-1] == "?"):
             kept.append(" ".join(words))
             if len(kept) == count:
                 break

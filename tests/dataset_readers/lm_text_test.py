@@ -1,3 +1,5 @@
+import gzip
+import json
 from collections import defaultdict
 
 from allennlp.data import Token
@@ -33,3 +35,14 @@ def test_review_sentences_keep_the_first_ones_within_the_length_bounds(tmp_path)
     assert out.read_text().splitlines() == ["i found the film beautifully made", "its ending is dull and boring"]
     assert write_review_sentences(reviews, out, count=100, min_tokens=5, max_tokens=6) == 3
     assert out.read_text().splitlines()[-1] == "its ending is a delight"
+
+
+def test_review_questions_keep_only_sentences_that_end_in_a_question_mark(tmp_path):
+    reviews = tmp_path / "reviews.jsonl.gz"
+    with gzip.open(reviews, "wt", encoding="utf-8") as out:
+        for text in ("Who made this film? It was awful.<br />Why?", "What a delight it was!"):
+            out.write(json.dumps({"text": text}) + "\n")
+    questions = tmp_path / "questions.txt"
+    assert write_review_sentences(reviews, questions, count=10, min_tokens=2, questions_only=True) == 2
+    assert questions.read_text().splitlines() == ["Who made this film ?", "Why ?"]
+    assert write_review_sentences(reviews, questions, count=10, min_tokens=3, questions_only=True) == 1
