@@ -163,6 +163,49 @@ def aims_text(dataset: str, aims: Dict[str, Any]) -> str:
             f"{aims['speedup_model_only']}x)." + tuned)
 
 
+# Test F1 of the NoLM and origin taggers trained with more than one seed (from each run's own
+# metrics.json, written by `allennlp train` with evaluate_on_test), to tell the LMs' gain from seed
+# noise. Before the taggers dropped LM outputs, their runs were kept under v1_no_lm_dropout/.
+SEED_RUNS = {"conll2003": {"1": "conll2003", "2": "conll2003_seed2"}}
+WITHOUT_LM_DROPOUT = "v1_no_lm_dropout"
+
+
+def _test_f1(run: Path) -> Any:
+    metrics_file = run / "metrics.json"
+    if not metrics_file.exists():
+        return None
+    return round(100 * json.loads(metrics_file.read_text())["test_f1-measure-overall"], 2)
+
+
+def seed_summary(dataset: str) -> Dict[str, Any]:
+    """Per seed: NoLM and origin test F1 and their difference; the mean difference over the seeds
+    that have both; and origin without LM dropout where that earlier run is kept."""
+    seeds: Dict[str, Any] = {}
+    for seed, folder in SEED_RUNS.get(dataset, {}).items():
+        nolm, origin = _test_f1(RUNS / folder / "nolm"), _test_f1(RUNS / folder / "origin")
+        if nolm is None or origin is None:
+            continue
+        seeds[seed] = {"nolm": nolm, "origin": origin, "gain": round(origin - nolm, 2),
+                       "origin_without_lm_dropout": _test_f1(RUNS / WITHOUT_LM_DROPOUT / folder / "origin")}
+    if not seeds:
+        return {}
+    gains = [row["gain"] for row in seeds.values()]
+    summary: Dict[str, Any] = {"seeds": seeds, "mean_gain": round(sum(gains) / len(gains), 2)}
+    earlier = [row["origin_without_lm_dropout"] - row["nolm"] for row in seeds.values()
+               if row["origin_without_lm_dropout"] is not None]
+    if len(earlier) == len(seeds):
+        summary["mean_gain_without_lm_dropout"] = round(sum(earlier) / len(earlier), 2)
+    return summary
+
+
+def seeds_text(dataset: str, summary: Dict[str, Any]) -> str:
+    per_seed = "; ".join(f"seed {seed}: NoLM {row['nolm']}, origin {row['origin']} ({row['gain']:+.2f})"
+                         for seed, row in summary["seeds"].items())
+    earlier = ("" if "mean_gain_without_lm_dropout" not in summary
+               else f", {summary['mean_gain_without_lm_dropout']:+.2f} without LM dropout")
+    return f"{dataset} over {len(summary['seeds'])} seeds ({per_seed}): mean LM gain {summary['mean_gain']:+.2f} F1{earlier}."
+
+
 def language_models() -> Dict[str, Any]:
     found = {}
     for direction in ("forward", "backward"):
@@ -194,8 +237,10 @@ def main() -> None:
         else:
             missing.append(dataset)
     lms = language_models()
+    seeds = {d: summary for d in TEST_FILES if (summary := seed_summary(d))}
     results = {
         "datasets": datasets,
+        "seeds": seeds,
         "language_models": lms,
         "not_measured": missing,
         "setting": {"threads": 1, "batch_size_sentences": args.batch_size, "repeats": args.repeats,
@@ -207,7 +252,8 @@ def main() -> None:
     note = (f"Span F1 on the test set; words/s on one CPU thread, batches of {args.batch_size} sentences "
             f"sorted by length, variants timed in turn, best of {args.repeats} ({hardware_description()}). LM perplexity (dev): "
             f"{perplexity or 'n/a'}. Not measured (no trained runs): {', '.join(missing) or 'none'}. Aims: "
-            + " ".join(aims_text(d, datasets[d]["aims"]) for d in datasets))
+            + " ".join(aims_text(d, datasets[d]["aims"]) for d in datasets)
+            + "".join(" " + seeds_text(d, summary) for d, summary in seeds.items()))
     write_results(args.out, "ldnet", results, rows,
                   ["f1", "lm_flops_per_token", "tagger_flops_per_token", "cpu_words_per_s", "model_only_words_per_s", "params",
                    "lm_layers", "epochs"],

@@ -51,6 +51,10 @@ class LdNetTagger(Model):
         penalty keeps that order (an on-target epoch, in [0, 1], beats any off-target one) and,
         when no epoch gets there, prefers the epoch with the fewest layers, then the best F1.
     dropout : `float`, optional (default = `0.5`)
+        On the concatenated word, character and LM features and on the BiLSTM's output.
+    lm_dropout : `float`, optional (default = `0.0`)
+        On the LM layer outputs before their projection, while training only. LD-Net applies
+        dropout to the LM outputs inside the tagger; the LMs themselves stay in eval mode.
     initializer : `InitializerApplicator`, optional
         The layer-selection stage starts from the trained tagger's archive with AllenNLP's
         `pretrained` initializer.
@@ -67,6 +71,7 @@ class LdNetTagger(Model):
         gates_trainable: bool = False,
         target_lm_layers: Optional[int] = None,
         dropout: float = 0.5,
+        lm_dropout: float = 0.0,
         initializer: Optional[InitializerApplicator] = None,
         **kwargs: Any,
     ) -> None:
@@ -95,6 +100,7 @@ class LdNetTagger(Model):
                 f"{lm_projection_dim if self.language_models else 0})")
         self.encoder = encoder
         self.dropout = torch.nn.Dropout(dropout)
+        self.lm_dropout = torch.nn.Dropout(lm_dropout)
         labels = vocab.get_index_to_token_vocabulary(LABELS)
         self.tag_projection = torch.nn.Linear(encoder.get_output_dim(), len(labels))
         # BIOES is AllenNLP's BIOUL with S for U and E for L
@@ -121,7 +127,7 @@ class LdNetTagger(Model):
             layers = [output for lm, gates in zip(self.language_models, self.gates_per_lm())
                       for output in lm.layer_outputs(lm_ids, mask, gates)]
         # (batch, seq_len, lm_projection_dim)
-        return torch.relu(self.lm_projection(torch.cat(layers, dim=-1)))
+        return torch.relu(self.lm_projection(self.lm_dropout(torch.cat(layers, dim=-1))))
 
     def _score(self, tokens: TextFieldTensors, mask: torch.Tensor) -> torch.Tensor:
         """Per-word tag scores, `(batch, seq_len, num_tags)`."""

@@ -79,6 +79,21 @@ class TestLdNetTagger(ModelTestCase):
         with pytest.raises(ConfigurationError, match="encoder input_dim is 3"):
             Model.from_params(vocab=self.vocab, params=params)
 
+    def test_lm_dropout_acts_on_lm_features_in_training_only(self):
+        params = Params.from_file(self.param_file).pop("model")
+        params["lm_dropout"] = 0.5
+        model = Model.from_params(vocab=self.vocab, params=params)
+        batch = Batch(self.instances)
+        batch.index_instances(self.vocab)
+        tokens = batch.as_tensor_dict()["tokens"]
+        mask = tokens["tokens"]["tokens"] > 0
+        model.eval()
+        assert torch.equal(model._lm_features(tokens, mask), model._lm_features(tokens, mask))
+        model.train()
+        torch.manual_seed(0)
+        assert not torch.equal(model._lm_features(tokens, mask), model._lm_features(tokens, mask))
+        assert not any(lm.training for lm in model.language_models)
+
 
 def _sequence_score(emissions, transitions, start, end, tags):
     score = start[tags[0]] + end[tags[-1]] + sum(emissions[i, t] for i, t in enumerate(tags))
