@@ -13,8 +13,8 @@ local lm = import 'lm.libsonnet';
   // stage: 'train' (the usual tagger), 'prune' (layer selection starting from `origin`) or
   // 'finetune' (the tagger of the archive `origin`, usually a pruned one, trained further with its
   // LMs and gates fixed); prune_strength: lambda0, the weight of the sparsity + binary regularizer
-  // on the gates.
-  experiment(task, use_lms, stage='train', origin=null, prune_strength=0.05)::
+  // on the gates; target_layers: lambda1, see below.
+  experiment(task, use_lms, stage='train', origin=null, prune_strength=0.05, target_layers=$.target_layers)::
     local data = std.extVar('LDNET_DATA');
     local fixtures = lm.on_fixtures(data);
     local preset = std.extVar('LDNET_LM_PRESET');
@@ -79,9 +79,9 @@ local lm = import 'lm.libsonnet';
       ],
       [if use_lms then 'lm_projection_dim']: lm_projection,
       [if prune then 'gates_trainable']: true,
-      [if prune then 'target_lm_layers']: $.target_layers,
+      [if prune then 'target_lm_layers']: target_layers,
       [if prune then 'regularizer']: {
-        regexes: [['^lm_gates$', { type: 'green_layer_selection', strength: prune_strength, target_layers: $.target_layers }]],
+        regexes: [['^lm_gates$', { type: 'green_layer_selection', strength: prune_strength, target_layers: target_layers }]],
       },
       [if prune then 'initializer']: {
         regexes: [['.*', { type: 'pretrained', weights_file_path: origin }]],
