@@ -89,7 +89,7 @@ step_trec_questions() {  # after trec: real questions as extra distillation text
   mkdir -p $q
   for part in train_unsup train; do
     [ -f $q/imdb_${part}_questions.txt ] || nice -n 10 "$PY" -c "import sys; from green_nlp.dataset_readers.lm_corpus \
-import write_review_sentences; write_review_sentences(*sys.argv[1:], count=10**9, min_tokens=3, max_tokens=30, questions_only=True)" \
+import write_review_sentences; write_review_sentences(*sys.argv[1:], min_tokens=3, max_tokens=30, questions_only=True)" \
       "$DATA/cls/imdb/$part.jsonl.gz" $q/imdb_${part}_questions.txt
   done
   label $R/trec/teacher/model.tar.gz $R/trec/imdb_questions.teacher.jsonl --format lines \

@@ -32,9 +32,9 @@ def imdb_sentences(path: Path, max_tokens: int) -> Iterator[List[str]]:
                     return
 
 
-def write_review_sentences(imdb: Path, out_file: Path, count: int, min_tokens: int = 4, max_tokens: int = 40,
-                           questions_only: bool = False) -> int:
-    """Write the first `count` IMDB sentences of `min_tokens`-`max_tokens` tokens, one a line: the
+def write_review_sentences(imdb: Path, out_file: Path, count: Optional[int] = None, min_tokens: int = 4,
+                           max_tokens: int = 40, questions_only: bool = False) -> int:
+    """Write the first `count` (default: all) IMDB sentences of `min_tokens`-`max_tokens` tokens, one a line: the
     unlabeled, sentence-sized text that SST-2's teacher labels for distillation. With
     `questions_only`, only sentences ending in "?": the nearest thing to a question corpus here
     (for TREC). Returns how many."""

@@ -43,6 +43,6 @@ def test_review_questions_keep_only_sentences_that_end_in_a_question_mark(tmp_pa
         for text in ("Who made this film? It was awful.<br />Why?", "What a delight it was!"):
             out.write(json.dumps({"text": text}) + "\n")
     questions = tmp_path / "questions.txt"
-    assert write_review_sentences(reviews, questions, count=10, min_tokens=2, questions_only=True) == 2
+    assert write_review_sentences(reviews, questions, min_tokens=2, questions_only=True) == 2
     assert questions.read_text().splitlines() == ["Who made this film ?", "Why ?"]
     assert write_review_sentences(reviews, questions, count=10, min_tokens=3, questions_only=True) == 1
