@@ -16,6 +16,19 @@ def test_every_core_row_names_a_config_that_exists():
             assert config.exists(), f"{dataset} {model}: no {config.name}"
 
 
+def test_every_reported_ablation_row_names_a_config_that_exists():
+    import json
+
+    dan = load_benchmark("dan")
+    results = json.loads((REPO_ROOT / "benchmarks" / "results" / "dan.json").read_text())["datasets"]
+    ablations = [(dataset, model) for dataset, rows in results.items() for model in rows if model not in CORE
+                 and model in dan.MODELS]
+    assert ablations, "the saved results report no ablation row"
+    for dataset, model in ablations:
+        config = REPO_ROOT / "training_configs" / "dan" / f"{dan.model_runs(dataset)[model].config}.jsonnet"
+        assert config.exists(), f"{dataset} {model}: no {config.name}"
+
+
 def test_gpu_and_cpu_setups_read_different_runs_of_the_same_data():
     dan = load_benchmark("dan")
     for gpu, cpu in (("sst2", "sst2_cpu"), ("imdb", "imdb_cpu")):

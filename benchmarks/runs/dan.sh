@@ -78,7 +78,7 @@ import write_augmented_texts; print(write_augmented_texts(*sys.argv[1:], copies=
     "$DATA/cls/trec/train.txt" $R/trec/augmented.txt
   label $R/trec/teacher/model.tar.gz $R/trec/kd_augmented.teacher.jsonl --format lines $R/trec/augmented.txt
   train $C/dan_scratch_trec.jsonnet $R/trec/scratch
-  train $C/dan_kd_trec_train_only.jsonnet $R/trec/kd_train_only       # ablation: no augmented copies
+  train $C/dan_kd_train_only_trec.jsonnet $R/trec/kd_train_only       # ablation: no augmented copies
   train $C/dan_kd_trec.jsonnet $R/trec/kd
   train $C/dan_kd_ft_trec.jsonnet $R/trec/kd_ft
 }

@@ -12,7 +12,7 @@ PY=${PY:-.venv/bin/python}
 C=training_configs/dan
 R=runs/dan/trec/seeds
 
-declare -A CONFIG=([scratch]=dan_scratch_trec [kd_train_only]=dan_kd_trec_train_only [kd]=dan_kd_trec \
+declare -A CONFIG=([scratch]=dan_scratch_trec [kd_train_only]=dan_kd_train_only_trec [kd]=dan_kd_trec \
   [kd_questions]=dan_kd_trec_questions)
 declare -A EXTRA=([scratch]="" [kd_train_only]="" [kd]="" [kd_questions]="" \
   [kd_t1]=', "trainer.callbacks": [{"type": "green_logit_distillation", "temperature": 1.0}]')
