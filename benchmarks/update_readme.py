@@ -16,12 +16,14 @@ TITLES = {
     "dan": "Sparse distillation: MiniLM teacher vs n-gram DAN students (`benchmarks/dan.py`)",
     "dan_trec_seeds": "Sparse distillation on TREC over seeds (`benchmarks/dan_trec_seeds.py`)",
     "dan_imdb_seeds": "Sparse distillation on IMDB over seeds (`benchmarks/dan_imdb_seeds.py`)",
+    "dan_word_vectors": "DAN n-gram table started from GloVe vs random (`benchmarks/dan_word_vectors.py`)",
     "robustness": "Bad input handled (`benchmarks/robustness.py`)",
     "gpu/parser_distillation": "Parser distillation on a GPU (`benchmarks/parser_distillation.py --devices gpu`, "
                                "on the archives at hand then; a machine with a GPU, not the CPU above)",
 }
 ORDER = ["parser_ewt", "parser_distillation", "gpu/parser_distillation", "parser_ablations", "distillation_overhead",
-         "tree_decoders", "ldnet", "dan", "dan_trec_seeds", "dan_imdb_seeds", "robustness"]
+         "tree_decoders", "ldnet", "dan", "dan_trec_seeds", "dan_imdb_seeds", "dan_word_vectors",
+         "robustness"]
 
 
 def results_section(results_dir: Path) -> str:

@@ -14,6 +14,7 @@ from allennlp.nn import Activation, InitializerApplicator
 from allennlp.training.metrics import CategoricalAccuracy
 
 from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE
+from green_nlp.modules.ngram_word_vectors import initialise_from_word_vectors
 from green_nlp.training.logit_distiller import LogitDistiller
 
 
@@ -34,6 +35,11 @@ class NgramDan(Model):
         Training only: each n-gram occurrence is dropped from the mean with this probability.
     init_std : `float`, optional (default = `0.1`)
         Standard deviation of the embedding table's normal initialisation.
+    pretrained_file : `str`, optional (default = `None`, the paper's random start)
+        GloVe-style word vectors (plain or .gz): each n-gram whose words have vectors starts from
+        their mean in the table's first columns (`green_nlp.modules.ngram_word_vectors`). Beyond
+        the paper. Like AllenNLP's `Embedding`, the file is read only when training starts: loading
+        an archive drops this key and takes the trained table.
     initializer : `InitializerApplicator`, optional
         For DAN(KD+FT): a `pretrained` initializer loading DAN(KD)'s `best.th`. AllenNLP drops
         it when loading an archive, so the fine-tuned archive stands alone.
@@ -48,7 +54,8 @@ class NgramDan(Model):
 
     def __init__(self, vocab: Vocabulary, embedding_dim: int = 1000, hidden_dim: Optional[int] = None,
                  activation: Activation = None, dropout: float = 0.0, ngram_dropout: float = 0.0,
-                 init_std: float = 0.1, ngram_namespace: str = NGRAM_NAMESPACE, label_namespace: str = "labels",
+                 init_std: float = 0.1, pretrained_file: Optional[str] = None,
+                 ngram_namespace: str = NGRAM_NAMESPACE, label_namespace: str = "labels",
                  initializer: Optional[InitializerApplicator] = None, **kwargs: Any) -> None:
         super().__init__(vocab, **kwargs)
         num_ngrams = vocab.get_vocab_size(ngram_namespace)
@@ -70,6 +77,11 @@ class NgramDan(Model):
         with torch.no_grad():
             self.ngram_embedding.weight.normal_(0.0, init_std)
             self.ngram_embedding.weight[0].zero_()
+        if pretrained_file is not None:
+            index_to_ngram = vocab.get_index_to_token_vocabulary(ngram_namespace)
+            # rows 0 and 1 are padding and the unused OOV entry: left as they are
+            ngrams = ["" if i < 2 else index_to_ngram[i] for i in range(num_ngrams)]
+            initialise_from_word_vectors(self.ngram_embedding.weight.data, ngrams, pretrained_file, init_std)
         self.hidden = torch.nn.Linear(embedding_dim, hidden_dim)
         self.output = torch.nn.Linear(hidden_dim, num_labels)
         self.activation = activation or Activation.by_name("relu")()

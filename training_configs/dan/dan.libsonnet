@@ -20,7 +20,7 @@
   // vocabulary, `kd_dir`, and fine-tune on the train set with CE).
   dan(stage, train, dev, test=null, format='auto', fine_labels=false, max_train_examples=null,
       max_features=1000000, vocab_text_paths=null, vocab_max_examples=null,
-      embedding_dim=1000, hidden_dim=null, dropout=0.0, ngram_dropout=0.0,
+      embedding_dim=1000, hidden_dim=null, dropout=0.0, ngram_dropout=0.0, pretrained_file=null,
       temperature=1.0, kd_dir=null,
       batch_size=2048, lr=5e-4, epochs=10, patience=3, max_dense_grad_norm=1.0,
       train_split='all', dev_split='all')::
@@ -50,6 +50,8 @@
         [if hidden_dim != null then 'hidden_dim']: hidden_dim,
         dropout: dropout,
         ngram_dropout: ngram_dropout,
+        // word vectors for the table's start (beyond the paper); dropped when an archive loads
+        [if pretrained_file != null && stage != 'kd_ft' then 'pretrained_file']: pretrained_file,
         [if stage == 'kd_ft' then 'initializer']: {
           regexes: [['.*', { type: 'pretrained', weights_file_path: kd_dir + '/best.th' }]],
         },
