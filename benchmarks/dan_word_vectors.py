@@ -77,7 +77,9 @@ def main() -> None:
     columns = ["pairs", "dev_random_start", "dev_glove_start", "dev_difference",
                "test_random_start", "test_glove_start", "test_difference", "train_teacher_agreement_random_start"]
     note = ("Accuracy (%), mean over the pairs (seeds) where both runs finished; difference = GloVe start "
-            "minus random start, paired by seed. train_teacher_agreement: how often a KD student's top class matches the teacher's on its own distillation corpus, counted during the kept epoch's training (dropout on). GloVe start: each n-gram's row begins with the mean of its "
+            "minus random start, paired by seed. train_teacher_agreement: how often a KD student's top class "
+            "matches the teacher's on its own distillation corpus, counted during the kept epoch's training "
+            "(dropout on). GloVe start: each n-gram's row begins with the mean of its "
             "words' 50-d GloVe vectors in its first 50 columns (ngram_dan `pretrained_file`), the same "
             "config otherwise. SST-2: the GPU teacher's setup (dan_*_sst2_full), one seed; TREC: "
             "dan_*_trec.")
