@@ -20,16 +20,20 @@ wait
 # The teacher's best-on-dev and last checkpoints averaged (parser_ewt.py picks it or the plain one by dev LAS).
 allennlp green-average-checkpoints runs/ewt_gold_upos --output runs/ewt_gold_upos/averaged.tar.gz --include-package green_nlp
 
-# Students distil from the teacher's archive at runs/parser/ud_ewt/teacher/model.tar.gz.
+# Students distil from the teacher's archive at runs/parser/ud_ewt/teacher/model.tar.gz, with the
+# teacher's 16 epochs. (The committed students first ran to a 12-epoch cap and were then resumed
+# from their epoch-12 checkpoints to 16: `allennlp train ... -r -o '{"trainer.num_epochs": 16}'`
+# after setting num_epochs to 16 in the run's config.json, which -r compares against; the
+# learning-rate schedule, reduce-on-plateau, does not depend on the epoch count.)
 ln -sfn ../../ewt_gold_upos runs/parser/ud_ewt/teacher
 [ -f runs/parser/ud_ewt/teacher/model.tar.gz ] || python -c "from allennlp.models.archival import archive_model; archive_model('runs/ewt_gold_upos', weights='best.th')"
-allennlp train training_configs/parser/students/ud_ewt_d20.jsonnet -s runs/parser/ud_ewt/d20 -o '{"trainer.num_epochs": 12}' --include-package green_nlp &
-allennlp train training_configs/parser/students/ud_ewt_b20.jsonnet -s runs/parser/ud_ewt/b20 -o '{"trainer.num_epochs": 12}' --include-package green_nlp &
+allennlp train training_configs/parser/students/ud_ewt_d20.jsonnet -s runs/parser/ud_ewt/d20 -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
+allennlp train training_configs/parser/students/ud_ewt_b20.jsonnet -s runs/parser/ud_ewt/b20 -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
 wait
-# The larger students, a pair at a time (D/B-60 and D/B-80 have not been run to completion yet).
+# The larger students, a pair at a time.
 for fraction in 40 60 80; do
-  allennlp train training_configs/parser/students/ud_ewt_d$fraction.jsonnet -s runs/parser/ud_ewt/d$fraction -o '{"trainer.num_epochs": 12}' --include-package green_nlp &
-  allennlp train training_configs/parser/students/ud_ewt_b$fraction.jsonnet -s runs/parser/ud_ewt/b$fraction -o '{"trainer.num_epochs": 12}' --include-package green_nlp &
+  allennlp train training_configs/parser/students/ud_ewt_d$fraction.jsonnet -s runs/parser/ud_ewt/d$fraction -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
+  allennlp train training_configs/parser/students/ud_ewt_b$fraction.jsonnet -s runs/parser/ud_ewt/b$fraction -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
   wait
 done
 python benchmarks/parser_ewt.py
