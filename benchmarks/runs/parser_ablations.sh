@@ -4,6 +4,9 @@
 # own num_epochs), then scored beside them.
 #   bash benchmarks/runs/parser_ablations.sh [ud_wolof_wtb ...]   (default: ud_wolof_wtb)
 # A finished run (model.tar.gz) is skipped; an interrupted one is resumed with -r.
+# EWT was run with EPOCHS=16 (its students' cap); its two 24-epoch budget runs were continued with -r
+# from copies of the 16-epoch D-20 and B-20 runs (num_epochs set to 24 in the copy's config.json,
+# which -r compares against), the same schedule as training them to 24 from the start.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
