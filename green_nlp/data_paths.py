@@ -18,9 +18,11 @@ def data_path(*parts: str) -> Path:
 
 
 def export_default_data_dir() -> None:
-    """Make `std.extVar("GREEN_NLP_DATA")` usable in Jsonnet configs when the user set nothing.
+    """Make `std.extVar("GREEN_NLP_DATA")` usable in Jsonnet configs, spelled one way only.
 
     AllenNLP passes the environment to Jsonnet as external variables, and Jsonnet has no default
-    for a missing one, so the plugin fills in the documented default on import.
+    for a missing one, so the plugin fills in the documented default on import. The value is made
+    absolute because `allennlp train -r` refuses a run whose resolved config differs from the saved
+    one: `../shared/data` and the default would otherwise be two different data paths.
     """
-    os.environ.setdefault(DATA_ENV_VAR, str(_DEFAULT_DATA_DIR))
+    os.environ[DATA_ENV_VAR] = str(data_dir().resolve())
