@@ -4,9 +4,9 @@
 # rows of parser_distillation.json.
 #   bash benchmarks/runs/parser_small_treebanks.sh [ud_tamil_ttb|ud_wolof_wtb|ud_chinese_gsd_v1_3 ...]
 #   (default: Tamil and Wolof; Wolof was run with EPOCHS=20. Chinese: teacher up to 40 epochs (early
-#   stopping ended it after 31), students so far D/B-20, D/B-40 and D/B-60 with EPOCHS=10, two chains
-#   side by side (STUDENTS="d20 b40" and "d40 b20", then "d60" and "b60"), BENCH=0 on each, then the
-#   benchmark once)
+#   stopping ended it after 29), all eight students with EPOCHS=10, two chains side by side
+#   (STUDENTS="d20 b20 d40", then "b40 b60 b80" and "d60 d80"), BENCH=0 on each, then the benchmark
+#   once)
 # Epochs are capped at EPOCHS (default 40; the configs' default is the paper's 100, early stopping
 # after 10 epochs without a better dev LAS). A finished run (model.tar.gz) is skipped; an
 # interrupted one is resumed with -r.
