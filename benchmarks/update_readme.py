@@ -10,6 +10,8 @@ TITLES = {
     "parser_ewt": "Dependency parsing, UD English-EWT test (`benchmarks/parser_ewt.py`)",
     "parser_distillation": "Parser distillation: full vs students vs peers (`benchmarks/parser_distillation.py`)",
     "parser_ablations": "Parser distillation ablations (`benchmarks/parser_ablations.py`)",
+    "parser_teacher_targets": "What a parser teacher's soft targets hold beyond the gold tree "
+                              "(`benchmarks/parser_teacher_targets.py`)",
     "distillation_overhead": "What distillation adds to a student's training step (`benchmarks/distillation_overhead.py`)",
     "tree_decoders": "Tree decoding alone (`benchmarks/tree_decoders.py`)",
     "ldnet": "LD-Net: NoLM vs LM-augmented vs layer-pruned taggers (`benchmarks/ldnet.py`)",
@@ -21,9 +23,9 @@ TITLES = {
     "gpu/parser_distillation": "Parser distillation on a GPU (`benchmarks/parser_distillation.py --devices gpu`, "
                                "on the archives at hand then; a machine with a GPU, not the CPU above)",
 }
-ORDER = ["parser_ewt", "parser_distillation", "gpu/parser_distillation", "parser_ablations", "distillation_overhead",
-         "tree_decoders", "ldnet", "dan", "dan_trec_seeds", "dan_imdb_seeds", "dan_word_vectors",
-         "robustness"]
+ORDER = ["parser_ewt", "parser_distillation", "gpu/parser_distillation", "parser_ablations", "parser_teacher_targets",
+         "distillation_overhead", "tree_decoders", "ldnet", "dan", "dan_trec_seeds", "dan_imdb_seeds",
+         "dan_word_vectors", "robustness"]
 
 
 def results_section(results_dir: Path) -> str:

@@ -7,13 +7,15 @@
 # EWT was run with EPOCHS=16 (its students' cap); its two 24-epoch budget runs were continued with -r
 # from copies of the 16-epoch D-20 and B-20 runs (num_epochs set to 24 in the copy's config.json,
 # which -r compares against), the same schedule as training them to 24 from the start.
+# Chinese-GSD v1.3's two 20-epoch runs were continued the same way from its 10-epoch D-20 and B-20.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 EPOCHS=${EPOCHS:-20}
 
-declare -A TREEBANK_NAME=([ud_tamil_ttb]=UD_Tamil-TTB [ud_wolof_wtb]=UD_Wolof-WTB [ud_ewt]=UD_English-EWT)
+declare -A TREEBANK_NAME=([ud_tamil_ttb]=UD_Tamil-TTB [ud_wolof_wtb]=UD_Wolof-WTB [ud_ewt]=UD_English-EWT
+                          [ud_chinese_gsd_v1_3]=UD_Chinese-GSD_v1.3)
 for treebank in ${@:-ud_wolof_wtb}; do
   for config in training_configs/parser/ablations/"${treebank}"_*.jsonnet; do
     name=$(basename "$config" .jsonnet); name=${name#"${treebank}_"}

@@ -1,0 +1,114 @@
+"""How much a parser teacher's soft targets say beyond the gold tree, on its training set and on dev.
+
+Distillation (equation 3 of the seed paper) adds KL terms towards the teacher's arc and label
+distributions on the *training* sentences. When the teacher has fit those sentences, its
+distributions there are close to one-hot on the gold answer and the KL terms repeat the
+cross-entropy ones. This script measures that, per treebank teacher, on train and on dev:
+
+- `uas`, `las`: the teacher's own attachment scores (tree decoding, all words, as in
+  parser_distillation.py);
+- `gold_head_prob`, `gold_label_prob`: mean probability the teacher gives the gold head, and the
+  gold relation at the gold head (the distributions the KL terms use, temperature 1);
+- `arc_entropy`, `label_entropy`: mean entropy of those distributions, in nats;
+- `arc_near_one_hot`: share of words whose arc distribution puts at least 0.99 on one head.
+
+    python benchmarks/parser_teacher_targets.py [--runs runs] [--treebanks UD_English-EWT ...]
+
+Writes benchmarks/results/parser_teacher_targets.json and .md.
+"""
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, Dict, List
+
+import torch
+from allennlp.common.plugins import import_plugins
+from allennlp.models.archival import load_archive
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import hardware_description, write_results  # noqa: E402
+from parsing import attachment_scores, ensure_archive, make_batches, predict, read_for_model  # noqa: E402
+from parser_distillation import TREEBANKS  # noqa: E402
+
+from green_nlp.data_paths import data_path  # noqa: E402
+
+NEAR_ONE_HOT = 0.99
+
+
+def target_statistics(model, batches: List) -> Dict[str, float]:
+    """Means over words of the teacher's arc and gold-head label distributions (see module doc)."""
+    sums = {"gold_head_prob": 0.0, "gold_label_prob": 0.0, "arc_entropy": 0.0, "label_entropy": 0.0,
+            "arc_near_one_hot": 0.0}
+    words = labelled_words = 0
+    with torch.inference_mode():
+        for tensors, _ in batches:
+            scores = model.score(tensors["words"], tensors.get("upos") if model.upos_embedding is not None else None)
+            heads, tags = tensors["head_indices"], tensors["head_tags"]
+            mask = scores["mask"][:, 1:]
+            arc_log_probs = scores["arc_scores"].log_softmax(-1)[:, 1:]
+            arc_probs = arc_log_probs.exp()
+            label_log_probs = model.label_scores(scores, model._with_root(heads)).log_softmax(-1)[:, 1:]
+            label_probs = label_log_probs.exp()
+            # masked (padding, self-loop) heads have probability 0; 0 * log 0 is taken as 0
+            arc_entropy = -(arc_probs * arc_log_probs.clamp(min=-1e4)).sum(-1)
+            label_entropy = -(label_probs * label_log_probs).sum(-1)
+            seen = mask & (tags >= 0)  # a relation outside the vocabulary has no gold label probability
+            sums["gold_head_prob"] += arc_probs.gather(-1, heads.unsqueeze(-1)).squeeze(-1)[mask].sum().item()
+            sums["arc_entropy"] += arc_entropy[mask].sum().item()
+            sums["arc_near_one_hot"] += (arc_probs.max(-1).values >= NEAR_ONE_HOT)[mask].sum().item()
+            gold_label_probs = label_probs.gather(-1, tags.clamp(min=0).unsqueeze(-1)).squeeze(-1)
+            sums["gold_label_prob"] += gold_label_probs[seen].sum().item()
+            sums["label_entropy"] += label_entropy[seen].sum().item()
+            words += int(mask.sum())
+            labelled_words += int(seen.sum())
+    per_label_word = {"gold_label_prob", "label_entropy"}
+    return {key: round(value / max(labelled_words if key in per_label_word else words, 1), 4)
+            for key, value in sums.items()}
+
+
+def teacher_rows(run_dir: Path, files: Dict[str, Path]) -> Dict[str, Dict[str, Any]]:
+    archive_path, _ = ensure_archive(run_dir)
+    archive = load_archive(str(archive_path))
+    model = archive.model.eval()
+    rows = {}
+    for split, path in files.items():
+        batches = make_batches(read_for_model(archive, path), model.vocab, 64)
+        predictions, _ = predict(model, batches)
+        uas, las = attachment_scores(path, predictions)
+        rows[split] = {"uas": round(uas, 2), "las": round(las, 2), **target_statistics(model, batches)}
+        print(f"{run_dir}: {split} {rows[split]}", flush=True)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=Path, default=Path("runs"))
+    parser.add_argument("--treebanks", nargs="+", default=list(TREEBANKS), choices=sorted(TREEBANKS))
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    args = parser.parse_args()
+    import_plugins()
+    torch.set_num_threads(1)
+    results: Dict[str, Any] = {"benchmark": "parser_teacher_targets", "hardware": hardware_description(),
+                               "near_one_hot_threshold": NEAR_ONE_HOT, "treebanks": {}}
+    table: Dict[str, Dict[str, Any]] = {}
+    for treebank in args.treebanks:
+        name, test_name = TREEBANKS[treebank]
+        run_dir = args.runs / "parser" / name / "teacher"
+        if not run_dir.exists():
+            print(f"{treebank}: no teacher run at {run_dir}, skipped")
+            continue
+        files = {split: data_path("ud", treebank, test_name.replace("-test.", f"-{split}."))
+                 for split in ("train", "dev")}
+        rows = teacher_rows(run_dir, files)
+        results["treebanks"][treebank] = rows
+        for split, row in rows.items():
+            table[f"{treebank} {split}"] = row
+    columns = ["uas", "las", "gold_head_prob", "arc_entropy", "arc_near_one_hot", "gold_label_prob", "label_entropy"]
+    note = ("Teacher (full parser) of each treebank on its training set, where distillation's KL terms are "
+            "computed, and on dev. Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
+            f"words with one head at probability >= {NEAR_ONE_HOT}.")
+    write_results(args.out, "parser_teacher_targets", results, table, columns, note)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""benchmarks/parser_teacher_targets.py: statistics of a teacher's soft targets, per word."""
+import math
+
+from allennlp.models.archival import load_archive
+
+from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE
+from tests.benchmark_scripts import load_benchmark
+from tests.conftest import FIXTURES
+
+
+def _statistics(archive, batch_size):
+    script = load_benchmark("parser_teacher_targets")
+    parsing = load_benchmark("parsing")
+    model = archive.model.eval()
+    instances = parsing.read_for_model(archive, FIXTURES / "ud" / "synthetic-dev.conllu")
+    return script.target_statistics(model, parsing.make_batches(instances, model.vocab, batch_size))
+
+
+def test_statistics_do_not_depend_on_padding(quickstart_archive):
+    archive = load_archive(str(quickstart_archive))
+    one_by_one, padded = _statistics(archive, 1), _statistics(archive, 16)
+    assert one_by_one.keys() == padded.keys()
+    for key in one_by_one:
+        assert math.isclose(one_by_one[key], padded[key], abs_tol=2e-4), (key, one_by_one, padded)
+
+
+def test_statistics_are_probabilities_and_entropies(quickstart_archive):
+    archive = load_archive(str(quickstart_archive))
+    stats = _statistics(archive, 16)
+    for key in ("gold_head_prob", "gold_label_prob", "arc_near_one_hot"):
+        assert 0.0 <= stats[key] <= 1.0, stats
+    num_labels = archive.model.vocab.get_vocab_size(DEPREL_NAMESPACE)
+    assert 0.0 < stats["label_entropy"] <= math.log(num_labels), stats
+    assert 0.0 < stats["arc_entropy"], stats
+    # a barely trained quickstart parser is far from one-hot: its targets carry more than the gold tree
+    assert stats["gold_head_prob"] < 0.99 and stats["arc_near_one_hot"] < 1.0, stats
