@@ -11,9 +11,10 @@ Writes benchmarks/results/parser_ablations.json and .md.
 """
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from allennlp.common.plugins import import_plugins
 from allennlp.models.archival import load_archive
@@ -27,8 +28,15 @@ from green_nlp.data_paths import data_path  # noqa: E402
 from green_nlp.nn.parameters import count_trainable_parameters  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
-# What each ablation is compared with: the runs of the same size trained the paper's way.
+# What each ablation is compared with: the teacher and the runs of the same size trained the paper's
+# way (D-20 and B-20 always; D-x and B-x too for an ablation named d<x>_... or b<x>_...).
 BESIDE = ("full", "D-20", "B-20")
+
+
+def beside(ablation_names: List[str]) -> List[str]:
+    sizes = {int(m.group(1)) for name in ablation_names if (m := re.match(r"[db](\d+)_", name))}
+    sizes = sorted(sizes - {20})
+    return list(BESIDE) + [f"{kind}-{size}" for size in sizes for kind in "DB"]
 
 
 def score(run_dir: Path, files: Dict[str, Path]) -> Dict[str, Any]:
@@ -51,7 +59,7 @@ def benchmark_treebank(runs: Path, treebank: str) -> Dict[str, Any]:
     if not ablations:
         return {}
     rows: Dict[str, Any] = {}
-    for variant in BESIDE:
+    for variant in beside([run_dir.name for run_dir in ablations]):
         run_dir = runs / "parser" / name / folder_of(variant)
         if run_dir.exists():
             rows[variant] = score(run_dir, files)

@@ -50,3 +50,10 @@ def test_ablations_are_scored_beside_the_students_of_their_size(quickstart_archi
 
 def test_a_treebank_without_ablation_runs_gives_nothing(tmp_path):
     assert load_benchmark("parser_ablations").benchmark_treebank(tmp_path, "UD_Tamil-TTB") == {}
+
+
+def test_an_ablation_of_another_size_is_set_beside_the_students_of_that_size():
+    beside = load_benchmark("parser_ablations").beside
+    assert beside(["d20_dropout", "b20_24_epochs"]) == ["full", "D-20", "B-20"]
+    assert beside(["d60_dropout", "d40_dropout", "d20_20_epochs"]) == [
+        "full", "D-20", "B-20", "D-40", "B-40", "D-60", "B-60"]

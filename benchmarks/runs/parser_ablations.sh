@@ -7,18 +7,25 @@
 # EWT was run with EPOCHS=16 (its students' cap); its two 24-epoch budget runs were continued with -r
 # from copies of the 16-epoch D-20 and B-20 runs (num_epochs set to 24 in the copy's config.json,
 # which -r compares against), the same schedule as training them to 24 from the start.
-# Chinese-GSD v1.3's two 20-epoch runs were continued the same way from its 10-epoch D-20 and B-20.
+# Chinese-GSD v1.3's two 20-epoch runs were continued the same way from its 10-epoch D-20 and B-20;
+# its d<x>_dropout runs were trained with EPOCHS=10 (its students' cap), two chains side by side:
+#   EPOCHS=10 SCORE=0 NAMES="d40_dropout d60_dropout" bash benchmarks/runs/parser_ablations.sh ud_chinese_gsd_v1_3
+#   EPOCHS=10 SCORE=0 NAMES="d80_dropout d20_dropout" bash benchmarks/runs/parser_ablations.sh ud_chinese_gsd_v1_3
+# then python benchmarks/parser_ablations.py --treebanks UD_Chinese-GSD_v1.3
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 EPOCHS=${EPOCHS:-20}
+NAMES=${NAMES:-}   # only these ablations (names without the treebank prefix); default: all of the treebank's
+SCORE=${SCORE:-1}  # 0: train only (for chains run side by side; score once when all are done)
 
 declare -A TREEBANK_NAME=([ud_tamil_ttb]=UD_Tamil-TTB [ud_wolof_wtb]=UD_Wolof-WTB [ud_ewt]=UD_English-EWT
                           [ud_chinese_gsd_v1_3]=UD_Chinese-GSD_v1.3)
 for treebank in ${@:-ud_wolof_wtb}; do
   for config in training_configs/parser/ablations/"${treebank}"_*.jsonnet; do
     name=$(basename "$config" .jsonnet); name=${name#"${treebank}_"}
+    if [ -n "$NAMES" ] && [[ " $NAMES " != *" $name "* ]]; then continue; fi
     dir=runs/parser/$treebank/ablations/$name
     # a killed run also leaves a model.tar.gz (AllenNLP archives its best epoch on SIGTERM); only a
     # finished one has metrics.json
@@ -30,5 +37,5 @@ for treebank in ${@:-ud_wolof_wtb}; do
     epochs='{"trainer.num_epochs": '$EPOCHS'}'; grep -q "num_epochs" "$config" && epochs='{}'
     allennlp train "$config" -s "$dir" $resume -o "$epochs" --include-package green_nlp > "$dir.log" 2>&1
   done
-  python benchmarks/parser_ablations.py --treebanks "${TREEBANK_NAME[$treebank]}"
+  if [ "$SCORE" = 1 ]; then python benchmarks/parser_ablations.py --treebanks "${TREEBANK_NAME[$treebank]}"; fi
 done
