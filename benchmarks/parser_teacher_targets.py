@@ -5,8 +5,8 @@ distributions on the *training* sentences. When the teacher has fit those senten
 distributions there are close to one-hot on the gold answer and the KL terms repeat the
 cross-entropy ones. This script measures that, per treebank teacher, on train and on dev:
 
-- `uas`, `las`: the teacher's own attachment scores (tree decoding, all words, as in
-  parser_distillation.py);
+- `uas`, `las`: the teacher's own attachment scores (tree decoding, all words, full labels, as
+  in parser_distillation.py), from the same scoring pass;
 - `gold_head_prob`, `gold_label_prob`: mean probability the teacher gives the gold head, and the
   gold relation at the gold head (the distributions the KL terms use, temperature 1);
 - `arc_entropy`, `label_entropy`: mean entropy of those distributions, in nats;
@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import torch
+from torch.distributions import Categorical
 from allennlp.common.plugins import import_plugins
 from allennlp.models.archival import load_archive
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import hardware_description, write_results  # noqa: E402
-from parsing import attachment_scores, ensure_archive, make_batches, predict, read_for_model  # noqa: E402
+from parsing import ensure_archive, make_batches, read_for_model  # noqa: E402
 from parser_distillation import TREEBANKS  # noqa: E402
 
 from green_nlp.data_paths import data_path  # noqa: E402
@@ -36,33 +37,35 @@ NEAR_ONE_HOT = 0.99
 
 
 def target_statistics(model, batches: List) -> Dict[str, float]:
-    """Means over words of the teacher's arc and gold-head label distributions (see module doc)."""
-    sums = {"gold_head_prob": 0.0, "gold_label_prob": 0.0, "arc_entropy": 0.0, "label_entropy": 0.0,
-            "arc_near_one_hot": 0.0}
+    """The teacher's UAS/LAS and the means over words of its arc and gold-head label distributions
+    (see module doc), from one scoring pass per batch."""
+    sums = {"uas": 0.0, "las": 0.0, "gold_head_prob": 0.0, "gold_label_prob": 0.0, "arc_entropy": 0.0,
+            "label_entropy": 0.0, "arc_near_one_hot": 0.0}
     words = labelled_words = 0
     with torch.inference_mode():
         for tensors, _ in batches:
             scores = model.score(tensors["words"], tensors.get("upos") if model.upos_embedding is not None else None)
             heads, tags = tensors["head_indices"], tensors["head_tags"]
             mask = scores["mask"][:, 1:]
-            arc_log_probs = scores["arc_scores"].log_softmax(-1)[:, 1:]
-            arc_probs = arc_log_probs.exp()
-            label_log_probs = model.label_scores(scores, model._with_root(heads)).log_softmax(-1)[:, 1:]
-            label_probs = label_log_probs.exp()
-            # masked (padding, self-loop) heads have probability 0; 0 * log 0 is taken as 0
-            arc_entropy = -(arc_probs * arc_log_probs.clamp(min=-1e4)).sum(-1)
-            label_entropy = -(label_probs * label_log_probs).sum(-1)
+            # the trees and labels `allennlp predict` gives; an out-of-vocabulary gold label (-1) never matches
+            decoded = model.decode(scores)
+            right_head = (decoded["heads"] == heads) & mask
+            sums["uas"] += 100 * right_head.sum().item()
+            sums["las"] += 100 * (right_head & (decoded["head_tags"] == tags)).sum().item()
+            arcs = Categorical(logits=scores["arc_scores"][:, 1:])
+            labels = Categorical(logits=model.label_scores(scores, model._with_root(heads))[:, 1:])
             seen = mask & (tags >= 0)  # a relation outside the vocabulary has no gold label probability
-            sums["gold_head_prob"] += arc_probs.gather(-1, heads.unsqueeze(-1)).squeeze(-1)[mask].sum().item()
-            sums["arc_entropy"] += arc_entropy[mask].sum().item()
-            sums["arc_near_one_hot"] += (arc_probs.max(-1).values >= NEAR_ONE_HOT)[mask].sum().item()
-            gold_label_probs = label_probs.gather(-1, tags.clamp(min=0).unsqueeze(-1)).squeeze(-1)
+            sums["gold_head_prob"] += arcs.probs.gather(-1, heads.unsqueeze(-1)).squeeze(-1)[mask].sum().item()
+            sums["arc_entropy"] += arcs.entropy()[mask].sum().item()
+            sums["arc_near_one_hot"] += (arcs.probs.max(-1).values >= NEAR_ONE_HOT)[mask].sum().item()
+            gold_label_probs = labels.probs.gather(-1, tags.clamp(min=0).unsqueeze(-1)).squeeze(-1)
             sums["gold_label_prob"] += gold_label_probs[seen].sum().item()
-            sums["label_entropy"] += label_entropy[seen].sum().item()
+            sums["label_entropy"] += labels.entropy()[seen].sum().item()
             words += int(mask.sum())
             labelled_words += int(seen.sum())
     per_label_word = {"gold_label_prob", "label_entropy"}
-    return {key: round(value / max(labelled_words if key in per_label_word else words, 1), 4)
+    rounding = {"uas": 2, "las": 2}
+    return {key: round(value / max(labelled_words if key in per_label_word else words, 1), rounding.get(key, 4))
             for key, value in sums.items()}
 
 
@@ -72,10 +75,7 @@ def teacher_rows(run_dir: Path, files: Dict[str, Path]) -> Dict[str, Dict[str, A
     model = archive.model.eval()
     rows = {}
     for split, path in files.items():
-        batches = make_batches(read_for_model(archive, path), model.vocab, 64)
-        predictions, _ = predict(model, batches)
-        uas, las = attachment_scores(path, predictions)
-        rows[split] = {"uas": round(uas, 2), "las": round(las, 2), **target_statistics(model, batches)}
+        rows[split] = target_statistics(model, make_batches(read_for_model(archive, path), model.vocab, 64))
         print(f"{run_dir}: {split} {rows[split]}", flush=True)
     return rows
 

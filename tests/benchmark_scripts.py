@@ -1,9 +1,11 @@
-"""Import a script from benchmarks/ (not a package) by name, once per test session."""
+"""Helpers for tests of the scripts in benchmarks/ (not a package): import one by name, fake a data folder."""
 import importlib.util
+import shutil
 import sys
+from pathlib import Path
 from types import ModuleType
 
-from tests.conftest import REPO_ROOT
+from tests.conftest import FIXTURES, REPO_ROOT
 
 
 def load_benchmark(name: str) -> ModuleType:
@@ -13,3 +15,13 @@ def load_benchmark(name: str) -> ModuleType:
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+def fixture_treebank(tmp_path: Path, monkeypatch, treebank: str, file_prefix: str) -> Path:
+    """A GREEN_NLP_DATA folder holding `treebank` with fixture dev and test files (no train file)."""
+    folder = tmp_path / "data" / "ud" / treebank
+    folder.mkdir(parents=True)
+    shutil.copy(FIXTURES / "ud" / "synthetic-dev.conllu", folder / f"{file_prefix}-ud-dev.conllu")
+    shutil.copy(FIXTURES / "ud" / "synthetic-tiny.conllu", folder / f"{file_prefix}-ud-test.conllu")
+    monkeypatch.setenv("GREEN_NLP_DATA", str(tmp_path / "data"))
+    return folder

@@ -7,8 +7,7 @@ from allennlp.data.data_loaders import MultiProcessDataLoader
 from allennlp.models.archival import load_archive
 from allennlp.training.util import evaluate
 
-from tests.benchmark_scripts import load_benchmark
-from tests.conftest import FIXTURES
+from tests.benchmark_scripts import fixture_treebank, load_benchmark
 
 
 def _run_dir(path, archive):
@@ -26,11 +25,7 @@ def _allennlp_las(archive_file, data_file) -> float:
 
 
 def test_ablations_are_scored_beside_the_students_of_their_size(quickstart_archive, tmp_path, monkeypatch):
-    data = tmp_path / "data" / "ud" / "UD_Wolof-WTB"
-    data.mkdir(parents=True)
-    shutil.copy(FIXTURES / "ud" / "synthetic-dev.conllu", data / "wo_wtb-ud-dev.conllu")
-    shutil.copy(FIXTURES / "ud" / "synthetic-tiny.conllu", data / "wo_wtb-ud-test.conllu")
-    monkeypatch.setenv("GREEN_NLP_DATA", str(tmp_path / "data"))
+    data = fixture_treebank(tmp_path, monkeypatch, "UD_Wolof-WTB", "wo_wtb")
     runs = tmp_path / "runs"
     _run_dir(runs / "parser" / "ud_wolof_wtb" / "d20", quickstart_archive)
     _run_dir(runs / "parser" / "ud_wolof_wtb" / "ablations" / "d20_dropout", quickstart_archive)

@@ -4,16 +4,11 @@ import json
 import shutil
 import sys
 
-from tests.benchmark_scripts import load_benchmark
-from tests.conftest import FIXTURES
+from tests.benchmark_scripts import fixture_treebank, load_benchmark
 
 
 def test_keep_missing_carries_the_earlier_row_out_of_the_ratios(quickstart_archive, tmp_path, monkeypatch):
-    data = tmp_path / "data" / "ud" / "UD_English-EWT"
-    data.mkdir(parents=True)
-    shutil.copy(FIXTURES / "ud" / "synthetic-dev.conllu", data / "en_ewt-ud-dev.conllu")
-    shutil.copy(FIXTURES / "ud" / "synthetic-tiny.conllu", data / "en_ewt-ud-test.conllu")
-    monkeypatch.setenv("GREEN_NLP_DATA", str(tmp_path / "data"))
+    fixture_treebank(tmp_path, monkeypatch, "UD_English-EWT", "en_ewt")
     runs, out = tmp_path / "runs", tmp_path / "results"
     shutil.copytree(quickstart_archive.parent, runs / "ewt_gold_upos")  # a whole finished run
     out.mkdir()

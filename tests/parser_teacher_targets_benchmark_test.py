@@ -34,3 +34,16 @@ def test_statistics_are_probabilities_and_entropies(quickstart_archive):
     assert 0.0 < stats["arc_entropy"], stats
     # a barely trained quickstart parser is far from one-hot: its targets carry more than the gold tree
     assert stats["gold_head_prob"] < 0.99 and stats["arc_near_one_hot"] < 1.0, stats
+
+
+def test_attachment_scores_match_the_benchmarks_prediction_path(quickstart_archive):
+    """UAS/LAS from the statistics pass equal those of parsing.predict + attachment_scores."""
+    archive = load_archive(str(quickstart_archive))
+    parsing = load_benchmark("parsing")
+    path = FIXTURES / "ud" / "synthetic-dev.conllu"
+    predictions, _ = parsing.predict(archive.model.eval(), parsing.make_batches(
+        parsing.read_for_model(archive, path), archive.model.vocab, 16))
+    uas, las = parsing.attachment_scores(path, predictions)
+    stats = _statistics(archive, 16)
+    assert (stats["uas"], stats["las"]) == (round(uas, 2), round(las, 2))
+    assert stats["las"] < 100.0  # the fixture parser is not perfect, so the comparison means something
