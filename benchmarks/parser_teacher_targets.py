@@ -12,6 +12,11 @@ cross-entropy ones. This script measures that, per treebank teacher, on train an
 - `arc_entropy`, `label_entropy`: mean entropy of those distributions, in nats;
 - `arc_near_one_hot`: share of words whose arc distribution puts at least 0.99 on one head.
 
+Where a treebank also has cross-fitting teachers (RUNS/parser/<treebank>/fold_teachers/fold<i>,
+benchmarks/runs/parser_cross_fit.sh), a `train_cross_fitted` row gives the same statistics for the
+targets a cross-fitted student learns from: each training sentence scored by the fold teacher that
+did not train on it. Each fold teacher's own dev scores are listed with it.
+
     python benchmarks/parser_teacher_targets.py [--runs runs] [--treebanks UD_English-EWT ...]
 
 Writes benchmarks/results/parser_teacher_targets.json and .md.
@@ -19,7 +24,7 @@ Writes benchmarks/results/parser_teacher_targets.json and .md.
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Sequence, Tuple
 
 import torch
 from torch.distributions import Categorical
@@ -31,7 +36,9 @@ from common import hardware_description, write_results  # noqa: E402
 from parsing import ensure_archive, make_batches, read_for_model  # noqa: E402
 from parser_distillation import TREEBANKS  # noqa: E402
 
+from green_nlp.data.folds import sentence_fold  # noqa: E402
 from green_nlp.data_paths import data_path  # noqa: E402
+from green_nlp.training.callbacks.distillation import check_fold_teacher  # noqa: E402
 
 NEAR_ONE_HOT = 0.99
 
@@ -39,11 +46,17 @@ NEAR_ONE_HOT = 0.99
 def target_statistics(model, batches: List) -> Dict[str, float]:
     """The teacher's UAS/LAS and the means over words of its arc and gold-head label distributions
     (see module doc), from one scoring pass per batch."""
+    return pooled_target_statistics([(model, batches)])
+
+
+def pooled_target_statistics(scored: Sequence[Tuple[Any, List]]) -> Dict[str, float]:
+    """`target_statistics` over several (teacher, batches) pairs at once, averaged over all their
+    words: the targets of cross-fitting teachers, each on the sentences of its own fold."""
     sums = {"uas": 0.0, "las": 0.0, "gold_head_prob": 0.0, "gold_label_prob": 0.0, "arc_entropy": 0.0,
             "label_entropy": 0.0, "arc_near_one_hot": 0.0}
     words = labelled_words = 0
     with torch.inference_mode():
-        for tensors, _ in batches:
+        for model, tensors in ((model, tensors) for model, batches in scored for tensors, _ in batches):
             scores = model.score(tensors["words"], tensors.get("upos") if model.upos_embedding is not None else None)
             heads, tags = tensors["head_indices"], tensors["head_tags"]
             mask = scores["mask"][:, 1:]
@@ -80,6 +93,26 @@ def teacher_rows(run_dir: Path, files: Dict[str, Path]) -> Dict[str, Dict[str, A
     return rows
 
 
+def cross_fitted_rows(fold_dirs: List[Path], files: Dict[str, Path]) -> Dict[str, Any]:
+    """Statistics of the targets each training sentence gets from the fold teacher that left it out,
+    and each fold teacher's own dev UAS/LAS."""
+    scored, fold_dev = [], []
+    for fold, run_dir in enumerate(fold_dirs):
+        archive_path, _ = ensure_archive(run_dir)
+        archive = load_archive(str(archive_path))
+        check_fold_teacher(archive, str(archive_path), fold, len(fold_dirs))
+        model = archive.model.eval()
+        own_fold = [instance for instance in read_for_model(archive, files["train"])
+                    if sentence_fold(instance["metadata"]["words"], len(fold_dirs)) == fold]
+        scored.append((model, make_batches(own_fold, model.vocab, 64)))
+        dev = target_statistics(model, make_batches(read_for_model(archive, files["dev"]), model.vocab, 64))
+        fold_dev.append({"fold": fold, "train_sentences_scored": len(own_fold), "dev_uas": dev["uas"],
+                         "dev_las": dev["las"]})
+    row: Dict[str, Any] = pooled_target_statistics(scored)
+    print(f"cross-fitted train targets: {row}; fold teachers: {fold_dev}", flush=True)
+    return {"train_cross_fitted": row, "fold_teachers": fold_dev}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=Path, default=Path("runs"))
@@ -100,12 +133,18 @@ def main() -> None:
         files = {split: data_path("ud", treebank, test_name.replace("-test.", f"-{split}."))
                  for split in ("train", "dev")}
         rows = teacher_rows(run_dir, files)
+        fold_dirs = sorted((args.runs / "parser" / name / "fold_teachers").glob("fold[0-9]*/"),
+                           key=lambda path: int(path.name[4:]))
+        if fold_dirs:
+            rows.update(cross_fitted_rows(fold_dirs, files))
         results["treebanks"][treebank] = rows
         for split, row in rows.items():
-            table[f"{treebank} {split}"] = row
+            if split != "fold_teachers":
+                table[f"{treebank} {split}"] = row
     columns = ["uas", "las", "gold_head_prob", "arc_entropy", "arc_near_one_hot", "gold_label_prob", "label_entropy"]
     note = ("Teacher (full parser) of each treebank on its training set, where distillation's KL terms are "
-            "computed, and on dev. Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
+            "computed, and on dev (train_cross_fitted: each training sentence scored by the cross-fitting teacher "
+            "that did not train on it). Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
             f"words with one head at probability >= {NEAR_ONE_HOT}.")
     write_results(args.out, "parser_teacher_targets", results, table, columns, note)
 

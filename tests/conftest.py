@@ -45,3 +45,28 @@ def quickstart_archive(tmp_path_factory) -> Path:
     finally:
         os.chdir(cwd)
     return serialization_dir / "model.tar.gz"
+
+
+@pytest.fixture(scope="session")
+def fold_teacher_archives(tmp_path_factory) -> list:
+    """Two cross-fitting fixture teachers, trained once per test session by `allennlp train`: teacher
+    i on fixtures/ud/synthetic-train.conllu without fold i of 2, with the fixture teacher's
+    vocabulary (so the fixture student can distil from them)."""
+    import json
+    import subprocess
+    import sys
+
+    archives = []
+    for fold in (0, 1):
+        run = tmp_path_factory.mktemp(f"fold{fold}") / "run"
+        overrides = {"dataset_reader.cross_fit_folds": 2, "dataset_reader.leave_out_fold": fold,
+                     "vocabulary": {"type": "from_files",
+                                    "directory": str(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz")},
+                     "trainer.num_epochs": 2}
+        result = subprocess.run(
+            [sys.executable, "-m", "allennlp", "train", str(FIXTURES / "parser" / "teacher_experiment.jsonnet"),
+             "-s", str(run), "-o", json.dumps(overrides), "--include-package", "green_nlp"],
+            cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+        assert result.returncode == 0, result.stderr[-3000:]
+        archives.append(run / "model.tar.gz")
+    return archives

@@ -1,8 +1,11 @@
 """benchmarks/parser_teacher_targets.py: statistics of a teacher's soft targets, per word."""
 import math
 
+import pytest
+from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 
+from green_nlp.dataset_readers import read_conllu
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE
 from tests.benchmark_scripts import load_benchmark
 from tests.conftest import FIXTURES
@@ -47,3 +50,29 @@ def test_attachment_scores_match_the_benchmarks_prediction_path(quickstart_archi
     stats = _statistics(archive, 16)
     assert (stats["uas"], stats["las"]) == (round(uas, 2), round(las, 2))
     assert stats["las"] < 100.0  # the fixture parser is not perfect, so the comparison means something
+
+
+def test_pooled_statistics_weigh_every_word_once(quickstart_archive):
+    archive = load_archive(str(quickstart_archive))
+    script, parsing = load_benchmark("parser_teacher_targets"), load_benchmark("parsing")
+    model = archive.model.eval()
+    instances = parsing.read_for_model(archive, FIXTURES / "ud" / "synthetic-dev.conllu")
+    whole = script.target_statistics(model, parsing.make_batches(instances, model.vocab, 16))
+    halves = [(model, parsing.make_batches(part, model.vocab, 16)) for part in (instances[:3], instances[3:])]
+    pooled = script.pooled_target_statistics(halves)
+    for key in whole:
+        assert math.isclose(whole[key], pooled[key], abs_tol=2e-4), (key, whole, pooled)
+
+
+def test_cross_fitted_rows_score_each_training_sentence_with_the_teacher_that_left_it_out(
+        fold_teacher_archives, tmp_path):
+    script = load_benchmark("parser_teacher_targets")
+    files = {"train": FIXTURES / "ud" / "synthetic-train.conllu", "dev": FIXTURES / "ud" / "synthetic-dev.conllu"}
+    fold_dirs = [archive.parent for archive in fold_teacher_archives]
+    rows = script.cross_fitted_rows(fold_dirs, files)
+    train_sentences = sum(1 for _ in read_conllu(files["train"]))
+    assert sum(fold["train_sentences_scored"] for fold in rows["fold_teachers"]) == train_sentences
+    assert all(fold["train_sentences_scored"] > 0 for fold in rows["fold_teachers"])
+    assert 0.0 <= rows["train_cross_fitted"]["arc_near_one_hot"] <= 1.0
+    with pytest.raises(ConfigurationError, match="fold order"):
+        script.cross_fitted_rows(fold_dirs[::-1], files)

@@ -30,8 +30,13 @@ def _fixture_overrides(config: dict) -> dict:
     if config.get("vocabulary", {}).get("type") == "from_files":  # students: the teacher's vocabulary
         overrides["vocabulary.directory"] = str(TEACHER_ARCHIVE)
     callbacks = config.get("trainer", {}).get("callbacks", [])
-    if any(c.get("type") == "green_distillation" for c in callbacks):
-        overrides["trainer.callbacks"] = [{"type": "green_distillation", "teacher_archive": str(TEACHER_ARCHIVE)}]
+    for callback in callbacks:
+        if callback.get("type") != "green_distillation":
+            continue
+        # the callback reads the archives only when training starts; building it checks its settings
+        teacher = ({"cross_fit_teacher_archives": [str(TEACHER_ARCHIVE)] * len(callback["cross_fit_teacher_archives"])}
+                   if "cross_fit_teacher_archives" in callback else {"teacher_archive": str(TEACHER_ARCHIVE)})
+        overrides["trainer.callbacks"] = [{**callback, **teacher}]
     return overrides
 
 

@@ -6,6 +6,7 @@ from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
 from allennlp.data.fields import Field, MetadataField, SequenceLabelField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer
 
+from green_nlp.data.folds import check_fold_settings, sentence_fold
 from green_nlp.data.gold_label_field import GoldLabelField
 from green_nlp.dataset_readers.conllu_sentences import DependencySentence, read_conllu
 
@@ -31,6 +32,10 @@ class ConlluDependenciesReader(DatasetReader):
     max_sentence_length : `int`, optional
         Sentences longer than this are skipped (with a count in the log) - useful to bound the
         n^2 memory of training batches. `None` keeps every sentence.
+    cross_fit_folds, leave_out_fold : `int`, optional
+        Read every sentence except those of fold `leave_out_fold` of `cross_fit_folds` (see
+        `green_nlp.data.folds`): the training data of one cross-fitting teacher, which then gives
+        distillation targets only for the fold it never saw. Set both or neither.
     """
 
     def __init__(
@@ -38,6 +43,8 @@ class ConlluDependenciesReader(DatasetReader):
         token_indexers: Optional[Dict[str, TokenIndexer]] = None,
         use_gold_upos: bool = True,
         max_sentence_length: Optional[int] = None,
+        cross_fit_folds: Optional[int] = None,
+        leave_out_fold: Optional[int] = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
@@ -46,11 +53,18 @@ class ConlluDependenciesReader(DatasetReader):
         if max_sentence_length is not None and max_sentence_length < 1:
             raise ValueError(f"max_sentence_length must be positive or null, got {max_sentence_length}")
         self._max_sentence_length = max_sentence_length
+        check_fold_settings(cross_fit_folds, leave_out_fold)
+        self._cross_fit_folds = cross_fit_folds
+        self._leave_out_fold = leave_out_fold
 
     def _read(self, file_path: str) -> Iterable[Instance]:
-        skipped = 0
+        skipped = left_out = 0
         sentences = self.shard_iterable(read_conllu(file_path))
         for sentence in sentences:
+            if self._cross_fit_folds is not None and \
+                    sentence_fold(sentence.words, self._cross_fit_folds) == self._leave_out_fold:
+                left_out += 1
+                continue
             if self._max_sentence_length is not None and len(sentence.words) > self._max_sentence_length:
                 skipped += 1
                 continue
@@ -58,6 +72,9 @@ class ConlluDependenciesReader(DatasetReader):
         if skipped:
             logger.warning("%s: skipped %d sentences longer than %d words", file_path, skipped,
                            self._max_sentence_length)
+        if left_out:
+            logger.info("%s: left out the %d sentences of fold %d of %d", file_path, left_out,
+                        self._leave_out_fold, self._cross_fit_folds)
 
     def sentence_to_instance(self, sentence: DependencySentence) -> Instance:
         return self.text_to_instance(

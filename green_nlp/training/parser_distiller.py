@@ -1,11 +1,12 @@
 """The teacher side of parser distillation: frozen teacher scores (optionally cached) and the loss
 of the seed paper's equation 3, KL(arc) + KL(label) + CE(arc) + CE(label)."""
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
 
+from green_nlp.data.folds import sentence_fold
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
 from green_nlp.nn.distillation import masked_kl_divergence
 
@@ -40,7 +41,10 @@ class ParserDistiller:
 
     # Parameters
 
-    teacher : `BiaffineDependencyParser`
+    teacher : `BiaffineDependencyParser`, or a list of them
+        A list is a set of cross-fitting teachers: teacher `i` was trained without fold `i` of
+        `len(teacher)` (see `green_nlp.data.folds`) and gives the targets for that fold's
+        sentences only, so no target comes from a teacher that saw the sentence's gold tree.
     temperature : `float`, optional (default = `1.0`, the paper)
     kl_weight, ce_weight : `float`, optional (default = `1.0` each, the paper's plain sum)
     cache_teacher_outputs : `bool`, optional (default = `True`)
@@ -48,42 +52,74 @@ class ParserDistiller:
         teacher (the teacher is frozen and in eval mode, so its scores do not change).
     """
 
-    def __init__(self, teacher: Any, temperature: float = 1.0, kl_weight: float = 1.0, ce_weight: float = 1.0,
-                 cache_teacher_outputs: bool = True) -> None:
+    def __init__(self, teacher: Union[Any, Sequence[Any]], temperature: float = 1.0, kl_weight: float = 1.0,
+                 ce_weight: float = 1.0, cache_teacher_outputs: bool = True) -> None:
         if temperature <= 0:
             raise ConfigurationError(f"temperature must be positive, got {temperature}")
-        self.teacher = teacher.eval()
-        for parameter in self.teacher.parameters():
-            parameter.requires_grad_(False)
+        self.teachers = list(teacher) if isinstance(teacher, (list, tuple)) else [teacher]
+        if not self.teachers:
+            raise ConfigurationError("no teacher given")
+        for model in self.teachers:
+            model.eval()
+            for parameter in model.parameters():
+                parameter.requires_grad_(False)
+        self.teacher = self.teachers[0]
         self.temperature = temperature
         self.kl_weight = kl_weight
         self.ce_weight = ce_weight
         self.cache: Optional[Dict[Tuple, Tuple[torch.Tensor, torch.Tensor]]] = {} if cache_teacher_outputs else None
-        self.teacher_token_keys = set(teacher.text_field_embedder._token_embedders)
+        self.teacher_token_keys = set(self.teacher.text_field_embedder._token_embedders)
 
     # ------------------------------------------------------------ teacher side
-    def _run_teacher(self, words: TextFieldTensors, upos: Optional[torch.Tensor],
-                     gold_heads: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    def _run_teacher(self, words: TextFieldTensors, upos: Optional[torch.Tensor], gold_heads: torch.Tensor,
+                     metadata: Optional[List[Dict[str, Any]]] = None) -> Tuple[torch.Tensor, torch.Tensor]:
         missing = self.teacher_token_keys - set(words)
         if missing:
             raise ConfigurationError(
                 f"the teacher needs token indexers {sorted(missing)} that the student's dataset reader does "
                 "not produce; add them to the student's dataset_reader.token_indexers")
         teacher_words = {key: value for key, value in words.items() if key in self.teacher_token_keys}
+        if len(self.teachers) == 1:
+            return self._score(self.teacher, teacher_words, upos, gold_heads)
+        if metadata is None:
+            raise ConfigurationError("cross-fitting teachers need each sentence's words (the metadata field)")
+        # each sentence goes to the one teacher that did not train on it
+        folds = torch.tensor([sentence_fold(m["words"], len(self.teachers)) for m in metadata],
+                             device=gold_heads.device)
+        arc: Optional[torch.Tensor] = None
+        label: Optional[torch.Tensor] = None
+        for fold, model in enumerate(self.teachers):
+            rows = (folds == fold).nonzero().squeeze(1)
+            if rows.numel() == 0:
+                continue
+            fold_words = {key: {name: tensor[rows] for name, tensor in value.items()}
+                          for key, value in teacher_words.items()}
+            fold_arc, fold_label = self._score(model, fold_words, None if upos is None else upos[rows],
+                                               gold_heads[rows])
+            if arc is None or label is None:
+                arc = fold_arc.new_full((len(metadata),) + fold_arc.shape[1:], _PADDED_SCORE)
+                label = fold_label.new_zeros((len(metadata),) + fold_label.shape[1:])
+            arc[rows], label[rows] = fold_arc, fold_label
+        assert arc is not None and label is not None
+        return arc, label
+
+    @staticmethod
+    def _score(model: Any, words: TextFieldTensors, upos: Optional[torch.Tensor],
+               gold_heads: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         with torch.no_grad():
-            scores = self.teacher.score(teacher_words, upos if self.teacher.upos_embedding is not None else None)
-            return scores["arc_scores"], self.teacher.label_scores(scores, gold_heads)
+            scores = model.score(words, upos if model.upos_embedding is not None else None)
+            return scores["arc_scores"], model.label_scores(scores, gold_heads)
 
     def teacher_scores(self, words: TextFieldTensors, upos: Optional[torch.Tensor], gold_heads: torch.Tensor,
                        metadata: Optional[List[Dict[str, Any]]]) -> Tuple[torch.Tensor, torch.Tensor]:
         """Teacher arc scores (batch, n+1, n+1) and label scores at gold heads (batch, n+1, labels)."""
         if self.cache is None or metadata is None:
-            return self._run_teacher(words, upos, gold_heads)
+            return self._run_teacher(words, upos, gold_heads, metadata)
         # one key per sentence, whatever batch it lands in: the gold heads without the batch's padding
         keys = [(tuple(m["words"]), tuple(m.get("upos") or ()), tuple(h[: len(m["words"])].tolist()))
                 for m, h in zip(metadata, gold_heads[:, 1:])]
         if any(key not in self.cache for key in keys):
-            arc, label = self._run_teacher(words, upos, gold_heads)
+            arc, label = self._run_teacher(words, upos, gold_heads, metadata)
             for b, key in enumerate(keys):
                 n = len(key[0])
                 self.cache[key] = (arc[b, : n + 1, : n + 1].clone(), label[b, : n + 1].clone())

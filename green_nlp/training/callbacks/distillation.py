@@ -1,9 +1,9 @@
 """The TrainerCallback that ties a teacher archive to the student being trained."""
 import logging
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 from allennlp.common.checks import ConfigurationError
-from allennlp.models.archival import load_archive
+from allennlp.models.archival import Archive, load_archive
 from allennlp.training.callbacks.callback import TrainerCallback
 
 from green_nlp.training.callbacks.distillation_schedule import DistillationSchedule
@@ -21,8 +21,14 @@ class DistillationCallback(DistillationSchedule):
 
     # Parameters
 
-    teacher_archive : `str`
+    teacher_archive : `str`, optional
         Path to the teacher's `model.tar.gz`.
+    cross_fit_teacher_archives : `List[str]`, optional
+        Instead of `teacher_archive`: K teachers, archive `i` trained with its dataset reader's
+        `cross_fit_folds: K, leave_out_fold: i`. Each gives the targets for the one fold it did
+        not train on, so the student learns from soft targets on sentences new to the teacher
+        (a teacher that fits its training set gives near-one-hot targets there). Give exactly one
+        of the two settings.
     temperature, kl_weight, ce_weight : `float`, optional
         See `ParserDistiller`; the defaults (1, 1, 1) are the paper's equation 3.
     teacher_annealing : `bool`, optional (default = `False`)
@@ -30,11 +36,19 @@ class DistillationCallback(DistillationSchedule):
     cache_teacher_outputs : `bool`, optional (default = `True`)
     """
 
-    def __init__(self, serialization_dir: str, teacher_archive: str, temperature: float = 1.0,
+    def __init__(self, serialization_dir: str, teacher_archive: Optional[str] = None, temperature: float = 1.0,
                  kl_weight: float = 1.0, ce_weight: float = 1.0, teacher_annealing: bool = False,
-                 cache_teacher_outputs: bool = True) -> None:
+                 cache_teacher_outputs: bool = True, cross_fit_teacher_archives: Optional[List[str]] = None) -> None:
         super().__init__(serialization_dir, temperature, kl_weight, ce_weight, teacher_annealing)
-        self.teacher_archive = teacher_archive
+        if (teacher_archive is None) == (cross_fit_teacher_archives is None):
+            raise ConfigurationError("give the distillation callback either teacher_archive or "
+                                     "cross_fit_teacher_archives (one of the two)")
+        if cross_fit_teacher_archives is not None and len(cross_fit_teacher_archives) < 2:
+            raise ConfigurationError("cross_fit_teacher_archives needs at least two archives, one per fold; "
+                                     f"got {len(cross_fit_teacher_archives)}")
+        self.teacher_archives = [teacher_archive] if teacher_archive is not None else list(cross_fit_teacher_archives)
+        self.cross_fit = cross_fit_teacher_archives is not None
+        self.teacher_archive = self.teacher_archives[0]
         self.cache_teacher_outputs = cache_teacher_outputs
         self.distiller: Optional[ParserDistiller] = None
 
@@ -43,17 +57,38 @@ class DistillationCallback(DistillationSchedule):
         student = trainer.model
         if not hasattr(student, "attach_distiller"):
             raise ConfigurationError(f"{type(student).__name__} cannot be distilled: it has no attach_distiller()")
-        try:
-            teacher = load_archive(self.teacher_archive).model
-        except FileNotFoundError as error:
-            raise ConfigurationError(f"teacher archive not found: {self.teacher_archive}") from error
-        if type(teacher) is not type(student):
-            raise ConfigurationError(f"teacher is a {type(teacher).__name__}, student a {type(student).__name__}; "
-                                     "distillation needs the same model family")
-        check_vocabularies_match(teacher.vocab, student.vocab, self.teacher_archive)
         device = next(student.parameters()).device
-        self.distiller = ParserDistiller(teacher.to(device), self.temperature, self.kl_weight, self.ce_weight,
-                                         self.cache_teacher_outputs)
+        teachers = []
+        for fold, path in enumerate(self.teacher_archives):
+            archive = self._load(path)
+            if self.cross_fit:
+                check_fold_teacher(archive, path, fold, len(self.teacher_archives))
+            teacher = archive.model
+            if type(teacher) is not type(student):
+                raise ConfigurationError(f"teacher is a {type(teacher).__name__}, student a "
+                                         f"{type(student).__name__}; distillation needs the same model family")
+            check_vocabularies_match(teacher.vocab, student.vocab, path)
+            teachers.append(teacher.to(device))
+        self.distiller = ParserDistiller(teachers if self.cross_fit else teachers[0], self.temperature,
+                                         self.kl_weight, self.ce_weight, self.cache_teacher_outputs)
         student.attach_distiller(self.distiller)
         self._start_schedule(trainer)
-        logger.info("distilling from %s (temperature %s)", self.teacher_archive, self.temperature)
+        logger.info("distilling from %s (temperature %s)", ", ".join(self.teacher_archives), self.temperature)
+
+    @staticmethod
+    def _load(path: str) -> Archive:
+        try:
+            return load_archive(path)
+        except FileNotFoundError as error:
+            raise ConfigurationError(f"teacher archive not found: {path}") from error
+
+
+def check_fold_teacher(archive: Archive, path: str, fold: int, fold_count: int) -> None:
+    """Cross-fitting is only honest if teacher `fold` really left that fold out of its training."""
+    reader = archive.config.get("dataset_reader")
+    trained = (reader.get("cross_fit_folds", None), reader.get("leave_out_fold", None))
+    if trained != (fold_count, fold):
+        raise ConfigurationError(
+            f"cross-fitting teacher {fold} ({path}) was trained with cross_fit_folds={trained[0]}, "
+            f"leave_out_fold={trained[1]}; position {fold} of {fold_count} archives needs "
+            f"cross_fit_folds={fold_count}, leave_out_fold={fold}. List the archives in fold order.")

@@ -11,7 +11,9 @@ from allennlp.common.testing import ModelTestCase
 from allennlp.data import Batch, Vocabulary
 from allennlp.models.archival import load_archive
 
+from green_nlp.data.folds import sentence_fold
 from green_nlp.training.callbacks import DistillationCallback
+from green_nlp.training.callbacks.distillation import check_fold_teacher
 from green_nlp.training.parser_distiller import ParserDistiller, check_vocabularies_match
 from tests.conftest import FIXTURES, REPO_ROOT, require_data
 
@@ -118,6 +120,43 @@ class TestDistilledStudent(ModelTestCase):
         # epoch 2 regroups the sentences (another padding length, another order): no teacher run
         assert len(calls) == 1
 
+    def _other_teacher(self):
+        """The fixture teacher with shifted weights: a second teacher that scores differently."""
+        other = copy.deepcopy(self.teacher)
+        with torch.no_grad():
+            for parameter in other.parameters():
+                parameter.add_(0.05 * torch.randn_like(parameter))
+        return other
+
+    def test_cross_fitted_teachers_each_score_only_their_own_fold(self):
+        batch = self._batch()
+        gold = self.model._with_root(batch["head_indices"])
+        teachers = [self.teacher, self._other_teacher()]
+        folds = [sentence_fold(m["words"], 2) for m in batch["metadata"]]
+        assert set(folds) == {0, 1}  # the fixture batch has sentences of both folds
+        args = (batch["words"], batch["upos"], gold, batch["metadata"])
+        crossed = ParserDistiller(teachers, cache_teacher_outputs=False).teacher_scores(*args)
+        single = [ParserDistiller(t, cache_teacher_outputs=False).teacher_scores(*args) for t in teachers]
+        cached = ParserDistiller(teachers, cache_teacher_outputs=True)
+        cached.teacher_scores(*args)
+        again = cached.teacher_scores(*args)
+        mask = batch["words"]["tokens"]["tokens"] != 0
+        for b, fold in enumerate(folds):
+            n = int(mask[b].sum())
+            for got in (crossed, again):
+                assert torch.allclose(got[0][b, : n + 1, : n + 1], single[fold][0][b, : n + 1, : n + 1], atol=1e-5)
+                assert torch.allclose(got[1][b, : n + 1], single[fold][1][b, : n + 1], atol=1e-5)
+            # and not the other teacher's scores
+            assert not torch.allclose(crossed[0][b, : n + 1, : n + 1], single[1 - fold][0][b, : n + 1, : n + 1])
+
+    def test_cross_fitted_distillation_trains_the_student(self):
+        self.model.train()
+        self.model.attach_distiller(ParserDistiller([self.teacher, self._other_teacher()]))
+        loss = self.model(**self._batch())["loss"]
+        loss.backward()
+        assert torch.isfinite(loss)
+        assert all(p.grad is not None for p in self.model.parameters() if p.requires_grad)
+
     def test_mismatched_vocabulary_fails_with_a_clear_message(self):
         other = Vocabulary()
         other.add_tokens_to_namespace(["root", "nsubj"], "deprel_labels")
@@ -146,6 +185,37 @@ def test_bad_callback_settings_are_rejected():
         DistillationCallback("unused", str(TEACHER), temperature=0)
     with pytest.raises(ConfigurationError, match=">= 0"):
         DistillationCallback("unused", str(TEACHER), kl_weight=-1)
+
+
+def test_callback_needs_one_teacher_setting_and_fold_teachers_in_order():
+    with pytest.raises(ConfigurationError, match="either teacher_archive or cross_fit_teacher_archives"):
+        DistillationCallback("unused")
+    with pytest.raises(ConfigurationError, match="either teacher_archive or cross_fit_teacher_archives"):
+        DistillationCallback("unused", str(TEACHER), cross_fit_teacher_archives=[str(TEACHER)] * 2)
+    with pytest.raises(ConfigurationError, match="at least two"):
+        DistillationCallback("unused", cross_fit_teacher_archives=[str(TEACHER)])
+    # the fixture teacher saw every fold: it may not stand in for a fold teacher
+    with pytest.raises(ConfigurationError, match="cross_fit_folds=None, leave_out_fold=None.*fold order"):
+        check_fold_teacher(load_archive(str(TEACHER)), str(TEACHER), 0, 2)
+
+
+def test_allennlp_train_of_a_student_from_cross_fitted_fixture_teachers(tmp_path, fold_teacher_archives):
+    """A student distilled by `allennlp train` from two fold teachers (each trained without one fold
+    of the fixture treebank); listing them out of order is refused before training."""
+    archives = [str(path) for path in fold_teacher_archives]
+    student_run = tmp_path / "student"
+    _allennlp_train(STUDENT_CONFIG, student_run, {
+        "trainer.num_epochs": 2,
+        "trainer.callbacks": [{"type": "green_distillation", "cross_fit_teacher_archives": archives}]})
+    assert load_archive(str(student_run / "model.tar.gz")).model is not None
+    assert not any("teacher" in key for key in torch.load(student_run / "best.th", weights_only=True))
+    swapped = subprocess.run(
+        [sys.executable, "-m", "allennlp", "train", str(STUDENT_CONFIG), "-s", str(tmp_path / "swapped"),
+         "-o", json.dumps({"trainer.callbacks": [{"type": "green_distillation",
+                                                  "cross_fit_teacher_archives": archives[::-1]}]}),
+         "--include-package", "green_nlp"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    assert swapped.returncode != 0
+    assert "cross-fitting teacher 0" in swapped.stderr and "leave_out_fold=1" in swapped.stderr
 
 
 def test_allennlp_train_of_a_student_from_the_fixture_teacher(tmp_path):

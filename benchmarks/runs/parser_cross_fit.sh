@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Cross-fitting teachers for UD Wolof-WTB (an ablation beyond the paper): 5 fold teachers, each
+# trained without one fold of the training set, for the students whose soft targets on every
+# training sentence come from the teacher that did not see it
+# (training_configs/parser/ablations/ud_wolof_wtb_d20_cross_fit*.jsonnet). Start it once the full
+# teacher's run (runs/parser/ud_wolof_wtb/teacher, parser_small_treebanks.sh) has begun: the fold
+# teachers share its vocabulary.
+#   FOLDS="0 1 2" bash benchmarks/runs/parser_cross_fit.sh   (default: all 5, one after another)
+# Epochs are capped at 40 like the full teacher's; a finished run is skipped and an interrupted one
+# resumed with -r. Then the students and their scores:
+#   NAMES="d20_cross_fit d20_cross_fit_dropout" bash benchmarks/runs/parser_ablations.sh ud_wolof_wtb
+# (This was run as two chains on 2 cores: FOLDS="3 4" then FOLDS="2" beside the full teacher and,
+# once the teacher had finished, FOLDS="0 1".)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source .venv/bin/activate
+export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+root=runs/parser/ud_wolof_wtb/fold_teachers
+mkdir -p "$root"
+for fold in ${FOLDS:-0 1 2 3 4}; do
+  dir=$root/fold$fold
+  if [ -f "$dir/metrics.json" ] && [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; continue; fi
+  resume=""; [ -d "$dir" ] && resume="-r"
+  echo "== $dir $(date -u +%FT%TZ)"
+  allennlp train training_configs/parser/cross_fit/ud_wolof_wtb_fold_teacher.jsonnet -s "$dir" $resume \
+    -o "{\"trainer.num_epochs\": 40, \"dataset_reader.leave_out_fold\": $fold}" --include-package green_nlp \
+    > "$dir.log" 2>&1
+done
