@@ -5,7 +5,12 @@ training_configs/parser/ablations/<treebank>_<name>.jsonnet (see benchmarks/runs
 Each is scored with the same decoding as parser_distillation.py, next to the teacher and the D/B
 students of its size, so a change to how students are distilled is judged on one footing.
 
-    python benchmarks/parser_ablations.py [--runs runs] [--treebanks UD_Wolof-WTB]
+    python benchmarks/parser_ablations.py [--runs runs] [--treebanks UD_Wolof-WTB] [--keep-earlier]
+
+With --keep-earlier, ablations scored before whose runs are no longer under --runs are kept as a
+set of their own, `earlier_teacher_run`, with the teacher and D/B students they were scored beside:
+a retrained teacher is another run (CPU training here is not bit-for-bit repeatable), so the two
+sets are compared within themselves, not across.
 
 Writes benchmarks/results/parser_ablations.json and .md.
 """
@@ -70,12 +75,27 @@ def benchmark_treebank(runs: Path, treebank: str) -> Dict[str, Any]:
     return {"models": rows}
 
 
+def keep_earlier_rows(earlier: Dict[str, Any], found: Dict[str, Any]) -> Dict[str, Any]:
+    """`found` plus the earlier ablation rows it lacks, set apart with the rows they were beside."""
+    earlier_models = earlier.get("models", {})
+    kept = {name: row for name, row in earlier_models.items()
+            if name not in found["models"] and not re.fullmatch(r"full|[DB]-\d+", name)}
+    if not kept:
+        return {**found, **({"earlier_teacher_run": earlier["earlier_teacher_run"]}
+                            if "earlier_teacher_run" in earlier else {})}
+    context = {name: earlier_models[name] for name in beside(list(kept)) if name in earlier_models}
+    return {**found, "earlier_teacher_run": {"models": {**context, **kept}}}
+
+
 def write_report(results: Dict[str, Any]) -> None:
     lines = []
+    columns = ["dev_uas", "dev_las", "test_uas", "test_las", "params", "epochs"]
     for treebank, found in results["treebanks"].items():
         lines.append(f"#### {treebank}\n")
-        lines.append(markdown_table(found["models"], ["dev_uas", "dev_las", "test_uas", "test_las", "params", "epochs"],
-                                    "model"))
+        lines.append(markdown_table(found["models"], columns, "model"))
+        if "earlier_teacher_run" in found:
+            lines.append(f"#### {treebank}, an earlier teacher run (same config; its runs are no longer at hand)\n")
+            lines.append(markdown_table(found["earlier_teacher_run"]["models"], columns, "model"))
     lines.append("Ablations of how students are distilled, scored beside the teacher and the paper-style D/B students "
                  "of the same size (same decoding, all words). See each run's config for what it changes.")
     text = "\n".join(lines) + "\n"
@@ -87,12 +107,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=Path, default=Path("runs"))
     parser.add_argument("--treebanks", nargs="+", default=["UD_Wolof-WTB"], choices=sorted(TREEBANKS))
+    parser.add_argument("--keep-earlier", action="store_true",
+                        help="keep earlier rows whose runs are gone, as a separate set (see module doc)")
     args = parser.parse_args()
     import_plugins()
     path = RESULTS / "parser_ablations.json"
     results = json.loads(path.read_text()) if path.exists() else {"treebanks": {}}
     for treebank in args.treebanks:
         found = benchmark_treebank(args.runs, treebank)
+        if found and args.keep_earlier:
+            found = keep_earlier_rows(results["treebanks"].get(treebank, {}), found)
         if found:
             results["treebanks"][treebank] = found
         else:

@@ -52,3 +52,17 @@ def test_an_ablation_of_another_size_is_set_beside_the_students_of_that_size():
     assert beside(["d20_dropout", "b20_24_epochs"]) == ["full", "D-20", "B-20"]
     assert beside(["d60_dropout", "d40_dropout", "d20_20_epochs"]) == [
         "full", "D-20", "B-20", "D-40", "B-40", "D-60", "B-60"]
+
+
+def test_earlier_rows_whose_runs_are_gone_are_kept_apart_with_what_they_were_beside():
+    keep = load_benchmark("parser_ablations").keep_earlier_rows
+    earlier = {"models": {"full": {"test_las": 82.3}, "D-20": {"test_las": 79.4}, "B-20": {"test_las": 80.2},
+                          "D-40": {"test_las": 80.0}, "d20_dropout": {"test_las": 79.9},
+                          "d20_cross_fit": {"test_las": 1.0}}}
+    found = {"models": {"full": {"test_las": 82.7}, "D-20": {"test_las": 79.0}, "d20_cross_fit": {"test_las": 80.5}}}
+    kept = keep(earlier, found)
+    assert kept["models"] == found["models"]  # this run's rows are untouched
+    assert kept["earlier_teacher_run"]["models"] == {"full": {"test_las": 82.3}, "D-20": {"test_las": 79.4},
+                                                     "B-20": {"test_las": 80.2}, "d20_dropout": {"test_las": 79.9}}
+    assert keep(kept, found)["earlier_teacher_run"] == kept["earlier_teacher_run"]  # a later rescoring keeps the set
+    assert "earlier_teacher_run" not in keep({}, found)
