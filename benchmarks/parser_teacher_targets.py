@@ -22,6 +22,7 @@ did not train on it. Each fold teacher's own dev scores are listed with it.
 Writes benchmarks/results/parser_teacher_targets.json and .md.
 """
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
@@ -118,12 +119,16 @@ def main() -> None:
     parser.add_argument("--runs", type=Path, default=Path("runs"))
     parser.add_argument("--treebanks", nargs="+", default=list(TREEBANKS), choices=sorted(TREEBANKS))
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    parser.add_argument("--replace", action="store_true",
+                        help="drop treebanks of an earlier results file that this run does not measure "
+                             "(default: keep them, e.g. when their teacher runs are no longer at hand)")
     args = parser.parse_args()
     import_plugins()
     torch.set_num_threads(1)
+    earlier_file = args.out / "parser_teacher_targets.json"
+    earlier = {} if args.replace or not earlier_file.exists() else json.loads(earlier_file.read_text())
     results: Dict[str, Any] = {"benchmark": "parser_teacher_targets", "hardware": hardware_description(),
                                "near_one_hot_threshold": NEAR_ONE_HOT, "treebanks": {}}
-    table: Dict[str, Dict[str, Any]] = {}
     for treebank in args.treebanks:
         name, test_name = TREEBANKS[treebank]
         run_dir = args.runs / "parser" / name / "teacher"
@@ -138,9 +143,9 @@ def main() -> None:
         if fold_dirs:
             rows.update(cross_fitted_rows(fold_dirs, files))
         results["treebanks"][treebank] = rows
-        for split, row in rows.items():
-            if split != "fold_teachers":
-                table[f"{treebank} {split}"] = row
+    results["treebanks"] = {**earlier.get("treebanks", {}), **results["treebanks"]}
+    table = {f"{treebank} {split}": row for treebank, rows in results["treebanks"].items()
+             for split, row in rows.items() if split != "fold_teachers"}
     columns = ["uas", "las", "gold_head_prob", "arc_entropy", "arc_near_one_hot", "gold_label_prob", "label_entropy"]
     note = ("Teacher (full parser) of each treebank on its training set, where distillation's KL terms are "
             "computed, and on dev (train_cross_fitted: each training sentence scored by the cross-fitting teacher "

@@ -7,6 +7,7 @@ import pytest
 from allennlp.commands.train import TrainModel
 from allennlp.common import Params
 from allennlp.common.plugins import import_plugins
+from allennlp.common.util import prepare_environment
 
 from tests.conftest import FIXTURES, REPO_ROOT
 
@@ -45,6 +46,7 @@ def test_config_builds(config_path: Path, tmp_path, monkeypatch):
     monkeypatch.chdir(REPO_ROOT)
     raw = Params.from_file(str(config_path)).as_dict()
     params = Params.from_file(str(config_path), json.dumps(_fixture_overrides(raw)))
+    prepare_environment(params)  # takes the seeds, as `allennlp train` does before building
     train_loop = TrainModel.from_params(params=params, serialization_dir=str(tmp_path), local_rank=0)
     assert train_loop.model is not None
     assert train_loop.trainer is not None
@@ -63,3 +65,14 @@ def test_every_treebank_has_teacher_and_eight_student_configs(treebank):
     sizes = json.loads((REPO_ROOT / "training_configs" / "parser" / "student_sizes" / f"{treebank}.json").read_text())
     for fraction, size in sizes["students"].items():
         assert abs(size["fraction"] - int(fraction) / 100) < 0.01  # the paper reached 19.2-20.5 %
+
+
+def test_cross_fit_students_list_one_teacher_per_fold_in_fold_order():
+    folds = Params.from_file(str(REPO_ROOT / "training_configs" / "parser" / "cross_fit" /
+                                 "ud_wolof_wtb_fold_teacher.jsonnet")).as_dict()["dataset_reader"]["cross_fit_folds"]
+    students = sorted((REPO_ROOT / "training_configs" / "parser" / "ablations").glob("ud_wolof_wtb_*cross_fit*.jsonnet"))
+    assert students
+    for path in students:
+        (callback,) = Params.from_file(str(path)).as_dict()["trainer"]["callbacks"]
+        archives = callback["cross_fit_teacher_archives"]
+        assert archives == [f"runs/parser/ud_wolof_wtb/fold_teachers/fold{i}/model.tar.gz" for i in range(folds)], path

@@ -9,8 +9,8 @@
 # Epochs are capped at 40 like the full teacher's; a finished run is skipped and an interrupted one
 # resumed with -r. Then the students and their scores:
 #   NAMES="d20_cross_fit d20_cross_fit_dropout" bash benchmarks/runs/parser_ablations.sh ud_wolof_wtb
-# (This was run as two chains on 2 cores: FOLDS="3 4" then FOLDS="2" beside the full teacher and,
-# once the teacher had finished, FOLDS="0 1".)
+# (This was run on 2 cores as FOLDS="3 4" beside the full teacher, then FOLDS="0 1" and FOLDS="2"
+# side by side. Never run two chains that share a fold: both would write to its run folder.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate

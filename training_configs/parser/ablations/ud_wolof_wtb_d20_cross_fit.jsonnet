@@ -3,13 +3,4 @@
 // sentence gets its soft targets from the teacher that did not train on it: the full teacher has
 // all but memorised its training set (99.3 % of its head distributions there put >= 0.99 on one
 // head), so its targets repeat the gold tree. Otherwise as ud_wolof_wtb_d20 (dropout off).
-local student = import '../students/ud_wolof_wtb_d20.jsonnet';
-student + {
-  trainer+: {
-    callbacks: [{
-      type: 'green_distillation',
-      cross_fit_teacher_archives: ['runs/parser/ud_wolof_wtb/fold_teachers/fold%d/model.tar.gz' % fold
-                                   for fold in std.range(0, 4)],
-    }],
-  },
-}
+(import '../students/ud_wolof_wtb_d20.jsonnet') + { trainer+: import '../cross_fit/ud_wolof_wtb_teachers.libsonnet' }
