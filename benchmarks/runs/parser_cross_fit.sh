@@ -7,10 +7,18 @@
 # teachers share its vocabulary.
 #   FOLDS="0 1 2" bash benchmarks/runs/parser_cross_fit.sh   (default: all 5, one after another)
 # Epochs are capped at 40 like the full teacher's; a finished run is skipped and an interrupted one
-# resumed with -r. Then the students and their scores:
-#   NAMES="d20_cross_fit d20_cross_fit_dropout" bash benchmarks/runs/parser_ablations.sh ud_wolof_wtb
-# (This was run on 2 cores as FOLDS="3 4" beside the full teacher, then FOLDS="0 1" and FOLDS="2"
-# side by side. Never run two chains that share a fold: both would write to its run folder.)
+# resumed with -r. Then the students, the equal-size students without a teacher beside them (with
+# this teacher's vocabulary), and their scores (run as two chains side by side, SCORE=0 each, then
+# the scoring once; --keep-earlier keeps the ablations of an earlier teacher run as their own set):
+#   NAMES="d20_cross_fit d20_cross_fit_dropout d40_cross_fit d60_cross_fit d80_cross_fit \
+#          d20_cross_fit_seed2 b20_seed2 d20_dropout" SCORE=0 bash benchmarks/runs/parser_ablations.sh ud_wolof_wtb
+#   STUDENTS="d20 b20 b40 b60 b80" EPOCHS=20 BENCH=0 bash benchmarks/runs/parser_small_treebanks.sh ud_wolof_wtb
+#   python benchmarks/parser_ablations.py --treebanks UD_Wolof-WTB --keep-earlier
+#   python benchmarks/parser_teacher_targets.py --treebanks UD_Wolof-WTB UD_Tamil-TTB
+# (its Tamil row: the Tamil teacher retrained by parser_small_treebanks.sh ud_tamil_ttb, EPOCHS=40)
+# (The fold teachers were run on 2 cores as FOLDS="3 4" beside the full teacher, then FOLDS="0 1"
+# and FOLDS="2" side by side. Never run two chains that share a fold: both would write to its run
+# folder.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
