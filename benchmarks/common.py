@@ -37,6 +37,14 @@ def markdown_table(rows: Dict[str, Dict[str, Any]], columns: List[str], first_co
     return "\n".join(lines) + "\n"
 
 
+def earlier_treebanks(results_file: Path, replace: bool) -> Dict[str, Any]:
+    """The per-treebank figures of an earlier results file, kept unless `replace`: treebanks are
+    measured in separate runs, as their models get trained (and after their runs are gone)."""
+    if replace or not results_file.exists():
+        return {}
+    return json.loads(results_file.read_text()).get("treebanks", {})
+
+
 def write_results(out_dir: Path, name: str, results: Dict[str, Any], rows: Dict[str, Dict[str, Any]],
                   columns: List[str], note: str, first_column: str = "model") -> None:
     """Save `<name>.json` (everything) and `<name>.md` (a short table), and print the table."""

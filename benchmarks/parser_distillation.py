@@ -28,7 +28,7 @@ from allennlp.models.archival import load_archive
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "peers"))
-from common import hardware_description  # noqa: E402
+from common import earlier_treebanks, hardware_description  # noqa: E402
 from parsing import attachment_scores, ensure_archive, make_batches, predict, read_for_model, to_device, training_info  # noqa: E402
 
 import supar_peer  # noqa: E402  (benchmark-only peer; supar itself is imported only when its run exists)
@@ -205,8 +205,7 @@ def main() -> None:
         "treebanks": {},
     }
     out_file = args.out / "parser_distillation.json"
-    if out_file.exists() and not args.replace:  # treebanks are measured in separate runs as their models get trained
-        results["treebanks"] = json.loads(out_file.read_text()).get("treebanks", {})
+    results["treebanks"] = earlier_treebanks(out_file, args.replace)
     measured_under = {key: results[key] for key in ("threads", "batch_sizes", "repeats", "peer_max_batch", "hardware", "gpu")}
     devices = [d for d in args.devices if d == "cpu" or torch.cuda.is_available()]
     for treebank in args.treebanks:

@@ -22,7 +22,6 @@ did not train on it. Each fold teacher's own dev scores are listed with it.
 Writes benchmarks/results/parser_teacher_targets.json and .md.
 """
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
@@ -33,7 +32,7 @@ from allennlp.common.plugins import import_plugins
 from allennlp.models.archival import load_archive
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import hardware_description, write_results  # noqa: E402
+from common import earlier_treebanks, hardware_description, write_results  # noqa: E402
 from parsing import ensure_archive, make_batches, read_for_model  # noqa: E402
 from parser_distillation import TREEBANKS  # noqa: E402
 
@@ -125,8 +124,7 @@ def main() -> None:
     args = parser.parse_args()
     import_plugins()
     torch.set_num_threads(1)
-    earlier_file = args.out / "parser_teacher_targets.json"
-    earlier = {} if args.replace or not earlier_file.exists() else json.loads(earlier_file.read_text())
+    earlier = earlier_treebanks(args.out / "parser_teacher_targets.json", args.replace)
     results: Dict[str, Any] = {"benchmark": "parser_teacher_targets", "hardware": hardware_description(),
                                "near_one_hot_threshold": NEAR_ONE_HOT, "treebanks": {}}
     for treebank in args.treebanks:
@@ -143,7 +141,7 @@ def main() -> None:
         if fold_dirs:
             rows.update(cross_fitted_rows(fold_dirs, files))
         results["treebanks"][treebank] = rows
-    results["treebanks"] = {**earlier.get("treebanks", {}), **results["treebanks"]}
+    results["treebanks"] = {**earlier, **results["treebanks"]}
     table = {f"{treebank} {split}": row for treebank, rows in results["treebanks"].items()
              for split, row in rows.items() if split != "fold_teachers"}
     columns = ["uas", "las", "gold_head_prob", "arc_entropy", "arc_near_one_hot", "gold_label_prob", "label_entropy"]

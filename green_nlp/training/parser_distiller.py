@@ -69,6 +69,12 @@ class ParserDistiller:
         self.ce_weight = ce_weight
         self.cache: Optional[Dict[Tuple, Tuple[torch.Tensor, torch.Tensor]]] = {} if cache_teacher_outputs else None
         self.teacher_token_keys = set(self.teacher.text_field_embedder._token_embedders)
+        for model in self.teachers[1:]:
+            if set(model.text_field_embedder._token_embedders) != self.teacher_token_keys:
+                raise ConfigurationError("cross-fitting teachers must embed the same token indexers (the first "
+                                         f"uses {sorted(self.teacher_token_keys)}, another "
+                                         f"{sorted(model.text_field_embedder._token_embedders)}); train them all "
+                                         "from one config")
 
     # ------------------------------------------------------------ teacher side
     def _run_teacher(self, words: TextFieldTensors, upos: Optional[torch.Tensor], gold_heads: torch.Tensor,

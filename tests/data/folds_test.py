@@ -3,7 +3,7 @@ from allennlp.common.checks import ConfigurationError
 
 from green_nlp.data.folds import check_fold_settings, sentence_fold
 from green_nlp.dataset_readers import ConlluDependenciesReader, read_conllu
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, require_data
 
 TRAIN = FIXTURES / "ud" / "synthetic-train.conllu"
 
@@ -45,3 +45,13 @@ def test_fold_readers_leave_out_each_sentence_exactly_once():
         left_out += sorted(set(every) - set(kept))
         assert len(kept) + sum(sentence_fold(w, 3) == fold for w in every) == len(every)
     assert sorted(left_out) == sorted(set(every))
+
+
+def test_real_wolof_training_set_splits_into_five_even_folds_each_left_out_once():
+    path = require_data("ud", "UD_Wolof-WTB", "wo_wtb-ud-train.conllu")
+    every = [tuple(s.words) for s in read_conllu(path)]
+    read_per_fold = [len(list(ConlluDependenciesReader(cross_fit_folds=5, leave_out_fold=fold).read(path)))
+                     for fold in range(5)]
+    left_out = [len(every) - kept for kept in read_per_fold]
+    assert sum(left_out) == len(every)  # every sentence is in exactly one fold
+    assert min(left_out) > 0.15 * len(every) and max(left_out) < 0.25 * len(every)

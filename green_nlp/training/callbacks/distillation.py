@@ -48,7 +48,6 @@ class DistillationCallback(DistillationSchedule):
                                      f"got {len(cross_fit_teacher_archives)}")
         self.teacher_archives = [teacher_archive] if teacher_archive is not None else list(cross_fit_teacher_archives)
         self.cross_fit = cross_fit_teacher_archives is not None
-        self.teacher_archive = self.teacher_archives[0]
         self.cache_teacher_outputs = cache_teacher_outputs
         self.distiller: Optional[ParserDistiller] = None
 

@@ -149,6 +149,12 @@ class TestDistilledStudent(ModelTestCase):
             # and not the other teacher's scores
             assert not torch.allclose(crossed[0][b, : n + 1, : n + 1], single[1 - fold][0][b, : n + 1, : n + 1])
 
+    def test_cross_fitted_teachers_must_read_the_same_inputs(self):
+        other = self._other_teacher()
+        other.text_field_embedder._token_embedders["token_characters"] = torch.nn.Identity()
+        with pytest.raises(ConfigurationError, match="same token indexers"):
+            ParserDistiller([self.teacher, other])
+
     def test_cross_fitted_distillation_trains_the_student(self):
         self.model.train()
         self.model.attach_distiller(ParserDistiller([self.teacher, self._other_teacher()]))
