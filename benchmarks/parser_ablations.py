@@ -5,12 +5,17 @@ training_configs/parser/ablations/<treebank>_<name>.jsonnet (see benchmarks/runs
 Each is scored with the same decoding as parser_distillation.py, next to the teacher and the D/B
 students of its size, so a change to how students are distilled is judged on one footing.
 
-    python benchmarks/parser_ablations.py [--runs runs] [--treebanks UD_Wolof-WTB] [--keep-earlier]
+    python benchmarks/parser_ablations.py [--runs runs] [--treebanks UD_Wolof-WTB] [--keep-earlier | --same-teacher-run]
 
 With --keep-earlier, ablations scored before whose runs are no longer under --runs are kept as a
 set of their own, `earlier_teacher_run`, with the teacher and D/B students they were scored beside:
 a retrained teacher is another run (CPU training here is not bit-for-bit repeatable), so the two
 sets are compared within themselves, not across.
+
+With --same-teacher-run, no teacher was retrained: the new runs only add ablations trained under the
+same configs and vocabulary (e.g. cross-fitting students, whose targets never come from the full
+teacher). Rows scored before whose runs are gone then stay in the one set, marked `scored_earlier`;
+a D/B row scored only by parser_distillation.py is taken from its JSON (test scores only).
 
 Writes benchmarks/results/parser_ablations.json and .md.
 """
@@ -26,7 +31,8 @@ from allennlp.models.archival import load_archive
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import markdown_table  # noqa: E402
-from parsing import attachment_scores, ensure_archive, make_batches, predict, read_for_model, training_info  # noqa: E402
+from parsing import (attachment_scores, ensure_archive, has_weights, make_batches, predict, read_for_model,  # noqa: E402
+                     training_info)
 from parser_distillation import TREEBANKS, folder_of  # noqa: E402
 
 from green_nlp.data_paths import data_path  # noqa: E402
@@ -36,6 +42,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 # What each ablation is compared with: the teacher and the runs of the same size trained the paper's
 # way (D-20 and B-20 always; D-x and B-x too for an ablation named d<x>_... or b<x>_...).
 BESIDE = ("full", "D-20", "B-20")
+PAPER_STYLE = re.compile(r"full|[DB]-\d+")
 
 
 def beside(ablation_names: List[str]) -> List[str]:
@@ -66,7 +73,7 @@ def benchmark_treebank(runs: Path, treebank: str) -> Dict[str, Any]:
     rows: Dict[str, Any] = {}
     for variant in beside([run_dir.name for run_dir in ablations]):
         run_dir = runs / "parser" / name / folder_of(variant)
-        if run_dir.exists():
+        if has_weights(run_dir):
             rows[variant] = score(run_dir, files)
     for run_dir in ablations:
         rows[run_dir.name] = {**score(run_dir, files), "config": f"training_configs/parser/ablations/{name}_{run_dir.name}.jsonnet"}
@@ -79,7 +86,7 @@ def keep_earlier_rows(earlier: Dict[str, Any], found: Dict[str, Any]) -> Dict[st
     """`found` plus the earlier ablation rows it lacks, set apart with the rows they were beside."""
     earlier_models = earlier.get("models", {})
     kept = {name: row for name, row in earlier_models.items()
-            if name not in found["models"] and not re.fullmatch(r"full|[DB]-\d+", name)}
+            if name not in found["models"] and not PAPER_STYLE.fullmatch(name)}
     if not kept:
         return {**found, **({"earlier_teacher_run": earlier["earlier_teacher_run"]}
                             if "earlier_teacher_run" in earlier else {})}
@@ -87,17 +94,40 @@ def keep_earlier_rows(earlier: Dict[str, Any], found: Dict[str, Any]) -> Dict[st
     return {**found, "earlier_teacher_run": {"models": {**context, **kept}}}
 
 
+def add_earlier_rows(earlier: Dict[str, Any], found: Dict[str, Any],
+                     distillation_models: Dict[str, Any]) -> Dict[str, Any]:
+    """`found` plus the earlier rows it lacks, in the same set and marked `scored_earlier` (see the module doc):
+    the comparators each ablation needs come first, from the earlier ablation rows or else parser_distillation's."""
+    earlier_models, found_models = earlier.get("models", {}), found["models"]
+    ablations = sorted(name for name in {**earlier_models, **found_models} if not PAPER_STYLE.fullmatch(name))
+    rows: Dict[str, Any] = {}
+    for name in beside(ablations) + ablations:
+        if name in found_models:
+            rows[name] = found_models[name]
+        elif name in earlier_models:
+            rows[name] = {**earlier_models[name], "scored_earlier": True}
+        elif name in distillation_models:
+            model = distillation_models[name]
+            rows[name] = {"test_uas": model["uas"], "test_las": model["las"], "params": model["params"],
+                          "epochs": model.get("epochs"), "scored_earlier": True}
+    kept_apart = {"earlier_teacher_run": earlier["earlier_teacher_run"]} if "earlier_teacher_run" in earlier else {}
+    return {**found, **kept_apart, "models": rows}
+
+
 def write_report(results: Dict[str, Any]) -> None:
     lines = []
     columns = ["dev_uas", "dev_las", "test_uas", "test_las", "params", "epochs"]
     for treebank, found in results["treebanks"].items():
         lines.append(f"#### {treebank}\n")
-        lines.append(markdown_table(found["models"], columns, "model"))
+        shown = {f"{name} (earlier)" if row.get("scored_earlier") else name: row for name, row in found["models"].items()}
+        lines.append(markdown_table(shown, columns, "model"))
         if "earlier_teacher_run" in found:
             lines.append(f"#### {treebank}, an earlier teacher run (same config; its runs are no longer at hand)\n")
             lines.append(markdown_table(found["earlier_teacher_run"]["models"], columns, "model"))
     lines.append("Ablations of how students are distilled, scored beside the teacher and the paper-style D/B students "
-                 "of the same size (same decoding, all words). See each run's config for what it changes.")
+                 "of the same size (same decoding, all words). See each run's config for what it changes. "
+                 "(earlier): scored from a run of the same config no longer at hand, the teacher not retrained "
+                 "since (no dev score: scored by parser_distillation.py only).")
     text = "\n".join(lines) + "\n"
     (RESULTS / "parser_ablations.md").write_text(text)
     print(text)
@@ -109,7 +139,13 @@ def main() -> None:
     parser.add_argument("--treebanks", nargs="+", default=["UD_Wolof-WTB"], choices=sorted(TREEBANKS))
     parser.add_argument("--keep-earlier", action="store_true",
                         help="keep earlier rows whose runs are gone, as a separate set (see module doc)")
+    parser.add_argument("--same-teacher-run", action="store_true",
+                        help="no teacher was retrained: earlier rows whose runs are gone stay in the set (see module doc)")
     args = parser.parse_args()
+    if args.keep_earlier and args.same_teacher_run:
+        parser.error("--keep-earlier (a retrained teacher) and --same-teacher-run (none) exclude each other")
+    distillation_path = RESULTS / "parser_distillation.json"
+    distillation = json.loads(distillation_path.read_text()) if distillation_path.exists() else {"treebanks": {}}
     import_plugins()
     path = RESULTS / "parser_ablations.json"
     results = json.loads(path.read_text()) if path.exists() else {"treebanks": {}}
@@ -117,6 +153,9 @@ def main() -> None:
         found = benchmark_treebank(args.runs, treebank)
         if found and args.keep_earlier:
             found = keep_earlier_rows(results["treebanks"].get(treebank, {}), found)
+        if found and args.same_teacher_run:
+            found = add_earlier_rows(results["treebanks"].get(treebank, {}), found,
+                                     distillation["treebanks"].get(treebank, {}).get("models", {}))
         if found:
             results["treebanks"][treebank] = found
         else:

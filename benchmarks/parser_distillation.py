@@ -29,7 +29,8 @@ from allennlp.models.archival import load_archive
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "peers"))
 from common import earlier_treebanks, hardware_description  # noqa: E402
-from parsing import attachment_scores, ensure_archive, make_batches, predict, read_for_model, to_device, training_info  # noqa: E402
+from parsing import (attachment_scores, ensure_archive, has_weights, make_batches, predict, read_for_model,  # noqa: E402
+                     to_device, training_info)
 
 import supar_peer  # noqa: E402  (benchmark-only peer; supar itself is imported only when its run exists)
 from green_nlp.data_paths import data_path  # noqa: E402
@@ -59,7 +60,7 @@ def load_models(runs: Path, treebank: str, quantize: bool = True) -> Dict[str, D
     candidates: List[Tuple[str, Path, bool]] = [(v, runs / "parser" / name / folder_of(v), False) for v in VARIANTS]
     candidates += [(peer, runs / folder, True) for peer, folder in PEERS.get(treebank, {}).items()]
     for variant, run_dir, is_peer in candidates:
-        if not run_dir.exists():
+        if not has_weights(run_dir):
             continue
         archive_path, from_best = ensure_archive(run_dir)
         archive = load_archive(str(archive_path))

@@ -24,7 +24,7 @@ Writes benchmarks/results/parser_teacher_targets.json and .md.
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
 from torch.distributions import Categorical
@@ -33,7 +33,7 @@ from allennlp.models.archival import load_archive
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import earlier_treebanks, hardware_description, write_results  # noqa: E402
-from parsing import ensure_archive, make_batches, read_for_model  # noqa: E402
+from parsing import ensure_archive, has_weights, make_batches, read_for_model  # noqa: E402
 from parser_distillation import TREEBANKS  # noqa: E402
 
 from green_nlp.data.folds import sentence_fold  # noqa: E402
@@ -113,6 +113,26 @@ def cross_fitted_rows(fold_dirs: List[Path], files: Dict[str, Path]) -> Dict[str
     return {"train_cross_fitted": row, "fold_teachers": fold_dev}
 
 
+def treebank_rows(runs: Path, treebank: str, earlier: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The teacher's rows on train and dev, plus the cross-fitted ones when fold teachers exist; None
+    when there is nothing to score. Fold teachers trained after the teacher's run was gone (same
+    config, its vocabulary rebuilt) are scored beside the teacher rows of `earlier`, marked so."""
+    name, test_name = TREEBANKS[treebank]
+    run_dir = runs / "parser" / name / "teacher"
+    fold_dirs = sorted((runs / "parser" / name / "fold_teachers").glob("fold[0-9]*/"), key=lambda path: int(path.name[4:]))
+    if not has_weights(run_dir) and not (fold_dirs and earlier):
+        print(f"{treebank}: no teacher run at {run_dir}, skipped")
+        return None
+    files = {split: data_path("ud", treebank, test_name.replace("-test.", f"-{split}.")) for split in ("train", "dev")}
+    if has_weights(run_dir):
+        rows: Dict[str, Any] = teacher_rows(run_dir, files)
+    else:
+        rows = {"train": earlier["train"], "dev": earlier["dev"], "teacher_scored_earlier": True}
+    if fold_dirs:
+        rows.update(cross_fitted_rows(fold_dirs, files))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=Path, default=Path("runs"))
@@ -128,26 +148,17 @@ def main() -> None:
     results: Dict[str, Any] = {"benchmark": "parser_teacher_targets", "hardware": hardware_description(),
                                "near_one_hot_threshold": NEAR_ONE_HOT, "treebanks": {}}
     for treebank in args.treebanks:
-        name, test_name = TREEBANKS[treebank]
-        run_dir = args.runs / "parser" / name / "teacher"
-        if not run_dir.exists():
-            print(f"{treebank}: no teacher run at {run_dir}, skipped")
-            continue
-        files = {split: data_path("ud", treebank, test_name.replace("-test.", f"-{split}."))
-                 for split in ("train", "dev")}
-        rows = teacher_rows(run_dir, files)
-        fold_dirs = sorted((args.runs / "parser" / name / "fold_teachers").glob("fold[0-9]*/"),
-                           key=lambda path: int(path.name[4:]))
-        if fold_dirs:
-            rows.update(cross_fitted_rows(fold_dirs, files))
-        results["treebanks"][treebank] = rows
+        rows = treebank_rows(args.runs, treebank, earlier.get(treebank))
+        if rows is not None:
+            results["treebanks"][treebank] = rows
     results["treebanks"] = {**earlier, **results["treebanks"]}
     table = {f"{treebank} {split}": row for treebank, rows in results["treebanks"].items()
-             for split, row in rows.items() if split != "fold_teachers"}
+             for split, row in rows.items() if isinstance(row, dict)}
     columns = ["uas", "las", "gold_head_prob", "arc_entropy", "arc_near_one_hot", "gold_label_prob", "label_entropy"]
     note = ("Teacher (full parser) of each treebank on its training set, where distillation's KL terms are "
             "computed, and on dev (train_cross_fitted: each training sentence scored by the cross-fitting teacher "
-            "that did not train on it). Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
+            "that did not train on it; where teacher_scored_earlier, the teacher's rows come from a run no longer at "
+            "hand, of the same config). Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
             f"words with one head at probability >= {NEAR_ONE_HOT}.")
     write_results(args.out, "parser_teacher_targets", results, table, columns, note)
 

@@ -50,6 +50,12 @@ def training_seconds(per_epoch: List[Dict[str, Any]]) -> float:
     return total + previous
 
 
+def has_weights(run_dir: Path) -> bool:
+    """Whether a run folder holds a model: it can also hold only a vocabulary (a teacher's, rebuilt
+    with `allennlp build-vocab` for students trained after the teacher's run was gone)."""
+    return (run_dir / "model.tar.gz").exists() or (run_dir / "best.th").exists()
+
+
 def ensure_archive(run_dir: Path) -> Tuple[Path, bool]:
     """The run's model.tar.gz; a run that has not finished (stopped early, or still going) is
     archived afresh from its current best.th, beside it, so the run can still resume."""

@@ -66,3 +66,26 @@ def test_earlier_rows_whose_runs_are_gone_are_kept_apart_with_what_they_were_bes
                                                      "B-20": {"test_las": 80.2}, "d20_dropout": {"test_las": 79.9}}
     assert keep(kept, found)["earlier_teacher_run"] == kept["earlier_teacher_run"]  # a later rescoring keeps the set
     assert "earlier_teacher_run" not in keep({}, found)
+
+
+def test_without_a_retrained_teacher_earlier_rows_stay_in_the_set_marked_as_scored_earlier():
+    add = load_benchmark("parser_ablations").add_earlier_rows
+    earlier = {"models": {"full": {"test_las": 89.5}, "D-20": {"test_las": 88.4}, "B-20": {"test_las": 88.8},
+                          "d20_dropout": {"test_las": 88.3}, "d20_cross_fit": {"test_las": 1.0}}}
+    found = {"models": {"d20_cross_fit": {"test_las": 89.2}, "d40_cross_fit": {"test_las": 89.6}}}
+    distillation = {"B-40": {"uas": 90.6, "las": 88.8, "params": 4, "epochs": 16}, "D-40": {"uas": 91.2, "las": 89.3,
+                                                                                          "params": 4}}
+    rows = add(earlier, found, distillation)["models"]
+    assert list(rows) == ["full", "D-20", "B-20", "D-40", "B-40", "d20_cross_fit", "d20_dropout", "d40_cross_fit"]
+    assert rows["d20_cross_fit"] == {"test_las": 89.2}  # this run's score, not the earlier one
+    assert rows["d20_dropout"] == {"test_las": 88.3, "scored_earlier": True}
+    assert rows["B-40"] == {"test_uas": 90.6, "test_las": 88.8, "params": 4, "epochs": 16, "scored_earlier": True}
+    assert all(rows[name].get("scored_earlier") for name in ("full", "D-20", "B-20", "D-40"))
+
+
+def test_a_run_folder_holding_only_a_vocabulary_is_not_scored(quickstart_archive, tmp_path, monkeypatch):
+    fixture_treebank(tmp_path, monkeypatch, "UD_Wolof-WTB", "wo_wtb")
+    runs = tmp_path / "runs"
+    (runs / "parser" / "ud_wolof_wtb" / "teacher" / "vocabulary").mkdir(parents=True)
+    _run_dir(runs / "parser" / "ud_wolof_wtb" / "ablations" / "d20_cross_fit", quickstart_archive)
+    assert list(load_benchmark("parser_ablations").benchmark_treebank(runs, "UD_Wolof-WTB")["models"]) == ["d20_cross_fit"]

@@ -1,5 +1,6 @@
 """benchmarks/parser_teacher_targets.py: statistics of a teacher's soft targets, per word."""
 import math
+import shutil
 
 import pytest
 from allennlp.common.checks import ConfigurationError
@@ -7,7 +8,7 @@ from allennlp.models.archival import load_archive
 
 from green_nlp.dataset_readers import read_conllu
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE
-from tests.benchmark_scripts import load_benchmark
+from tests.benchmark_scripts import fixture_treebank, load_benchmark
 from tests.conftest import FIXTURES
 
 
@@ -76,3 +77,22 @@ def test_cross_fitted_rows_score_each_training_sentence_with_the_teacher_that_le
     assert 0.0 <= rows["train_cross_fitted"]["arc_near_one_hot"] <= 1.0
     with pytest.raises(ConfigurationError, match="fold order"):
         script.cross_fitted_rows(fold_dirs[::-1], files)
+
+
+def test_fold_teachers_trained_after_the_teachers_run_was_gone_are_scored_beside_its_earlier_rows(
+        fold_teacher_archives, tmp_path, monkeypatch):
+    script = load_benchmark("parser_teacher_targets")
+    data = fixture_treebank(tmp_path, monkeypatch, "UD_Wolof-WTB", "wo_wtb")
+    shutil.copy(FIXTURES / "ud" / "synthetic-train.conllu", data / "wo_wtb-ud-train.conllu")
+    runs = tmp_path / "runs"
+    (runs / "parser" / "ud_wolof_wtb" / "teacher" / "vocabulary").mkdir(parents=True)  # only its vocabulary
+    assert script.treebank_rows(runs, "UD_Wolof-WTB", None) is None  # no teacher, nothing earlier: nothing to show
+    (runs / "parser" / "ud_wolof_wtb" / "fold_teachers").mkdir()
+    for fold, archive in enumerate(fold_teacher_archives):
+        (runs / "parser" / "ud_wolof_wtb" / "fold_teachers" / f"fold{fold}").symlink_to(archive.parent)
+    assert script.treebank_rows(runs, "UD_Wolof-WTB", None) is None
+    earlier = {"train": {"las": 99.0}, "dev": {"las": 80.0}}
+    rows = script.treebank_rows(runs, "UD_Wolof-WTB", earlier)
+    assert rows["train"] == {"las": 99.0} and rows["dev"] == {"las": 80.0} and rows["teacher_scored_earlier"] is True
+    assert [fold["fold"] for fold in rows["fold_teachers"]] == [0, 1]
+    assert 0.0 <= rows["train_cross_fitted"]["las"] <= 100.0

@@ -67,12 +67,13 @@ def test_every_treebank_has_teacher_and_eight_student_configs(treebank):
         assert abs(size["fraction"] - int(fraction) / 100) < 0.01  # the paper reached 19.2-20.5 %
 
 
-def test_cross_fit_students_list_one_teacher_per_fold_in_fold_order():
+@pytest.mark.parametrize("treebank", ["ud_wolof_wtb", "ud_ewt"])
+def test_cross_fit_students_list_one_teacher_per_fold_in_fold_order(treebank):
     folds = Params.from_file(str(REPO_ROOT / "training_configs" / "parser" / "cross_fit" /
-                                 "ud_wolof_wtb_fold_teacher.jsonnet")).as_dict()["dataset_reader"]["cross_fit_folds"]
-    students = sorted((REPO_ROOT / "training_configs" / "parser" / "ablations").glob("ud_wolof_wtb_*cross_fit*.jsonnet"))
+                                 f"{treebank}_fold_teacher.jsonnet")).as_dict()["dataset_reader"]["cross_fit_folds"]
+    students = sorted((REPO_ROOT / "training_configs" / "parser" / "ablations").glob(f"{treebank}_*cross_fit*.jsonnet"))
     assert students
     for path in students:
         (callback,) = Params.from_file(str(path)).as_dict()["trainer"]["callbacks"]
         archives = callback["cross_fit_teacher_archives"]
-        assert archives == [f"runs/parser/ud_wolof_wtb/fold_teachers/fold{i}/model.tar.gz" for i in range(folds)], path
+        assert archives == [f"runs/parser/{treebank}/fold_teachers/fold{i}/model.tar.gz" for i in range(folds)], path

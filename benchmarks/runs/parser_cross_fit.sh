@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Cross-fitting teachers for UD Wolof-WTB (an ablation beyond the paper): 5 fold teachers, each
+# Cross-fitting teachers (an ablation beyond the paper), for UD Wolof-WTB (5 folds) or UD English-EWT
+# (4 folds; TREEBANK=ud_ewt). Wolof: 5 fold teachers, each
 # trained without one fold of the training set, for the students whose soft targets on every
 # training sentence come from the teacher that did not see it
 # (training_configs/parser/ablations/ud_wolof_wtb_d20_cross_fit*.jsonnet). Start it once the full
@@ -19,18 +20,33 @@
 # (The fold teachers were run on 2 cores as FOLDS="3 4" beside the full teacher, then FOLDS="0 1"
 # and FOLDS="2" side by side. Never run two chains that share a fold: both would write to its run
 # folder.)
+# EWT (14 epochs each, the full teacher's 16 less two, to fit the CPU time): the fold teachers need the
+# teacher's vocabulary at runs/parser/ud_ewt/teacher/vocabulary. Its run was gone, so it was rebuilt
+# from the teacher's config, which reads the same files the same way:
+#   allennlp build-vocab training_configs/parser/ud_ewt.jsonnet runs/parser/ud_ewt/teacher_vocabulary.tar.gz \
+#     --include-package green_nlp   (then unpacked into runs/parser/ud_ewt/teacher/vocabulary)
+#   TREEBANK=ud_ewt FOLDS="0 2" bash benchmarks/runs/parser_cross_fit.sh   (beside FOLDS="1 3")
+#   EPOCHS=16 SCORE=0 NAMES=d20_cross_fit bash benchmarks/runs/parser_ablations.sh ud_ewt   (beside d40_cross_fit)
+#   python benchmarks/parser_ablations.py --treebanks UD_English-EWT --same-teacher-run
+#   python benchmarks/parser_teacher_targets.py --treebanks UD_English-EWT
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
-root=runs/parser/ud_wolof_wtb/fold_teachers
+TREEBANK=${TREEBANK:-ud_wolof_wtb}
+case $TREEBANK in
+  ud_wolof_wtb) all_folds="0 1 2 3 4"; epochs=${EPOCHS:-40} ;;
+  ud_ewt) all_folds="0 1 2 3"; epochs=${EPOCHS:-14} ;;
+  *) echo "no cross-fitting config for $TREEBANK" >&2; exit 2 ;;
+esac
+root=runs/parser/$TREEBANK/fold_teachers
 mkdir -p "$root"
-for fold in ${FOLDS:-0 1 2 3 4}; do
+for fold in ${FOLDS:-$all_folds}; do
   dir=$root/fold$fold
   if [ -f "$dir/metrics.json" ] && [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; continue; fi
   resume=""; [ -d "$dir" ] && resume="-r"
   echo "== $dir $(date -u +%FT%TZ)"
-  allennlp train training_configs/parser/cross_fit/ud_wolof_wtb_fold_teacher.jsonnet -s "$dir" $resume \
-    -o "{\"trainer.num_epochs\": 40, \"dataset_reader.leave_out_fold\": $fold}" --include-package green_nlp \
+  allennlp train "training_configs/parser/cross_fit/${TREEBANK}_fold_teacher.jsonnet" -s "$dir" $resume \
+    -o "{\"trainer.num_epochs\": $epochs, \"dataset_reader.leave_out_fold\": $fold}" --include-package green_nlp \
     > "$dir.log" 2>&1
 done
