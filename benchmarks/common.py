@@ -56,11 +56,14 @@ def write_results(out_dir: Path, name: str, results: Dict[str, Any], rows: Dict[
 
 
 def summarize_seeds(runs: Dict[Any, Dict[str, float]]) -> Dict[str, Any]:
-    """Mean, spread and range of each split's accuracy over seed runs ({seed: {"dev": x, "test": y}})."""
+    """Mean, spread and range of each split's accuracy over seed runs ({seed: {"dev": x, "test": y}}); a split
+    missing from any run (e.g. one scored earlier on test only) is left out."""
     import statistics
 
     row: Dict[str, Any] = {"seeds": list(runs)}
     for split in ("dev", "test"):
+        if any(runs[seed].get(split) is None for seed in runs):
+            continue
         values = [runs[seed][split] for seed in runs]
         row[f"{split}_mean"] = statistics.mean(values)
         row[f"{split}_stdev"] = statistics.stdev(values) if len(values) > 1 else 0.0

@@ -30,7 +30,7 @@ from allennlp.common.plugins import import_plugins
 from allennlp.models.archival import load_archive
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import markdown_table  # noqa: E402
+from common import markdown_table, summarize_seeds  # noqa: E402
 from parsing import (attachment_scores, ensure_archive, has_weights, make_batches, predict, read_for_model,  # noqa: E402
                      training_info)
 from parser_distillation import TREEBANKS, folder_of  # noqa: E402
@@ -43,6 +43,8 @@ RESULTS = Path(__file__).resolve().parent / "results"
 # way (D-20 and B-20 always; D-x and B-x too for an ablation named d<x>_... or b<x>_...).
 BESIDE = ("full", "D-20", "B-20")
 PAPER_STYLE = re.compile(r"full|[DB]-\d+")
+# `<name>_seed<k>`: the run of <name>'s config under other seeds (see e.g. ud_ewt_b20_seed2.jsonnet)
+OTHER_SEED = re.compile(r"(.+)_seed\d+")
 
 
 def beside(ablation_names: List[str]) -> List[str]:
@@ -114,6 +116,22 @@ def add_earlier_rows(earlier: Dict[str, Any], found: Dict[str, Any],
     return {**found, **kept_apart, "models": rows}
 
 
+def seed_means(models: Dict[str, Any]) -> Dict[str, Any]:
+    """LAS mean, spread and range of each run trained under more than one seed, so that a gap between two runs is
+    read against the spread of either: `<name>_seed<k>` joins `<name>`, and `b20_seed2` joins B-20 (d/b<x> name
+    the paper-style students)."""
+    groups: Dict[str, List[str]] = {}
+    for name in models:
+        match = OTHER_SEED.fullmatch(name)
+        if not match:
+            continue
+        base = re.sub(r"^([db])(\d+)$", lambda m: f"{m.group(1).upper()}-{m.group(2)}", match.group(1))
+        groups.setdefault(base, [base] if base in models else []).append(name)
+    return {base: {**summarize_seeds({name: {split: models[name].get(f"{split}_las") for split in ("dev", "test")}
+                                      for name in names}), "runs": len(names)}
+            for base, names in sorted(groups.items()) if len(names) > 1}
+
+
 def write_report(results: Dict[str, Any]) -> None:
     lines = []
     columns = ["dev_uas", "dev_las", "test_uas", "test_las", "params", "epochs"]
@@ -121,6 +139,10 @@ def write_report(results: Dict[str, Any]) -> None:
         lines.append(f"#### {treebank}\n")
         shown = {f"{name} (earlier)" if row.get("scored_earlier") else name: row for name, row in found["models"].items()}
         lines.append(markdown_table(shown, columns, "model"))
+        if found.get("seed_means"):
+            lines.append(f"#### {treebank}, runs trained under several seeds (LAS)\n")
+            lines.append(markdown_table(found["seed_means"], ["runs", "dev_mean", "test_mean", "test_stdev", "test_min",
+                                                              "test_max"], "model"))
         if "earlier_teacher_run" in found:
             lines.append(f"#### {treebank}, an earlier teacher run (same config; its runs are no longer at hand)\n")
             lines.append(markdown_table(found["earlier_teacher_run"]["models"], columns, "model"))
@@ -160,6 +182,10 @@ def main() -> None:
             results["treebanks"][treebank] = found
         else:
             print(f"{treebank}: no ablation runs under {args.runs}, kept as it was")
+    for found in results["treebanks"].values():
+        found.pop("seed_means", None)
+        if means := seed_means(found["models"]):
+            found["seed_means"] = means
     RESULTS.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results, indent=2) + "\n")
     write_report(results)

@@ -89,3 +89,21 @@ def test_a_run_folder_holding_only_a_vocabulary_is_not_scored(quickstart_archive
     (runs / "parser" / "ud_wolof_wtb" / "teacher" / "vocabulary").mkdir(parents=True)
     _run_dir(runs / "parser" / "ud_wolof_wtb" / "ablations" / "d20_cross_fit", quickstart_archive)
     assert list(load_benchmark("parser_ablations").benchmark_treebank(runs, "UD_Wolof-WTB")["models"]) == ["d20_cross_fit"]
+
+
+def test_runs_of_one_config_under_other_seeds_are_summarized_together():
+    seed_means = load_benchmark("parser_ablations").seed_means
+    models = {"full": {"test_las": 89.5}, "B-20": {"test_las": 88.8, "scored_earlier": True},
+              "b20_seed2": {"dev_las": 88.9, "test_las": 88.6}, "b20_seed3": {"dev_las": 89.1, "test_las": 89.0},
+              "d20_cross_fit": {"dev_las": 88.8, "test_las": 88.5},
+              "d20_cross_fit_seed2": {"dev_las": 89.0, "test_las": 88.9},
+              "d40_cross_fit": {"dev_las": 89.4, "test_las": 89.4}, "d60_dropout_seed2": {"test_las": 89.0}}
+
+    means = seed_means(models)
+
+    assert list(means) == ["B-20", "d20_cross_fit"]  # one run alone (d40, d60_dropout's only seed) is no summary
+    assert means["B-20"]["seeds"] == ["B-20", "b20_seed2", "b20_seed3"] and means["B-20"]["runs"] == 3
+    assert abs(means["B-20"]["test_mean"] - 88.8) < 1e-9 and means["B-20"]["test_min"] == 88.6
+    assert "dev_mean" not in means["B-20"]  # B-20 was scored earlier on test only
+    assert abs(means["d20_cross_fit"]["dev_mean"] - 88.9) < 1e-9
+    assert abs(means["d20_cross_fit"]["test_stdev"] - 0.2828427) < 1e-6
