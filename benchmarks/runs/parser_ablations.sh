@@ -12,6 +12,11 @@
 #   EPOCHS=10 SCORE=0 NAMES="d40_dropout d60_dropout" bash benchmarks/runs/parser_ablations.sh ud_chinese_gsd_v1_3
 #   EPOCHS=10 SCORE=0 NAMES="d80_dropout d20_dropout" bash benchmarks/runs/parser_ablations.sh ud_chinese_gsd_v1_3
 # then python benchmarks/parser_ablations.py --treebanks UD_Chinese-GSD_v1.3
+# EWT's seed runs (<name>_seed2/3: the same config under other seeds), chains side by side, then scored with
+# python benchmarks/parser_ablations.py --treebanks UD_English-EWT --same-teacher-run:
+#   EPOCHS=16 SCORE=0 NAMES="d20_cross_fit_seed2 d80_cross_fit" bash benchmarks/runs/parser_ablations.sh ud_ewt
+#   EPOCHS=16 SCORE=0 NAMES="b20_seed2 b20_seed3 d20_cross_fit_seed3" bash benchmarks/runs/parser_ablations.sh ud_ewt
+#   (then b40_seed2 b40_seed3 beside d40_cross_fit_seed2 d40_cross_fit_seed3 the same way)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
