@@ -17,10 +17,15 @@
 #   EPOCHS=16 SCORE=0 NAMES="d20_cross_fit_seed2 d80_cross_fit" bash benchmarks/runs/parser_ablations.sh ud_ewt
 #   EPOCHS=16 SCORE=0 NAMES="b20_seed2 b20_seed3 d20_cross_fit_seed3" bash benchmarks/runs/parser_ablations.sh ud_ewt
 #   (then b40_seed2 b40_seed3 beside d40_cross_fit_seed2 d40_cross_fit_seed3 the same way)
+# EWT's MiniLM teacher (6 epochs, its own count) on both threads, then its D-x students, two chains side by side:
+#   THREADS=2 SCORE=0 NAMES=minilm_teacher bash benchmarks/runs/parser_ablations.sh ud_ewt
+#   EPOCHS=16 SCORE=0 NAMES="d20_minilm_teacher d60_minilm_teacher" bash benchmarks/runs/parser_ablations.sh ud_ewt
+#   EPOCHS=16 SCORE=0 NAMES="d40_minilm_teacher d80_minilm_teacher" bash benchmarks/runs/parser_ablations.sh ud_ewt
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
-export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+THREADS=${THREADS:-1}  # per run; two runs side by side on 2 cores keep the default
+export OMP_NUM_THREADS=$THREADS MKL_NUM_THREADS=$THREADS
 EPOCHS=${EPOCHS:-20}
 NAMES=${NAMES:-}   # only these ablations (names without the treebank prefix); default: all of the treebank's
 SCORE=${SCORE:-1}  # 0: train only (for chains run side by side; score once when all are done)

@@ -107,6 +107,14 @@ class BiaffineDependencyParser(Model):
         initializer(self)
 
     # ----------------------------------------------------------------- scoring
+    def _own_indexers(self, words: TextFieldTensors) -> TextFieldTensors:
+        """Drop token indexers this model has no embedder for: a student's reader also produces its
+        teacher's (e.g. word pieces for a transformer teacher), which the student must not embed."""
+        own = getattr(self.text_field_embedder, "_token_embedders", None)
+        if own is None or set(words) <= set(own):
+            return words
+        return {key: value for key, value in words.items() if key in own}
+
     def score(self, words: TextFieldTensors, upos: Optional[torch.Tensor] = None) -> Dict[str, torch.Tensor]:
         """
         Raw scores, ROOT at position 0. Returns `arc_scores` (batch, n+1, n+1) as
@@ -114,6 +122,7 @@ class BiaffineDependencyParser(Model):
         (batch, n+1, label_mlp_dim) for `label_scores()`, `mask` (batch, n+1) and, when
         predicting UPOS, `upos_logits` (batch, n, num_upos).
         """
+        words = self._own_indexers(words)
         word_mask = get_text_field_mask(words)
         # (batch, n, embed_dim)
         embedded = self.text_field_embedder(words)

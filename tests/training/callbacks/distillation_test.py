@@ -12,6 +12,7 @@ from allennlp.data import Batch, Vocabulary
 from allennlp.models.archival import load_archive
 
 from green_nlp.data.folds import sentence_fold
+from green_nlp.pretrained_paths import minilm_dir
 from green_nlp.training.callbacks import DistillationCallback
 from green_nlp.training.callbacks.distillation import check_fold_teacher
 from green_nlp.training.parser_distiller import ParserDistiller, check_vocabularies_match
@@ -275,3 +276,39 @@ def test_teacher_then_distilled_student_on_real_ewt_sentences(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     scores = json.loads(scores_file.read_text())
     assert 0.0 < scores["UAS"] <= 1.0 and 0.0 <= scores["LAS"] <= scores["UAS"]
+
+
+def test_allennlp_train_of_a_student_from_a_transformer_teacher(tmp_path):
+    """A teacher that also reads MiniLM word pieces (as ud_ewt_minilm_teacher.jsonnet) distils into a
+    BiLSTM student: the student's training reader yields the pieces for the teacher, the student ignores
+    them, and its archive predicts from its validation reader, which has none."""
+    minilm = minilm_dir()
+    pieces = {"type": "pretrained_transformer_mismatched", "model_name": str(minilm), "max_length": 64}
+    teacher_run = tmp_path / "teacher"
+    _allennlp_train(FIXTURES / "parser" / "teacher_experiment.jsonnet", teacher_run, {
+        "trainer.num_epochs": 1,
+        "dataset_reader.token_indexers.transformer": pieces,
+        "validation_dataset_reader.token_indexers.transformer": pieces,
+        "model.text_field_embedder.token_embedders.transformer": {**pieces, "last_layer_only": False},
+        "model.encoder.input_size": 12 + 384 + 6})
+    teacher_archive = str(teacher_run / "model.tar.gz")
+    student_run = tmp_path / "student"
+    _allennlp_train(STUDENT_CONFIG, student_run, {
+        "trainer.num_epochs": 2, "vocabulary.directory": teacher_archive,
+        "dataset_reader.token_indexers.transformer": pieces,
+        "trainer.callbacks": [{"type": "green_distillation", "teacher_archive": teacher_archive}]})
+
+    weights = torch.load(student_run / "best.th", weights_only=True)
+    assert not any("transformer" in key or "teacher" in key for key in weights)
+    student = load_archive(str(student_run / "model.tar.gz"))
+    assert "transformer" not in student.config["validation_dataset_reader"]["token_indexers"]
+    assert set(student.model.text_field_embedder._token_embedders) == {"tokens"}
+    # the training reader's extra word pieces change nothing in what the student scores
+    reader = student.validation_dataset_reader
+    instances = list(reader.read(str(FIXTURES / "ud" / "synthetic-tiny.conllu")))
+    batch = Batch(instances)
+    batch.index_instances(student.model.vocab)
+    tensors = batch.as_tensor_dict()
+    plain = student.model.eval().score(tensors["words"], tensors["upos"])["arc_scores"]
+    with_pieces = {**tensors["words"], "transformer": {"token_ids": torch.zeros(1)}}
+    assert torch.equal(student.model.score(with_pieces, tensors["upos"])["arc_scores"], plain)
