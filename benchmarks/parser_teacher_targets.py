@@ -17,6 +17,9 @@ benchmarks/runs/parser_cross_fit.sh), a `train_cross_fitted` row gives the same 
 targets a cross-fitted student learns from: each training sentence scored by the fold teacher that
 did not train on it. Each fold teacher's own dev scores are listed with it.
 
+Other teachers of the same treebank, trained as ablations (RUNS/parser/<treebank>/ablations/<name> for
+a name in OTHER_TEACHERS, e.g. EWT's MiniLM teacher), get `train_<name>` and `dev_<name>` rows.
+
     python benchmarks/parser_teacher_targets.py [--runs runs] [--treebanks UD_English-EWT ...]
 
 Writes benchmarks/results/parser_teacher_targets.json and .md.
@@ -41,6 +44,8 @@ from green_nlp.data_paths import data_path  # noqa: E402
 from green_nlp.training.callbacks.distillation import check_fold_teacher  # noqa: E402
 
 NEAR_ONE_HOT = 0.99
+# ablation runs that are teachers of their own D-x students (training_configs/parser/ablations/<treebank>_<name>)
+OTHER_TEACHERS = ("minilm_teacher",)
 
 
 def target_statistics(model, batches: List) -> Dict[str, float]:
@@ -120,7 +125,9 @@ def treebank_rows(runs: Path, treebank: str, earlier: Optional[Dict[str, Any]]) 
     name, test_name = TREEBANKS[treebank]
     run_dir = runs / "parser" / name / "teacher"
     fold_dirs = sorted((runs / "parser" / name / "fold_teachers").glob("fold[0-9]*/"), key=lambda path: int(path.name[4:]))
-    if not has_weights(run_dir) and not (fold_dirs and earlier):
+    ablations = runs / "parser" / name / "ablations"
+    other_dirs = {other: ablations / other for other in OTHER_TEACHERS if has_weights(ablations / other)}
+    if not has_weights(run_dir) and not ((fold_dirs or other_dirs) and earlier):
         print(f"{treebank}: no teacher run at {run_dir}, skipped")
         return None
     files = {split: data_path("ud", treebank, test_name.replace("-test.", f"-{split}.")) for split in ("train", "dev")}
@@ -130,6 +137,10 @@ def treebank_rows(runs: Path, treebank: str, earlier: Optional[Dict[str, Any]]) 
         rows = {"train": earlier["train"], "dev": earlier["dev"], "teacher_scored_earlier": True}
     if fold_dirs:
         rows.update(cross_fitted_rows(fold_dirs, files))
+    elif earlier and "train_cross_fitted" in earlier:
+        rows.update({key: earlier[key] for key in ("train_cross_fitted", "fold_teachers") if key in earlier})
+    for other, other_dir in other_dirs.items():
+        rows.update({f"{split}_{other}": row for split, row in teacher_rows(other_dir, files).items()})
     return rows
 
 
@@ -157,7 +168,7 @@ def main() -> None:
     columns = ["uas", "las", "gold_head_prob", "arc_entropy", "arc_near_one_hot", "gold_label_prob", "label_entropy"]
     note = ("Teacher (full parser) of each treebank on its training set, where distillation's KL terms are "
             "computed, and on dev (train_cross_fitted: each training sentence scored by the cross-fitting teacher "
-            "that did not train on it; where teacher_scored_earlier, the teacher's rows come from a run no longer at "
+            "that did not train on it; <split>_minilm_teacher: a stronger teacher trained as an ablation; where teacher_scored_earlier, the teacher's rows come from a run no longer at "
             "hand, of the same config). Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
             f"words with one head at probability >= {NEAR_ONE_HOT}.")
     write_results(args.out, "parser_teacher_targets", results, table, columns, note)

@@ -96,3 +96,21 @@ def test_fold_teachers_trained_after_the_teachers_run_was_gone_are_scored_beside
     assert rows["train"] == {"las": 99.0} and rows["dev"] == {"las": 80.0} and rows["teacher_scored_earlier"] is True
     assert [fold["fold"] for fold in rows["fold_teachers"]] == [0, 1]
     assert 0.0 <= rows["train_cross_fitted"]["las"] <= 100.0
+
+
+def test_an_ablation_teacher_gets_its_own_rows_and_earlier_cross_fitted_rows_stay(quickstart_archive, tmp_path,
+                                                                                 monkeypatch):
+    script = load_benchmark("parser_teacher_targets")
+    data = fixture_treebank(tmp_path, monkeypatch, "UD_Wolof-WTB", "wo_wtb")
+    shutil.copy(FIXTURES / "ud" / "synthetic-train.conllu", data / "wo_wtb-ud-train.conllu")
+    runs = tmp_path / "runs"
+    (runs / "parser" / "ud_wolof_wtb" / "teacher" / "vocabulary").mkdir(parents=True)  # only its vocabulary
+    (runs / "parser" / "ud_wolof_wtb" / "ablations").mkdir()
+    (runs / "parser" / "ud_wolof_wtb" / "ablations" / "minilm_teacher").symlink_to(quickstart_archive.parent)
+    earlier = {"train": {"las": 99.0}, "dev": {"las": 80.0}, "train_cross_fitted": {"las": 70.0},
+               "fold_teachers": [{"fold": 0}]}
+    rows = script.treebank_rows(runs, "UD_Wolof-WTB", earlier)
+    assert rows["train"] == {"las": 99.0} and rows["teacher_scored_earlier"] is True
+    assert rows["train_cross_fitted"] == {"las": 70.0} and rows["fold_teachers"] == [{"fold": 0}]
+    direct = _statistics(load_archive(str(quickstart_archive)), 64)
+    assert rows["dev_minilm_teacher"] == direct and 0.0 <= rows["train_minilm_teacher"]["las"] <= 100.0
