@@ -44,8 +44,9 @@ from green_nlp.data_paths import data_path  # noqa: E402
 from green_nlp.training.callbacks.distillation import check_fold_teacher  # noqa: E402
 
 NEAR_ONE_HOT = 0.99
-# ablation runs that are teachers of their own D-x students (training_configs/parser/ablations/<treebank>_<name>)
-OTHER_TEACHERS = ("minilm_teacher",)
+# ablation runs that are teachers of their own D-x students (training_configs/parser/ablations/<treebank>_<name>),
+# each with the folder under RUNS/parser/<treebank>/ where its cross-fitting fold teachers are trained
+OTHER_TEACHERS = {"minilm_teacher": "minilm_fold_teachers"}
 
 
 def target_statistics(model, batches: List) -> Dict[str, float]:
@@ -124,7 +125,7 @@ def treebank_rows(runs: Path, treebank: str, earlier: Optional[Dict[str, Any]]) 
     config, its vocabulary rebuilt) are scored beside the teacher rows of `earlier`, marked so."""
     name, test_name = TREEBANKS[treebank]
     run_dir = runs / "parser" / name / "teacher"
-    fold_dirs = sorted((runs / "parser" / name / "fold_teachers").glob("fold[0-9]*/"), key=lambda path: int(path.name[4:]))
+    fold_dirs = fold_run_dirs(runs / "parser" / name / "fold_teachers")
     ablations = runs / "parser" / name / "ablations"
     other_dirs = {other: ablations / other for other in OTHER_TEACHERS if has_weights(ablations / other)}
     if not has_weights(run_dir) and not ((fold_dirs or other_dirs) and earlier):
@@ -141,7 +142,18 @@ def treebank_rows(runs: Path, treebank: str, earlier: Optional[Dict[str, Any]]) 
         rows.update({key: earlier[key] for key in ("train_cross_fitted", "fold_teachers") if key in earlier})
     for other, other_dir in other_dirs.items():
         rows.update({f"{split}_{other}": row for split, row in teacher_rows(other_dir, files).items()})
+        if other_folds := fold_run_dirs(runs / "parser" / name / OTHER_TEACHERS[other]):
+            crossed = cross_fitted_rows(other_folds, files)
+            rows.update({f"train_{other}_cross_fitted": crossed["train_cross_fitted"],
+                         f"{other}_fold_teachers": crossed["fold_teachers"]})
+    for other in set(OTHER_TEACHERS) - set(other_dirs):  # its runs are gone: keep what was scored of them
+        rows.update({key: row for key, row in (earlier or {}).items() if key.startswith((f"train_{other}", f"dev_{other}", f"{other}_"))})
     return rows
+
+
+def fold_run_dirs(root: Path) -> List[Path]:
+    """The fold teachers' run folders under `root` (fold0, fold1, ...), in fold order."""
+    return sorted(root.glob("fold[0-9]*/"), key=lambda path: int(path.name[4:]))
 
 
 def main() -> None:
@@ -168,7 +180,8 @@ def main() -> None:
     columns = ["uas", "las", "gold_head_prob", "arc_entropy", "arc_near_one_hot", "gold_label_prob", "label_entropy"]
     note = ("Teacher (full parser) of each treebank on its training set, where distillation's KL terms are "
             "computed, and on dev (train_cross_fitted: each training sentence scored by the cross-fitting teacher "
-            "that did not train on it; <split>_minilm_teacher: a stronger teacher trained as an ablation; where teacher_scored_earlier, the teacher's rows come from a run no longer at "
+            "that did not train on it; <split>_minilm_teacher: a stronger teacher trained as an ablation, "
+            "train_minilm_teacher_cross_fitted: the same from its cross-fitting fold teachers; where teacher_scored_earlier, the teacher's rows come from a run no longer at "
             "hand, of the same config). Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
             f"words with one head at probability >= {NEAR_ONE_HOT}.")
     write_results(args.out, "parser_teacher_targets", results, table, columns, note)

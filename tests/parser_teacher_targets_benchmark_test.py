@@ -114,3 +114,31 @@ def test_an_ablation_teacher_gets_its_own_rows_and_earlier_cross_fitted_rows_sta
     assert rows["train_cross_fitted"] == {"las": 70.0} and rows["fold_teachers"] == [{"fold": 0}]
     direct = _statistics(load_archive(str(quickstart_archive)), 64)
     assert rows["dev_minilm_teacher"] == direct and 0.0 <= rows["train_minilm_teacher"]["las"] <= 100.0
+
+
+def test_an_ablation_teachers_fold_teachers_get_cross_fitted_rows_which_stay_when_its_runs_are_gone(
+        quickstart_archive, fold_teacher_archives, tmp_path, monkeypatch):
+    script = load_benchmark("parser_teacher_targets")
+    data = fixture_treebank(tmp_path, monkeypatch, "UD_Wolof-WTB", "wo_wtb")
+    shutil.copy(FIXTURES / "ud" / "synthetic-train.conllu", data / "wo_wtb-ud-train.conllu")
+    treebank_runs = tmp_path / "runs" / "parser" / "ud_wolof_wtb"
+    (treebank_runs / "teacher" / "vocabulary").mkdir(parents=True)  # only its vocabulary
+    (treebank_runs / "ablations").mkdir()
+    (treebank_runs / "ablations" / "minilm_teacher").symlink_to(quickstart_archive.parent)
+    (treebank_runs / "minilm_fold_teachers").mkdir()
+    for fold, archive in enumerate(fold_teacher_archives):
+        (treebank_runs / "minilm_fold_teachers" / f"fold{fold}").symlink_to(archive.parent)
+    earlier = {"train": {"las": 99.0}, "dev": {"las": 80.0}}
+    rows = script.treebank_rows(tmp_path / "runs", "UD_Wolof-WTB", earlier)
+    assert [fold["fold"] for fold in rows["minilm_teacher_fold_teachers"]] == [0, 1]
+    assert 0.0 <= rows["train_minilm_teacher_cross_fitted"]["las"] <= 100.0
+    assert "train_cross_fitted" not in rows  # the BiLSTM teacher has no fold teachers here
+
+    # later the MiniLM runs are gone while the BiLSTM teacher's fold teachers are scored
+    (treebank_runs / "minilm_fold_teachers").rename(treebank_runs / "fold_teachers")
+    (treebank_runs / "ablations" / "minilm_teacher").unlink()
+    kept = script.treebank_rows(tmp_path / "runs", "UD_Wolof-WTB", {**earlier, **rows})
+    for key in ("train_minilm_teacher", "dev_minilm_teacher", "train_minilm_teacher_cross_fitted",
+                "minilm_teacher_fold_teachers"):
+        assert kept[key] == rows[key], key
+    assert kept["train_cross_fitted"] == rows["train_minilm_teacher_cross_fitted"]  # the same fixture fold teachers

@@ -67,13 +67,15 @@ def test_every_treebank_has_teacher_and_eight_student_configs(treebank):
         assert abs(size["fraction"] - int(fraction) / 100) < 0.01  # the paper reached 19.2-20.5 %
 
 
-@pytest.mark.parametrize("treebank", ["ud_wolof_wtb", "ud_ewt"])
-def test_cross_fit_students_list_one_teacher_per_fold_in_fold_order(treebank):
+@pytest.mark.parametrize("treebank,teacher", [("ud_wolof_wtb", ""), ("ud_ewt", ""), ("ud_ewt", "minilm")])
+def test_cross_fit_students_list_one_teacher_per_fold_in_fold_order(treebank, teacher):
+    prefix = f"{teacher}_" if teacher else ""
     folds = Params.from_file(str(REPO_ROOT / "training_configs" / "parser" / "cross_fit" /
-                                 f"{treebank}_fold_teacher.jsonnet")).as_dict()["dataset_reader"]["cross_fit_folds"]
-    students = sorted((REPO_ROOT / "training_configs" / "parser" / "ablations").glob(f"{treebank}_*cross_fit*.jsonnet"))
+                                 f"{treebank}_{prefix}fold_teacher.jsonnet")).as_dict()["dataset_reader"]["cross_fit_folds"]
+    students = sorted(path for path in (REPO_ROOT / "training_configs" / "parser" / "ablations").glob(
+        f"{treebank}_*cross_fit*.jsonnet") if ("_minilm_" in path.name) == (teacher == "minilm"))
     assert students
     for path in students:
         (callback,) = Params.from_file(str(path)).as_dict()["trainer"]["callbacks"]
         archives = callback["cross_fit_teacher_archives"]
-        assert archives == [f"runs/parser/{treebank}/fold_teachers/fold{i}/model.tar.gz" for i in range(folds)], path
+        assert archives == [f"runs/parser/{treebank}/{prefix}fold_teachers/fold{i}/model.tar.gz" for i in range(folds)], path

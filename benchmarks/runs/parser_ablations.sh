@@ -21,6 +21,7 @@
 #   THREADS=2 SCORE=0 NAMES=minilm_teacher bash benchmarks/runs/parser_ablations.sh ud_ewt
 #   EPOCHS=16 SCORE=0 NAMES="d20_minilm_teacher d60_minilm_teacher" bash benchmarks/runs/parser_ablations.sh ud_ewt
 #   EPOCHS=16 SCORE=0 NAMES="d40_minilm_teacher d80_minilm_teacher" bash benchmarks/runs/parser_ablations.sh ud_ewt
+#   (D-20 and D-40 were run; D-60 and D-80 gave way to the MiniLM cross-fitting students, see parser_cross_fit.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate

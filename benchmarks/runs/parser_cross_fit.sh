@@ -29,24 +29,31 @@
 #   EPOCHS=16 SCORE=0 NAMES=d20_cross_fit bash benchmarks/runs/parser_ablations.sh ud_ewt   (beside d40_cross_fit)
 #   python benchmarks/parser_ablations.py --treebanks UD_English-EWT --same-teacher-run
 #   python benchmarks/parser_teacher_targets.py --treebanks UD_English-EWT
+# EWT's MiniLM fold teachers (2 folds, 6 epochs like the MiniLM teacher; one thread each, side by side),
+# then the D-20 and D-40 students distilled from them, side by side:
+#   TREEBANK=ud_ewt TEACHER=minilm FOLDS=0 bash benchmarks/runs/parser_cross_fit.sh   (beside FOLDS=1)
+#   EPOCHS=16 SCORE=0 NAMES=d20_minilm_cross_fit bash benchmarks/runs/parser_ablations.sh ud_ewt   (beside d40_minilm_cross_fit)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 TREEBANK=${TREEBANK:-ud_wolof_wtb}
-case $TREEBANK in
+TEACHER=${TEACHER:-}  # minilm: EWT's MiniLM fold teachers instead of the BiLSTM ones
+case $TREEBANK${TEACHER:+_$TEACHER} in
   ud_wolof_wtb) all_folds="0 1 2 3 4"; epochs=${EPOCHS:-40} ;;
   ud_ewt) all_folds="0 1 2 3"; epochs=${EPOCHS:-14} ;;
-  *) echo "no cross-fitting config for $TREEBANK" >&2; exit 2 ;;
+  ud_ewt_minilm) all_folds="0 1"; epochs=${EPOCHS:-6} ;;
+  *) echo "no cross-fitting config for $TREEBANK ${TEACHER}" >&2; exit 2 ;;
 esac
-root=runs/parser/$TREEBANK/fold_teachers
+config=training_configs/parser/cross_fit/${TREEBANK}${TEACHER:+_$TEACHER}_fold_teacher.jsonnet
+root=runs/parser/$TREEBANK/${TEACHER:+${TEACHER}_}fold_teachers
 mkdir -p "$root"
 for fold in ${FOLDS:-$all_folds}; do
   dir=$root/fold$fold
   if [ -f "$dir/metrics.json" ] && [ -f "$dir/model.tar.gz" ]; then echo "done: $dir"; continue; fi
   resume=""; [ -d "$dir" ] && resume="-r"
   echo "== $dir $(date -u +%FT%TZ)"
-  allennlp train "training_configs/parser/cross_fit/${TREEBANK}_fold_teacher.jsonnet" -s "$dir" $resume \
+  allennlp train "$config" -s "$dir" $resume \
     -o "{\"trainer.num_epochs\": $epochs, \"dataset_reader.leave_out_fold\": $fold}" --include-package green_nlp \
     > "$dir.log" 2>&1
 done
