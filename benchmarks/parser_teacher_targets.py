@@ -136,19 +136,24 @@ def treebank_rows(runs: Path, treebank: str, earlier: Optional[Dict[str, Any]]) 
         rows: Dict[str, Any] = teacher_rows(run_dir, files)
     else:
         rows = {"train": earlier["train"], "dev": earlier["dev"], "teacher_scored_earlier": True}
-    if fold_dirs:
-        rows.update(cross_fitted_rows(fold_dirs, files))
-    elif earlier and "train_cross_fitted" in earlier:
-        rows.update({key: earlier[key] for key in ("train_cross_fitted", "fold_teachers") if key in earlier})
-    for other, other_dir in other_dirs.items():
-        rows.update({f"{split}_{other}": row for split, row in teacher_rows(other_dir, files).items()})
-        if other_folds := fold_run_dirs(runs / "parser" / name / OTHER_TEACHERS[other]):
-            crossed = cross_fitted_rows(other_folds, files)
-            rows.update({f"train_{other}_cross_fitted": crossed["train_cross_fitted"],
-                         f"{other}_fold_teachers": crossed["fold_teachers"]})
-    for other in set(OTHER_TEACHERS) - set(other_dirs):  # its runs are gone: keep what was scored of them
-        rows.update({key: row for key, row in (earlier or {}).items() if key.startswith((f"train_{other}", f"dev_{other}", f"{other}_"))})
+    rows.update(fold_rows(fold_dirs, files, earlier, ""))
+    for other, folds_folder in OTHER_TEACHERS.items():
+        if other in other_dirs:
+            rows.update({f"{split}_{other}": row for split, row in teacher_rows(other_dirs[other], files).items()})
+        else:  # its run is gone: keep what was scored of it
+            rows.update({key: earlier[key] for key in (f"train_{other}", f"dev_{other}") if key in (earlier or {})})
+        rows.update(fold_rows(fold_run_dirs(runs / "parser" / name / folds_folder), files, earlier, f"{other}_"))
     return rows
+
+
+def fold_rows(fold_dirs: List[Path], files: Dict[str, Path], earlier: Optional[Dict[str, Any]],
+              prefix: str) -> Dict[str, Any]:
+    """`train_<prefix>cross_fitted` and `<prefix>fold_teachers` from the fold teachers' runs, or as
+    scored earlier when those runs are gone (none where neither exists)."""
+    keys = {"train_cross_fitted": f"train_{prefix}cross_fitted", "fold_teachers": f"{prefix}fold_teachers"}
+    if fold_dirs:
+        return {keys[key]: row for key, row in cross_fitted_rows(fold_dirs, files).items()}
+    return {key: earlier[key] for key in keys.values() if key in (earlier or {})}
 
 
 def fold_run_dirs(root: Path) -> List[Path]:
@@ -181,8 +186,8 @@ def main() -> None:
     note = ("Teacher (full parser) of each treebank on its training set, where distillation's KL terms are "
             "computed, and on dev (train_cross_fitted: each training sentence scored by the cross-fitting teacher "
             "that did not train on it; <split>_minilm_teacher: a stronger teacher trained as an ablation, "
-            "train_minilm_teacher_cross_fitted: the same from its cross-fitting fold teachers; where teacher_scored_earlier, the teacher's rows come from a run no longer at "
-            "hand, of the same config). Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
+            "train_minilm_teacher_cross_fitted: the same from its cross-fitting fold teachers; where "
+            "teacher_scored_earlier, the teacher's rows come from a run no longer at hand, of the same config). Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
             f"words with one head at probability >= {NEAR_ONE_HOT}.")
     write_results(args.out, "parser_teacher_targets", results, table, columns, note)
 
