@@ -22,6 +22,10 @@
 #   EPOCHS=16 SCORE=0 NAMES="d20_minilm_teacher d60_minilm_teacher" bash benchmarks/runs/parser_ablations.sh ud_ewt
 #   EPOCHS=16 SCORE=0 NAMES="d40_minilm_teacher d80_minilm_teacher" bash benchmarks/runs/parser_ablations.sh ud_ewt
 #   (D-20 and D-40 were run; D-60 and D-80 gave way to the MiniLM cross-fitting students, see parser_cross_fit.sh)
+# Later, seeds 2 and 3 of the D-20 from the MiniLM fold teachers side by side, then D-60 from them (D-80 stopped
+# in its first epoch to make room for the transfer-set students, parser_transfer.sh):
+#   EPOCHS=16 SCORE=0 NAMES="d20_minilm_cross_fit_seed2 d60_minilm_cross_fit" bash benchmarks/runs/parser_ablations.sh ud_ewt
+#   EPOCHS=16 SCORE=0 NAMES="d20_minilm_cross_fit_seed3 d80_minilm_cross_fit" bash benchmarks/runs/parser_ablations.sh ud_ewt
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
