@@ -35,6 +35,16 @@ EPOCHS=${EPOCHS:-20}
 NAMES=${NAMES:-}   # only these ablations (names without the treebank prefix); default: all of the treebank's
 SCORE=${SCORE:-1}  # 0: train only (for chains run side by side; score once when all are done)
 
+# whether an ablation config, or an ablation config it imports from the same folder, names num_epochs
+sets_own_epochs() {
+  grep -q "num_epochs" "$1" && return 0
+  local imported
+  for imported in $(grep -o "import '[^'/]*\.jsonnet'" "$1" | sed "s/import '\(.*\)'/\1/"); do
+    sets_own_epochs "$(dirname "$1")/$imported" && return 0
+  done
+  return 1
+}
+
 declare -A TREEBANK_NAME=([ud_tamil_ttb]=UD_Tamil-TTB [ud_wolof_wtb]=UD_Wolof-WTB [ud_ewt]=UD_English-EWT
                           [ud_chinese_gsd_v1_3]=UD_Chinese-GSD_v1.3)
 for treebank in ${@:-ud_wolof_wtb}; do
@@ -48,8 +58,9 @@ for treebank in ${@:-ud_wolof_wtb}; do
     resume=""; [ -d "$dir" ] && resume="-r"
     mkdir -p "$(dirname "$dir")"
     echo "== $dir $(date -u +%FT%TZ)"
-    # a config that sets its own num_epochs (a training-budget ablation) keeps it
-    epochs='{"trainer.num_epochs": '$EPOCHS'}'; grep -q "num_epochs" "$config" && epochs='{}'
+    # a config that sets its own num_epochs (a training-budget ablation), or imports an ablation that does
+    # (its other seeds), keeps it
+    epochs='{"trainer.num_epochs": '$EPOCHS'}'; sets_own_epochs "$config" && epochs='{}'
     allennlp train "$config" -s "$dir" $resume -o "$epochs" --include-package green_nlp > "$dir.log" 2>&1
   done
   if [ "$SCORE" = 1 ]; then python benchmarks/parser_ablations.py --treebanks "${TREEBANK_NAME[$treebank]}"; fi
