@@ -187,7 +187,8 @@ def main() -> None:
             "computed, and on dev (train_cross_fitted: each training sentence scored by the cross-fitting teacher "
             "that did not train on it; <split>_minilm_teacher: a stronger teacher trained as an ablation, "
             "train_minilm_teacher_cross_fitted: the same from its cross-fitting fold teachers; where "
-            "teacher_scored_earlier, the teacher's rows come from a run no longer at hand, of the same config). Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
+            "teacher_scored_earlier, the teacher's rows come from a run no longer at hand, of the same config). "
+            "Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
             f"words with one head at probability >= {NEAR_ONE_HOT}.")
     write_results(args.out, "parser_teacher_targets", results, table, columns, note)
 

@@ -65,7 +65,8 @@ def write_transfer_set(mapping: UposFromXpos, tagged_path: Path, output: Path,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=None, help="data root (default: GREEN_NLP_DATA)")
-    parser.add_argument("--tagged-text", default=TAGGED_TEXT, help="CoNLL columns file under --data: word, PTB tag, ...")
+    parser.add_argument("--tagged-text", default=TAGGED_TEXT,
+                        help="CoNLL columns file under --data: word, PTB tag, ...")
     parser.add_argument("--output", type=Path, required=True)
     parser.add_argument("--max-sentence-length", type=int, default=150)
     parser.add_argument("--results", type=Path, default=Path(__file__).resolve().parent / "results")

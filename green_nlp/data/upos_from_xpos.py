@@ -8,14 +8,14 @@ the tag's and then the word's most frequent UPOS as fallbacks. Written here beca
 library ships a UD-v2 English mapping.
 """
 from collections import Counter, defaultdict
-from typing import DefaultDict, Dict, Iterable, List, Sequence, Tuple
+from typing import Any, DefaultDict, Dict, Iterable, List, Sequence, Tuple
 
 from green_nlp.dataset_readers.conllu_sentences import DependencySentence
 
 UNKNOWN_UPOS = "X"
 
 
-def _most_frequent(counts: Dict[str, Counter]) -> Dict[str, str]:
+def _most_frequent(counts: Dict[Any, Counter]) -> Dict[Any, str]:
     # ties go to the alphabetically first UPOS, so the mapping does not depend on reading order
     return {key: min(counter.items(), key=lambda item: (-item[1], item[0]))[0] for key, counter in counts.items()}
 

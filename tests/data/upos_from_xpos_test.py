@@ -3,7 +3,7 @@ import pytest
 from green_nlp.data.upos_from_xpos import UNKNOWN_UPOS, UposFromXpos
 from green_nlp.dataset_readers import read_conllu
 from green_nlp.dataset_readers.conllu_sentences import DependencySentence
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, require_data
 
 
 def _sentence(rows):
@@ -44,3 +44,15 @@ def test_bad_input_is_refused_with_a_reason():
         UposFromXpos.fit([DependencySentence(words=["a"], upos=["DET"], heads=None, deprels=None, xpos=["_"])])
     with pytest.raises(ValueError, match="2 words but 1 tags"):
         UposFromXpos.fit(SENTENCES)(["a", "b"], ["DT"])
+
+
+def test_on_ewt_the_mapping_recovers_dev_upos_from_the_ptb_tags():
+    train = require_data("ud", "UD_English-EWT", "en_ewt-ud-train.conllu")
+    dev = require_data("ud", "UD_English-EWT", "en_ewt-ud-dev.conllu")
+    mapping = UposFromXpos.fit(read_conllu(train))
+    right = total = 0
+    for sentence in read_conllu(dev):
+        right += sum(p == g for p, g in zip(mapping(sentence.words, sentence.xpos), sentence.upos))
+        total += len(sentence.words)
+    # by tag alone (the ambiguous VB*, DT, NNP, IN) it is 92.3 %; by word and tag 97.7 %
+    assert right / total > 0.97
