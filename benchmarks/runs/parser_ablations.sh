@@ -26,6 +26,10 @@
 # in its first epoch to make room for the transfer-set students, parser_transfer.sh):
 #   EPOCHS=16 SCORE=0 NAMES="d20_minilm_cross_fit_seed2 d60_minilm_cross_fit" bash benchmarks/runs/parser_ablations.sh ud_ewt
 #   EPOCHS=16 SCORE=0 NAMES="d20_minilm_cross_fit_seed3 d80_minilm_cross_fit" bash benchmarks/runs/parser_ablations.sh ud_ewt
+# Then seeds 2 and 3 of D-60 from the MiniLM fold teachers and of B-60, two chains side by side (each chain
+# trains its B-60 first, in the order of the config files):
+#   EPOCHS=16 SCORE=0 NAMES="d60_minilm_cross_fit_seed2 b60_seed3" bash benchmarks/runs/parser_ablations.sh ud_ewt
+#   EPOCHS=16 SCORE=0 NAMES="b60_seed2 d60_minilm_cross_fit_seed3" bash benchmarks/runs/parser_ablations.sh ud_ewt
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
