@@ -35,16 +35,6 @@ TREEBANK = "ud/UD_English-EWT/en_ewt-ud-{}.conllu"
 TAGGED_TEXT = "chunk/conll2000/train.txt"
 
 
-def mapping_accuracy(mapping: UposFromXpos, dev_path: Path) -> float:
-    """Share of dev words whose UPOS the mapping recovers from (word, XPOS)."""
-    right = total = 0
-    for sentence in read_conllu(dev_path):
-        predicted = mapping(sentence.words, sentence.xpos)
-        right += sum(p == g for p, g in zip(predicted, sentence.upos or []))
-        total += len(sentence.words)
-    return right / total
-
-
 def write_transfer_set(mapping: UposFromXpos, tagged_path: Path, output: Path,
                        max_sentence_length: Optional[int]) -> Dict[str, int]:
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -73,7 +63,7 @@ def main() -> None:
     args = parser.parse_args()
     root = args.data or data_dir()
     mapping = UposFromXpos.fit(read_conllu(root / TREEBANK.format("train")))
-    accuracy = mapping_accuracy(mapping, root / TREEBANK.format("dev"))
+    accuracy = mapping.accuracy(read_conllu(root / TREEBANK.format("dev")))
     counts = write_transfer_set(mapping, root / args.tagged_text, args.output, args.max_sentence_length)
     row = {"upos_from_xpos_dev_accuracy": round(100 * accuracy, 2), **counts}
     results = {"fitted_on": TREEBANK.format("train"), "checked_on": TREEBANK.format("dev"),
