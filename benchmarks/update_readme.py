@@ -1,9 +1,12 @@
-"""Regenerate the README's results section from benchmarks/results/: one part per results JSON, shown
-through the Markdown table (and PNG plot) that the same benchmark script generated from that JSON.
+"""Regenerate the README's results section and docs/results.md from benchmarks/results/: one part per
+results JSON, shown through the Markdown table (and PNG plot) that the same benchmark script generated
+from that JSON. The README keeps the headline results a new user looks for first; every other part
+(ablations, seed studies, diagnostics, figures from other hardware) goes to docs/results.md.
 
     python benchmarks/update_readme.py
 """
 from pathlib import Path
+from typing import Iterable, List
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 TITLES = {
@@ -12,6 +15,7 @@ TITLES = {
     "parser_ablations": "Parser distillation ablations (`benchmarks/parser_ablations.py`)",
     "parser_teacher_targets": "What a parser teacher's soft targets hold beyond the gold tree "
                               "(`benchmarks/parser_teacher_targets.py`)",
+    "parser_transfer_set": "A transfer set for the EWT students: UPOS from PTB tags (`benchmarks/parser_transfer_set.py`)",
     "distillation_overhead": "What distillation adds to a student's training step (`benchmarks/distillation_overhead.py`)",
     "tree_decoders": "Tree decoding alone (`benchmarks/tree_decoders.py`)",
     "ldnet": "LD-Net: NoLM vs LM-augmented vs layer-pruned taggers (`benchmarks/ldnet.py`)",
@@ -19,44 +23,79 @@ TITLES = {
     "dan_trec_seeds": "Sparse distillation on TREC over seeds (`benchmarks/dan_trec_seeds.py`)",
     "dan_imdb_seeds": "Sparse distillation on IMDB over seeds (`benchmarks/dan_imdb_seeds.py`)",
     "dan_word_vectors": "DAN n-gram table started from GloVe vs random (`benchmarks/dan_word_vectors.py`)",
+    "dan_teacher_long_inputs": "The IMDB teacher reading longer inputs (`benchmarks/dan_teacher_long_inputs.py`)",
     "robustness": "Bad input handled (`benchmarks/robustness.py`)",
     "gpu/parser_distillation": "Parser distillation on a GPU (`benchmarks/parser_distillation.py --devices gpu`, "
-                               "on the archives at hand then; a machine with a GPU, not the CPU above)",
+                               "on the archives at hand then; a machine with a GPU, not the CPU of the README)",
 }
-ORDER = ["parser_ewt", "parser_distillation", "gpu/parser_distillation", "parser_ablations", "parser_teacher_targets",
-         "distillation_overhead", "tree_decoders", "ldnet", "dan", "dan_trec_seeds", "dan_imdb_seeds",
-         "dan_word_vectors", "robustness"]
+# shown in the README, in this order; every other results JSON goes to docs/results.md
+HEADLINE = ["parser_ewt", "parser_distillation", "ldnet", "dan"]
+ORDER = HEADLINE + ["gpu/parser_distillation", "parser_ablations", "parser_teacher_targets", "parser_transfer_set",
+                    "distillation_overhead", "tree_decoders", "dan_trec_seeds", "dan_imdb_seeds", "dan_word_vectors",
+                    "dan_teacher_long_inputs", "robustness"]
+# plots a benchmark writes under another name than its JSON's
+EXTRA_PLOTS = {"dan": ["dan_pruning"]}
+RESULTS_DOC_HEAD = """# Further results
+
+Ablations, seed studies, diagnostics and figures from other hardware, beside the headline tables in the
+[README](../README.md#results). Generated from `benchmarks/results/` by `python benchmarks/update_readme.py`;
+do not edit by hand. What the parser ablations show is discussed in [parser.md](parser.md), the LD-Net
+and DAN studies in [ldnet.md](ldnet.md) and [dan.md](dan.md).
+"""
 
 
-def results_section(results_dir: Path) -> str:
-    parts = []
-    # results_dir/*.json, and one folder down for figures taken on other hardware (gpu/)
+def result_stems(results_dir: Path) -> List[str]:
+    """Every results JSON under results_dir (and one folder down, for figures taken on other hardware),
+    as a path without suffix, in ORDER and then by name."""
     found = list(results_dir.glob("*.json")) + list(results_dir.glob("*/*.json"))
-    stems = sorted((p.relative_to(results_dir).with_suffix("").as_posix() for p in found),
-                   key=lambda stem: (ORDER.index(stem) if stem in ORDER else len(ORDER), stem))
+    return sorted((p.relative_to(results_dir).with_suffix("").as_posix() for p in found),
+                  key=lambda stem: (ORDER.index(stem) if stem in ORDER else len(ORDER), stem))
+
+
+def render(results_dir: Path, stems: Iterable[str], page_dir: Path, level: str = "###") -> str:
+    """The parts for `stems`, with image links relative to the page they go in (page_dir)."""
+    parts = []
     for stem in stems:
         table = results_dir / f"{stem}.md"
         if not table.exists():
             raise SystemExit(f"{stem}.json has no {stem}.md: re-run the benchmark script that writes it")
-        title = TITLES.get(stem, stem)
-        part = f"### {title}\n\n{table.read_text().strip()}\n"
-        plot = table.with_suffix(".png")
-        if plot.exists():
-            part += f"\n![{table.stem}]({plot.relative_to(results_dir.parents[1]).as_posix()})\n"
+        part = f"{level} {TITLES.get(stem, stem)}\n\n{table.read_text().strip()}\n"
+        up = [".."] * len(page_dir.relative_to(results_dir.parents[1]).parts)
+        for name in [table.stem] + EXTRA_PLOTS.get(stem, []):
+            plot = table.with_name(f"{name}.png")
+            if plot.exists():
+                link = Path(*up, plot.relative_to(results_dir.parents[1]))
+                part += f"\n![{name}]({link.as_posix()})\n"
         parts.append(part)
-    return "\n".join(parts) if parts else "No benchmark has been run yet.\n"
+    return "\n".join(parts)
 
 
-def main() -> None:
-    root = Path(__file__).resolve().parents[1]
+def update(root: Path) -> None:
+    """Rewrite README.md between its markers and docs/results.md as a whole."""
+    results_dir = root / "benchmarks" / "results"
+    stems = result_stems(results_dir)
+    headline = [stem for stem in stems if stem in HEADLINE]
+    further = [stem for stem in stems if stem not in HEADLINE]
     readme = root / "README.md"
     text = readme.read_text()
     if START not in text or END not in text:
         raise SystemExit(f"README.md lacks the {START} ... {END} markers")
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
-    readme.write_text(f"{head}{START}\n{results_section(root / 'benchmarks' / 'results')}{END}{tail}")
-    print("README.md results section updated")
+    section = render(results_dir, headline, root) if headline else "No benchmark has been run yet.\n"
+    if further:
+        section += ("\nMore results (ablations, seed studies, diagnostics, GPU figures): "
+                    "[docs/results.md](docs/results.md).\n")
+    readme.write_text(f"{head}{START}\n{section}{END}{tail}")
+    docs = root / "docs"
+    docs.mkdir(exist_ok=True)
+    body = render(results_dir, further, docs, level="##") if further else "No further benchmark has been run yet.\n"
+    (docs / "results.md").write_text(f"{RESULTS_DOC_HEAD}\n{body}")
+
+
+def main() -> None:
+    update(Path(__file__).resolve().parents[1])
+    print("README.md results section and docs/results.md updated")
 
 
 if __name__ == "__main__":
