@@ -30,6 +30,11 @@
 # trains its B-60 first, in the order of the config files):
 #   EPOCHS=16 SCORE=0 NAMES="d60_minilm_cross_fit_seed2 b60_seed3" bash benchmarks/runs/parser_ablations.sh ud_ewt
 #   EPOCHS=16 SCORE=0 NAMES="b60_seed2 d60_minilm_cross_fit_seed3" bash benchmarks/runs/parser_ablations.sh ud_ewt
+# Then, in fresh run folders (the teacher's vocabulary rebuilt with allennlp build-vocab, the MiniLM fold
+# teachers retrained with parser_cross_fit.sh), seeds 2 and 3 of D-40 from the MiniLM fold teachers and second
+# seeds of D-80 from them and of B-80, two chains side by side (chain 2 trains its B-80 first):
+#   EPOCHS=16 SCORE=0 NAMES="d40_minilm_cross_fit_seed2 d80_minilm_cross_fit_seed2" bash benchmarks/runs/parser_ablations.sh ud_ewt
+#   EPOCHS=16 SCORE=0 NAMES="d40_minilm_cross_fit_seed3 b80_seed2" bash benchmarks/runs/parser_ablations.sh ud_ewt
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
