@@ -17,6 +17,11 @@ pip_install() {  # quiet pip; drop the harmless notes about local index folders 
   return "${PIPESTATUS[0]}"
 }
 
+# One set-up at a time per venv: two clones (or a test run and CI) setting up at once would race in
+# pip and lose the editable install's .pth file. flock waits for the other to finish.
+mkdir -p "$(dirname "$venv")"
+exec 9>"$venv.setup-lock"
+flock 9
 if [ -x "$venv/bin/python" ] && [ -f "$venv/.green_nlp_lock" ] && [ "$(cat "$venv/.green_nlp_lock")" = "$lock_hash" ]; then
   echo "[setup] reusing $venv (lock $lock_hash)"
 else
