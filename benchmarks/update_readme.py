@@ -5,6 +5,7 @@ from that JSON. The README keeps the headline results a new user looks for first
 
     python benchmarks/update_readme.py
 """
+import os
 from pathlib import Path
 from typing import Iterable, List
 
@@ -60,12 +61,10 @@ def render(results_dir: Path, stems: Iterable[str], page_dir: Path, level: str =
         if not table.exists():
             raise SystemExit(f"{stem}.json has no {stem}.md: re-run the benchmark script that writes it")
         part = f"{level} {TITLES.get(stem, stem)}\n\n{table.read_text().strip()}\n"
-        up = [".."] * len(page_dir.relative_to(results_dir.parents[1]).parts)
         for name in [table.stem] + EXTRA_PLOTS.get(stem, []):
             plot = table.with_name(f"{name}.png")
             if plot.exists():
-                link = Path(*up, plot.relative_to(results_dir.parents[1]))
-                part += f"\n![{name}]({link.as_posix()})\n"
+                part += f"\n![{name}]({Path(os.path.relpath(plot, page_dir)).as_posix()})\n"
         parts.append(part)
     return "\n".join(parts)
 

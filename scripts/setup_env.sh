@@ -27,7 +27,6 @@ if [ -x "$venv/bin/python" ] && [ -f "$venv/.green_nlp_lock" ] && [ "$(cat "$ven
 else
   echo "[setup] creating $venv (lock $lock_hash); this takes a few minutes"
   rm -rf "$venv"
-  mkdir -p "$(dirname "$venv")"
   "$python" -m venv "$venv"
   pip_install "$venv" --upgrade pip wheel
   pip_install "$venv" -r requirements/base.txt -c requirements/constraints.txt
