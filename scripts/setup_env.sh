@@ -8,7 +8,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 python=${PYTHON:-python3}
-lock_hash=$(cat requirements/*.txt setup.py | sha256sum | cut -c1-12)
+# Hash with Python, not sha256sum: macOS has shasum instead.
+lock_hash=$(cat requirements/*.txt setup.py | "$python" -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest()[:12])')
 venv=${GREEN_NLP_VENV:-$HOME/.cache/green_nlp/venv-$lock_hash}
 
 pip_install() {  # quiet pip; drop the harmless notes about local index folders that do not exist
@@ -19,9 +20,17 @@ pip_install() {  # quiet pip; drop the harmless notes about local index folders 
 
 # One set-up at a time per venv: two clones (or a test run and CI) setting up at once would race in
 # pip and lose the editable install's .pth file. flock waits for the other to finish.
+# Where flock is missing (macOS), a lock directory does the same: mkdir is atomic.
 mkdir -p "$(dirname "$venv")"
-exec 9>"$venv.setup-lock"
-flock 9
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$venv.setup-lock"
+  flock 9
+else
+  until mkdir "$venv.setup-lock.d" 2>/dev/null; do
+    echo "[setup] waiting for another set-up of $venv"; sleep 5
+  done
+  trap 'rmdir "$venv.setup-lock.d"' EXIT
+fi
 if [ -x "$venv/bin/python" ] && [ -f "$venv/.green_nlp_lock" ] && [ "$(cat "$venv/.green_nlp_lock")" = "$lock_hash" ]; then
   echo "[setup] reusing $venv (lock $lock_hash)"
 else

@@ -4,8 +4,10 @@ from pathlib import Path
 
 import pytest
 
-import green_nlp  # noqa: F401  (applies compat patches, registers components)
+import green_nlp
 from green_nlp.data_paths import DATA_ENV_VAR, data_dir
+
+green_nlp.register()  # compat patches and every AllenNLP component, as `--include-package green_nlp` does
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = REPO_ROOT / "fixtures"

@@ -12,76 +12,36 @@ import json
 import logging
 import sys
 from contextlib import ExitStack
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError, check_for_gpu
-from allennlp.common.tqdm import Tqdm
 from allennlp.common.util import JsonDict
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
+from green_nlp.line_stream import (LineModel, LineStreamer, StreamReport, UsageError, count_lines,  # noqa: F401
+                                   read_lines, shard_bounds)
+from green_nlp.line_stream import parse_shard as _parse_shard
+
 logger = logging.getLogger(__name__)
 
-_CHUNK_BYTES = 1 << 20
+BulkReport = StreamReport  # the name this module used before the streaming loop moved to line_stream
 
 
-# ------------------------------------------------------------------ input side (pure, streaming)
-def parse_shard(text: str) -> Tuple[int, int]:
-    """`"i/N"` -> (i, N) with 0 <= i < N."""
-    try:
-        index_text, count_text = text.split("/")
-        index, count = int(index_text), int(count_text)
-    except ValueError:
-        raise ConfigurationError(f"--shard must look like i/N (e.g. 0/4), got {text!r}") from None
-    if count < 1 or not 0 <= index < count:
-        raise ConfigurationError(f"--shard {text}: need N >= 1 and 0 <= i < N (shards are numbered from 0)")
-    return index, count
+def predictor_line_model(predictor: Predictor) -> LineModel[JsonDict, JsonDict]:
+    """A predictor as the streamer sees it: its own `load_line`, batched prediction and `dump_line`."""
+
+    def number_inputs(inputs: JsonDict, number: int) -> None:
+        if isinstance(inputs, dict) and "line" in inputs:
+            inputs["line"] = number  # predictors that number lines themselves count only what they saw
+
+    return LineModel(load=predictor.load_line, predict_batch=predictor.predict_batch_json, dump=predictor.dump_line,
+                     fatal_errors=(ConfigurationError,), number_inputs=number_inputs)
 
 
-def count_lines(path: Path) -> int:
-    """Number of lines, counted in fixed-size chunks (a last line without newline counts)."""
-    lines, last = 0, b"\n"
-    with open(path, "rb") as stream:
-        for chunk in iter(lambda: stream.read(_CHUNK_BYTES), b""):
-            lines += chunk.count(b"\n")
-            last = chunk[-1:]
-    return lines + (last != b"\n")
-
-
-def shard_bounds(total_lines: int, index: int, count: int) -> Tuple[int, int]:
-    """0-based [start, end) of shard `index` of `count`: contiguous, sizes differ by at most one."""
-    return total_lines * index // count, total_lines * (index + 1) // count
-
-
-def read_lines(path: Path, start: int = 0, end: Optional[int] = None) -> Iterator[Tuple[int, bytes]]:
-    """Yield (1-based line number, raw bytes without the line end) for lines start..end-1.
-
-    A generator over the open file: memory holds one line, whatever the file size. Bytes, not
-    text, so that one undecodable line is reported alone instead of ending the whole read.
-    """
-    with open(path, "rb") as stream:
-        for number, raw in enumerate(stream, start=1):
-            if number <= start:
-                continue
-            if end is not None and number > end:
-                break
-            yield number, raw.rstrip(b"\r\n")
-
-
-# ------------------------------------------------------------------------ prediction loop
-@dataclass
-class BulkReport:
-    """What one run did: counts and the `file:line: why` of every skipped line."""
-
-    predicted: int = 0
-    blank: int = 0
-    errors: List[str] = field(default_factory=list)
-
-
-class BulkPredictor:
+class BulkPredictor(LineStreamer[JsonDict, JsonDict]):
     """
     Feeds lines to a `Predictor` in batches and writes its outputs in input order.
 
@@ -93,89 +53,11 @@ class BulkPredictor:
     """
 
     def __init__(self, predictor: Predictor, batch_size: int = 32) -> None:
-        if batch_size < 1:
-            raise ConfigurationError(f"--batch-size must be positive, got {batch_size}")
+        try:
+            super().__init__(predictor_line_model(predictor), batch_size)
+        except UsageError as error:
+            raise ConfigurationError(str(error)) from None
         self.predictor = predictor
-        self.batch_size = batch_size
-
-    def run(self, input_path: Path, output: IO[str], shard: Tuple[int, int] = (0, 1), progress: bool = True,
-            errors: Optional[IO[str]] = None) -> BulkReport:
-        total = count_lines(input_path)
-        start, end = shard_bounds(total, *shard)
-        report = BulkReport()
-        batch: List[Tuple[int, JsonDict]] = []
-        with Tqdm.tqdm(total=end - start, unit="lines", disable=not progress, desc=f"shard {shard[0]}/{shard[1]}") as bar:
-            for number, raw in read_lines(input_path, start, end):
-                bar.update(1)
-                parsed = self._load(input_path, number, raw, report, errors)
-                if parsed is None:
-                    continue
-                batch.append((number, parsed))
-                if len(batch) == self.batch_size:
-                    self._predict(input_path, batch, output, report, errors)
-                    batch = []
-            if batch:
-                self._predict(input_path, batch, output, report, errors)
-        return report
-
-    def _load(self, path: Path, number: int, raw: bytes, report: BulkReport, errors: Optional[IO[str]]
-              ) -> Optional[JsonDict]:
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            self._skip(path, number, f"not valid UTF-8 (byte {raw[error.start]:#04x} at column {error.start + 1})",
-                       report, errors)
-            return None
-        if not text.strip():
-            report.blank += 1
-            return None
-        try:
-            inputs = self.predictor.load_line(text)
-        except (ValueError, TypeError) as error:  # json.JSONDecodeError is a ValueError
-            self._skip(path, number, f"cannot read the line: {error}", report, errors)
-            return None
-        if isinstance(inputs, dict) and "line" in inputs:
-            inputs["line"] = number  # predictors that number lines themselves count only what they saw
-        return inputs
-
-    def _predict(self, path: Path, batch: List[Tuple[int, JsonDict]], output: IO[str], report: BulkReport,
-                 errors: Optional[IO[str]]) -> None:
-        try:
-            results = self.predictor.predict_batch_json([inputs for _, inputs in batch])
-        except Exception:  # noqa: BLE001  one bad line must not end the run: find it line by line
-            attempts = [self._predict_one(inputs) for _, inputs in batch]
-            failures = [error for _, error in attempts if error is not None]
-            if report.predicted == 0 and len(failures) == len(batch) and all(
-                    isinstance(error, ConfigurationError) for error in failures):
-                raise failures[0]  # model and input kind do not fit: every line would fail the same way
-            results = []
-            for (number, _), (result, error) in zip(batch, attempts):
-                if error is not None:
-                    self._skip(path, number, f"{type(error).__name__}: {error}", report, errors)
-                results.append(result)
-        for (number, _), result in zip(batch, results):
-            if result is None:
-                continue
-            if isinstance(result, dict) and "error" in result:  # a predictor's own per-line error record
-                self._skip(path, number, str(result["error"]), report, errors)
-                continue
-            output.write(self.predictor.dump_line(result))
-            report.predicted += 1
-        output.flush()
-
-    def _predict_one(self, inputs: JsonDict) -> Tuple[Optional[JsonDict], Optional[Exception]]:
-        try:
-            return self.predictor.predict_batch_json([inputs])[0], None
-        except Exception as error:  # noqa: BLE001
-            return None, error
-
-    @staticmethod
-    def _skip(path: Path, number: int, why: str, report: BulkReport, errors: Optional[IO[str]]) -> None:
-        message = f"{path}:{number}: {why}"
-        report.errors.append(message)
-        logger.warning("skipped %s", message)
-        if errors is not None:
-            errors.write(json.dumps({"file": str(path), "line": number, "error": why}, ensure_ascii=False) + "\n")
 
 
 # ------------------------------------------------------------------------------ the command
@@ -216,6 +98,14 @@ def build_predictor(archive_file: str, predictor_name: Optional[str] = None, pre
     return Predictor.from_archive(archive, predictor_name, extra_args=extra_args)
 
 
+def parse_shard(text: str) -> Tuple[int, int]:
+    """`"i/N"` -> (i, N); a bad value is a ConfigurationError, as AllenNLP reports settings."""
+    try:
+        return _parse_shard(text)
+    except UsageError as error:
+        raise ConfigurationError(str(error)) from None
+
+
 def _bulk_predict_from_args(args: argparse.Namespace) -> None:
     if not args.input_file.is_file():
         raise ConfigurationError(f"input file not found: {args.input_file}")
@@ -226,9 +116,4 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
         output = stack.enter_context(open(args.output_file, "w", encoding="utf-8")) if args.output_file else sys.stdout
         errors = stack.enter_context(open(args.errors_file, "w", encoding="utf-8")) if args.errors_file else None
         report = bulk.run(args.input_file, output, shard, progress=not args.no_progress, errors=errors)
-    print(f"green-predict: shard {shard[0]}/{shard[1]} of {args.input_file}: {report.predicted} lines predicted, "
-          f"{len(report.errors)} skipped, {report.blank} blank", file=sys.stderr)
-    for message in report.errors[:20]:
-        print(f"  skipped {message}", file=sys.stderr)
-    if len(report.errors) > 20:
-        print(f"  ... and {len(report.errors) - 20} more", file=sys.stderr)
+    print(report.summary("green-predict", args.input_file, shard), file=sys.stderr)

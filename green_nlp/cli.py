@@ -1,0 +1,157 @@
+"""`green-nlp`: ready models without AllenNLP, and AllenNLP with green_nlp from any folder.
+
+    green-nlp parse MODEL input.txt -o out.conllu     # the ONNX runtime: no torch, starts fast
+    green-nlp tag MODEL input.txt -o out.jsonl
+    green-nlp classify MODEL input.txt -o out.jsonl
+    green-nlp models                                 # the shipped models
+    green-nlp configs                                # where the training configs are installed
+    green-nlp train CONFIG -s DIR ...                # any allennlp subcommand, green_nlp registered
+    green-nlp green-predict ARCHIVE input.txt ...    # green_nlp's own subcommands too
+
+`allennlp green-predict` only works where AllenNLP finds the plugin (`.allennlp_plugins` in the
+working directory or `~/.allennlp/plugins`), because AllenNLP picks the subcommand before it reads
+`--include-package`; `green-nlp` registers green_nlp first, so it works in every folder.
+"""
+import argparse
+import functools
+import json
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, Callable, List, Optional, Sequence
+
+RUNTIME_COMMANDS = ("parse", "tag", "classify", "models", "configs")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in RUNTIME_COMMANDS:
+        sys.exit(run_runtime(args))
+    if not args or args[0] in ("-h", "--help"):
+        print(__doc__)
+        print("AllenNLP subcommands: green-nlp train|evaluate|predict|green-predict|green-export|... --help")
+        return
+    run_allennlp(args)
+
+
+# ------------------------------------------------------------------------------ runtime side
+def _runtime_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="green-nlp", description="Run an exported green model (no torch).")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, help_text, formats in (
+            ("parse", "dependency-parse raw text, one sentence or paragraph per line", ("conllu", "json")),
+            ("tag", "tag entities or chunks in raw text, one sentence per line", ("json", "conll")),
+            ("classify", "classify texts, one per line", ("json",))):
+        command = commands.add_parser(name, help=help_text)
+        command.add_argument("model", help="a shipped model's name (see `green-nlp models`) or an exported folder")
+        command.add_argument("input_file", type=Path, help="one text per line (or a JSON object with \"text\")")
+        command.add_argument("-o", "--output-file", type=Path, help="where to write the output (default: stdout)")
+        command.add_argument("--format", choices=formats, default=formats[0], help="output format")
+        command.add_argument("--errors-file", type=Path, help="also write every skipped line as JSON {file, line, error}")
+        command.add_argument("--batch-size", type=int, default=32, help="lines per model call")
+        command.add_argument("--precision", choices=("auto", "fp32", "int8"), default="auto",
+                             help="which exported graph to run (auto: fp32 where the folder has it)")
+        command.add_argument("--threads", type=int, default=None, help="CPU threads for onnxruntime")
+        command.add_argument("--shard", default="0/1", help="i/N: only the i-th of N contiguous blocks of lines")
+        command.add_argument("--no-progress", action="store_true", help="no progress bar (none is shown off a terminal)")
+    commands.add_parser("models", help="list the shipped models")
+    commands.add_parser("configs", help="list the training configs that came with the package")
+    return parser
+
+
+def _dumper(command: str, output_format: str) -> Callable[[Any], str]:
+    if output_format == "conllu":  # one block per input line, each closed by a blank line
+        return lambda result: result.to_conllu().rstrip("\n") + "\n\n"
+    if output_format == "conll":
+        return lambda result: result.to_conll() + "\n"
+    return lambda result: json.dumps(result.to_json(), ensure_ascii=False) + "\n"
+
+
+def _batch_call(nlp: Any, command: str) -> Callable[[List[str]], List[Any]]:
+    many = {"parse": "parse_many", "tag": "tag_many", "classify": "classify_many"}[command]
+    if not hasattr(nlp, many):
+        family = type(nlp).__name__
+        raise SystemExit(f"green-nlp {command}: this model ({family}) does not {command}; "
+                         f"use the command of its family (parse, tag or classify)")
+    method = getattr(nlp, many)
+    return lambda texts: list(method(texts, batch_size=len(texts)))
+
+
+def run_runtime(argv: List[str]) -> int:
+    from green_nlp import line_stream
+
+    args = _runtime_parser().parse_args(argv)
+    if args.command == "configs":
+        folder = configs_folder()
+        print(f"# {folder}")
+        for path in sorted(folder.rglob("*.jsonnet")):
+            print(path.relative_to(folder))
+        return 0
+    if args.command == "models":
+        from green_nlp.runtime import available_models
+
+        for name, summary in available_models().items():
+            print(f"{name}\t{summary}")
+        return 0
+    if not args.input_file.is_file():
+        print(f"green-nlp {args.command}: input file not found: {args.input_file}", file=sys.stderr)
+        return 2
+    try:
+        shard = line_stream.parse_shard(args.shard)
+        from green_nlp.runtime import load
+
+        nlp = load(args.model, precision=args.precision, threads=args.threads)
+        model = line_stream.LineModel(load=line_stream.json_or_text,
+                                      predict_batch=_batch_call(nlp, args.command),
+                                      dump=_dumper(args.command, args.format))
+        streamer = line_stream.LineStreamer(model, args.batch_size)
+    except (line_stream.UsageError, FileNotFoundError, ValueError) as error:
+        print(f"green-nlp {args.command}: {error}", file=sys.stderr)
+        return 2
+    progress = not args.no_progress and sys.stderr.isatty()
+    with ExitStack() as stack:
+        output = stack.enter_context(open(args.output_file, "w", encoding="utf-8")) if args.output_file else sys.stdout
+        errors = stack.enter_context(open(args.errors_file, "w", encoding="utf-8")) if args.errors_file else None
+        report = streamer.run(args.input_file, output, shard, progress=progress, errors=errors)
+    print(report.summary(f"green-nlp {args.command}", args.input_file, shard), file=sys.stderr)
+    return 0
+
+
+def configs_folder() -> Path:
+    """`training_configs/` of a clone, or the copy an installed package carries."""
+    import green_nlp
+
+    package = Path(green_nlp.__file__).resolve().parent
+    for folder in (package / "training_configs", package.parent / "training_configs"):
+        if folder.is_dir():
+            return folder
+    raise FileNotFoundError("no training_configs folder beside green_nlp: reinstall the package")
+
+
+# ----------------------------------------------------------------------------- AllenNLP side
+def _quiet_nltk() -> None:
+    """allennlp-models asks nltk to download two corpora on import, which prints errors offline."""
+    try:
+        import nltk
+    except ImportError:
+        return
+    nltk.download = functools.partial(nltk.download, quiet=True, raise_on_error=False)
+
+
+def run_allennlp(argv: List[str]) -> None:
+    """`allennlp ARGV...` with green_nlp registered first, so its subcommands exist in any folder."""
+    sys.argv = ["green-nlp", *argv]
+    _quiet_nltk()
+    import allennlp.__main__  # noqa: F401  (AllenNLP's logging set-up, as `allennlp` does it)
+    from allennlp.commands import main as allennlp_main
+    from allennlp.common.util import install_sigterm_handler
+
+    import green_nlp
+
+    green_nlp.register()
+    install_sigterm_handler()
+    allennlp_main(prog="green-nlp")
+
+
+if __name__ == "__main__":
+    main()

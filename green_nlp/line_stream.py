@@ -1,0 +1,224 @@
+"""Stream a line-based file through a model: per-line errors, input order, shards. No torch here.
+
+Shared by `allennlp green-predict` (an AllenNLP predictor) and `green-nlp parse|tag|classify` (the
+ONNX runtime): the input is read as bytes one line at a time (memory holds one batch, whatever the
+file size); a line that cannot be processed (not UTF-8, not what the model reads, or the model
+fails on it) is reported as `file:line: why` with its physical line number and left out, while
+every other line is still predicted, in input order; `--shard i/N` gives process `i` of `N` one
+contiguous block of lines, so the N outputs concatenated in shard order are one unsharded run's.
+"""
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Callable, Generic, Iterator, List, Optional, Sequence, Tuple, Type, TypeVar
+
+logger = logging.getLogger(__name__)
+
+_CHUNK_BYTES = 1 << 20
+
+Inputs = TypeVar("Inputs")
+Result = TypeVar("Result")
+
+
+class UsageError(ValueError):
+    """A setting the user gave cannot work (the message says what to change)."""
+
+
+def parse_shard(text: str) -> Tuple[int, int]:
+    """`"i/N"` -> (i, N) with 0 <= i < N."""
+    try:
+        index_text, count_text = text.split("/")
+        index, count = int(index_text), int(count_text)
+    except ValueError:
+        raise UsageError(f"--shard must look like i/N (e.g. 0/4), got {text!r}") from None
+    if count < 1 or not 0 <= index < count:
+        raise UsageError(f"--shard {text}: need N >= 1 and 0 <= i < N (shards are numbered from 0)")
+    return index, count
+
+
+def count_lines(path: Path) -> int:
+    """Number of lines, counted in fixed-size chunks (a last line without newline counts)."""
+    lines, last = 0, b"\n"
+    with open(path, "rb") as stream:
+        for chunk in iter(lambda: stream.read(_CHUNK_BYTES), b""):
+            lines += chunk.count(b"\n")
+            last = chunk[-1:]
+    return lines + (last != b"\n")
+
+
+def shard_bounds(total_lines: int, index: int, count: int) -> Tuple[int, int]:
+    """0-based [start, end) of shard `index` of `count`: contiguous, sizes differ by at most one."""
+    return total_lines * index // count, total_lines * (index + 1) // count
+
+
+def read_lines(path: Path, start: int = 0, end: Optional[int] = None) -> Iterator[Tuple[int, bytes]]:
+    """Yield (1-based line number, raw bytes without the line end) for lines start..end-1.
+
+    A generator over the open file: memory holds one line, whatever the file size. Bytes, not
+    text, so that one undecodable line is reported alone instead of ending the whole read.
+    """
+    with open(path, "rb") as stream:
+        for number, raw in enumerate(stream, start=1):
+            if number <= start:
+                continue
+            if end is not None and number > end:
+                break
+            yield number, raw.rstrip(b"\r\n")
+
+
+def decode_line(raw: bytes) -> Tuple[Optional[str], Optional[str]]:
+    """(text, None), or (None, why) for bytes that are not UTF-8 or hold a NUL."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return None, f"not valid UTF-8 (byte {raw[error.start]:#04x} at column {error.start + 1})"
+    if "\x00" in text:
+        return None, f"holds a NUL byte at column {text.index(chr(0)) + 1} (binary data?)"
+    return text.lstrip("\ufeff") if text.startswith("\ufeff") else text, None
+
+
+@dataclass
+class StreamReport:
+    """What one run did: counts and the `file:line: why` of every skipped line."""
+
+    predicted: int = 0
+    blank: int = 0
+    errors: List[str] = field(default_factory=list)
+
+    def summary(self, command: str, path: Path, shard: Tuple[int, int] = (0, 1)) -> str:
+        where = f"shard {shard[0]}/{shard[1]} of {path}" if shard != (0, 1) else str(path)
+        lines = [f"{command}: {where}: {self.predicted} lines predicted, {len(self.errors)} skipped, "
+                 f"{self.blank} blank"]
+        lines += [f"  skipped {message}" for message in self.errors[:20]]
+        if len(self.errors) > 20:
+            lines.append(f"  ... and {len(self.errors) - 20} more")
+        return "\n".join(lines)
+
+
+@dataclass
+class LineModel(Generic[Inputs, Result]):
+    """What the streamer needs from a model: read a line, predict a batch, write a result.
+
+    `load` raises ValueError/TypeError for a line it cannot read; a result that is a dict with an
+    `error` key is the model's own per-line error record. When the whole first batch fails with one
+    of `fatal_errors`, the model and the input kind do not fit and the run stops with that error
+    instead of reporting every line.
+    """
+
+    load: Callable[[str], Inputs]
+    predict_batch: Callable[[List[Inputs]], Sequence[Result]]
+    dump: Callable[[Result], str]
+    fatal_errors: Tuple[Type[BaseException], ...] = ()
+    number_inputs: Optional[Callable[[Inputs, int], None]] = None  # tells an input its physical line number
+
+
+class LineStreamer(Generic[Inputs, Result]):
+    """Feeds the lines of a file to a `LineModel` in batches and writes its outputs in input order."""
+
+    def __init__(self, model: LineModel[Inputs, Result], batch_size: int = 32) -> None:
+        if batch_size < 1:
+            raise UsageError(f"--batch-size must be positive, got {batch_size}")
+        self.model = model
+        self.batch_size = batch_size
+
+    def run(self, input_path: Path, output: IO[str], shard: Tuple[int, int] = (0, 1), progress: bool = True,
+            errors: Optional[IO[str]] = None) -> StreamReport:
+        from tqdm import tqdm  # a dependency of spaCy and of AllenNLP alike
+
+        total = count_lines(input_path)
+        start, end = shard_bounds(total, *shard)
+        report = StreamReport()
+        batch: List[Tuple[int, Inputs]] = []
+        desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
+        with tqdm(total=end - start, unit="lines", disable=not progress, desc=desc) as bar:
+            for number, raw in read_lines(input_path, start, end):
+                bar.update(1)
+                loaded = self._load(input_path, number, raw, report, errors)
+                if loaded is None:
+                    continue
+                batch.append((number, loaded))
+                if len(batch) == self.batch_size:
+                    self._predict(input_path, batch, output, report, errors)
+                    batch = []
+            if batch:
+                self._predict(input_path, batch, output, report, errors)
+        return report
+
+    def _load(self, path: Path, number: int, raw: bytes, report: StreamReport, errors: Optional[IO[str]]
+              ) -> Optional[Inputs]:
+        text, why = decode_line(raw)
+        if text is None:
+            self._skip(path, number, why or "unreadable", report, errors)
+            return None
+        if not text.strip():
+            report.blank += 1
+            return None
+        try:
+            inputs = self.model.load(text)
+        except (ValueError, TypeError, KeyError) as error:  # json.JSONDecodeError is a ValueError
+            self._skip(path, number, f"cannot read the line: {error}", report, errors)
+            return None
+        if self.model.number_inputs is not None:
+            self.model.number_inputs(inputs, number)
+        return inputs
+
+    def _predict(self, path: Path, batch: List[Tuple[int, Inputs]], output: IO[str], report: StreamReport,
+                 errors: Optional[IO[str]]) -> None:
+        try:
+            results: List[Optional[Result]] = list(self.model.predict_batch([inputs for _, inputs in batch]))
+        except Exception:  # noqa: BLE001  one bad line must not end the run: find it line by line
+            attempts = [self._predict_one(inputs) for _, inputs in batch]
+            failures = [error for _, error in attempts if error is not None]
+            fatal = self.model.fatal_errors
+            if fatal and report.predicted == 0 and len(failures) == len(batch) and all(
+                    isinstance(error, fatal) for error in failures):
+                raise failures[0]  # model and input kind do not fit: every line would fail the same way
+            results = []
+            for (number, _), (result, error) in zip(batch, attempts):
+                if error is not None:
+                    self._skip(path, number, f"{type(error).__name__}: {error}", report, errors)
+                results.append(result)
+        for (number, _), result in zip(batch, results):
+            if result is None:
+                continue
+            if isinstance(result, dict) and "error" in result:  # a predictor's own per-line error record
+                self._skip(path, number, str(result["error"]), report, errors)
+                continue
+            output.write(self.model.dump(result))
+            report.predicted += 1
+        output.flush()
+
+    def _predict_one(self, inputs: Inputs) -> Tuple[Optional[Result], Optional[Exception]]:
+        try:
+            return self.model.predict_batch([inputs])[0], None
+        except Exception as error:  # noqa: BLE001
+            return None, error
+
+    @staticmethod
+    def _skip(path: Path, number: int, why: str, report: StreamReport, errors: Optional[IO[str]]) -> None:
+        message = f"{path}:{number}: {why}"
+        report.errors.append(message)
+        logger.warning("skipped %s", message)
+        if errors is not None:
+            errors.write(json.dumps({"file": str(path), "line": number, "error": why}, ensure_ascii=False) + "\n")
+
+
+def json_or_text(line: str, keys: Sequence[str] = ("text", "sentence")) -> str:
+    """A line as the runtime reads it: a JSON object with one of `keys`, or else the plain text itself.
+
+    A line that starts with `{` is taken as JSON: a broken object is an error for that line, not text
+    to parse or classify as if it were prose.
+    """
+    stripped = line.strip()
+    if not stripped.startswith("{"):
+        return line
+    value: Any = json.loads(stripped)
+    if not isinstance(value, dict):
+        raise ValueError("a JSON line must be an object")
+    for key in keys:
+        if key in value:
+            if not isinstance(value[key], str):
+                raise ValueError(f"field {key!r} must be a string, got {type(value[key]).__name__}")
+            return value[key]
+    raise ValueError(f"JSON line needs one of the fields {', '.join(map(repr, keys))}")

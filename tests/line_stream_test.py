@@ -1,0 +1,64 @@
+"""The torch-free streaming core shared by `allennlp green-predict` and `green-nlp parse|tag|classify`."""
+import io
+import json
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from green_nlp.line_stream import LineModel, LineStreamer, UsageError, decode_line, json_or_text, parse_shard
+
+
+def test_decode_line_names_the_bad_byte_and_refuses_nul():
+    assert decode_line("café".encode()) == ("café", None)
+    text, why = decode_line(b"caf\xe9 au lait")
+    assert text is None and "0xe9" in why and "column 4" in why
+    text, why = decode_line(b"a\x00b")
+    assert text is None and "NUL" in why and "column 2" in why
+
+
+def test_decode_line_drops_a_byte_order_mark():
+    assert decode_line("\ufeffThe cat.".encode()) == ("The cat.", None)
+
+
+def test_json_or_text_reads_objects_and_refuses_broken_ones():
+    assert json_or_text("The cat sat.") == "The cat sat."
+    assert json_or_text('{"text": "A b."}') == "A b."
+    assert json_or_text('{"sentence": "A b."}') == "A b."
+    for bad in ('{"text": "unclosed', '{"words": ["a"]}', '{"text": ["a", "b"]}'):
+        with pytest.raises(ValueError):
+            json_or_text(bad)
+
+
+def test_parse_shard_rejects_what_cannot_work():
+    assert parse_shard("1/4") == (1, 4)
+    for bad in ("4/4", "-1/2", "1", "a/b", "0/0"):
+        with pytest.raises(UsageError):
+            parse_shard(bad)
+
+
+def _upper_model(fail_on: str = "") -> LineModel:
+    def predict(texts: List[str]) -> List[str]:
+        if any(fail_on and fail_on in text for text in texts):
+            raise RuntimeError(f"model failed on {fail_on!r}")
+        return [text.upper() for text in texts]
+
+    return LineModel(load=json_or_text, predict_batch=predict, dump=lambda result: result + "\n")
+
+
+def test_streamer_keeps_order_and_physical_line_numbers(tmp_path: Path):
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"one\n\ntwo\ncaf\xe9\n{\"text\": \"three\"}\n{broken\nfour BOOM\nfive")
+    output, errors = io.StringIO(), io.StringIO()
+    report = LineStreamer(_upper_model(fail_on="BOOM"), batch_size=3).run(path, output, progress=False, errors=errors)
+    assert output.getvalue() == "ONE\nTWO\nTHREE\nFIVE\n"
+    assert report.predicted == 4 and report.blank == 1
+    records = [json.loads(line) for line in errors.getvalue().splitlines()]
+    assert [record["line"] for record in records] == [4, 6, 7]
+    assert "UTF-8" in records[0]["error"] and "RuntimeError" in records[2]["error"]
+    assert report.errors[0].startswith(f"{path}:4: ")
+
+
+def test_streamer_rejects_a_batch_size_below_one():
+    with pytest.raises(UsageError):
+        LineStreamer(_upper_model(), batch_size=0)
