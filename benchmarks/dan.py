@@ -38,8 +38,8 @@ from common import hardware_description, markdown_table  # noqa: E402
 import green_nlp  # noqa: E402,F401  (registers the components)
 from green_nlp.commands.prune_ngrams import prune_archive  # noqa: E402
 from green_nlp.data_paths import data_path  # noqa: E402
-from green_nlp.dataset_readers.text_classification import (TextExample, read_examples, split_heldout,  # noqa: E402
-                                                           subsample)
+from green_nlp.dataset_readers.text_classification import (TextExample, read_examples, readable_label,  # noqa: E402
+                                                           split_heldout, subsample)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 MODELS = ("teacher", "dan_scratch", "dan_kd", "dan_kd_ft", "dan_kd_train_only", "dan_kd_augmented")
@@ -176,10 +176,12 @@ def accuracies(archive: Archive, sets: Dict[str, Tuple[List[TextExample], str]],
     otherwise), and whether the direct path predicts the same on the test set."""
     result: Dict[str, Any] = parameters(archive.model)
     names = archive.model.vocab.get_index_to_token_vocabulary(getattr(archive.model, "_label_namespace", "labels"))
+    label_names = getattr(archive.validation_dataset_reader, "label_names", None)
     for name, (examples, _) in sets.items():
         texts = [e.text for e in examples]
         predicted, _, _ = run_model(archive, texts, batch_size)
-        accuracy = float(numpy.mean([p == e.label for p, e in zip(predicted, examples)]))
+        gold = [readable_label(e.label, label_names) for e in examples]  # models that name their classes
+        accuracy = float(numpy.mean([p == g for p, g in zip(predicted, gold)]))
         if name == "test":
             direct, _ = run_direct(archive, texts, batch_size)
             result.update(accuracy=accuracy, direct_same_predictions=[names[i] for i in direct] == predicted)

@@ -210,6 +210,36 @@ DAN_VARIANTS = {"teacher": ("teacher", "the large teacher classifier the DAN is 
                 "dan_kd_ft": ("dan_kd_ft", "the distilled DAN after the fine-tuning stage on the labeled data")}
 
 
+# Classes as the data files write them, where they are readable already; SST-2's "0"/"1" get their
+# names from training_configs/dan/labels.libsonnet, which the SST-2 configs give the readers.
+DAN_CLASSES = {"imdb": ["neg", "pos"], "trec": ["ABBR", "DESC", "ENTY", "HUM", "LOC", "NUM"]}
+TREC_MEANINGS = {"ABBR": "abbreviation", "DESC": "description", "ENTY": "entity", "HUM": "human",
+                 "LOC": "location", "NUM": "numeric value"}
+LABELS_LIBSONNET = REPO / "training_configs" / "dan" / "labels.libsonnet"
+
+
+def config_label_names(path: Path = LABELS_LIBSONNET) -> Dict[str, Dict[str, str]]:
+    """Data set -> {label in the data: readable name}, as the configs set the readers' `label_names`."""
+    if not path.exists():
+        return {}
+    import _jsonnet  # allennlp's dependency; imported here so the other cards need none
+
+    return json.loads(_jsonnet.evaluate_file(str(path)))
+
+
+def dan_classes(dataset: str, row: Dict[str, Any], label_names: Dict[str, Dict[str, str]]) -> Optional[str]:
+    """The card's class list: the names a model predicts, with the data's own label beside a renamed one."""
+    base = dataset.removesuffix("_cpu")
+    if row.get("labels"):  # recorded by the benchmark from the archive's vocabulary
+        return ", ".join(f"`{label}`" for label in row["labels"])
+    if base in label_names:
+        return ", ".join(f"`{name}` (`{raw}` in the data)" for raw, name in label_names[base].items())
+    if base in DAN_CLASSES:
+        return ", ".join(f"`{label}` ({TREC_MEANINGS[label]})" if label in TREC_MEANINGS else f"`{label}`"
+                         for label in DAN_CLASSES[base])
+    return None
+
+
 DAN_TRAINED_ON_CPU = "Trained on 2 CPU cores with shortened schedules (see the README's limits)."
 DAN_TRAINED_ON_GPU = "Fine-tuned on one GPU (data and schedule in its config's header)."  # teacher_*_full
 
@@ -222,6 +252,7 @@ def dan_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) ->
     settings = results.get("settings", {})
     hardware = f"{results.get('hardware', '')}; {settings.get('threads', 1)} thread(s), batch {settings.get('batch_size')}"
     cards = {}
+    label_names = config_label_names()
     for dataset, figures in results.get("datasets", {}).items():
         license_text = license_of(dataset.removesuffix('_cpu'), licenses)  # imdb_cpu: the same data
         evaluation = figures.get("evaluation", {})
@@ -234,10 +265,11 @@ def dan_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) ->
             speed = {"CPU examples/s incl. tokenization (1 thread)": row.get("cpu_examples_per_s"),
                      "CPU examples/s, model only": row.get("model_examples_per_s")}
             config_name = row.get("config", f"{config}_{dataset.removesuffix('_cpu')}")  # older rows name none
+            classes = dan_classes(dataset, row, label_names)
             cards[f"dan_{dataset}_{variant}"] = card(
                 f"green_nlp text classifier, {dataset}, {variant}", f"Text classifier: {what}.",
                 [f"Test: {evaluation.get('test', dataset)}", f"Dev: {evaluation.get('dev', '-')}",
-                 f"License: {license_text}"],
+                 f"License: {license_text}"] + ([f"Classes: {classes}"] if classes else []),
                 metrics, speed, {"config": f"`training_configs/dan/{config_name}.jsonnet`"},
                 hardware, source, [DAN_TRAINED_ON_GPU if config_name.startswith("teacher_") and
                                    config_name.endswith("_full") else DAN_TRAINED_ON_CPU])

@@ -8,7 +8,7 @@ from allennlp.commands.train import TrainModel
 from allennlp.common import Params
 
 from tests.conftest import REPO_ROOT
-from tests.dan_helpers import DAN_FIXTURES, TEACHER_CACHE, tiny_dan_run
+from tests.dan_helpers import DAN_FIXTURES, TEACHER_CACHE, tiny_dan_run, tiny_named_dan_run
 
 CONFIGS = sorted((REPO_ROOT / "training_configs" / "dan").glob("*.jsonnet"))
 FIXTURE_FOR = {"sst2": ("sst2_train.tsv", "sst2_dev.tsv"), "trec": ("trec_tiny.txt", "trec_tiny.txt"),
@@ -32,7 +32,7 @@ def _fixture_overrides(config: dict, name: str) -> dict:
     if "text_paths" in vocabulary:
         overrides["vocabulary.text_paths"] = [train]
     if vocabulary.get("type") == "from_files":  # DAN(KD+FT): a finished DAN(KD) run
-        run = tiny_dan_run()
+        run = tiny_named_dan_run() if config["dataset_reader"].get("label_names") else tiny_dan_run()
         overrides["vocabulary.directory"] = str(run / "vocabulary")
         overrides["model.initializer.regexes"] = [[".*", {"type": "pretrained",
                                                           "weights_file_path": str(run / "best.th")}]]

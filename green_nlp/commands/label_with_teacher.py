@@ -101,6 +101,9 @@ def label_corpus(archive_file: str, inputs: List[str], output: str, format: str 
     header = {"labels": [names[i] for i in range(len(names))], "archive": os.path.basename(archive_file),
               "inputs": [os.path.basename(p) for p in inputs], "shard": f"{shard_index}/{shard_count}",
               "max_examples_per_input": max_per_input, "every_nth": every_nth, "skip_per_input": skip_per_input}
+    label_names = getattr(reader, "label_names", None)
+    if label_names:  # the students' readers must name the labels the same way (checked when they read)
+        header["label_names"] = dict(label_names)
     if split != "all":
         header.update(split=split, dev_every=dev_every)
     if parsed_overrides:

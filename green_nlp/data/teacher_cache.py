@@ -2,8 +2,9 @@
 distillation run (caching is greener than running the teacher each epoch).
 
 A JSON-lines file: a header line `{"teacher_cache": 1, "labels": [...], ...}` naming the teacher's
-label order, then one record per document, in input order:
-`{"text": ..., "label": gold label or null, "logits": [...], "source": "file:line"}`.
+label order (and, with `label_names`, the teacher reader's raw-label -> name mapping, which the
+students' readers must share), then one record per document, in input order:
+`{"text": ..., "label": gold label as the input file writes it, or null, "logits": [...], "source": "file:line"}`.
 Appending complete lines only (and dropping a torn last line on resume) makes it resumable.
 """
 import json
@@ -13,7 +14,7 @@ from typing import Any, Dict, Iterator, List, Optional
 
 CACHE_VERSION = 1
 # Header entries that must match for a rerun to continue a cache, with the value a missing one means.
-_COMPARED = {"labels": None, "inputs": None, "shard": None, "max_examples_per_input": None, "every_nth": 1,
+_COMPARED = {"labels": None, "label_names": None, "inputs": None, "shard": None, "max_examples_per_input": None, "every_nth": 1,
              "skip_per_input": 0, "overrides": {}}
 
 

@@ -1,7 +1,7 @@
 """AllenNLP reader for the n-gram DAN: text -> 1-4-gram ids (+ label, + the teacher's logits)."""
 import glob
 import logging
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from allennlp.data import DatasetReader, Instance
 from allennlp.data.fields import LabelField
@@ -9,7 +9,8 @@ from allennlp.data.fields import LabelField
 from green_nlp.data.fields import NgramField, TeacherLogitsField
 from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE, make_analyzer
 from green_nlp.data.teacher_cache import TeacherCacheError, read_cache, read_header
-from green_nlp.dataset_readers.text_classification import check_sampling, check_split, reader_examples, subsample
+from green_nlp.dataset_readers.text_classification import (TextFormatError, check_label_names, check_sampling,
+                                                           check_split, readable_label, reader_examples, subsample)
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +39,11 @@ class NgramTextReader(DatasetReader):
         For plain files: drop examples without a label.
     split, dev_every, split_file : see `TextClassificationReader`; for plain files (a held-out dev
         set carved from TREC's training file), before sampling.
+    label_names : `Dict[str, str]`, optional
+        Readable names for the labels as files write them (see `TextClassificationReader`). A
+        cache's labels are the teacher's: raw ones are named with this mapping (so caches written
+        before the names still serve), and a cache whose teacher named them differently, or whose
+        labels the mapping does not know, is refused rather than distilled into the wrong classes.
 
     `file_path` may be a glob (e.g. the shards of a cache); matches are read in sorted order.
     """
@@ -46,8 +52,9 @@ class NgramTextReader(DatasetReader):
                  fine_labels: bool = False, max_examples: Optional[int] = None, use_gold_labels: bool = False,
                  skip_unlabeled: bool = False, sample_every: int = 1, sample_offset: int = 0,
                  split: str = "all", dev_every: int = 10, split_file: Optional[str] = None,
-                 **kwargs: Any) -> None:
+                 label_names: Optional[Dict[str, str]] = None, **kwargs: Any) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
+        self.label_names = check_label_names(label_names)
         check_sampling(sample_every, sample_offset)
         check_split(split, dev_every, split_file, reader=True)
         self._split, self._dev_every, self._split_file = split, dev_every, split_file
@@ -65,18 +72,46 @@ class NgramTextReader(DatasetReader):
             return paths
         return [str(file_path)]
 
+    def teacher_labels(self, path: str, header: Dict[str, Any]) -> List[str]:
+        """The cache's label order under this reader's names, or a clear refusal: logits are matched
+        to the student's classes by these names, so a naming mismatch would distil into wrong classes."""
+        raw = [str(label) for label in header["labels"]]
+        try:
+            teacher_names = check_label_names(header.get("label_names"))
+        except ValueError as error:
+            raise TeacherCacheError(f"{path}:1: the header's label_names are not usable: {error}") from error
+        if teacher_names and teacher_names != self.label_names:
+            raise TeacherCacheError(f"{path}:1: the teacher named its labels with label_names {teacher_names}, "
+                                    f"this reader with {self.label_names}; give the student's readers the "
+                                    "teacher's label_names")
+        try:
+            labels = [readable_label(label, self.label_names) for label in raw]
+        except TextFormatError as error:
+            raise TeacherCacheError(f"{path}:1: the teacher's labels {raw} do not fit this reader's label_names "
+                                    f"({error})") from error
+        if len(set(labels)) != len(labels):
+            raise TeacherCacheError(f"{path}:1: the teacher's labels {raw} name the same class twice under "
+                                    f"label_names {self.label_names}")
+        return labels
+
     def _examples(self, path: str) -> Iterator[Instance]:
         header = read_header(path) if path.endswith(".jsonl") else None
         if header is not None:
+            labels = self.teacher_labels(path, header)
             for record in read_cache(path):
-                if self._use_gold_labels and record.label is None:
-                    raise TeacherCacheError(f"{record.source}: no gold label, but use_gold_labels is set")
-                yield self.text_to_instance(record.text, record.label if self._use_gold_labels else None,
-                                            record.logits, header["labels"])
+                gold = None
+                if self._use_gold_labels:
+                    if record.label is None:
+                        raise TeacherCacheError(f"{record.source}: no gold label, but use_gold_labels is set")
+                    gold = readable_label(str(record.label), self.label_names, record.source)
+                    if gold not in labels:
+                        raise TeacherCacheError(f"{record.source}: gold label {gold!r} is not one of the "
+                                                f"teacher's labels {labels}")
+                yield self.text_to_instance(record.text, gold, record.logits, labels)
             return
         for example in reader_examples(path, self._format, self._fine_labels, self._split, self._dev_every,
                                        self._split_file, self._skip_unlabeled):
-            yield self.text_to_instance(example.text, example.label)
+            yield self.text_to_instance(example.text, example.label, source=example.source)
 
     def _read(self, file_path: str) -> Iterator[Instance]:
         for path in self._paths(file_path):
@@ -84,10 +119,13 @@ class NgramTextReader(DatasetReader):
                                                          self._sample_offset))
 
     def text_to_instance(self, text: str, label: Optional[str] = None,  # type: ignore[override]
-                         teacher_logits: Optional[list] = None, teacher_labels: Optional[list] = None) -> Instance:
+                         teacher_logits: Optional[list] = None, teacher_labels: Optional[list] = None,
+                         source: str = "") -> Instance:
+        """`label` as the file writes it or already named; `teacher_labels` already named
+        (`teacher_labels()`)."""
         fields: Dict[str, Any] = {"ngrams": NgramField(text, self.analyzer, NGRAM_NAMESPACE)}
         if label is not None:
-            fields["label"] = LabelField(label)
+            fields["label"] = LabelField(readable_label(label, self.label_names, source))
         if teacher_logits is not None:
             fields["teacher_logits"] = TeacherLogitsField(teacher_logits, teacher_labels or [])
         return Instance(fields)

@@ -9,6 +9,10 @@ Formats (chosen by `format`, or by the file name with `"auto"`):
   IMDB's `train_unsup`: an unlabeled example). Teacher caches are jsonl too (header line skipped).
 - `lines`: raw text, one document per line, no labels (what `allennlp predict` gets).
 
+Readable labels: a reader's `label_names` maps the labels as written in the file to the names the
+model should learn, predict and report (SST-2: `{"0": "negative", "1": "positive"}`). A label that
+is already one of the names is kept, so caches and files written with the names read the same.
+
 Empty documents: a blank line is skipped (in `lines` it still counts as a line, so line numbers
 stay those of the file); a labeled line whose text is empty is skipped with a warning naming
 `file:line`, and the count of such lines is logged. Anything else malformed raises
@@ -22,7 +26,7 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, Mapping, Optional
 
 from allennlp.data import DatasetReader, Instance, TokenIndexer, Tokenizer
 from allennlp.data.fields import LabelField, TextField
@@ -141,6 +145,40 @@ def read_examples(path: str, format: str = "auto", fine_labels: bool = False,
         logger.warning("%s: skipped %d examples with empty text", path, skipped)
 
 
+LabelNames = Optional[Mapping[str, str]]
+
+
+def check_label_names(label_names: LabelNames) -> Optional[Dict[str, str]]:
+    """A raw-label -> readable-name mapping, checked when a reader is built: names must be distinct
+    (two classes under one name would merge them) and no name may be another class's raw label
+    (which would make naming depend on whether a label was named already). `None` or `{}`: no names."""
+    if not label_names:
+        return None
+    names = {str(raw): name for raw, name in dict(label_names).items()}
+    if not all(isinstance(name, str) and name for name in names.values()):
+        raise ValueError(f"label_names must map labels to non-empty strings, got {names}")
+    if len(set(names.values())) != len(names):
+        raise ValueError(f"label_names gives two labels the same name: {names}")
+    clashes = [name for raw, name in names.items() if name in names and name != raw]
+    if clashes:
+        raise ValueError(f"label_names uses raw labels {clashes} as names of other labels: {names}")
+    return names
+
+
+def readable_label(label: str, label_names: LabelNames, source: str = "") -> str:
+    """`label` under its name; a label already named (a value of `label_names`) stays as it is.
+    With names given, any other label is an error naming `source`: it would become a class the
+    mapping does not know, silently."""
+    if not label_names:
+        return label
+    if label in label_names:
+        return label_names[label]
+    if label in label_names.values():
+        return label
+    where = f"{source}: " if source else ""
+    raise TextFormatError(f"{where}label {label!r} is neither a key nor a name of label_names {dict(label_names)}")
+
+
 def check_sampling(every: int, offset: int = 0) -> None:
     """Reject sample settings `subsample` cannot honour (readers call it when built, before reading)."""
     if every < 1:
@@ -241,14 +279,19 @@ class TextClassificationReader(DatasetReader):
     split_file : `str`, optional
         The file the split is carved from, required with a split: other files (the test set, which
         AllenNLP reads with the validation reader) are read whole.
+    label_names : `Dict[str, str]`, optional
+        Readable names for the labels as the file writes them (SST-2: `{"0": "negative", "1":
+        "positive"}`), so the vocabulary, predictions and spaCy's `doc.cats` carry the names. Set
+        the same mapping on the teacher's and the students' readers.
     """
 
     def __init__(self, tokenizer: Optional[Tokenizer] = None, token_indexers: Optional[Dict[str, TokenIndexer]] = None,
                  format: str = "auto", fine_labels: bool = False, skip_unlabeled: bool = False,
                  max_examples: Optional[int] = None, sample_every: int = 1, sample_offset: int = 0,
                  split: str = "all", dev_every: int = 10, split_file: Optional[str] = None,
-                 **kwargs: Any) -> None:
+                 label_names: Optional[Dict[str, str]] = None, **kwargs: Any) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
+        self.label_names = check_label_names(label_names)
         check_sampling(sample_every, sample_offset)
         check_split(split, dev_every, split_file, reader=True)
         if format not in FORMATS:
@@ -267,12 +310,13 @@ class TextClassificationReader(DatasetReader):
 
     def _read(self, file_path: str) -> Iterator[Instance]:
         for example in self.shard_iterable(self.examples(file_path)):
-            yield self.text_to_instance(example.text, example.label)
+            yield self.text_to_instance(example.text, example.label, example.source)
 
-    def text_to_instance(self, text: str, label: Optional[str] = None) -> Instance:  # type: ignore[override]
+    def text_to_instance(self, text: str, label: Optional[str] = None,  # type: ignore[override]
+                         source: str = "") -> Instance:
         fields: Dict[str, Any] = {"tokens": TextField(self._tokenizer.tokenize(text))}
         if label is not None:
-            fields["label"] = LabelField(label)
+            fields["label"] = LabelField(readable_label(label, self.label_names, source))
         return Instance(fields)
 
     def apply_token_indexers(self, instance: Instance) -> None:

@@ -18,7 +18,6 @@ import numpy
 from allennlp.models.archival import Archive, load_archive
 from allennlp.predictors import Predictor
 from spacy.attrs import DEP, HEAD, POS
-from spacy.language import Language
 from spacy.parts_of_speech import IDS as POS_IDS
 from spacy.tokens import Doc, Span
 from spacy.training import Alignment
@@ -221,13 +220,20 @@ def probs_to_cats(probs: Sequence[float], labels: Dict[int, str]) -> Dict[str, f
 
 
 class ClassifierComponent(_PredictorComponent):
-    """Sets `doc.cats` (label -> probability) from a classifier archive such as the n-gram DAN."""
+    """Sets `doc.cats` (label -> probability) from a classifier archive such as the n-gram DAN.
+
+    The labels are the predictor's `label_names` (the vocabulary's, under the reader's
+    `label_names` where it has one), so SST-2 models trained with names give
+    `{"negative": ..., "positive": ...}`.
+    """
 
     def __init__(self, name: str, archive: str, cuda_device: int = -1, batch_size: int = 32, overrides: str = "",
                  predictor: Optional[str] = None, label_namespace: str = "labels") -> None:
         super().__init__(name, archive, cuda_device, batch_size, overrides, predictor)
         namespace = getattr(self.archive.model, "_label_namespace", label_namespace)
-        self.labels = self.archive.model.vocab.get_index_to_token_vocabulary(namespace)
+        readable = getattr(self.archive.validation_dataset_reader, "label_names", None) or {}
+        vocabulary = self.archive.model.vocab.get_index_to_token_vocabulary(namespace)
+        self.labels = {index: readable.get(label, label) for index, label in vocabulary.items()}
         if not self.labels:
             raise ValueError(f"{name}: {archive} has no labels in vocabulary namespace {namespace!r}")
 
@@ -241,23 +247,7 @@ class ClassifierComponent(_PredictorComponent):
                                  "class of its probs; label_namespace does not match the model")
 
 
-# -------------------------------------------------------------------------------- factories
-@Language.factory("green_nlp_parser", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
-                                                      "max_sentence_length": 1000})
-def make_parser(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
-                max_sentence_length: int) -> ParserComponent:
-    return ParserComponent(name, archive, cuda_device, batch_size, overrides, max_sentence_length)
-
-
-@Language.factory("green_nlp_ner", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
-                                                   "predictor": None})
-def make_ner(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
-             predictor: Optional[str]) -> NerComponent:
-    return NerComponent(name, archive, cuda_device, batch_size, overrides, predictor)
-
-
-@Language.factory("green_nlp_classifier", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
-                                                          "predictor": None, "label_namespace": "labels"})
-def make_classifier(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
-                    predictor: Optional[str], label_namespace: str) -> ClassifierComponent:
-    return ClassifierComponent(name, archive, cuda_device, batch_size, overrides, predictor, label_namespace)
+# ------------------------------------------------------------------------------- factories
+# Declared in the light `spacy_factories` module (what the entry points name). The names stay
+# importable from here for metadata written before the entry points moved there.
+from green_nlp.integrations.spacy_factories import make_classifier, make_ner, make_parser  # noqa: E402,F401

@@ -20,7 +20,10 @@ class TextClassifierPredictor(Predictor):
     model's prior) and shows `"num_ngrams": 0`.
 
     `probs` are in label-index order and `label_names` names them, so the output alone is
-    enough to build spaCy's `doc.cats`.
+    enough to build spaCy's `doc.cats`. Labels are the vocabulary's, under the names of the
+    reader's `label_names` where it has one: a model trained with names predicts them, and one
+    trained on raw labels ("0"/"1") gets readable ones from an override such as
+    `-o '{"validation_dataset_reader.label_names": {"0": "negative", "1": "positive"}}'`.
     """
 
     def load_line(self, line: str) -> JsonDict:
@@ -40,6 +43,10 @@ class TextClassifierPredictor(Predictor):
             raise ValueError(f"expected a 'text' or 'sentence' string, got keys {sorted(json_dict)}")
         return self._dataset_reader.text_to_instance(text)
 
+    def _readable(self, label: str) -> str:
+        names = getattr(self._dataset_reader, "label_names", None) or {}
+        return names.get(label, label)
+
     def _label_names(self) -> List[str]:
         namespace = getattr(self._model, "_label_namespace", "labels")
         names = self._model.vocab.get_index_to_token_vocabulary(namespace)
@@ -47,7 +54,10 @@ class TextClassifierPredictor(Predictor):
 
     def _select(self, output: Dict[str, Any]) -> JsonDict:
         selected = {key: output[key] for key in OUTPUT_KEYS if key in output}
-        selected.setdefault("label_names", self._label_names())
+        selected["label_names"] = [self._readable(str(name)) for name in selected.get("label_names",
+                                                                                         self._label_names())]
+        if "label" in selected:
+            selected["label"] = self._readable(str(selected["label"]))
         return sanitize(selected)
 
     def predict_instance(self, instance: Instance) -> JsonDict:

@@ -1,12 +1,16 @@
 import json
 
 import pytest
+import torch
 from allennlp.data import Batch
+from allennlp.models.archival import load_archive
+
+from green_nlp.commands.label_with_teacher import label_corpus
 
 from green_nlp.data.teacher_cache import TeacherCacheError, read_cache
 from green_nlp.data.ngram_vocabulary import NgramVocabulary
 from green_nlp.dataset_readers.ngram_text import NgramTextReader
-from tests.dan_helpers import DAN_FIXTURES, TEACHER_CACHE
+from tests.dan_helpers import DAN_FIXTURES, TEACHER_CACHE, sst2_label_names, tiny_named_dan_run
 
 
 def test_plain_file_gives_ngrams_and_label():
@@ -76,3 +80,72 @@ def test_train_and_dev_parts_of_one_file_and_the_test_file_whole():
                     .read(train_file)] for split in ("train", "dev")}
     assert (len(part["train"]), len(part["dev"])) == (32, 8)
     assert len(list(NgramTextReader(split="dev", dev_every=5, split_file=str(train_file)).read(test_file))) == 12
+
+
+# ------------------------------------------------------------------------------ label names
+SST2_NAMES = {"0": "negative", "1": "positive"}
+
+
+def _named_cache(tmp_path, **header_changes):
+    """The fixture cache with its header changed (a teacher that named its labels, another data set...)."""
+    lines = TEACHER_CACHE.read_text().splitlines(keepends=True)
+    header = {**json.loads(lines[0]), **header_changes}
+    path = tmp_path / "named.teacher.jsonl"
+    path.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+    return path
+
+
+def test_plain_files_and_raw_label_caches_get_the_names():
+    reader = NgramTextReader(label_names=SST2_NAMES, use_gold_labels=True, max_examples=40)
+    assert {i["label"].label for i in reader.read(DAN_FIXTURES / "sst2_dev.tsv")} == {"negative", "positive"}
+    instances = list(reader.read(TEACHER_CACHE))  # written with the teacher's raw labels "0"/"1"
+    records = list(read_cache(str(TEACHER_CACHE)))[:40]
+    assert [i["label"].label for i in instances] == [SST2_NAMES[r.label] for r in records]
+    assert instances[0]["teacher_logits"].labels == ["negative", "positive"]
+    vocab = NgramVocabulary.from_ngram_corpus(instances=instances, max_features=200)
+    assert vocab.get_token_to_index_vocabulary("labels").keys() == {"negative", "positive"}
+    batch = Batch(instances[:3])
+    batch.index_instances(vocab)
+    negative = vocab.get_token_index("negative", "labels")
+    assert batch.as_tensor_dict()["teacher_logits"][:, negative].tolist() == pytest.approx(
+        [r.logits[0] for r in records[:3]], abs=1e-6)  # the teacher's "0" logit is the student's "negative"
+
+
+def test_a_cache_named_like_the_student_is_read_and_any_other_naming_is_refused(tmp_path):
+    named = _named_cache(tmp_path, labels=["negative", "positive"], label_names=SST2_NAMES)
+    assert next(iter(NgramTextReader(label_names=SST2_NAMES).read(named)))["teacher_logits"].labels == \
+        ["negative", "positive"]
+    with pytest.raises(TeacherCacheError, match="give the student's readers the teacher's label_names"):
+        list(NgramTextReader().read(named))  # the student's dev labels would stay "0"/"1"
+    with pytest.raises(TeacherCacheError, match="teacher named its labels"):
+        list(NgramTextReader(label_names={"0": "positive", "1": "negative"}).read(named))  # swapped classes
+    imdb = _named_cache(tmp_path, labels=["neg", "pos"])
+    with pytest.raises(TeacherCacheError, match=r"named.teacher.jsonl:1: the teacher's labels \['neg', 'pos'\]"):
+        list(NgramTextReader(label_names=SST2_NAMES).read(imdb))
+
+
+def test_a_gold_label_the_teacher_does_not_have_is_refused(tmp_path):
+    imdb_named = _named_cache(tmp_path, labels=["neg", "pos"])  # its gold labels stay "0"/"1"
+    with pytest.raises(TeacherCacheError, match=r"sst2_train.tsv:2: gold label '0' is not one of the teacher's"):
+        list(NgramTextReader(use_gold_labels=True).read(imdb_named))
+
+
+def test_a_named_teacher_and_a_named_student_agree_on_every_logit(tmp_path):
+    """Teacher and student both trained with SST-2's names: the cache records the teacher's naming,
+    and the student's logits targets are the teacher's own, class by class."""
+    names = sst2_label_names()
+    teacher = load_archive(str(tiny_named_dan_run() / "model.tar.gz")).model.eval()
+    cache = tmp_path / "kd.teacher.jsonl"
+    label_corpus(str(tiny_named_dan_run() / "model.tar.gz"), [str(DAN_FIXTURES / "sst2_train.tsv")], str(cache))
+    header = json.loads(cache.read_text().splitlines()[0])
+    assert header["labels"] == ["negative", "positive"] and header["label_names"] == names
+    instances = list(NgramTextReader(label_names=names, use_gold_labels=True).read(cache))
+    batch = Batch(instances)
+    batch.index_instances(teacher.vocab)
+    tensors = batch.as_tensor_dict()
+    with torch.no_grad():
+        live = teacher(ngrams=tensors["ngrams"])["logits"]
+    assert torch.allclose(tensors["teacher_logits"], live, atol=1e-4)
+    assert {teacher.vocab.get_token_from_index(int(i), "labels") for i in tensors["label"]} == {"negative", "positive"}
+    with pytest.raises(TeacherCacheError, match="teacher's label_names"):
+        list(NgramTextReader().read(cache))

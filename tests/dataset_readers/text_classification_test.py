@@ -151,3 +151,30 @@ def test_split_counts_unlabeled_examples_too_so_every_tool_carves_the_same_part(
     texts = [" ".join(t.text for t in i["tokens"].tokens) for i in reader.read(mixed)]
     carved = [e for e in split_heldout(read_examples(mixed), "dev", 4) if e.label is not None]
     assert texts == [e.text for e in carved] == ["doc 7", "doc 11", "doc 19"]
+
+
+# ------------------------------------------------------------------------------ label names
+SST2_NAMES = {"0": "negative", "1": "positive"}
+
+
+def test_label_names_name_the_labels_and_keep_named_ones():
+    reader = TextClassificationReader(label_names=SST2_NAMES)
+    labels = [instance["label"].label for instance in reader.read(DAN / "sst2_train.tsv")]
+    raw = [example.label for example in read_examples(DAN / "sst2_train.tsv")]
+    assert labels == [SST2_NAMES[label] for label in raw]
+    assert reader.text_to_instance("a fine film", "positive")["label"].label == "positive"  # named already
+
+
+def test_a_label_the_names_do_not_know_is_an_error_naming_file_and_line(tmp_path):
+    path = tmp_path / "three_classes.tsv"
+    path.write_text("label\tsentence\n1\tgood\n2\tneutral\n")
+    with pytest.raises(TextFormatError, match=r"three_classes.tsv:3: label '2' is neither"):
+        list(TextClassificationReader(label_names=SST2_NAMES).read(path))
+
+
+@pytest.mark.parametrize("names, message", [({"0": "bad", "1": "bad"}, "same name"),
+                                            ({"0": "1", "1": "0"}, "raw labels"),
+                                            ({"0": ""}, "non-empty")])
+def test_unusable_label_names_are_refused_when_the_reader_is_built(names, message):
+    with pytest.raises(ValueError, match=message):
+        TextClassificationReader(label_names=names)

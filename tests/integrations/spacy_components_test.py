@@ -1,5 +1,6 @@
 """The spaCy components on real `spacy.blank("en")` pipelines and real green_nlp archives."""
 import ast
+import json
 import importlib
 
 import pytest
@@ -192,3 +193,19 @@ def test_classifier_component_matches_the_dan_predictor(dan_archive):
         assert sum(doc.cats.values()) == pytest.approx(1.0)
         assert max(doc.cats, key=doc.cats.get) == expected["label"]
     assert nlp(texts[0]).cats == docs[0].cats
+
+
+def test_classifier_cats_carry_the_label_names():
+    from tests.dan_helpers import sst2_label_names, tiny_dan_run, tiny_named_dan_run
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("green_nlp_classifier", config={"archive": str(tiny_named_dan_run() / "model.tar.gz")})
+    assert set(nlp("a fine and moving film").cats) == {"negative", "positive"}
+    raw = spacy.blank("en")  # an archive trained on "0"/"1", named through the component's overrides
+    raw.add_pipe("green_nlp_classifier", config={
+        "archive": str(tiny_dan_run() / "model.tar.gz"),
+        "overrides": json.dumps({"validation_dataset_reader.label_names": sst2_label_names()})})
+    plain = spacy.blank("en")
+    plain.add_pipe("green_nlp_classifier", config={"archive": str(tiny_dan_run() / "model.tar.gz")})
+    text = "dull , flat and far too long"
+    assert raw(text).cats == {sst2_label_names()[label]: p for label, p in plain(text).cats.items()}

@@ -4,7 +4,7 @@ import pytest
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
-from tests.dan_helpers import tiny_dan_run
+from tests.dan_helpers import sst2_label_names, tiny_dan_run, tiny_named_dan_run
 
 
 @pytest.fixture(scope="module")
@@ -36,3 +36,19 @@ def test_batches_match_single_predictions_and_dump_one_line_each(predictor):
 def test_missing_text_is_a_clear_error(predictor):
     with pytest.raises(ValueError, match="'text' or 'sentence'"):
         predictor.predict_json({"review": "x"})
+
+
+def test_a_model_trained_with_label_names_predicts_the_names():
+    named = Predictor.from_archive(load_archive(str(tiny_named_dan_run() / "model.tar.gz")))
+    output = named.predict_json({"text": "the film is wonderful and charming"})
+    assert output["label_names"] == ["negative", "positive"] and output["label"] in output["label_names"]
+
+
+def test_an_archive_with_raw_labels_still_predicts_and_can_be_given_names(predictor):
+    assert predictor.predict_json({"text": "great"})["label_names"] == ["0", "1"]  # archives from before names
+    overrides = {"validation_dataset_reader.label_names": sst2_label_names()}
+    renamed = Predictor.from_archive(load_archive(str(tiny_dan_run() / "model.tar.gz"), overrides=overrides))
+    for text in ("great", "a dull and boring plot"):
+        raw, named = predictor.predict_json({"text": text}), renamed.predict_json({"text": text})
+        assert named["probs"] == raw["probs"] and named["label_names"] == ["negative", "positive"]
+        assert named["label"] == sst2_label_names()[raw["label"]]

@@ -5,7 +5,7 @@
 // as defaults; the dataset configs shrink |V|, d and the batch for a 2-core CPU and say so.
 {
   reader(format='auto', fine_labels=false, max_examples=null, skip_unlabeled=false, split='all',
-         split_file=null):: {
+         split_file=null, label_names=null):: {
     type: 'ngram_text',
     ngram_range: [1, 4],
     format: format,
@@ -14,6 +14,7 @@
     split: split,
     [if split != 'all' then 'split_file']: split_file,
     [if max_examples != null then 'max_examples']: max_examples,
+    [if label_names != null then 'label_names']: label_names,
   },
 
   // stage: 'scratch' (train set, CE), 'kd' (teacher cache, KL), 'kd_ft' (start from a kd run's weights and
@@ -23,16 +24,18 @@
       embedding_dim=1000, hidden_dim=null, dropout=0.0, ngram_dropout=0.0, pretrained_file=null,
       temperature=1.0, kd_dir=null,
       batch_size=2048, lr=5e-4, epochs=10, patience=3, max_dense_grad_norm=1.0,
-      train_split='all', dev_split='all')::
+      train_split='all', dev_split='all', label_names=null)::
     // train_split / dev_split: 'train' and 'dev' carve a dev set out of a file that has none (TREC;
-    // a teacher cache is read whole: label only the train part into it)
+    // a teacher cache is read whole: label only the train part into it). label_names: readable class
+    // names (labels.libsonnet), the same as the teacher's.
     assert std.member(['scratch', 'kd', 'kd_ft'], stage) : 'stage must be scratch, kd or kd_ft';
     assert stage != 'kd_ft' || kd_dir != null : 'kd_ft needs kd_dir';
     {
       dataset_reader: $.reader(format, fine_labels, if stage == 'kd' then null else max_train_examples,
-                               skip_unlabeled=stage != 'kd', split=train_split, split_file=train),
+                               skip_unlabeled=stage != 'kd', split=train_split, split_file=train,
+                               label_names=label_names),
       validation_dataset_reader: $.reader(format, fine_labels, skip_unlabeled=true, split=dev_split,
-                                          split_file=dev),
+                                          split_file=dev, label_names=label_names),
       train_data_path: train,
       validation_data_path: dev,
       [if test != null then 'test_data_path']: test,

@@ -5,8 +5,10 @@
 // benchmarks/runs/dan.sh). The paper's corpus for SST-2 is Amazon reviews, not available here.
 // Sizes as dan_scratch_sst2.
 local lib = import 'dan.libsonnet';
+local labels = import 'labels.libsonnet';
 local data = std.extVar('GREEN_NLP_DATA') + '/cls/sst2/';
 
 lib.dan('kd', 'runs/dan/sst2/kd*.teacher.jsonl', data + 'dev.tsv', data + 'test.tsv',
         max_features=200000, embedding_dim=200, batch_size=256, lr=1e-3, epochs=15, patience=4,
-        dropout=0.2, ngram_dropout=0.1, temperature=1.0)
+        dropout=0.2, ngram_dropout=0.1, temperature=1.0,
+        label_names=labels.sst2)

@@ -8,8 +8,10 @@ local minilm = std.extVar('GREEN_NLP_MINILM');
 
 {
   teacher(train, dev, test=null, format='auto', fine_labels=false, max_length=128, max_train_examples=null,
-          batch_size=32, lr=5e-5, epochs=3, warmup_steps=100, train_split='all', dev_split='all')::
-    // train_split / dev_split: 'train' and 'dev' carve a dev set out of a file that has none (TREC)
+          batch_size=32, lr=5e-5, epochs=3, warmup_steps=100, train_split='all', dev_split='all',
+          label_names=null)::
+    // train_split / dev_split: 'train' and 'dev' carve a dev set out of a file that has none (TREC);
+    // label_names: readable class names (labels.libsonnet), written into the teacher's label cache
     local reader(max_examples, split, split_file) = {
       type: 'green_text_classification',
       format: format,
@@ -18,6 +20,7 @@ local minilm = std.extVar('GREEN_NLP_MINILM');
       split: split,
       [if split != 'all' then 'split_file']: split_file,
       [if max_examples != null then 'max_examples']: max_examples,
+      [if label_names != null then 'label_names']: label_names,
       tokenizer: { type: 'pretrained_transformer', model_name: minilm, max_length: max_length },
       token_indexers: { tokens: { type: 'pretrained_transformer', model_name: minilm } },
     };

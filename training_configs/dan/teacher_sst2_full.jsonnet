@@ -5,7 +5,9 @@
 //     --include-package green_nlp -o '{"trainer.cuda_device": 0, "trainer.use_amp": true}'
 // (bash benchmarks/runs/dan.sh sst2_full_gpu). teacher_sst2.jsonnet is the CPU-sized one.
 local lib = import 'teacher.libsonnet';
+local labels = import 'labels.libsonnet';
 local data = std.extVar('GREEN_NLP_DATA') + '/cls/sst2/';
 
 lib.teacher(data + 'train.tsv', data + 'dev.tsv', data + 'test.tsv', max_length=64, batch_size=32, lr=3e-5,
-            epochs=2, warmup_steps=250)
+            epochs=2, warmup_steps=250,
+            label_names=labels.sst2)

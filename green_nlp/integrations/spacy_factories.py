@@ -1,0 +1,47 @@
+"""The spaCy factories `green_nlp_parser`, `green_nlp_ner` and `green_nlp_classifier`, declared cheaply.
+
+spaCy imports every `spacy_factories` entry point whenever a pipeline is created
+(`Language.__init__`, so `spacy.blank("en")` too), whether or not the pipeline uses green_nlp.
+This module is what those entry points name: it imports nothing but spaCy, and the components
+(`spacy_components`, which needs torch and allennlp) are imported only when one is added to a
+pipeline. The names, default configs and signatures are the components' public config.
+"""
+from types import ModuleType
+from typing import TYPE_CHECKING, Optional
+
+from spacy.language import Language
+
+if TYPE_CHECKING:  # for the return annotations only
+    from green_nlp.integrations.spacy_components import ClassifierComponent, NerComponent, ParserComponent
+
+
+def _components() -> ModuleType:
+    """The heavy module, with every AllenNLP component of green_nlp registered (archives need them)."""
+    import green_nlp
+
+    green_nlp.register()
+    from green_nlp.integrations import spacy_components
+
+    return spacy_components
+
+
+@Language.factory("green_nlp_parser", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
+                                                      "max_sentence_length": 1000})
+def make_parser(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
+                max_sentence_length: int) -> "ParserComponent":
+    return _components().ParserComponent(name, archive, cuda_device, batch_size, overrides, max_sentence_length)
+
+
+@Language.factory("green_nlp_ner", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
+                                                   "predictor": None})
+def make_ner(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
+             predictor: Optional[str]) -> "NerComponent":
+    return _components().NerComponent(name, archive, cuda_device, batch_size, overrides, predictor)
+
+
+@Language.factory("green_nlp_classifier", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
+                                                          "predictor": None, "label_namespace": "labels"})
+def make_classifier(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
+                    predictor: Optional[str], label_namespace: str) -> "ClassifierComponent":
+    return _components().ClassifierComponent(name, archive, cuda_device, batch_size, overrides, predictor,
+                                             label_namespace)
