@@ -1,11 +1,42 @@
-"""Where green_nlp finds the real (large) data sets: one setting, read in place, never copied."""
+"""Where green_nlp finds its data, and the path settings the Jsonnet configs read.
+
+The real (large) data sets: one setting, `GREEN_NLP_DATA`, read in place, never copied.
+
+Jsonnet cannot test whether a file exists, nor know where the clone is, so the LD-Net configs
+(which fall back to the committed fixtures when the real data is missing) read settings exported
+here on import, as `std.extVar`s. Set any of them yourself to override (a value you set is used as
+given). The defaults are absolute paths, so a config names the same files whatever the working
+directory (and `allennlp train -r` sees the same config again):
+
+- `LDNET_DATA`: the data root. `GREEN_NLP_DATA` when it holds CoNLL-03, else the fixtures' `data`
+  (tiny hand-written files; the configs switch to their names and print a WARNING saying so).
+- `LDNET_RUNS`: where the LD-Net runs live (the clone's `runs/ldnet`): the trained LMs
+  (`lm_forward/model.tar.gz`, `lm_backward/model.tar.gz`), their corpus (`lm_corpus/`) and each
+  dataset's `origin` and `pruned` taggers, which the later stages start from.
+- `LDNET_LM_PRESET`: `cpu` when both trained LM archives exist under `LDNET_RUNS`, else `tiny` (the
+  committed fixture archives; a config that then trains on real data prints a WARNING with the
+  commands that build the real LMs). It fixes both the LM archive paths and the LM sizes.
+- `LDNET_FIXTURES`: the clone's `fixtures/ldnet` (tiny data, LM corpus and archives).
+
+This module imports nothing heavy: the settings can be exported before torch or allennlp load.
+"""
+import logging
 import os
 from pathlib import Path
+from typing import Tuple
+
+logger = logging.getLogger(__name__)
 
 DATA_ENV_VAR = "GREEN_NLP_DATA"
+REPO_ROOT = Path(__file__).resolve().parents[1]
 # The repository is expected to sit beside a `shared/data` folder; users point GREEN_NLP_DATA
 # anywhere else.
-_DEFAULT_DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+_DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data"
+
+LDNET_DEFAULT_FIXTURES = REPO_ROOT / "fixtures" / "ldnet"
+LDNET_DEFAULT_RUNS = REPO_ROOT / "runs" / "ldnet"
+LDNET_LM_ARCHIVES = ("lm_forward/model.tar.gz", "lm_backward/model.tar.gz")  # under LDNET_RUNS
+LDNET_REAL_DATA_MARKER = ("ner", "conll2003", "eng.train")  # under GREEN_NLP_DATA
 
 
 def data_dir() -> Path:
@@ -18,7 +49,7 @@ def data_path(*parts: str) -> Path:
 
 
 def export_default_data_dir() -> None:
-    """Make `std.extVar("GREEN_NLP_DATA")` usable in Jsonnet configs, spelled one way only.
+    """Make `std.extVar("GREEN_NLP_DATA")` (and the LD-Net settings) usable in Jsonnet configs.
 
     AllenNLP passes the environment to Jsonnet as external variables, and Jsonnet has no default
     for a missing one, so the plugin fills in the documented default on import. The value is made
@@ -26,3 +57,34 @@ def export_default_data_dir() -> None:
     one: `../shared/data` and the default would otherwise be two different data paths.
     """
     os.environ[DATA_ENV_VAR] = str(data_dir().resolve())
+    export_ldnet_defaults()
+
+
+def ldnet_fixtures_dir() -> Path:
+    """The LD-Net fixtures: `LDNET_FIXTURES` if set, else the clone's `fixtures/ldnet`."""
+    return Path(os.environ.get("LDNET_FIXTURES", str(LDNET_DEFAULT_FIXTURES))).expanduser()
+
+
+def ldnet_runs_dir() -> Path:
+    """The LD-Net runs folder: `LDNET_RUNS` if set, else the clone's `runs/ldnet`."""
+    return Path(os.environ.get("LDNET_RUNS", str(LDNET_DEFAULT_RUNS))).expanduser()
+
+
+def ldnet_trained_lms() -> Tuple[Path, Path]:
+    """Where the forward and backward LM archives of the `cpu` preset are looked for."""
+    forward, backward = (ldnet_runs_dir() / archive for archive in LDNET_LM_ARCHIVES)
+    return forward, backward
+
+
+def export_ldnet_defaults() -> None:
+    """Fill in the `LDNET_*` settings the LD-Net configs read; values already set are kept."""
+    os.environ.setdefault("LDNET_FIXTURES", str(ldnet_fixtures_dir()))
+    os.environ.setdefault("LDNET_RUNS", str(ldnet_runs_dir()))
+    if "LDNET_DATA" not in os.environ:
+        real = data_dir().resolve()
+        has_real = real.joinpath(*LDNET_REAL_DATA_MARKER).exists()
+        os.environ["LDNET_DATA"] = str(real if has_real else ldnet_fixtures_dir() / "data")
+    if "LDNET_LM_PRESET" not in os.environ:
+        os.environ["LDNET_LM_PRESET"] = "cpu" if all(path.exists() for path in ldnet_trained_lms()) else "tiny"
+    logger.debug("LD-Net configs: %s", {name: os.environ[name] for name in
+                                        ("LDNET_DATA", "LDNET_RUNS", "LDNET_LM_PRESET", "LDNET_FIXTURES")})

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 os.environ["LDNET_DATA"] = "fixtures/ldnet/data"
+os.environ["LDNET_FIXTURES"] = "fixtures/ldnet"  # relative, so the archives hold no path of the machine that built them
 os.environ["LDNET_LM_PRESET"] = "tiny"
 
 from allennlp.commands.train import train_model_from_file  # noqa: E402

@@ -1,8 +1,11 @@
-"""GREEN_NLP_DATA is exported absolute, so a resumed run sees the data paths it started with."""
+"""GREEN_NLP_DATA and the LD-Net settings are exported absolute, so a resumed run sees the data paths it
+started with and a config names the same files from any folder."""
 import os
 from pathlib import Path
 
-from green_nlp.data_paths import DATA_ENV_VAR, export_default_data_dir
+from green_nlp.data_paths import DATA_ENV_VAR, LDNET_DEFAULT_FIXTURES, export_default_data_dir
+
+LDNET_PATHS = ("LDNET_DATA", "LDNET_RUNS", "LDNET_FIXTURES")
 
 
 def _exported(monkeypatch, value) -> str:
@@ -26,3 +29,14 @@ def test_a_relative_setting_is_read_from_the_working_directory(monkeypatch, tmp_
     (tmp_path / "my_data").mkdir()
     monkeypatch.chdir(tmp_path)
     assert _exported(monkeypatch, "my_data") == str((tmp_path / "my_data").resolve())
+
+
+def test_ldnet_settings_are_absolute_and_fall_back_to_the_fixtures_without_data(monkeypatch, tmp_path):
+    for name in LDNET_PATHS + ("LDNET_LM_PRESET",):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    _exported(monkeypatch, "no-data-here")
+    assert all(Path(os.environ[name]).is_absolute() for name in LDNET_PATHS)
+    assert os.environ["LDNET_DATA"] == str(LDNET_DEFAULT_FIXTURES / "data")
+    assert (Path(os.environ["LDNET_DATA"]) / "ner_conll2003_train.txt").exists()
+    assert os.environ["LDNET_LM_PRESET"] in ("tiny", "cpu")  # cpu only where this clone trained its LMs

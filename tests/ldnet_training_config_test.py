@@ -1,5 +1,7 @@
-"""Every LD-Net config builds on the fixtures, the headline command trains from a fresh clone's
-state, and the data/LM switch picks real data and trained LMs only when they exist."""
+"""Every LD-Net config builds on the fixtures from a folder outside the clone, the headline command
+trains from a fresh clone's state (saying loudly that it uses the fixtures), and the data/LM switch
+picks real data and trained LMs only when they exist, warning with the commands that build the LMs
+when they do not."""
 import json
 import os
 import subprocess
@@ -10,18 +12,30 @@ import pytest
 from allennlp.commands.train import TrainModel
 from allennlp.common import Params
 
-from green_nlp.models import ldnet_env
+from green_nlp import data_paths
 from tests.conftest import REPO_ROOT, require_data
 
 CONFIGS = sorted((REPO_ROOT / "training_configs").glob("ldnet*.jsonnet")) + sorted(
     (REPO_ROOT / "training_configs" / "ldnet").glob("*.jsonnet"))
+FIXTURE_WARNING = "WARNING: green_nlp LD-Net: training the tagger on the tiny made-up fixture files"
+FIXTURE_DATA = data_paths.LDNET_DEFAULT_FIXTURES / "data"
+TOY_LM_WARNING = "WARNING: green_nlp LD-Net: no trained language models at"
 
 
 @pytest.fixture
-def on_fixtures(monkeypatch):
-    monkeypatch.setenv("LDNET_DATA", "fixtures/ldnet/data")
+def on_fixtures(monkeypatch, tmp_path):
+    """The fixture data and LMs, with the working directory outside the clone."""
+    monkeypatch.setenv("LDNET_DATA", str(FIXTURE_DATA))
+    monkeypatch.setenv("LDNET_FIXTURES", str(data_paths.LDNET_DEFAULT_FIXTURES))
+    monkeypatch.setenv("LDNET_RUNS", str(tmp_path / "no-runs"))
     monkeypatch.setenv("LDNET_LM_PRESET", "tiny")
-    monkeypatch.chdir(REPO_ROOT)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+
+
+def _without_ldnet_settings() -> dict:
+    return {k: v for k, v in os.environ.items() if not k.startswith("LDNET_")}
 
 
 def test_there_are_configs_for_every_task_and_stage():
@@ -38,54 +52,101 @@ def test_config_builds(config_path: Path, tmp_path, on_fixtures):
     assert train_loop.model is not None and train_loop.trainer is not None
 
 
-def test_headline_command_trains_on_fixtures_without_shared_data(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LDNET_")}
+def test_headline_command_run_elsewhere_without_data_trains_on_fixtures_and_says_so(tmp_path):
+    env = _without_ldnet_settings()
     env["GREEN_NLP_DATA"] = str(tmp_path / "no-data-here")  # as in a fresh clone with no shared data
+    env["LDNET_RUNS"] = str(tmp_path / "no-runs")  # and no trained LMs
+    env["PYTHONPATH"] = str(REPO_ROOT)  # this clone's green_nlp, whatever the working directory
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
     serialization = tmp_path / "run"
-    result = subprocess.run([sys.executable, "-m", "allennlp", "train", "training_configs/ldnet_ner.jsonnet",
+    result = subprocess.run([sys.executable, "-m", "allennlp", "train",
+                             str(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet"),
                              "--include-package", "green_nlp", "-s", str(serialization)],
-                            cwd=REPO_ROOT, env=env, capture_output=True, text=True)
+                            cwd=elsewhere, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stderr.count(FIXTURE_WARNING) == 1
+    assert f"set GREEN_NLP_DATA (now {tmp_path / 'no-data-here'}) to the folder holding ner/conll2003" in result.stderr
+    assert TOY_LM_WARNING not in result.stderr  # toy LMs on toy data need no second warning
     config = json.loads((serialization / "config.json").read_text())
-    assert "fixtures/ldnet/data" in config["train_data_path"]
-    # a fresh clone has no trained LMs under runs/ and uses the committed tiny ones
-    trained = all((REPO_ROOT / path).exists() for path in ldnet_env.TRAINED_LMS)
-    expected = str(ldnet_env.TRAINED_LMS[0]) if trained else "fixtures/ldnet/archives/lm_forward.tar.gz"
-    assert config["model"]["language_models"][0]["pretrained_file"] == expected
+    assert config["train_data_path"] == str(FIXTURE_DATA / "ner_conll2003_train.txt")
+    assert config["model"]["language_models"][0]["pretrained_file"] == str(
+        data_paths.LDNET_DEFAULT_FIXTURES / "archives" / "lm_forward.tar.gz")
     metrics = json.loads((serialization / "metrics.json").read_text())
     assert "test_f1-measure-overall" in metrics and (serialization / "model.tar.gz").exists()
 
 
+def _config_and_stderr(capfd, name: str) -> tuple:
+    capfd.readouterr()
+    config = Params.from_file(str(REPO_ROOT / "training_configs" / name)).as_dict(quiet=True)
+    return config, capfd.readouterr().err
+
+
+def test_real_data_without_trained_lms_warns_with_the_commands_that_build_them(tmp_path, monkeypatch, capfd):
+    runs = tmp_path / "my_runs"
+    monkeypatch.setenv("LDNET_DATA", str(tmp_path / "data"))  # real data: only the paths are read here
+    monkeypatch.setenv("LDNET_RUNS", str(runs))
+    monkeypatch.setenv("LDNET_LM_PRESET", "tiny")
+    monkeypatch.chdir(tmp_path)
+    config, err = _config_and_stderr(capfd, "ldnet_ner.jsonnet")
+    assert config["train_data_path"] == str(tmp_path / "data" / "ner" / "conll2003" / "eng.train")
+    assert err.count(TOY_LM_WARNING) == 1 and "fixture files" not in err
+    lm_configs = REPO_ROOT / "training_configs" / "ldnet"
+    for direction in ("forward", "backward"):
+        assert f"{runs}/lm_{direction}/model.tar.gz" in err
+        assert (f"allennlp train {lm_configs}/lm_{direction}.jsonnet -s {runs}/lm_{direction} "
+                "--include-package green_nlp") in err
+    assert f"python -m green_nlp.dataset_readers.lm_corpus {runs}/lm_corpus" in err
+    _, err = _config_and_stderr(capfd, "ldnet_ner_nolm.jsonnet")  # no LMs: nothing to warn about
+    assert "WARNING" not in err
+    monkeypatch.setenv("LDNET_LM_PRESET", "cpu")  # the trained LMs: no warning, their paths under LDNET_RUNS
+    config, err = _config_and_stderr(capfd, "ldnet_ner.jsonnet")
+    assert "WARNING" not in err
+    assert config["model"]["language_models"][1]["pretrained_file"] == f"{runs}/lm_backward/model.tar.gz"
+
+
+@pytest.mark.parametrize("name", ["ldnet_wnut17_prune.jsonnet", "ldnet_chunking_finetune.jsonnet",
+                                  "ldnet/lm_backward.jsonnet"])
+def test_every_stage_on_fixtures_says_so(name, on_fixtures, capfd):
+    _, err = _config_and_stderr(capfd, name)
+    assert err.count("on the tiny made-up fixture files") == 1, err
+
+
 def test_defaults_pick_real_data_and_trained_lms_only_when_present(tmp_path, monkeypatch):
-    for name in ("LDNET_DATA", "LDNET_LM_PRESET"):
+    for name in ("LDNET_DATA", "LDNET_LM_PRESET", "LDNET_RUNS", "LDNET_FIXTURES"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GREEN_NLP_DATA", str(tmp_path / "data"))
     monkeypatch.chdir(tmp_path)
-    ldnet_env.export_defaults()
-    assert os.environ["LDNET_DATA"] == str(ldnet_env.FIXTURE_DATA) and os.environ["LDNET_LM_PRESET"] == "tiny"
+    (tmp_path / "runs" / "ldnet").mkdir(parents=True)  # a working directory's runs/ no longer counts
+    data_paths.export_ldnet_defaults()
+    assert os.environ["LDNET_DATA"] == str(FIXTURE_DATA) and os.environ["LDNET_LM_PRESET"] == "tiny"
+    assert os.environ["LDNET_RUNS"] == str(REPO_ROOT / "runs" / "ldnet")
+    assert os.environ["LDNET_FIXTURES"] == str(REPO_ROOT / "fixtures" / "ldnet")
     (tmp_path / "data" / "ner" / "conll2003").mkdir(parents=True)
     (tmp_path / "data" / "ner" / "conll2003" / "eng.train").write_text("EU NNP I-NP I-ORG\n")
-    for path in ldnet_env.TRAINED_LMS:
-        (tmp_path / path).parent.mkdir(parents=True)
-        (tmp_path / path).write_bytes(b"")
+    monkeypatch.setenv("LDNET_RUNS", str(tmp_path / "runs" / "ldnet"))
+    for path in data_paths.ldnet_trained_lms():
+        path.parent.mkdir(parents=True)
+        path.write_bytes(b"")
     for name in ("LDNET_DATA", "LDNET_LM_PRESET"):
         monkeypatch.delenv(name)
-    ldnet_env.export_defaults()
+    data_paths.export_ldnet_defaults()
     assert os.environ["LDNET_DATA"] == str(tmp_path / "data") and os.environ["LDNET_LM_PRESET"] == "cpu"
+    assert os.environ["LDNET_RUNS"] == str(tmp_path / "runs" / "ldnet")
     monkeypatch.setenv("LDNET_LM_PRESET", "tiny")  # an explicit choice wins
-    ldnet_env.export_defaults()
+    data_paths.export_ldnet_defaults()
     assert os.environ["LDNET_LM_PRESET"] == "tiny"
 
 
-def test_real_data_config_points_at_the_shared_files(monkeypatch):
+def test_real_data_config_points_at_the_shared_files(monkeypatch, tmp_path):
     data = require_data("ner", "conll2003", "eng.train").parents[2]
     monkeypatch.setenv("LDNET_DATA", str(data))
     monkeypatch.setenv("LDNET_LM_PRESET", "cpu")
-    monkeypatch.chdir(REPO_ROOT)
-    config = Params.from_file("training_configs/ldnet_ner.jsonnet").as_dict()
+    monkeypatch.chdir(tmp_path)  # the paths do not depend on the working directory
+    config = Params.from_file(str(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet")).as_dict()
     for key in ("train_data_path", "validation_data_path", "test_data_path"):
         assert Path(config[key]).exists()
-    assert config["model"]["language_models"][1]["pretrained_file"] == "runs/ldnet/lm_backward/model.tar.gz"
+    assert config["model"]["language_models"][1]["pretrained_file"] == str(data_paths.ldnet_trained_lms()[1])
     assert config["model"]["language_models"][1]["num_layers"] == 10
-    chunking = Params.from_file("training_configs/ldnet_chunking.jsonnet").as_dict()
+    chunking = Params.from_file(str(REPO_ROOT / "training_configs" / "ldnet_chunking.jsonnet")).as_dict()
     assert chunking["dataset_reader"]["split"] == "train" and chunking["validation_dataset_reader"]["dev_size"] == 1000

@@ -1,4 +1,4 @@
-// Beyond the paper: the pruned conll2000 tagger (runs/ldnet/conll2000/pruned/model.tar.gz, written by
+// Beyond the paper: the pruned conll2000 tagger ($LDNET_RUNS/conll2000/pruned/model.tar.gz, written by
 // `allennlp green-prune-ldnet` after ldnet_chunking_prune.jsonnet) trained a few more epochs with its
 // kept LM layers and gates fixed, so the word BiLSTM and CRF adapt to the LM features that are left.
 // LD-Net itself stops after layer selection. On the fixtures the origin tagger stands in.

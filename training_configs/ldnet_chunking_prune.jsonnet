@@ -1,5 +1,5 @@
 // LD-Net layer selection on conll2000 (see ldnet_ner_prune.jsonnet): starts from
-// runs/ldnet/conll2000/origin/model.tar.gz (or the fixture tagger archive on the fixtures).
+// $LDNET_RUNS/conll2000/origin/model.tar.gz (or the fixture tagger archive on the fixtures).
 // Regularizer strength 0.2, not the reference 0.05: chunking leans on the LMs more than NER does,
 // and at 0.05 ten of the twelve gates were still on after three epochs (the target is two).
 local tagger = import 'ldnet/tagger.libsonnet';

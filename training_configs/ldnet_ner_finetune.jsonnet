@@ -1,4 +1,4 @@
-// Beyond the paper: the pruned conll2003 tagger (runs/ldnet/conll2003/pruned/model.tar.gz, written by
+// Beyond the paper: the pruned conll2003 tagger ($LDNET_RUNS/conll2003/pruned/model.tar.gz, written by
 // `allennlp green-prune-ldnet` after ldnet_ner_prune.jsonnet) trained a few more epochs with its
 // kept LM layers and gates fixed, so the word BiLSTM and CRF adapt to the LM features that are left.
 // LD-Net itself stops after layer selection. On the fixtures the origin tagger stands in.

@@ -1,5 +1,5 @@
 // LD-Net layer selection on CoNLL-03 (paper Sec. 2.4 / 3.2 "Model pruning"): starts from the
-// trained tagger (runs/ldnet/conll2003/origin/model.tar.gz, or the fixture archive), LMs frozen,
+// trained tagger ($LDNET_RUNS/conll2003/origin/model.tar.gz, or the fixture archive), LMs frozen,
 // one gate per LM layer trained with the margin + binary regularizer by projected SGD with
 // momentum. Then `allennlp green-prune-ldnet IN OUT` deletes the layers whose gate is 0.
 local tagger = import 'ldnet/tagger.libsonnet';

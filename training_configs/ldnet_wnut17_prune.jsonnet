@@ -1,5 +1,5 @@
 // LD-Net layer selection on wnut17 (see ldnet_ner_prune.jsonnet): starts from
-// runs/ldnet/wnut17/origin/model.tar.gz (or the fixture tagger archive on the fixtures).
+// $LDNET_RUNS/wnut17/origin/model.tar.gz (or the fixture tagger archive on the fixtures).
 // Regularizer strength 0.2, not the reference 0.05: with 20 gates and WNUT's 106 batches an epoch,
 // 0.05 left 9, 7 and 14 gates on after epochs 1-3 (the task loss kept reopening them; target 2).
 local tagger = import 'ldnet/tagger.libsonnet';

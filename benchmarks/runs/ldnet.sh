@@ -16,7 +16,7 @@ ALLENNLP=${ALLENNLP:-.venv/bin/allennlp}
 PY=${PY:-.venv/bin/python}
 EPOCHS=${EPOCHS:-20}
 PRUNE_EPOCHS=${PRUNE_EPOCHS:-8}
-R=runs/ldnet
+R=${LDNET_RUNS:-runs/ldnet}  # where the LD-Net configs look for the trained LMs
 
 train() {  # config serialization_dir [overrides]; callers append to a log, so a skipped or resumed run keeps the earlier one
   local config=$1 dir=$2 overrides=${3:-"{}"}

@@ -5,6 +5,10 @@ and writes a new archive whose LMs hold only the kept layers' weights; its `conf
 the smaller LMs, so it reloads and predicts on its own. A pruned tagger fine-tuned further
 (`training_configs/ldnet_ner_finetune.jsonnet`, whose config only points at the pruned archive)
 goes through the same command to become an archive that loads without that one.
+
+AllenNLP finds a plugin's subcommands only through a `.allennlp_plugins` file in the working
+directory (the clone's root has one), not through `--include-package`; in any other folder, write
+one holding the line `green_nlp` first. The archives it reads and writes load from any folder.
 """
 import argparse
 import json

@@ -67,8 +67,9 @@ class DenseLanguageModel(Model):
         `False` builds only embedding + LSTM, for use as contextual features in a tagger.
     pretrained_file : `str`, optional
         A trained `green_dense_lm` archive: its vocabulary is copied into `namespace` and its
-        weights into this model (architecture arguments must match). AllenNLP drops this key when
-        it reloads a saved model, whose archive then already holds both.
+        weights into this model (architecture arguments must match). Read only while training:
+        a saved model's archive already holds both, so it is dropped when the model is reloaded
+        (by AllenNLP for a standalone LM, by `ld_net_tagger` for the LMs in its list).
     """
 
     def __init__(

@@ -1,7 +1,10 @@
 """LD-Net's sequence labeler (Liu et al. 2018): characters + words + frozen dense LMs -> BiLSTM -> CRF."""
-from typing import Any, Dict, List, Optional
+import logging
+from os import PathLike
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import torch
+from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
@@ -10,14 +13,38 @@ from allennlp.modules.conditional_random_field import allowed_transitions
 from allennlp.nn import InitializerApplicator, util
 from allennlp.training.metrics import SpanBasedF1Measure
 
+from green_nlp.data_paths import export_ldnet_defaults
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
 from green_nlp.models.dense_lm import DenseLanguageModel
-from green_nlp.models import ldnet_env
 from green_nlp.nn.viterbi import batched_viterbi_tags
 
-ldnet_env.export_defaults()
+export_ldnet_defaults()  # the LD-Net configs' settings, also when imported without the plugin
+
+logger = logging.getLogger(__name__)
 
 LABELS = "labels"
+# What a saved model no longer needs: its weights file holds what these would load or initialise.
+TRAINING_ONLY_KEYS = ("pretrained_file", "initializer")
+
+
+def drop_training_only_keys(tree: Any, keys: Sequence[str] = TRAINING_ONLY_KEYS) -> int:
+    """Remove `keys` at any depth of nested dicts and lists, in place; returns how many were removed.
+
+    AllenNLP's own `remove_keys_from_params` stops at lists, which is where the tagger's
+    `language_models` (and their `pretrained_file`) are.
+    """
+    removed = 0
+    if isinstance(tree, dict):
+        for key in keys:
+            if key in tree:
+                del tree[key]
+                removed += 1
+        children = list(tree.values())
+    else:
+        children = tree if isinstance(tree, list) else []
+    for child in children:
+        removed += drop_training_only_keys(child, keys)
+    return removed
 
 
 @Model.register("ld_net_tagger")
@@ -40,7 +67,8 @@ class LdNetTagger(Model):
         Its input size must be the embedder's output plus `lm_projection_dim` (when LMs are used).
     language_models : `List[DenseLanguageModel]`, optional
         Usually a forward and a backward `green_dense_lm` with `with_softmax: false`,
-        `namespace: "ldnet_lm_tokens"` and `pretrained_file` naming the trained LM archives.
+        `namespace: "ldnet_lm_tokens"` and `pretrained_file` naming the trained LM archives (read
+        when training only: a trained tagger's archive holds the LMs' vocabulary and weights).
     lm_projection_dim : `int`, optional (default = `100`)
     lm_indexer_key : `str`, optional (default = `"ldnet_lm"`)
         The `tokens` indexer that gives the LMs' word ids (a `green_lm_tokens` indexer).
@@ -109,6 +137,27 @@ class LdNetTagger(Model):
         self._f1 = SpanBasedF1Measure(vocab, LABELS, label_encoding=None, tags_to_spans_function=bioes_to_spans)
         if initializer is not None:  # e.g. `pretrained` from the trained tagger, for layer selection
             initializer(self)
+
+    @classmethod
+    def _load(
+        cls,
+        config: Params,
+        serialization_dir: Union[str, PathLike],
+        weights_file: Optional[Union[str, PathLike]] = None,
+        cuda_device: int = -1,
+    ) -> Model:
+        """Rebuild a trained tagger without reading its LM archives (its weights file holds the LMs).
+
+        The archived config still names them (`language_models[i].pretrained_file`, often a path
+        relative to the folder it was trained in); reading them would tie the archive to that
+        folder and machine. Archives written before this override load the same way.
+        """
+        config = config.duplicate()
+        removed = drop_training_only_keys(config.params.get("model"))
+        if removed:
+            logger.debug("loading %s without %d training-only keys (pretrained files, initializers)",
+                         serialization_dir, removed)
+        return super()._load(config, serialization_dir, weights_file, cuda_device)
 
     def train(self, mode: bool = True) -> "LdNetTagger":
         super().train(mode)

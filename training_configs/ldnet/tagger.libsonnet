@@ -26,6 +26,13 @@ local lm = import 'lm.libsonnet';
     local prune = stage == 'prune';
     local finetune = stage == 'finetune';
     local files = if fixtures then task.fixture else task;
+    // Loud fallbacks: fixture data, or the toy LMs on real data (a stage that builds its LMs from the
+    // preset; `finetune` takes them from its archive).
+    local toy_lms = use_lms && !fixtures && preset == 'tiny' && !finetune;
+    local what = { train: 'the tagger', prune: 'layer selection', finetune: 'the fine-tuning stage' }[stage] +
+                 (if use_lms then '' else ' (NoLM)');
+    local warned(path) = lm.warn_if(fixtures, lm.fixture_data_warning(what),
+                                    lm.warn_if(toy_lms, lm.toy_lm_warning, path));
     {
     local reader(split) = {
       type: 'green_conll_tagging',
@@ -38,7 +45,7 @@ local lm = import 'lm.libsonnet';
 
     dataset_reader: reader(std.get(task, 'split_train', null)),
     validation_dataset_reader: reader(std.get(task, 'split_dev', null)),
-    train_data_path: data + files.train,
+    train_data_path: warned(data + files.train),
     validation_data_path: data + files.dev,
     test_data_path: data + files.test,
     evaluate_on_test: true,
@@ -121,10 +128,10 @@ local lm = import 'lm.libsonnet';
   // none is committed, the origin tagger stands in: any tagger archive can be fine-tuned).
   pruned_archive(name)::
     if lm.on_fixtures(std.extVar('LDNET_DATA')) then $.origin_archive(name)
-    else 'runs/ldnet/' + name + '/pruned/model.tar.gz',
+    else lm.runs_dir + '/' + name + '/pruned/model.tar.gz',
 
   origin_archive(name)::
     if lm.on_fixtures(std.extVar('LDNET_DATA')) then
-      'fixtures/ldnet/archives/tagger_origin' + (if name == 'conll2003' then '' else '_' + name) + '.tar.gz'
-    else 'runs/ldnet/' + name + '/origin/model.tar.gz',
+      lm.fixtures_dir + '/archives/tagger_origin' + (if name == 'conll2003' then '' else '_' + name) + '.tar.gz'
+    else lm.runs_dir + '/' + name + '/origin/model.tar.gz',
 }
