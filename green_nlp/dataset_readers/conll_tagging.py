@@ -1,4 +1,5 @@
-"""CoNLL-style tagging files (CoNLL-03 NER, WNUT-17, CoNLL-2000 chunking), trained as BIOES."""
+"""CoNLL-style tagging files (CoNLL-03 NER, WNUT-17, CoNLL-2000 chunking), trained as BIOES (or BIOUL
+/ BIO for taggers, such as allennlp-models' `crf_tagger`, whose span metrics read those)."""
 import logging
 import random
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
@@ -10,6 +11,13 @@ from allennlp.data.token_indexers import SingleIdTokenIndexer
 logger = logging.getLogger(__name__)
 
 ENCODINGS = ("IOB1", "BIO")
+LABEL_ENCODINGS = ("BIOES", "BIOUL", "BIO")
+# BIOES prefix -> prefix in each label encoding (BIOUL renames the end and single-word tags)
+_PREFIX_FROM_BIOES = {
+    "BIOES": {"B": "B", "I": "I", "E": "E", "S": "S"},
+    "BIOUL": {"B": "B", "I": "I", "E": "L", "S": "U"},
+    "BIO": {"B": "B", "I": "I", "E": "I", "S": "B"},
+}
 SPLITS = ("all", "train", "dev")
 
 
@@ -63,6 +71,18 @@ def to_bioes(tags: List[str], encoding: str, where: List[str]) -> List[str]:
     return bioes
 
 
+def from_bioes(tags: List[str], label_encoding: str) -> List[str]:
+    """BIOES tags in `label_encoding` (one of `LABEL_ENCODINGS`); the spans are unchanged."""
+    if label_encoding not in LABEL_ENCODINGS:
+        raise ValueError(f"label_encoding must be one of {LABEL_ENCODINGS}, got {label_encoding!r}")
+    prefixes = _PREFIX_FROM_BIOES[label_encoding]
+    converted = []
+    for tag in tags:
+        prefix, label = _split_tag(tag)
+        converted.append("O" if prefix == "O" else f"{prefixes[prefix]}-{label}")
+    return converted
+
+
 def read_columns(file_path: str) -> Iterator[Tuple[List[List[str]], List[str]]]:
     """Sentences as (rows of columns, `file:line` of each row); `-DOCSTART-` and blank lines split.
 
@@ -98,7 +118,8 @@ def read_columns(file_path: str) -> Iterator[Tuple[List[List[str]], List[str]]]:
 @DatasetReader.register("green_conll_tagging")
 class ConllTaggingReader(DatasetReader):
     """
-    Word in the first column, tag in the last; tags are converted from `encoding` to BIOES.
+    Word in the first column, tag in the last; tags are converted from `encoding` to
+    `label_encoding` (BIOES by default).
 
     # Parameters
 
@@ -111,20 +132,29 @@ class ConllTaggingReader(DatasetReader):
         sentences and `"train"` the rest.
     dev_size : `int`, optional (default = `1000`)
     seed : `int`, optional (default = `13`)
+    label_encoding : `str`, optional (default = `"BIOES"`)
+        The tags the `tags` field carries. `ld_net_tagger` is trained and scored on `"BIOES"`.
+        allennlp-models' `crf_tagger` (`calculate_span_f1`, constrained decoding) reads `"BIOUL"`
+        (BIOES with `L-` for `E-` and `U-` for `S-`) or `"BIO"`: give it the same
+        `label_encoding` as this reader.
     """
 
     def __init__(self, token_indexers: Optional[Dict[str, TokenIndexer]] = None, encoding: str = "IOB1",
-                 split: str = "all", dev_size: int = 1000, seed: int = 13, **kwargs: Any) -> None:
+                 split: str = "all", dev_size: int = 1000, seed: int = 13, label_encoding: str = "BIOES",
+                 **kwargs: Any) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         if encoding not in ENCODINGS:
             raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}")
         if split not in SPLITS:
             raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+        if label_encoding not in LABEL_ENCODINGS:
+            raise ValueError(f"label_encoding must be one of {LABEL_ENCODINGS}, got {label_encoding!r}")
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
         self._encoding = encoding
         self._split = split
         self._dev_size = dev_size
         self._seed = seed
+        self._label_encoding = label_encoding
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         sentences = list(read_columns(file_path))
@@ -135,7 +165,8 @@ class ConllTaggingReader(DatasetReader):
             sentences = [s for i, s in enumerate(sentences) if (i in dev) == (self._split == "dev")]
         for rows, where in self.shard_iterable(sentences):
             words = [row[0] for row in rows]
-            yield self.text_to_instance(words, to_bioes([row[-1] for row in rows], self._encoding, where))
+            bioes = to_bioes([row[-1] for row in rows], self._encoding, where)
+            yield self.text_to_instance(words, from_bioes(bioes, self._label_encoding))
 
     def text_to_instance(self, words: List[str], tags: Optional[List[str]] = None) -> Instance:  # type: ignore
         tokens = TextField([Token(word) for word in words], self._token_indexers)

@@ -2,6 +2,7 @@
 import logging
 from typing import Any, Dict, Iterable, List, Optional
 
+from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
 from allennlp.data.fields import Field, MetadataField, SequenceLabelField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer
@@ -14,6 +15,11 @@ logger = logging.getLogger(__name__)
 
 UPOS_NAMESPACE = "upos"
 DEPREL_NAMESPACE = "deprel_labels"  # "*labels": no padding or OOV entry
+FIELD_NAMES = ("green_nlp", "allennlp_models")
+# allennlp-models' `universal_dependencies` reader, which its `biaffine_parser` is written for
+MODELS_POS_FIELD = "pos_tags"
+MODELS_POS_NAMESPACE = "pos"
+MODELS_DEPREL_NAMESPACE = "head_tags"
 
 
 @DatasetReader.register("conllu_dependencies")
@@ -36,6 +42,14 @@ class ConlluDependenciesReader(DatasetReader):
         Read every sentence except those of fold `leave_out_fold` of `cross_fit_folds` (see
         `green_nlp.data.folds`): the training data of one cross-fitting teacher, which then gives
         distillation targets only for the fold it never saw. Set both or neither.
+    field_names : `str`, optional (default = `"green_nlp"`)
+        `"green_nlp"`: the fields `green_biaffine_parser` takes (`upos` in namespace `upos`,
+        `head_tags` in `deprel_labels`; relations the vocabulary lacks are scored as wrong labels).
+        `"allennlp_models"`: those of allennlp-models' `universal_dependencies` reader, so this
+        reader (with its error messages, multiword handling and folds) can feed allennlp-models'
+        own `biaffine_parser`: `pos_tags` in namespace `pos`, `head_tags` in `head_tags`, metadata
+        `words` and `pos`. That model needs the POS column, so `use_gold_upos` must stay true, and
+        like its own reader a relation outside the vocabulary is an error.
     """
 
     def __init__(
@@ -45,6 +59,7 @@ class ConlluDependenciesReader(DatasetReader):
         max_sentence_length: Optional[int] = None,
         cross_fit_folds: Optional[int] = None,
         leave_out_fold: Optional[int] = None,
+        field_names: str = "green_nlp",
         **kwargs: Any,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
@@ -56,6 +71,12 @@ class ConlluDependenciesReader(DatasetReader):
         check_fold_settings(cross_fit_folds, leave_out_fold)
         self._cross_fit_folds = cross_fit_folds
         self._leave_out_fold = leave_out_fold
+        if field_names not in FIELD_NAMES:
+            raise ConfigurationError(f"field_names must be one of {FIELD_NAMES}, got {field_names!r}")
+        if field_names == "allennlp_models" and not use_gold_upos:
+            raise ConfigurationError("allennlp-models' biaffine_parser needs the POS column (pos_tags): "
+                                     "field_names 'allennlp_models' needs use_gold_upos true")
+        self._field_names = field_names
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         skipped = left_out = 0
@@ -97,15 +118,32 @@ class ConlluDependenciesReader(DatasetReader):
             raise ValueError("cannot parse an empty sentence")
         text_field = TextField([Token(word) for word in words])
         fields: Dict[str, Field] = {"words": text_field}
-        if upos is not None:
-            fields["upos"] = SequenceLabelField(upos, text_field, label_namespace=UPOS_NAMESPACE)
-        if heads is not None and deprels is not None:
-            fields["head_indices"] = SequenceLabelField(heads, text_field, label_namespace="head_index_tags")
-            fields["head_tags"] = GoldLabelField(deprels, text_field, label_namespace=DEPREL_NAMESPACE)
-        metadata: Dict[str, Any] = {"words": words, "upos": upos}
+        if self._field_names == "allennlp_models":
+            fields.update(self._allennlp_models_fields(text_field, upos, heads, deprels))
+            metadata: Dict[str, Any] = {"words": words, "pos": upos}
+        else:
+            if upos is not None:
+                fields["upos"] = SequenceLabelField(upos, text_field, label_namespace=UPOS_NAMESPACE)
+            if heads is not None and deprels is not None:
+                fields["head_indices"] = SequenceLabelField(heads, text_field, label_namespace="head_index_tags")
+                fields["head_tags"] = GoldLabelField(deprels, text_field, label_namespace=DEPREL_NAMESPACE)
+            metadata = {"words": words, "upos": upos}
         metadata.update(extra_metadata or {})
         fields["metadata"] = MetadataField(metadata)
         return Instance(fields)
+
+    @staticmethod
+    def _allennlp_models_fields(text_field: TextField, upos: Optional[List[str]], heads: Optional[List[int]],
+                                deprels: Optional[List[str]]) -> Dict[str, Field]:
+        """The label fields of allennlp-models' `universal_dependencies` reader, by its names."""
+        if upos is None:
+            raise ValueError("allennlp-models' biaffine_parser needs POS tags for every sentence")
+        fields: Dict[str, Field] = {
+            MODELS_POS_FIELD: SequenceLabelField(upos, text_field, label_namespace=MODELS_POS_NAMESPACE)}
+        if heads is not None and deprels is not None:
+            fields["head_tags"] = SequenceLabelField(deprels, text_field, label_namespace=MODELS_DEPREL_NAMESPACE)
+            fields["head_indices"] = SequenceLabelField(heads, text_field, label_namespace="head_index_tags")
+        return fields
 
     def apply_token_indexers(self, instance: Instance) -> None:
         instance.fields["words"].token_indexers = self._token_indexers  # type: ignore

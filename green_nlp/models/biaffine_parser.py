@@ -49,6 +49,10 @@ class BiaffineDependencyParser(Model):
         Sizes of the arc and label MLPs (paper: 500 and 100).
     embedding_dropout, mlp_dropout : `float`
         Dropout on embeddings and MLP outputs (paper: 0.33). Distillation switches it off.
+
+    Metrics: validation (and `allennlp evaluate`) scores the decoded trees (`decode()`). Training
+    batches score `greedy_attachments()` instead, each word's best head with no tree constraint, under
+    dropout: a cheap progress figure, close to but not the same as what the trees would score.
     """
 
     default_predictor = "green_dependency_parser"
@@ -195,6 +199,21 @@ class BiaffineDependencyParser(Model):
             decoded["upos_tags"] = scores["upos_logits"].argmax(-1)
         return decoded
 
+    def greedy_attachments(self, scores: Dict[str, torch.Tensor],
+                           gold_label_scores: torch.Tensor) -> Dict[str, torch.Tensor]:
+        """Training figures: each word's highest-scoring head (no tree constraint, no MST) and, as
+        its label, the best label at the gold head (`gold_label_scores`, which the loss computes
+        anyway). UAS / LAS come out as with the labels of the greedy heads: a label counts only
+        where its head is right, and there the greedy head is the gold head. So no label is scored
+        twice and the cost is two argmaxes.
+        """
+        with torch.no_grad():
+            # (batch, n+1): padding and self-loops are masked in arc_scores, so never a word's head
+            heads = scores["arc_scores"].argmax(-1)
+            labels = gold_label_scores.argmax(-1)
+            mask = scores["mask"][:, 1:].contiguous()
+        return {"heads": heads[:, 1:], "head_tags": labels[:, 1:], "mask": mask}
+
     def forward(  # type: ignore
         self,
         words: TextFieldTensors,
@@ -205,22 +224,37 @@ class BiaffineDependencyParser(Model):
     ) -> Dict[str, torch.Tensor]:
         scores = self.score(words, upos if self.upos_embedding is not None else None)
         output: Dict[str, Any] = {}
+        gold_label_scores: Optional[torch.Tensor] = None
         if head_indices is not None and head_tags is not None:
+            # shared by the loss (and a distiller's KL term) and the training figures
+            gold_label_scores = self.label_scores(scores, self._with_root(head_indices))
             distiller = self.__dict__.get("_distiller")
             if distiller is not None and self.training:
-                output["loss"] = distiller.loss(self, scores, words, upos, head_indices, head_tags, metadata)
+                output["loss"] = distiller.loss(self, scores, words, upos, head_indices, head_tags, metadata,
+                                                student_label_scores=gold_label_scores)
             else:
-                output["loss"] = self.loss(scores, head_indices, head_tags, upos)
+                output["loss"] = self.loss(scores, head_indices, head_tags, upos, gold_label_scores=gold_label_scores)
+        decoded: Optional[Dict[str, torch.Tensor]] = None
         if not self.training:
-            output.update(self.decode(scores))
-            word_mask = output["mask"]
-            if head_indices is not None and head_tags is not None:
-                self._attachment_scores(output["heads"], output["head_tags"], head_indices, head_tags, word_mask)
-            if self._upos_accuracy is not None and upos is not None:
-                self._upos_accuracy(scores["upos_logits"], upos, word_mask)
+            decoded = self.decode(scores)
+            output.update(decoded)
+        elif gold_label_scores is not None:
+            decoded = self.greedy_attachments(scores, gold_label_scores)  # for the training figures, not output
+        if decoded is not None:
+            self._update_metrics(scores, decoded, upos, head_indices, head_tags)
         if metadata is not None:
             output["words"] = [m["words"] for m in metadata]
         return output
+
+    def _update_metrics(self, scores: Dict[str, torch.Tensor], decoded: Dict[str, torch.Tensor],
+                        upos: Optional[torch.Tensor], head_indices: Optional[torch.Tensor],
+                        head_tags: Optional[torch.Tensor]) -> None:
+        """UAS / LAS (and UPOS accuracy) of `decoded` against the gold fields that are given."""
+        word_mask = decoded["mask"]
+        if head_indices is not None and head_tags is not None:
+            self._attachment_scores(decoded["heads"], decoded["head_tags"], head_indices, head_tags, word_mask)
+        if self._upos_accuracy is not None and upos is not None:
+            self._upos_accuracy(scores["upos_logits"], upos, word_mask)
 
     def attach_distiller(self, distiller: Optional[Any]) -> None:
         """Train against a teacher (see `green_nlp.training.parser_distiller`); `None` detaches.

@@ -144,13 +144,18 @@ class ParserDistiller:
     # ------------------------------------------------------------------- loss
     def loss(self, student: Any, scores: Dict[str, torch.Tensor], words: TextFieldTensors,
              upos: Optional[torch.Tensor], head_indices: torch.Tensor, head_tags: torch.Tensor,
-             metadata: Optional[List[Dict[str, Any]]]) -> torch.Tensor:
-        """kl_weight * (KL(arc) + KL(label)) + ce_weight * (CE(arc) + CE(label) [+ CE(upos)])."""
+             metadata: Optional[List[Dict[str, Any]]], student_label_scores: Optional[torch.Tensor] = None
+             ) -> torch.Tensor:
+        """kl_weight * (KL(arc) + KL(label)) + ce_weight * (CE(arc) + CE(label) [+ CE(upos)]).
+
+        `student_label_scores`: the student's `label_scores(scores, gold heads)` when it has them
+        already (it scores its training figures with them too), so they are computed once a step."""
         gold_heads = student._with_root(head_indices)
         teacher_arc, teacher_label = self.teacher_scores(words, upos, gold_heads, metadata)
         word_mask = scores["mask"][:, 1:]
         kl_arc = masked_kl_divergence(scores["arc_scores"][:, 1:], teacher_arc[:, 1:], word_mask, self.temperature)
-        student_label = student.label_scores(scores, gold_heads)
+        student_label = student_label_scores if student_label_scores is not None else \
+            student.label_scores(scores, gold_heads)
         kl_label = masked_kl_divergence(student_label[:, 1:], teacher_label[:, 1:], word_mask, self.temperature)
         loss = self.kl_weight * (kl_arc + kl_label)
         if self.ce_weight:

@@ -1,6 +1,7 @@
 import pytest
 
-from green_nlp.dataset_readers.conll_tagging import ConllTaggingFormatError, ConllTaggingReader, bioes_to_spans, to_bioes
+from green_nlp.dataset_readers.conll_tagging import (
+    ConllTaggingFormatError, ConllTaggingReader, bioes_to_spans, from_bioes, to_bioes)
 from tests.conftest import BAD_INPUTS, FIXTURES, require_data
 
 DATA = FIXTURES / "ldnet" / "data"
@@ -73,3 +74,45 @@ def test_real_conll2003_reads_completely():
     path = require_data("ner", "conll2003", "eng.testb")
     instances = list(ConllTaggingReader().read(str(path)))
     assert len(instances) == 3453
+
+
+def test_from_bioes_keeps_the_spans_in_each_label_encoding():
+    bioes = ["B-PER", "I-PER", "E-PER", "O", "S-LOC", "S-LOC", "B-ORG", "E-ORG"]
+    assert from_bioes(bioes, "BIOES") == bioes
+    assert from_bioes(bioes, "BIOUL") == ["B-PER", "I-PER", "L-PER", "O", "U-LOC", "U-LOC", "B-ORG", "L-ORG"]
+    assert from_bioes(bioes, "BIO") == ["B-PER", "I-PER", "I-PER", "O", "B-LOC", "B-LOC", "B-ORG", "I-ORG"]
+    with pytest.raises(ValueError, match="label_encoding must be one of"):
+        from_bioes(bioes, "IOB2")
+    with pytest.raises(ValueError, match="label_encoding must be one of"):
+        ConllTaggingReader(label_encoding="bioul")
+
+
+@pytest.mark.parametrize("label_encoding", ["BIOUL", "BIO"])
+def test_label_encodings_are_read_by_allennlps_span_f1(label_encoding):
+    """allennlp's span F1 (what crf_tagger's calculate_span_f1 uses) recovers the file's spans from
+    the reader's tags; BIOES, the default, is what it rejects."""
+    import torch
+    from allennlp.data import Vocabulary
+    from allennlp.data.dataset_readers.dataset_utils.span_utils import InvalidTagSequence
+    from allennlp.training.metrics import SpanBasedF1Measure
+
+    path = str(DATA / "ner_conll2003_train.txt")
+    default = list(ConllTaggingReader().read(path))
+    instances = list(ConllTaggingReader(label_encoding=label_encoding).read(path))
+    assert [i["tokens"].tokens for i in instances] == [i["tokens"].tokens for i in default]
+    gold_spans = sum(len(bioes_to_spans(i["tags"].labels)) for i in default)
+
+    def span_f1_of_gold_tags(batch, encoding):
+        vocab = Vocabulary.from_instances(batch)
+        metric = SpanBasedF1Measure(vocab, tag_namespace="labels", label_encoding=encoding)
+        for instance in batch:
+            ids = [vocab.get_token_index(tag, "labels") for tag in instance["tags"].labels]
+            one_hot = torch.nn.functional.one_hot(torch.tensor([ids]), vocab.get_vocab_size("labels")).float()
+            metric(one_hot, torch.tensor([ids]))
+        return metric
+
+    metric = span_f1_of_gold_tags(instances, label_encoding)
+    assert sum(metric._true_positives.values()) == gold_spans > 0
+    assert metric.get_metric()["f1-measure-overall"] == pytest.approx(1.0)
+    with pytest.raises(InvalidTagSequence):
+        span_f1_of_gold_tags(default, "BIOUL")

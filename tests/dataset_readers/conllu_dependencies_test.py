@@ -111,3 +111,52 @@ def test_every_real_treebank_file_reads_cleanly(treebank):
     assert len(files) == 3
     for path in files:
         assert sum(1 for _ in read_conllu(path)) > 0
+
+
+def _fields_by_namespace(instance):
+    return {name: (getattr(field, "_label_namespace", None), getattr(field, "labels", None))
+            for name, field in instance.fields.items() if name not in ("words", "metadata")}
+
+
+def test_allennlp_models_field_names_match_allennlp_models_own_reader():
+    from allennlp_models.structured_prediction.dataset_readers import UniversalDependenciesDatasetReader
+
+    path = FIXTURES / "ud" / "synthetic-tiny.conllu"
+    ours = list(ConlluDependenciesReader(field_names="allennlp_models").read(path))
+    theirs = list(UniversalDependenciesDatasetReader().read(path))
+    assert len(ours) == len(theirs) > 0
+    for mine, reference in zip(ours, theirs):
+        assert set(mine.fields) == set(reference.fields) == {"words", "pos_tags", "head_tags", "head_indices",
+                                                             "metadata"}
+        assert _fields_by_namespace(mine) == _fields_by_namespace(reference)
+        assert [t.text for t in mine["words"].tokens] == [t.text for t in reference["words"].tokens]
+        for key in ("words", "pos"):
+            assert mine["metadata"][key] == reference["metadata"][key]
+    assert ours[0]["pos_tags"]._label_namespace == "pos" and ours[0]["head_tags"]._label_namespace == "head_tags"
+
+
+def test_allennlp_models_field_names_keep_multiword_handling_and_prediction_input(tmp_path):
+    reader = ConlluDependenciesReader(field_names="allennlp_models")
+    first = next(iter(reader.read(MWT_FILE)))
+    assert first["pos_tags"].labels == ["PRON", "AUX", "PART", "VERB", "PUNCT"]
+    assert first["head_indices"].labels == [3, 4, 4, 0, 4]
+    path = tmp_path / "no_heads.conllu"
+    path.write_text("1\tHello\t_\tINTJ\t_\t_\t_\t_\t_\t_\n2\tthere\t_\tADV\t_\t_\t_\t_\t_\t_\n\n")
+    unparsed = next(iter(reader.read(path)))
+    assert set(unparsed.fields) == {"words", "pos_tags", "metadata"}
+
+
+def test_default_field_names_are_unchanged():
+    instance = next(iter(ConlluDependenciesReader().read(MWT_FILE)))
+    assert set(instance.fields) == {"words", "upos", "head_indices", "head_tags", "metadata"}
+    assert instance["upos"]._label_namespace == "upos"
+    assert instance["head_tags"]._label_namespace == "deprel_labels"
+
+
+def test_field_names_are_checked():
+    from allennlp.common.checks import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="field_names must be one of"):
+        ConlluDependenciesReader(field_names="allennlp")
+    with pytest.raises(ConfigurationError, match="needs use_gold_upos true"):
+        ConlluDependenciesReader(field_names="allennlp_models", use_gold_upos=False)
