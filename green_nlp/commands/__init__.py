@@ -4,3 +4,4 @@ from green_nlp.commands import prune_ldnet  # noqa: F401  (registers `allennlp g
 from green_nlp.commands import label_with_teacher  # noqa: F401  (registers `allennlp green-label-teacher`)
 from green_nlp.commands import prune_ngrams  # noqa: F401  (registers `allennlp green-prune-ngrams`)
 from green_nlp.commands import average_checkpoints  # noqa: F401  (registers `allennlp green-average-checkpoints`)
+from green_nlp.commands import export  # noqa: F401  (registers `allennlp green-export`)

@@ -3,13 +3,13 @@ import json
 import logging
 from typing import Any, Dict, List, Optional
 
-import conllu
 from allennlp.common.util import JsonDict, sanitize
 from allennlp.data import DatasetReader, Instance
 from allennlp.models import Model
 from allennlp.predictors import Predictor
 
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
+from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu  # shared with the ONNX runtime
 
 logger = logging.getLogger(__name__)
 
@@ -155,25 +155,3 @@ class DependencyParserPredictor(Predictor):
         if "error" in outputs:
             return f"# error: line {outputs.get('line')}: {outputs['error']}\n\n"
         return "".join(to_conllu(sentence) for sentence in outputs["sentences"])
-
-
-def to_conllu(sentence: Dict[str, Any]) -> str:
-    """One sentence record -> a CoNLL-U block, serialized by the `conllu` package."""
-    words = sentence["words"]
-    n = len(words)
-
-    def column(name: str, default: Optional[str] = None) -> List[Optional[str]]:
-        values = sentence.get(name)
-        return list(values) if values else [default] * n
-
-    upos, lemmas, xpos = column("upos"), column("lemmas"), column("xpos")
-    feats, misc = column("feats"), column("misc")
-    tokens = [
-        {"id": i + 1, "form": words[i], "lemma": lemmas[i], "upos": upos[i], "xpos": xpos[i],
-         "feats": feats[i], "head": sentence["heads"][i], "deprel": sentence["deprels"][i],
-         "deps": None, "misc": misc[i]}
-        for i in range(n)
-    ]
-    comments = dict(sentence.get("comments") or {})
-    comments.setdefault("text", " ".join(words))
-    return conllu.models.TokenList(tokens, metadata=comments).serialize()

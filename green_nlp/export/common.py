@@ -1,0 +1,150 @@
+"""Archive -> runtime folder: the steps every model family shares.
+
+A family module (`green_nlp.export.<module>`) writes `model.onnx` and returns its JSON metadata;
+this module loads the archive, picks the family, quantizes the graph to int8 and writes
+`green_model.json`. The folder it writes holds only ONNX (protobuf) and JSON files, never a
+pickle, so loading it runs no code from the archive.
+"""
+import hashlib
+import importlib
+import json
+import logging
+import re
+from pathlib import Path
+from typing import Any, Dict, Optional, Tuple, Union
+
+from allennlp.common.checks import ConfigurationError
+from allennlp.models import Model
+from allennlp.models.archival import load_archive
+
+from green_nlp.runtime.model_folder import FORMAT_VERSION, FP32_FILE, INT8_FILE, META_FILE
+
+logger = logging.getLogger(__name__)
+
+# family -> module under green_nlp.export that writes model.onnx for it
+FAMILY_MODULES = {"parser": "parser", "classifier": "dan", "tagger": "tagger"}
+
+PathLike = Union[str, Path]
+
+
+def model_family(model: Model) -> str:
+    """The export family of a loaded model, or an error naming its type."""
+    from green_nlp.models.biaffine_parser import BiaffineDependencyParser
+    from green_nlp.models.ldnet_tagger import LdNetTagger
+    from green_nlp.models.ngram_dan import NgramDan
+
+    for cls, family in ((BiaffineDependencyParser, "parser"), (NgramDan, "classifier"), (LdNetTagger, "tagger")):
+        if isinstance(model, cls):
+            return family
+    raise ConfigurationError(f"cannot export a model of type {_model_type(model)}: green-export handles "
+                             "green_biaffine_parser, ngram_dan and ld_net_tagger")
+
+
+def _model_type(model: Model) -> str:
+    """The name the model is registered under (its config `type`), else its class name."""
+    for name, (cls, _) in Model._registry[Model].items():
+        if cls is type(model):
+            return repr(name)
+    return type(model).__name__
+
+
+def family_module(family: str, model: Model) -> Any:
+    """`green_nlp.export.<module>` for `family`; a family not written yet is a clear error."""
+    name = f"green_nlp.export.{FAMILY_MODULES[family]}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
+        raise ConfigurationError(f"exporting {_model_type(model)} is not supported yet") from None
+
+
+def sha256_of(path: PathLike) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_model_card(path: PathLike) -> Dict[str, Any]:
+    """The parts of a model card (`model_cards/*.md`) a user of the exported model needs: title,
+    license, data lines and the metrics table (test figures), as strings from the card."""
+    text = Path(path).read_text(encoding="utf-8")
+    card: Dict[str, Any] = {"file": Path(path).name, "title": None, "license": None, "data": [], "metrics": {}}
+    section = None
+    for line in text.splitlines():
+        if line.startswith("# ") and card["title"] is None:
+            card["title"] = line[2:].strip()
+        elif line.startswith("## "):
+            section = line[3:].strip().lower()
+        elif section == "data" and line.startswith("- "):
+            item = line[2:].strip()
+            license_match = re.match(r"license:\s*(.+)", item, flags=re.IGNORECASE)
+            if license_match:
+                card["license"] = license_match.group(1).strip()
+            else:
+                card["data"].append(item)
+        elif section == "metrics" and line.startswith("|"):
+            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+            if len(cells) == 2 and cells[0] not in ("metric", "") and not set(cells[0]) <= set("-: "):
+                card["metrics"][cells[0]] = cells[1]
+    return card
+
+
+def check_onnx(path: PathLike) -> None:
+    import onnx
+
+    onnx.checker.check_model(str(path))
+
+
+def quantize_int8(fp32_path: PathLike, int8_path: PathLike) -> None:
+    """onnxruntime's dynamic quantization of the LSTM and matrix-multiply weights, the layers
+    `green_nlp.nn.quantization.quantize_for_cpu` quantizes in torch (convolutions stay float:
+    onnxruntime's CPU ConvInteger takes no int8 weights)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # its advice to run shape pre-processing concerns static quantization
+    try:
+        quantize_dynamic(str(fp32_path), str(int8_path), weight_type=QuantType.QInt8,
+                         op_types_to_quantize=["MatMul", "Gemm", "LSTM"])
+    finally:
+        root.setLevel(level)
+
+
+def load_for_export(archive_path: PathLike) -> Tuple[Model, Any]:
+    """(model on CPU in eval mode, archive config) from a `model.tar.gz`, loaded safely."""
+    import green_nlp
+
+    green_nlp.register()  # the archive's registered names, and safe extraction
+    archive = load_archive(str(archive_path), cuda_device=-1)
+    return archive.model.eval(), archive.config
+
+
+def export_archive(archive_path: PathLike, output_dir: PathLike, card: Optional[PathLike] = None) -> Path:
+    """Write a runtime folder for an AllenNLP archive: `model.onnx`, `model.int8.onnx` and
+    `green_model.json`. Returns the folder."""
+    archive_path, output_dir = Path(archive_path), Path(output_dir)
+    if not archive_path.is_file():
+        raise ConfigurationError(f"archive {archive_path} does not exist")
+    model, config = load_for_export(archive_path)
+    family = model_family(model)
+    module = family_module(family, model)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    family_meta = module.export(model, config, output_dir)
+    check_onnx(output_dir / FP32_FILE)
+    quantize_int8(output_dir / FP32_FILE, output_dir / INT8_FILE)
+    check_onnx(output_dir / INT8_FILE)
+    meta = {
+        "format_version": FORMAT_VERSION,
+        "family": family,
+        "source_archive_sha256": sha256_of(archive_path),
+        "card": read_model_card(card) if card is not None else None,
+        "files": {"fp32": FP32_FILE, "int8": INT8_FILE},
+        **family_meta,
+    }
+    (output_dir / META_FILE).write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    logger.info("exported %s (%s) to %s", archive_path, family, output_dir)
+    return output_dir

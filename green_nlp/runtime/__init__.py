@@ -1,0 +1,63 @@
+"""Run exported green_nlp models with onnxruntime and numpy only: no torch, no allennlp.
+
+    from green_nlp.runtime import load
+    nlp = load("path/to/exported/folder")          # or a model name, see `available_models()`
+    doc = nlp.parse("The cat sat on the mat.")
+    print(doc.to_conllu())
+
+A folder comes from `allennlp green-export ARCHIVE FOLDER`. Each model family has its own class,
+imported only when a folder of that family is loaded, so importing this package stays cheap.
+"""
+import importlib
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from green_nlp.runtime.model_folder import available_models, model_file, read_meta, resolve_model
+
+# family -> "module:class", built as cls(folder, meta, session)
+FAMILY_CLASSES = {
+    "parser": "green_nlp.runtime.parser:ParserRuntime",
+    "classifier": "green_nlp.runtime.classifier:ClassifierRuntime",
+    "tagger": "green_nlp.runtime.tagger:TaggerRuntime",
+}
+
+__all__ = ["load", "resolve_model", "available_models", "create_session", "FAMILY_CLASSES"]
+
+
+def create_session(path: Path, threads: Optional[int] = None) -> Any:
+    """An onnxruntime CPU session; `threads` caps the intra-op threads (None: onnxruntime's default)."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    if threads is not None:
+        if threads < 1:
+            raise ValueError(f"threads must be positive, got {threads}")
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+    return onnxruntime.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+
+
+def family_class(family: str) -> type:
+    if family not in FAMILY_CLASSES:
+        raise ValueError(f"unknown model family {family!r}; this runtime knows {sorted(FAMILY_CLASSES)}")
+    module_name, class_name = FAMILY_CLASSES[family].split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        raise ValueError(f"this version of green_nlp cannot run {family} models yet") from None
+    return getattr(module, class_name)
+
+
+def load(name_or_path: Union[str, Path], precision: str = "auto", threads: Optional[int] = None) -> Any:
+    """A ready model from an exported folder or a model name.
+
+    precision: "auto" (fp32 when the folder has `model.onnx`, else int8), "fp32" or "int8".
+    threads: onnxruntime's intra-op threads (None: its default, all cores).
+    """
+    folder = resolve_model(name_or_path)
+    meta = read_meta(folder)
+    cls = family_class(str(meta.get("family")))
+    session = create_session(model_file(folder, meta, precision), threads)
+    return cls(folder, meta, session)

@@ -1,0 +1,59 @@
+"""Tree decoding for the runtime, in numpy: the same decisions as `green_nlp.nn.tree_decoding`.
+
+The parser keeps each word's highest-scoring head when those heads already form a single-rooted
+tree and otherwise takes the exact maximum spanning tree (Chu-Liu/Edmonds from
+`ufal.chu_liu_edmonds`, with ROOT arcs penalised so that exactly one word attaches to ROOT).
+Scores are `scores[dep, head]` over positions 0..n, 0 being ROOT.
+"""
+from typing import List, Sequence
+
+import numpy as np
+from ufal.chu_liu_edmonds import chu_liu_edmonds
+
+
+def is_tree(heads: Sequence[int]) -> bool:
+    """`heads[i]` is the head of word i+1 (0 = ROOT): one word on ROOT, heads in range, no cycle."""
+    n = len(heads)
+    if sum(head == 0 for head in heads) != 1 or any(not 0 <= head <= n for head in heads):
+        return False
+    reaches_root = [False] * (n + 1)
+    reaches_root[0] = True
+    for start in range(1, n + 1):
+        path, node = set(), start
+        while not reaches_root[node]:
+            if node in path:
+                return False
+            path.add(node)
+            node = heads[node - 1]
+        for visited in path:
+            reaches_root[visited] = True
+    return True
+
+
+def single_root_mst(scores: np.ndarray) -> List[int]:
+    """Heads of words 1..n under the best single-rooted tree of one sentence's (n+1, n+1) scores.
+
+    Every ROOT arc is lowered by more than the spread of all scores times n+1, so a second root
+    always costs more than it could gain, and the ranking of single-rooted trees (which all pay
+    the penalty once) is unchanged.
+    """
+    n = scores.shape[0] - 1
+    if n == 1:
+        return [0]
+    weights = np.array(scores, dtype=np.float64)
+    np.fill_diagonal(weights, np.nan)  # no self-loops
+    weights[0, :] = np.nan  # ROOT has no head
+    spread = float(np.nanmax(weights) - np.nanmin(weights))
+    weights[:, 0] -= (spread + 1.0) * (n + 1)
+    heads, _ = chu_liu_edmonds(weights)
+    return [int(head) for head in heads[1:]]
+
+
+def decode_sentence(arc_scores: np.ndarray, length: int) -> np.ndarray:
+    """Heads (length,) of one sentence from its padded (p, p) scores, p >= length + 1: the greedy
+    heads over the whole padded row (as the model's argmax sees it) when they form a tree, else
+    the maximum spanning tree over the sentence's own block."""
+    greedy = arc_scores[1 : length + 1].argmax(-1)
+    if is_tree(greedy.tolist()):
+        return greedy
+    return np.asarray(single_root_mst(arc_scores[: length + 1, : length + 1]), dtype=greedy.dtype)

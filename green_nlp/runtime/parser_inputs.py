@@ -1,0 +1,79 @@
+"""Words (and UPOS) -> the padded id arrays the parser graph takes, indexed as AllenNLP indexes them.
+
+Word ids follow the archive's `single_id` indexer (lower-cased when it lower-cased; unknown words
+get the vocabulary's OOV id), character ids its `characters` indexer (padded to at least its
+`min_padding_length` and the widest convolution), UPOS ids the `upos` namespace. 0 is padding
+everywhere, as in AllenNLP.
+"""
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+
+class Vocab:
+    """One exported vocabulary namespace: token -> id, unknown -> the OOV id."""
+
+    def __init__(self, spec: Dict[str, Any]) -> None:
+        self.index = {token: i for i, token in enumerate(spec["vocabulary"])}
+        self.oov = spec.get("oov_index")
+        self.lowercase = bool(spec.get("lowercase", False))
+
+    def __call__(self, token: str) -> int:
+        key = token.lower() if self.lowercase else token
+        found = self.index.get(key, self.oov)
+        if found is None:
+            raise ValueError(f"{key!r} is not in a vocabulary without an unknown-token entry")
+        return found
+
+
+class ParserInputs:
+    """Builds the feed of one batch for the parser graph from its `inputs` metadata."""
+
+    def __init__(self, inputs: Dict[str, Any]) -> None:
+        self.words = Vocab(inputs["words"])
+        self.word_input = inputs["words"]["input"]
+        chars = inputs.get("characters")
+        self.chars = Vocab(chars) if chars else None
+        self.char_input = chars["input"] if chars else None
+        self.min_chars = int(chars["min_padding_length"]) if chars else 0
+        upos = inputs.get("upos")
+        self.upos = Vocab(upos) if upos else None
+        self.upos_input = upos["input"] if upos else None
+
+    @property
+    def needs_upos(self) -> bool:
+        return self.upos is not None
+
+    def feed(self, sentences: Sequence[Sequence[str]], upos: Sequence[Optional[Sequence[str]]]) -> Dict[str, np.ndarray]:
+        """{input name: int64 array} for a batch; `upos[i]` is sentence i's tags or None."""
+        batch, longest = len(sentences), max(len(words) for words in sentences)
+        word_ids = np.zeros((batch, longest), dtype=np.int64)
+        for b, words in enumerate(sentences):
+            word_ids[b, : len(words)] = [self.words(word) for word in words]
+        feed = {self.word_input: word_ids}
+        if self.chars is not None:
+            feed[self.char_input] = self._char_ids(sentences, longest)
+        if self.upos is not None:
+            upos_ids = np.zeros((batch, longest), dtype=np.int64)
+            for b, (words, tags) in enumerate(zip(sentences, upos)):
+                if tags is None:
+                    raise ValueError("this parser was trained with UPOS input; give it UPOS tags (parse_tokens with "
+                                     "upos=...), or use a model trained without them for raw text")
+                if len(tags) != len(words):
+                    raise ValueError(f"{len(tags)} UPOS tags for {len(words)} words")
+                upos_ids[b, : len(tags)] = [self.upos(tag) for tag in tags]
+            feed[self.upos_input] = upos_ids
+        return feed
+
+    def _char_ids(self, sentences: Sequence[Sequence[str]], longest: int) -> np.ndarray:
+        assert self.chars is not None
+        lowercase = self.chars.lowercase
+        chars: List[List[List[int]]] = [
+            [[self.chars.index.get(c, self.chars.oov) for c in (word.lower() if lowercase else word)]
+             for word in words] for words in sentences]
+        width = max([self.min_chars] + [len(word) for words in chars for word in words])
+        char_ids = np.zeros((len(sentences), longest, width), dtype=np.int64)
+        for b, words in enumerate(chars):
+            for i, word in enumerate(words):
+                char_ids[b, i, : len(word)] = word
+        return char_ids

@@ -1,0 +1,48 @@
+"""What the runtime parser returns: plain dataclasses that print as the predictor's output."""
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from green_nlp.runtime.conllu_output import sentence_to_conllu
+
+
+@dataclass
+class ParsedSentence:
+    """One dependency tree: `heads[i]` is the 1-based head of word i+1 (0 = ROOT)."""
+
+    words: List[str]
+    heads: List[int]
+    deprels: List[str]
+    upos: Optional[List[str]] = None
+    text: Optional[str] = None
+
+    def to_json(self) -> Dict[str, Any]:
+        """The `green_dependency_parser` predictor's sentence record."""
+        record: Dict[str, Any] = {"words": list(self.words), "upos": list(self.upos) if self.upos else self.upos,
+                                  "heads": list(self.heads), "deprels": list(self.deprels)}
+        if self.text:
+            record["comments"] = {"text": self.text}
+        return record
+
+    def to_conllu(self) -> str:
+        return sentence_to_conllu(self.to_json())
+
+
+@dataclass
+class ParsedDoc:
+    """All sentences of one input (a line of text, or one pre-tokenized sentence)."""
+
+    sentences: List[ParsedSentence] = field(default_factory=list)
+
+    def to_json(self) -> Dict[str, Any]:
+        """The predictor's JSON-lines record for one input line: {"sentences": [...]}."""
+        return {"sentences": [sentence.to_json() for sentence in self.sentences]}
+
+    def to_conllu(self) -> str:
+        """The predictor's CoNLL-U for one input line: one block per sentence ("" for none)."""
+        return "".join(sentence.to_conllu() for sentence in self.sentences)
+
+    def __iter__(self):
+        return iter(self.sentences)
+
+    def __len__(self) -> int:
+        return len(self.sentences)

@@ -1,0 +1,128 @@
+"""The torch-free parser runtime: what it imports, how it finds models, batching, decoding."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from green_nlp.runtime import load, resolve_model
+from green_nlp.runtime.parser_decoding import decode_sentence, is_tree, single_root_mst
+from tests.conftest import REPO_ROOT
+
+WORDS = ["the", "cat", "sees", "a", "dog", "."]
+UPOS = ["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"]
+
+
+def test_runtime_parses_pre_tokenized_input_without_torch_or_allennlp(parser_folders):
+    script = (
+        "import sys, json\n"
+        "import green_nlp.runtime as runtime\n"
+        f"nlp = runtime.load({str(parser_folders['teacher'])!r}, threads=1)\n"
+        f"doc = nlp.parse_tokens({WORDS!r}, {UPOS!r})\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'allennlp', 'allennlp_models'))\n"
+        "print(json.dumps({'heavy': heavy, 'heads': doc.sentences[0].heads}))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["heavy"] == []
+    assert len(report["heads"]) == len(WORDS) and report["heads"].count(0) == 1
+
+
+def test_a_model_name_is_found_under_green_nlp_models(parser_folders, tmp_path, monkeypatch):
+    shutil.copytree(parser_folders["teacher"], tmp_path / "tiny-teacher")
+    monkeypatch.setenv("GREEN_NLP_MODELS", os.pathsep.join([str(tmp_path / "missing"), str(tmp_path)]))
+    assert resolve_model("tiny-teacher") == tmp_path / "tiny-teacher"
+    assert load("tiny-teacher").parse_tokens(WORDS, UPOS).sentences[0].words == WORDS
+
+
+def test_an_unknown_model_name_lists_the_models_available(parser_folders, tmp_path, monkeypatch):
+    shutil.copytree(parser_folders["teacher"], tmp_path / "tiny-teacher")
+    monkeypatch.setenv("GREEN_NLP_MODELS", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="no model 'no-such-parser'.*tiny-teacher"):
+        load("no-such-parser")
+
+
+def test_a_folder_without_metadata_is_refused(tmp_path):
+    with pytest.raises(FileNotFoundError, match="green_model.json"):
+        resolve_model(tmp_path)
+
+
+def test_auto_precision_falls_back_to_int8(parser_folders, tmp_path):
+    folder = tmp_path / "int8_only"
+    shutil.copytree(parser_folders["teacher"], folder)
+    (folder / "model.onnx").unlink()
+    nlp = load(folder)
+    assert nlp.session._model_path.endswith("model.int8.onnx")
+    assert nlp.parse_tokens(WORDS, UPOS).sentences[0].heads.count(0) == 1
+    with pytest.raises(FileNotFoundError, match="no fp32 model"):
+        load(folder, precision="fp32")
+    with pytest.raises(ValueError, match="precision"):
+        load(folder, precision="fp16")
+
+
+def test_parse_many_keeps_input_order_across_batches(parser_folders):
+    nlp = load(parser_folders["quickstart"], threads=1)
+    lines = ["a cat sees a dog .", "", "every teacher trains the model in the city . a student reads .",
+             "the dog .", "the small cat sees a green dog near the old river ."]
+    one_by_one = [nlp.parse(line).to_json() for line in lines]
+    assert [doc.to_json() for doc in nlp.parse_many(iter(lines), batch_size=2)] == one_by_one
+    assert one_by_one[1] == {"sentences": []}
+    assert [len(doc["sentences"]) for doc in one_by_one] == [1, 0, 2, 1, 1]
+    assert nlp.parse(lines[1]).to_conllu() == ""
+
+
+def test_one_word_and_unknown_words_parse(parser_folders):
+    nlp = load(parser_folders["quickstart"], threads=1)
+    doc = nlp.parse_tokens(["Zyxwvut"])
+    assert doc.sentences[0].heads == [0] and len(doc.sentences[0].upos) == 1
+    assert nlp.parse_tokens(["Ünïcödé", "qq", "."]).sentences[0].heads.count(0) == 1
+
+
+def test_bad_input_is_a_clear_error(parser_folders):
+    raw = load(parser_folders["quickstart"], threads=1)
+    with pytest.raises(ValueError, match="max_sentence_length"):
+        raw.parse(" ".join(["dog"] * 1001))
+    with pytest.raises(ValueError, match="no tokens"):
+        raw.parse_tokens([])
+    gold = load(parser_folders["teacher"], threads=1)
+    with pytest.raises(ValueError, match="UPOS"):
+        gold.parse("the cat sees a dog .")
+    with pytest.raises(ValueError, match="UPOS"):
+        gold.parse_tokens(WORDS)
+
+
+def test_outputs_print_as_conllu_and_json(parser_folders):
+    doc = load(parser_folders["quickstart"], threads=1).parse("The cat sat. It slept.")
+    record = doc.to_json()
+    assert [s["words"] for s in record["sentences"]] == [["The", "cat", "sat", "."], ["It", "slept", "."]]
+    assert record["sentences"][0]["comments"] == {"text": "The cat sat."}
+    import conllu
+
+    blocks = conllu.parse(doc.to_conllu())
+    assert [[t["head"] for t in block] for block in blocks] == [s["heads"] for s in record["sentences"]]
+    assert blocks[1].metadata["text"] == "It slept."
+
+
+def test_decoding_matches_the_training_code_on_random_scores():
+    from green_nlp.nn.tree_decoding import decode_mst, is_well_formed_tree
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        n = int(rng.integers(1, 9))
+        heads = rng.integers(0, n + 1, size=n).tolist()
+        assert is_tree(heads) == is_well_formed_tree(heads)
+        scores = rng.normal(size=(n + 1, n + 1)).astype(np.float32)
+        assert single_root_mst(scores) == decode_mst(scores)
+
+
+def test_decode_sentence_keeps_greedy_trees_and_repairs_the_rest():
+    scores = np.full((4, 4), -5.0, dtype=np.float32)
+    scores[1, 2] = scores[2, 0] = scores[3, 2] = 1.0  # greedy: 2 <- 1, ROOT <- 2, 2 <- 3: a tree
+    assert decode_sentence(scores, 3).tolist() == [2, 0, 2]
+    scores[1, 0] = 2.0  # greedy now puts words 1 and 2 on ROOT: two roots, so the MST decides
+    heads = decode_sentence(scores, 3).tolist()
+    assert is_tree(heads) and heads.count(0) == 1
