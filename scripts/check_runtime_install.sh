@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `pip install .` into a fresh virtual environment gives the runtime alone (no torch, no allennlp),
+# and a shipped model parses there: the path of a user who only wants a ready model.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python=${PYTHON:-python3}
+"$python" -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install -q "$repo" pytest 2>&1 | { grep -v "is ignored: it is neither a file nor a directory" || true; }
+for heavy in torch allennlp; do
+  if "$work/venv/bin/python" -c "import $heavy" 2>/dev/null; then
+    echo "[runtime install] $heavy was installed by 'pip install .'" >&2; exit 1
+  fi
+done
+echo "[runtime install] venv size: $(du -sh "$work/venv" | cut -f1)"
+cd "$work"
+TIMEFORMAT="[runtime install] green-nlp parse took %R s"
+time "$work/venv/bin/green-nlp" parse en-ewt-parser "$repo/fixtures/raw_text.txt" -o parsed.conllu --no-progress
+grep -q $'^1\t' parsed.conllu || { echo "[runtime install] no parse written" >&2; exit 1; }
+# the tests of the shipped models, against the installed package (a copy outside the clone)
+cp "$repo/tests/runtime/pretrained_test.py" "$work/pretrained_test.py"
+"$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$work/pretrained_test.py"

@@ -1,0 +1,62 @@
+"""The shipped models: within budget, no pickle, a card with license and figures, and they parse.
+
+Runs in the training environment and, in CI, in a fresh virtual environment that has only
+`pip install .` (no torch, no allennlp): it imports nothing but the runtime.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import green_nlp
+from green_nlp.runtime import available_models
+
+PRETRAINED = Path(green_nlp.__file__).resolve().parent / "pretrained"
+SHIPPED = sorted(folder.name for folder in PRETRAINED.iterdir() if folder.is_dir()) if PRETRAINED.is_dir() else []
+
+
+def test_the_english_parser_ships():
+    assert "en-ewt-parser" in SHIPPED
+    assert available_models()["en-ewt-parser"].startswith("parser")
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_each_folder_is_within_budget_and_holds_no_pickle(name):
+    folder = PRETRAINED / name
+    files = [path for path in folder.iterdir() if path.is_file()]
+    assert sum(path.stat().st_size for path in files) <= 12 * 1000 * 1000
+    assert {path.suffix for path in files} <= {".onnx", ".json", ".md", ".txt"}
+    for path in files:
+        head = path.read_bytes()[:2]
+        assert head != b"\x80\x04" and head != b"PK", f"{path.name} looks like a pickle or a torch zip"
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_each_card_states_license_and_measured_figures(name):
+    meta = json.loads((PRETRAINED / name / "green_model.json").read_text(encoding="utf-8"))
+    card = meta["card"]
+    assert card["license"] and card["data"]
+    assert any(key.startswith("LAS") or "accuracy" in key.lower() for key in card["metrics"])
+    assert (PRETRAINED / name / "README.md").read_text(encoding="utf-8").startswith(f"# {name}")
+
+
+def test_the_parser_parses_raw_text_in_one_line():
+    doc = green_nlp.load("en-ewt-parser").parse("The cat sat on the mat. It was happy.")
+    assert len(doc.sentences) == 2
+    first = doc.sentences[0]
+    assert first.words == ["The", "cat", "sat", "on", "the", "mat", "."]
+    assert sorted(first.heads).count(0) == 1 and first.heads[first.words.index("sat")] == 0
+    assert first.upos[first.words.index("cat")] == "NOUN"
+    assert "\t" in doc.to_conllu()
+
+
+def test_the_console_script_parses_a_file(tmp_path: Path):
+    source = tmp_path / "in.txt"
+    source.write_text("The cat sat on the mat.\nDogs bark.\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "green_nlp.cli", "parse", "en-ewt-parser", str(source), "-o",
+                             str(tmp_path / "out.conllu")], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    blocks = [block for block in (tmp_path / "out.conllu").read_text().split("\n\n") if block.strip()]
+    assert len(blocks) == 2
