@@ -13,7 +13,7 @@ working directory or `~/.allennlp/plugins`), because AllenNLP picks the subcomma
 `--include-package`; `green-nlp` registers green_nlp first, so it works in every folder.
 """
 import argparse
-import functools
+import io
 import json
 import sys
 from contextlib import ExitStack
@@ -47,13 +47,15 @@ def _runtime_parser() -> argparse.ArgumentParser:
         command.add_argument("input_file", type=Path, help="one text per line (or a JSON object with \"text\")")
         command.add_argument("-o", "--output-file", type=Path, help="where to write the output (default: stdout)")
         command.add_argument("--format", choices=formats, default=formats[0], help="output format")
-        command.add_argument("--errors-file", type=Path, help="also write every skipped line as JSON {file, line, error}")
+        command.add_argument("--errors-file", type=Path,
+                             help="also write every skipped line as JSON {file, line, error}")
         command.add_argument("--batch-size", type=int, default=32, help="lines per model call")
         command.add_argument("--precision", choices=("auto", "fp32", "int8"), default="auto",
                              help="which exported graph to run (auto: fp32 where the folder has it)")
         command.add_argument("--threads", type=int, default=None, help="CPU threads for onnxruntime")
         command.add_argument("--shard", default="0/1", help="i/N: only the i-th of N contiguous blocks of lines")
-        command.add_argument("--no-progress", action="store_true", help="no progress bar (none is shown off a terminal)")
+        command.add_argument("--no-progress", action="store_true",
+                             help="no progress bar (none is shown off a terminal)")
     commands.add_parser("models", help="list the shipped models")
     commands.add_parser("configs", help="list the training configs that came with the package")
     return parser
@@ -130,12 +132,18 @@ def configs_folder() -> Path:
 
 # ----------------------------------------------------------------------------- AllenNLP side
 def _quiet_nltk() -> None:
-    """allennlp-models asks nltk to download two corpora on import, which prints errors offline."""
+    """allennlp-models asks nltk to download two corpora on import, which prints eight lines of
+    errors offline (to `print_error_to`, even with quiet=True); green_nlp needs neither corpus."""
     try:
         import nltk
     except ImportError:
         return
-    nltk.download = functools.partial(nltk.download, quiet=True, raise_on_error=False)
+    download = nltk.download
+
+    def download_quietly(*args: Any, **kwargs: Any) -> Any:
+        return download(*args, **{**kwargs, "quiet": True, "print_error_to": io.StringIO()})
+
+    nltk.download = download_quietly
 
 
 def run_allennlp(argv: List[str]) -> None:

@@ -11,11 +11,19 @@ import sys
 
 
 def _silent_command_line() -> bool:
-    return "--silent" in sys.argv[1:] and "ALLENNLP_LOG_LEVEL" not in os.environ and not os.environ.get("ALLENNLP_DEBUG")
+    asked_for_a_level = "ALLENNLP_LOG_LEVEL" in os.environ or bool(os.environ.get("ALLENNLP_DEBUG"))
+    return "--silent" in sys.argv[1:] and not asked_for_a_level
+
+
+def _not_the_upos_namespace_advice(record: logging.LogRecord) -> bool:
+    """AllenNLP advises, once per run, a namespace ending in 'labels' or 'tags' for green's 'upos'
+    field; the parser wants UNK/PAD there and archives depend on the name, so the advice is noise."""
+    return "namespace was 'upos'" not in record.getMessage()
 
 
 def apply() -> None:
-    """Raise the root logger to WARNING under `--silent`; green_nlp's loggers say INFO only when asked."""
+    """Raise the root logger to WARNING under `--silent`, and drop one known piece of advice."""
+    logging.getLogger("allennlp.data.fields.sequence_label_field").addFilter(_not_the_upos_namespace_advice)
     if _silent_command_line():
         logging.getLogger().setLevel(logging.WARNING)
         for handler in logging.getLogger().handlers:

@@ -11,7 +11,7 @@ import json
 import logging
 import re
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.models import Model
@@ -98,10 +98,15 @@ def check_onnx(path: PathLike) -> None:
     onnx.checker.check_model(str(path))
 
 
-def quantize_int8(fp32_path: PathLike, int8_path: PathLike) -> None:
-    """onnxruntime's dynamic quantization of the LSTM and matrix-multiply weights, the layers
-    `green_nlp.nn.quantization.quantize_for_cpu` quantizes in torch (convolutions stay float:
-    onnxruntime's CPU ConvInteger takes no int8 weights)."""
+DEFAULT_INT8_OP_TYPES = ["MatMul", "Gemm", "LSTM"]
+
+
+def quantize_int8(fp32_path: PathLike, int8_path: PathLike, op_types: Sequence[str] = tuple(DEFAULT_INT8_OP_TYPES)
+                  ) -> None:
+    """onnxruntime's dynamic quantization of the given operators' weights. By default the LSTM and
+    matrix-multiply weights, the layers `green_nlp.nn.quantization.quantize_for_cpu` quantizes in
+    torch (convolutions stay float: onnxruntime's CPU ConvInteger takes no int8 weights); a family
+    module may name its own (`INT8_OP_TYPES`: the DAN quantizes its n-gram table, `Gather`)."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     root = logging.getLogger()
@@ -109,7 +114,7 @@ def quantize_int8(fp32_path: PathLike, int8_path: PathLike) -> None:
     root.setLevel(logging.ERROR)  # its advice to run shape pre-processing concerns static quantization
     try:
         quantize_dynamic(str(fp32_path), str(int8_path), weight_type=QuantType.QInt8,
-                         op_types_to_quantize=["MatMul", "Gemm", "LSTM"])
+                         op_types_to_quantize=list(op_types))
     finally:
         root.setLevel(level)
 
@@ -135,7 +140,8 @@ def export_archive(archive_path: PathLike, output_dir: PathLike, card: Optional[
     output_dir.mkdir(parents=True, exist_ok=True)
     family_meta = module.export(model, config, output_dir)
     check_onnx(output_dir / FP32_FILE)
-    quantize_int8(output_dir / FP32_FILE, output_dir / INT8_FILE)
+    quantize_int8(output_dir / FP32_FILE, output_dir / INT8_FILE,
+                  getattr(module, "INT8_OP_TYPES", DEFAULT_INT8_OP_TYPES))
     check_onnx(output_dir / INT8_FILE)
     meta = {
         "format_version": FORMAT_VERSION,

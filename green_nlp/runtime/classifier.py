@@ -1,0 +1,120 @@
+"""The n-gram DAN on onnxruntime: the `green_text_classifier` predictor's answers without torch,
+allennlp or scikit-learn.
+
+Texts become padded n-gram id matrices in numpy (`ngram_extractor`, the reader's CountVectorizer
+analyzer repeated exactly); the exported graph (`green_nlp.export.dan`) sums the embeddings and
+runs the two layers, in fp32 or int8 depending on the session the loader opened.
+"""
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any, Dict, Iterable, Iterator, List, Sequence
+
+import numpy as np
+
+from green_nlp.runtime.ngram_extractor import NgramExtractor, pad
+
+# a batch whose padded matrix would exceed this many ids (and 4x its real ids) runs in length-sorted
+# parts, so one very long text does not pad every other text of its batch to its length
+MAX_PADDED_IDS = 1 << 16
+
+
+@dataclass
+class Classification:
+    """One text's prediction. `probabilities` maps every label to its probability, in the
+    model's label order."""
+
+    label: str
+    probabilities: Dict[str, float]
+    logits: List[float]
+    num_ngrams: int
+
+    def to_json(self) -> Dict[str, Any]:
+        """The predictor's JSON keys: `probs` in label order, named by `label_names`."""
+        return {"label": self.label, "probs": list(self.probabilities.values()),
+                "label_names": list(self.probabilities), "logits": self.logits, "num_ngrams": self.num_ngrams}
+
+
+def read_ngrams(path: Path) -> List[str]:
+    """The exported n-gram file: one n-gram per line (split on "\\n" only: n-grams hold no newline)."""
+    text = path.read_text(encoding="utf-8")
+    return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") if text else []
+
+
+def padded_parts(counts: np.ndarray) -> List[np.ndarray]:
+    """Row groups of a batch whose padded size stays near its real size: all rows at once when
+    padding costs little, else rows in order of n-gram count, cut where a group would pad past
+    the budget."""
+    size = len(counts)
+    if size < 4:  # a few rows pad little; skip the numpy calls (they cost more than one text's model)
+        return [np.arange(size)]
+    total = int(counts.sum())
+    budget = max(MAX_PADDED_IDS, 4 * total)
+    if size * max(1, int(counts.max(initial=0))) <= budget:
+        return [np.arange(size)]
+    parts, current = [], []
+    for row in np.argsort(counts, kind="stable"):
+        if current and (len(current) + 1) * max(1, int(counts[row])) > budget:
+            parts.append(np.array(current))
+            current = []
+        current.append(row)
+    parts.append(np.array(current))
+    return parts
+
+
+class ClassifierRuntime:
+    """A loaded n-gram DAN folder. Use `green_nlp.runtime.load(folder)` rather than this constructor."""
+
+    family = "classifier"
+
+    def __init__(self, folder: Path, meta: Dict[str, Any], session: Any) -> None:
+        if meta.get("model_type") != "ngram_dan":
+            raise ValueError(f"{folder}: this runtime runs n-gram DAN classifiers, not {meta.get('model_type')!r}")
+        self.folder = Path(folder)
+        self.meta = meta
+        self.session = session
+        self.labels: List[str] = list(meta["labels"])
+        ngram_meta, analyzer = meta["ngrams"], meta["analyzer"]
+        ngrams = read_ngrams(self.folder / ngram_meta["file"])
+        if len(ngrams) != int(ngram_meta["count"]):
+            raise ValueError(f"{self.folder / ngram_meta['file']}: {len(ngrams)} n-grams, the metadata says "
+                             f"{ngram_meta['count']}")
+        self.extractor = NgramExtractor(ngrams, tuple(analyzer["ngram_range"]), analyzer["token_pattern"],
+                                        bool(analyzer["lowercase"]), int(ngram_meta["first_id"]))
+        self._input = meta["inputs"]["ngram_ids"]
+        self._outputs = [meta["outputs"]["logits"], meta["outputs"]["probs"]]
+
+    def classify(self, text: str) -> Classification:
+        """One text -> its label and probabilities."""
+        return next(self.classify_many([text], batch_size=1))
+
+    def classify_many(self, texts: Iterable[str], batch_size: int = 32) -> Iterator[Classification]:
+        """One `Classification` per text, in input order, `batch_size` texts per model call;
+        streams, so `texts` may be a file or any other iterator."""
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be positive, got {batch_size}")
+        iterator = iter(texts)
+        while True:
+            batch = list(islice(iterator, batch_size))
+            if not batch:
+                return
+            yield from self._classify_batch(batch)
+
+    def _classify_batch(self, texts: Sequence[str]) -> List[Classification]:
+        for text in texts:
+            if not isinstance(text, str):
+                raise TypeError(f"expected text as str, got {type(text).__name__}")
+        ids, counts = self.extractor.ids(texts)
+        parts = padded_parts(counts)
+        if len(parts) == 1:
+            logits, probs = self.session.run(self._outputs, {self._input: pad(ids, counts)})
+        else:
+            logits = np.empty((len(texts), len(self.labels)), dtype=np.float32)
+            probs = np.empty_like(logits)
+            for rows in parts:
+                logits[rows], probs[rows] = self.session.run(self._outputs, {self._input: pad(ids, counts, rows)})
+        labels = self.labels
+        # whole-batch conversions: numpy calls per row would cost more than the model here
+        best = probs.argmax(1).tolist()
+        return [Classification(labels[top], dict(zip(labels, row)), logit_row, count)
+                for top, row, logit_row, count in zip(best, probs.tolist(), logits.tolist(), counts.tolist())]
