@@ -19,3 +19,6 @@ from green_nlp import dataset_readers, models, predictors, training  # noqa: E40
 from green_nlp import compat_distributed  # noqa: E402,F401  (DDP fixes: metrics across workers, test evaluation)
 from green_nlp import commands, integrations  # noqa: E402,F401  (`allennlp green-predict`, spaCy factories)
 from green_nlp import safety  # noqa: E402,F401  (safe archive extraction, weights_only check)
+from green_nlp import predict_per_line as _predict_per_line  # noqa: E402  (per-line robust `allennlp predict`)
+
+_predict_per_line.apply()

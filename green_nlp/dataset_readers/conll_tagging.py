@@ -5,8 +5,10 @@ import random
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
-from allennlp.data.fields import MetadataField, SequenceLabelField, TextField
+from allennlp.data.fields import MetadataField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer
+
+from green_nlp.data.gold_label_field import GoldLabelField
 
 logger = logging.getLogger(__name__)
 
@@ -166,13 +168,21 @@ class ConllTaggingReader(DatasetReader):
         for rows, where in self.shard_iterable(sentences):
             words = [row[0] for row in rows]
             bioes = to_bioes([row[-1] for row in rows], self._encoding, where)
-            yield self.text_to_instance(words, from_bioes(bioes, self._label_encoding))
+            yield self.text_to_instance(words, from_bioes(bioes, self._label_encoding), where)
 
-    def text_to_instance(self, words: List[str], tags: Optional[List[str]] = None) -> Instance:  # type: ignore
+    def text_to_instance(self, words: List[str], tags: Optional[List[str]] = None,  # type: ignore
+                         sources: Optional[List[str]] = None) -> Instance:
+        """`sources`, optional: each word's `file:line`, named when a gold tag is one the model never saw
+        (it is indexed as `UNSEEN_LABEL` and scored as an error, see `green_nlp.data.gold_label_field`);
+        the gold tags are also kept as text in the metadata (`tags`), so the span F1 can count spans
+        of such tags."""
         tokens = TextField([Token(word) for word in words], self._token_indexers)
-        fields: Dict[str, Any] = {"tokens": tokens, "metadata": MetadataField({"words": words})}
+        metadata: Dict[str, Any] = {"words": words}
+        fields: Dict[str, Any] = {"tokens": tokens}
         if tags is not None:
-            fields["tags"] = SequenceLabelField(tags, tokens, label_namespace="labels")
+            fields["tags"] = GoldLabelField(tags, tokens, label_namespace="labels", sources=sources)
+            metadata["tags"] = tags
+        fields["metadata"] = MetadataField(metadata)
         return Instance(fields)
 
 

@@ -4,9 +4,9 @@ import logging
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from allennlp.data import DatasetReader, Instance
-from allennlp.data.fields import LabelField
 
 from green_nlp.data.fields import NgramField, TeacherLogitsField
+from green_nlp.data.gold_label_field import GoldLabel
 from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE, make_analyzer
 from green_nlp.data.teacher_cache import TeacherCacheError, read_cache, read_header
 from green_nlp.dataset_readers.text_classification import (TextFormatError, check_label_names, check_sampling,
@@ -107,7 +107,7 @@ class NgramTextReader(DatasetReader):
                     if gold not in labels:
                         raise TeacherCacheError(f"{record.source}: gold label {gold!r} is not one of the "
                                                 f"teacher's labels {labels}")
-                yield self.text_to_instance(record.text, gold, record.logits, labels)
+                yield self.text_to_instance(record.text, gold, record.logits, labels, source=record.source)
             return
         for example in reader_examples(path, self._format, self._fine_labels, self._split, self._dev_every,
                                        self._split_file, self._skip_unlabeled):
@@ -122,10 +122,11 @@ class NgramTextReader(DatasetReader):
                          teacher_logits: Optional[list] = None, teacher_labels: Optional[list] = None,
                          source: str = "") -> Instance:
         """`label` as the file writes it or already named; `teacher_labels` already named
-        (`teacher_labels()`)."""
+        (`teacher_labels()`). A label the model's vocabulary lacks is indexed as `UNSEEN_LABEL` (scored as a
+        wrong prediction, with one warning naming it and `source`, the example's `file:line`)."""
         fields: Dict[str, Any] = {"ngrams": NgramField(text, self.analyzer, NGRAM_NAMESPACE)}
         if label is not None:
-            fields["label"] = LabelField(readable_label(label, self.label_names, source))
+            fields["label"] = GoldLabel(readable_label(label, self.label_names, source), source=source or None)
         if teacher_logits is not None:
             fields["teacher_logits"] = TeacherLogitsField(teacher_logits, teacher_labels or [])
         return Instance(fields)

@@ -13,6 +13,7 @@ from allennlp.modules.conditional_random_field import allowed_transitions
 from allennlp.nn import InitializerApplicator, util
 from allennlp.training.metrics import SpanBasedF1Measure
 
+from green_nlp.data.gold_label_field import UNSEEN_LABEL, check_no_unseen_while_training
 from green_nlp.data_paths import export_ldnet_defaults
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
 from green_nlp.models.dense_lm import DenseLanguageModel
@@ -45,6 +46,47 @@ def drop_training_only_keys(tree: Any, keys: Sequence[str] = TRAINING_ONLY_KEYS)
     for child in children:
         removed += drop_training_only_keys(child, keys)
     return removed
+
+
+class SpanF1WithUnseenGold(SpanBasedF1Measure):
+    """`SpanBasedF1Measure` that also scores gold tags the vocabulary lacks (`UNSEEN_LABEL`).
+
+    AllenNLP's metric maps every gold index back to its tag and fails on one it does not know. In a
+    sentence that holds such a tag, the gold spans come from the gold tags as text instead (the
+    reader keeps them in the metadata), so a span of an unseen type, or one whose inner tag the
+    model never saw (an `I-PER` of a three-word name when training had only shorter ones), counts
+    as a missed gold span, and whatever was predicted there as a false positive.
+    """
+
+    def __call__(self, predictions: torch.Tensor, gold_labels: torch.Tensor,  # type: ignore[override]
+                 mask: Optional[torch.BoolTensor] = None, gold_tags: Optional[List[List[str]]] = None) -> None:
+        unseen = gold_labels == UNSEEN_LABEL
+        if mask is not None:
+            unseen = unseen & mask.bool()
+        rows = unseen.any(-1).tolist()
+        if not any(rows):
+            super().__call__(predictions, gold_labels, mask)
+            return
+        if gold_tags is None or any(row and gold_tags[i] is None for i, row in enumerate(rows)):
+            raise ConfigurationError("gold tags outside the vocabulary need the gold tags as text (metadata 'tags')")
+        seen_rows = [i for i, row in enumerate(rows) if not row]
+        if seen_rows:
+            index = torch.tensor(seen_rows, device=gold_labels.device)
+            super().__call__(predictions[index], gold_labels[index], None if mask is None else mask[index])
+        lengths = mask.sum(-1).tolist() if mask is not None else [gold_labels.size(1)] * len(rows)
+        best = predictions.argmax(-1).tolist()
+        for i in (i for i, row in enumerate(rows) if row):
+            predicted = [self._label_vocabulary[tag] for tag in best[i][: lengths[i]]]
+            gold = list(gold_tags[i][: lengths[i]])
+            gold_spans = self._tags_to_spans_function(gold, self._ignore_classes)  # type: ignore[misc]
+            for span in self._tags_to_spans_function(predicted, self._ignore_classes):  # type: ignore[misc]
+                if span in gold_spans:
+                    self._true_positives[span[0]] += 1
+                    gold_spans.remove(span)
+                else:
+                    self._false_positives[span[0]] += 1
+            for span in gold_spans:
+                self._false_negatives[span[0]] += 1
 
 
 @Model.register("ld_net_tagger")
@@ -134,7 +176,7 @@ class LdNetTagger(Model):
         # BIOES is AllenNLP's BIOUL with S for U and E for L
         as_bioul = {i: {"S": "U", "E": "L"}.get(tag[0], tag[0]) + tag[1:] for i, tag in labels.items()}
         self.crf = ConditionalRandomField(len(labels), constraints=allowed_transitions("BIOUL", as_bioul))
-        self._f1 = SpanBasedF1Measure(vocab, LABELS, label_encoding=None, tags_to_spans_function=bioes_to_spans)
+        self._f1 = SpanF1WithUnseenGold(vocab, LABELS, label_encoding=None, tags_to_spans_function=bioes_to_spans)
         if initializer is not None:  # e.g. `pretrained` from the trained tagger, for layer selection
             initializer(self)
 
@@ -190,7 +232,16 @@ class LdNetTagger(Model):
         return self.tag_projection(self.dropout(encoded))
 
     def _loss(self, logits: torch.Tensor, tags: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return -self.crf(logits, tags, mask) / logits.size(0)  # mean negative log-likelihood per sentence
+        """Mean negative log-likelihood per sentence; a sentence holding a gold tag the vocabulary lacks
+        (`UNSEEN_LABEL`, evaluation only) has no path to score and is left out."""
+        unseen = ((tags == UNSEEN_LABEL) & mask).any(-1)
+        if bool(unseen.any()):
+            check_no_unseen_while_training(self, tags, "tag")
+            keep = ~unseen
+            if not bool(keep.any()):
+                return logits.sum() * 0.0  # nothing to score: a zero that keeps the graph
+            logits, tags, mask = logits[keep], tags[keep], mask[keep]
+        return -self.crf(logits, tags, mask) / logits.size(0)
 
     def _decode(self, logits: torch.Tensor, mask: torch.Tensor) -> List[List[int]]:
         return batched_viterbi_tags(self.crf, logits, mask)  # same paths as crf.viterbi_tags, one loop per batch
@@ -208,7 +259,7 @@ class LdNetTagger(Model):
             one_hot = torch.zeros_like(logits)
             for i, path in enumerate(predicted):
                 one_hot[i, torch.arange(len(path)), torch.tensor(path, dtype=torch.long)] = 1
-            self._f1(one_hot, tags, mask)
+            self._f1(one_hot, tags, mask, gold_tags=[m.get("tags") for m in metadata] if metadata else None)
         return output
 
     def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:

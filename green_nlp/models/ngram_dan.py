@@ -13,6 +13,7 @@ from allennlp.models import Model
 from allennlp.nn import Activation, InitializerApplicator
 from allennlp.training.metrics import CategoricalAccuracy
 
+from green_nlp.data.gold_label_field import UNSEEN_LABEL, check_no_unseen_while_training
 from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE
 from green_nlp.modules.ngram_word_vectors import initialise_from_word_vectors
 from green_nlp.training.logit_distiller import LogitDistiller
@@ -47,7 +48,9 @@ class NgramDan(Model):
     Forward takes `ngrams` (batch, max_ngrams) with 0 as padding, and optionally `label`
     (batch,) and `teacher_logits` (batch, classes). The loss comes from the attached
     `LogitDistiller` (`green_logit_distillation` callback sets its temperature and weights;
-    without it: temperature 1, KL + CE).
+    without it: temperature 1, KL + CE). A gold label the vocabulary lacks (`UNSEEN_LABEL`, from
+    evaluating on a file with a class the model never saw) counts as a wrong prediction in
+    `accuracy` and is left out of the loss; in training it is an error.
     """
 
     default_predictor = "green_text_classifier"
@@ -115,12 +118,24 @@ class NgramDan(Model):
         logits = self.output(self.dropout(hidden))
         output = {"logits": logits, "probs": logits.softmax(-1), "num_ngrams": (ngrams != 0).sum(-1)}
         if label is not None or teacher_logits is not None:
-            output["loss"] = self._distiller.loss(logits, teacher_logits, label)
+            output["loss"] = self._loss(logits, teacher_logits, label)
         if label is not None:
             self.accuracy(logits, label)
         if teacher_logits is not None:
             self.teacher_agreement(logits, teacher_logits.argmax(-1))
         return output
+
+    def _loss(self, logits: torch.Tensor, teacher_logits: Optional[torch.Tensor],
+              label: Optional[torch.Tensor]) -> torch.Tensor:
+        """The distiller's loss over the examples whose gold label the model knows."""
+        if label is None or not bool((label == UNSEEN_LABEL).any()):
+            return self._distiller.loss(logits, teacher_logits, label)
+        check_no_unseen_while_training(self, label, "label")
+        seen = label != UNSEEN_LABEL
+        if not bool(seen.any()):
+            return logits.sum() * 0.0  # nothing to score: a zero that keeps the graph
+        return self._distiller.loss(logits[seen], None if teacher_logits is None else teacher_logits[seen],
+                                    label[seen])
 
     def make_output_human_readable(self, output_dict: Dict[str, torch.Tensor]) -> Dict[str, Any]:
         names = self.vocab.get_index_to_token_vocabulary(self._label_namespace)

@@ -8,6 +8,7 @@ from allennlp.data import DatasetReader, Instance
 from allennlp.models import Model
 from allennlp.predictors import Predictor
 
+from green_nlp.predict_per_line import load_json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu  # shared with the ONNX runtime
 
@@ -50,19 +51,20 @@ class DependencyParserPredictor(Predictor):
 
     # ------------------------------------------------------------------ input
     def load_line(self, line: str) -> JsonDict:
-        """JSON objects pass through; any other line is raw text."""
+        """JSON objects pass through; any other line is raw text. A line that starts like a JSON
+        object (`{"`) but does not parse raises ValueError (see `load_json_object`)."""
         self._line_number += 1
-        stripped = line.strip()
-        if stripped.startswith("{"):
-            try:
-                return json.loads(stripped)
-            except json.JSONDecodeError:
-                pass  # text that happens to start with a brace
-        return {"sentence": stripped, "line": self._line_number}
+        record = load_json_object(line)
+        if record is not None:
+            return record
+        return {"sentence": line.strip(), "line": self._line_number}
 
     def _sentences(self, inputs: JsonDict) -> List[Dict[str, Any]]:
         if "words" in inputs:
-            return [{"words": list(inputs["words"]), "upos": inputs.get("upos")}]
+            words, upos = list(inputs["words"]), inputs.get("upos")
+            if upos is not None and len(upos) != len(words):
+                raise ValueError(f"'upos' has {len(upos)} tags for {len(words)} 'words'")
+            return [{"words": words, "upos": upos}]
         if "sentence" not in inputs:
             raise ValueError("input needs a 'sentence' (text) or 'words' (list of tokens) key")
         return [{"words": words, "upos": None, "text": text}
@@ -153,5 +155,6 @@ class DependencyParserPredictor(Predictor):
         if self._output_format == "json":
             return json.dumps(outputs, ensure_ascii=False) + "\n"
         if "error" in outputs:
-            return f"# error: line {outputs.get('line')}: {outputs['error']}\n\n"
+            why = " ".join(str(outputs["error"]).split())  # one comment line, whatever the message holds
+            return f"# error: line {outputs.get('line')}: {why}\n\n"
         return "".join(to_conllu(sentence) for sentence in outputs["sentences"])

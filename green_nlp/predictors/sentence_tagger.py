@@ -8,6 +8,7 @@ from allennlp.models import Model
 from allennlp.predictors import Predictor
 
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
+from green_nlp.predict_per_line import load_json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 
 
@@ -19,7 +20,9 @@ class SentenceTaggerPredictor(Predictor):
     gives one record: `words` and `tags` (BIOES) over the whole line, `sentence_starts` (word index
     where each sentence begins) and `spans` as `{"start", "end", "label", "text"}` with word
     offsets, `end` exclusive (as in spaCy's `Span`). Text without words gives empty lists
-    (`allennlp predict` itself skips blank input lines).
+    (`allennlp predict` itself skips blank input lines). A line that cannot be tagged gives an
+    error record `{"error": why, "line": N}` under `allennlp predict` and `green-predict` (see
+    `green_nlp.predict_per_line`).
 
     # Parameters
 
@@ -32,13 +35,10 @@ class SentenceTaggerPredictor(Predictor):
         self._segmenter = SpacySegmenter(language)
 
     def load_line(self, line: str) -> JsonDict:
-        stripped = line.strip()
-        if stripped.startswith("{"):
-            try:
-                return json.loads(stripped)
-            except json.JSONDecodeError:
-                pass  # text that happens to start with a brace
-        return {"sentence": stripped}
+        """A JSON object, or else raw text. A line that starts like a JSON object (`{"`) but does
+        not parse raises ValueError (see `load_json_object`)."""
+        record = load_json_object(line)
+        return record if record is not None else {"sentence": line.strip()}
 
     def _sentences(self, inputs: JsonDict) -> List[List[str]]:
         if "words" in inputs:
@@ -75,4 +75,5 @@ class SentenceTaggerPredictor(Predictor):
         return sanitize(results)
 
     def dump_line(self, outputs: JsonDict) -> str:
+        """One JSON line: a record, or an error record `{"error": why, "line": N}` as it is."""
         return json.dumps(outputs, ensure_ascii=False) + "\n"

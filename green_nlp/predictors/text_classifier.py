@@ -7,6 +7,8 @@ from allennlp.common.util import JsonDict, sanitize
 from allennlp.data import Instance
 from allennlp.predictors import Predictor
 
+from green_nlp.predict_per_line import load_json_object
+
 OUTPUT_KEYS = ("label", "probs", "label_names", "logits", "num_ngrams")
 
 
@@ -17,7 +19,9 @@ class TextClassifierPredictor(Predictor):
     `{"sentence": ...}` (allennlp's classifier convention) instead. Input is streamed in batches
     (`--batch-size`), and each output line answers one input line, in order. `allennlp predict`
     itself skips blank lines; a document with no known n-gram still gets a prediction (the
-    model's prior) and shows `"num_ngrams": 0`.
+    model's prior) and shows `"num_ngrams": 0`. A line that cannot be classified gives an error
+    record `{"error": why, "line": N}` under `allennlp predict` and `green-predict` (see
+    `green_nlp.predict_per_line`).
 
     `probs` are in label-index order and `label_names` names them, so the output alone is
     enough to build spaCy's `doc.cats`. Labels are the vocabulary's, under the names of the
@@ -27,15 +31,10 @@ class TextClassifierPredictor(Predictor):
     """
 
     def load_line(self, line: str) -> JsonDict:
-        stripped = line.strip()
-        if stripped.startswith("{"):
-            try:
-                record = json.loads(stripped)
-                if isinstance(record, dict):
-                    return record
-            except json.JSONDecodeError:
-                pass  # text that happens to start with a brace
-        return {"text": stripped}
+        """A JSON object, or else raw text. A line that starts like a JSON object (`{"`) but does
+        not parse raises ValueError (see `load_json_object`)."""
+        record = load_json_object(line)
+        return record if record is not None else {"text": line.strip()}
 
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:
         text = json_dict.get("text", json_dict.get("sentence"))
@@ -67,4 +66,5 @@ class TextClassifierPredictor(Predictor):
         return [self._select(output) for output in super().predict_batch_instance(instances)]
 
     def dump_line(self, outputs: JsonDict) -> str:
+        """One JSON line: a prediction, or an error record `{"error": why, "line": N}` as it is."""
         return json.dumps(outputs) + "\n"

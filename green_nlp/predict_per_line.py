@@ -1,0 +1,200 @@
+"""Plain `allennlp predict` with green_nlp's predictors, per-line robust.
+
+AllenNLP's `_PredictManager` reads the input in text mode and batches lines through
+`predictor.load_line` / `predict_batch_json`: one line that is not UTF-8, not readable or that the
+model fails on ends the run, and every later line is lost. `apply()` makes the manager send a
+green_nlp predictor's run (without `--use-dataset-reader`) through `green_nlp.line_stream`'s
+`LineStreamer`, the loop `allennlp green-predict` uses, so that:
+
+- every good line's output is written as AllenNLP writes it (the output file, and the console
+  unless `--silent`), in input order;
+- each bad line becomes the predictor's own error record, `predictor.dump_line({"error": why,
+  "line": N})`, at its place in the output (`# error: line N: why` in the parser's CoNLL-U, a JSON
+  object with `error` and `line` in the JSON outputs), and a `file:line: why` warning on stderr;
+- line numbers are those of the file (blank lines count; blank lines give no output, as before).
+
+Other predictors, `--use-dataset-reader`, stdin (`-`) and compressed inputs keep AllenNLP's own
+behaviour. The patch is narrow and idempotent: `apply()` returns True the first time, False after.
+"""
+import json
+import logging
+from pathlib import Path
+from typing import Any, Callable, List, Optional, Sequence, Tuple
+
+from allennlp.common.util import JsonDict
+
+logger = logging.getLogger(__name__)
+
+_PATCHED = "_green_nlp_per_line"
+_COMPRESSED = (".gz", ".bz2", ".xz", ".lzma")
+
+
+def load_json_object(line: str) -> Optional[JsonDict]:
+    """A line's JSON object, or None when the line is text (the predictors' shared rule).
+
+    A line that starts like a JSON object (`{"`) but does not parse is an error (ValueError), not
+    text to tag, classify or parse as if it were prose; text that merely starts with a brace (`{not
+    json} at all`) stays text.
+    """
+    stripped = line.strip()
+    if not stripped.startswith("{"):
+        return None
+    try:
+        record = json.loads(stripped)
+    except json.JSONDecodeError as error:
+        if stripped[1:].lstrip().startswith('"'):
+            raise ValueError(f"broken JSON object ({error.msg} at column {error.colno})") from None
+        return None  # text that happens to start with a brace
+    return record if isinstance(record, dict) else None
+
+
+class _Input:
+    """A loaded line, its physical line number and its JSON as AllenNLP echoes it to the console."""
+
+    __slots__ = ("json", "number", "echo")
+
+    def __init__(self, json_dict: JsonDict) -> None:
+        self.json, self.number, self.echo = json_dict, 0, ""
+
+
+class _Text(str):
+    """A dumped output that still knows its line number and input (for the in-order writer)."""
+
+    number: int
+    echo: Optional[str]
+
+
+class _InOrder:
+    """Receives the streamer's outputs and its `{file, line, error}` records and hands them to the
+    manager in line order.
+
+    The streamer reports a line it cannot read as soon as it meets it, before the outputs of the
+    earlier lines of its batch; it flushes the output after each batch, by which time every line
+    read so far has its output or its error, so sorting what is pending by line number then gives
+    the file's order.
+    """
+
+    def __init__(self, manager: Any) -> None:
+        self._manager = manager
+        self._pending: List[Tuple[int, str, Optional[str]]] = []
+        self._index = 0
+
+    def write(self, text: str) -> None:  # a good line's output (dumped by `_model`'s dump)
+        self._pending.append((getattr(text, "number", 0), str(text), getattr(text, "echo", None)))
+
+    def write_error(self, record_json: str) -> None:  # the streamer's `errors` stream
+        record = json.loads(record_json)
+        dumped = self._manager._predictor.dump_line({"error": record["error"], "line": record["line"]})
+        self._pending.append((record["line"], dumped, None))
+
+    def flush(self) -> None:
+        for _, text, echo in sorted(self._pending, key=lambda entry: entry[0]):
+            self._manager._maybe_print_to_console_and_file(self._index, text, echo)
+            self._index += 1
+        self._pending = []
+        if self._manager._output_file is not None:
+            self._manager._output_file.flush()
+
+
+class _ErrorStream:
+    def __init__(self, sink: _InOrder) -> None:
+        self.write = sink.write_error
+
+
+def _model(predictor: Any) -> Any:
+    """`predictor_line_model` (the streamer's view of a predictor), with each input carrying its
+    physical line number and echo, and each good output its line number."""
+    from allennlp.common.checks import ConfigurationError
+
+    from green_nlp.commands.bulk_predict import predictor_line_model
+    from green_nlp.line_stream import LineModel
+
+    base = predictor_line_model(predictor)
+
+    def load(text: str) -> _Input:
+        return _Input(base.load(text))
+
+    def number_inputs(inputs: _Input, number: int) -> None:
+        if base.number_inputs is not None:
+            base.number_inputs(inputs.json, number)
+        inputs.number = number
+        inputs.echo = json.dumps(inputs.json)
+        if isinstance(inputs.json, dict):
+            inputs.json.setdefault("line", number)  # the parser's own error records and warnings name it
+
+    def predict_batch(batch: List[_Input]) -> Sequence[Any]:
+        results = base.predict_batch([inputs.json for inputs in batch])
+        if len(results) != len(batch):
+            raise ConfigurationError(f"the predictor returned {len(results)} results for {len(batch)} inputs")
+        return [result if isinstance(result, dict) and "error" in result else (inputs.number, inputs.echo, result)
+                for inputs, result in zip(batch, results)]
+
+    def dump(numbered: Tuple[int, str, JsonDict]) -> str:
+        number, echo, result = numbered
+        text = _Text(base.dump(result))
+        text.number, text.echo = number, echo
+        return text
+
+    return LineModel(load=load, predict_batch=predict_batch, dump=dump, fatal_errors=base.fatal_errors,
+                     number_inputs=number_inputs)
+
+
+def _green_predictor(predictor: Any) -> bool:
+    from green_nlp.predictors import DependencyParserPredictor, SentenceTaggerPredictor, TextClassifierPredictor
+
+    return isinstance(predictor, (DependencyParserPredictor, SentenceTaggerPredictor, TextClassifierPredictor))
+
+
+def _plain_local_file(input_file: str) -> Optional[Path]:
+    """The input as a local, uncompressed file the streamer can read as bytes, or None."""
+    if input_file == "-":
+        return None
+    from allennlp.common.file_utils import cached_path
+
+    path = Path(cached_path(input_file))
+    return path if path.is_file() and not path.name.endswith(_COMPRESSED) else None
+
+
+def run_per_line(manager: Any, path: Path) -> None:
+    """One `_PredictManager` run through the streamer: outputs and error records in line order."""
+    from green_nlp.line_stream import LineStreamer
+
+    sink = _InOrder(manager)
+    try:
+        LineStreamer(_model(manager._predictor), manager._batch_size).run(path, sink, progress=False,  # type: ignore
+                                                                          errors=_ErrorStream(sink))  # type: ignore
+        sink.flush()  # bad lines after the last batch
+    finally:
+        if manager._output_file is not None:
+            manager._output_file.close()
+
+
+def apply() -> bool:
+    """Patch `_PredictManager.run` (once); True if this call patched it, False if it already was."""
+    from allennlp.commands.predict import _PredictManager
+
+    if getattr(_PredictManager.run, _PATCHED, False):
+        return False
+    original: Callable[[Any], None] = _PredictManager.run
+
+    def run(self: Any) -> None:
+        path = None
+        if self._dataset_reader is None and _green_predictor(self._predictor):
+            path = _plain_local_file(self._input_file)
+        if path is None:
+            original(self)
+            return
+        run_per_line(self, path)
+
+    run.__doc__ = original.__doc__
+    setattr(run, _PATCHED, True)
+    setattr(run, "original", original)
+    _PredictManager.run = run  # type: ignore[method-assign]
+    return True
+
+
+def is_applied() -> bool:
+    from allennlp.commands.predict import _PredictManager
+
+    return bool(getattr(_PredictManager.run, _PATCHED, False))
+
