@@ -262,17 +262,46 @@ def build(model: ShippedParser, archive: Optional[Path]) -> Dict[str, Any]:
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(exported, target)
-    results = REPO / "benchmarks" / "results" / f"pretrained_{model.name.replace('-', '_')}.json"
-    results.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps(figures, indent=2))
+    write_results(figures)
     return figures
+
+
+def results_markdown(figures: Dict[str, Any]) -> str:
+    """The shipped model's figures as a short table (the JSON beside it holds them all)."""
+    shipped, agreement = figures["shipped_precision"], figures["int8_agreement_dev"]
+    equality = figures["fp32_equals_allennlp_test_500"]
+    rows = ["| form | UAS | LAS | tokens/s (1 thread, batch 32) |", "|---|---|---|---|",
+            f"| torch fp32 (allennlp train's test evaluation) | {100 * figures['allennlp_test']['test_UAS']:.2f} | "
+            f"{100 * figures['allennlp_test']['test_LAS']:.2f} | |"]
+    for precision, runtime in figures["runtime"].items():
+        mark = " (shipped)" if precision == shipped else ""
+        rows.append(f"| runtime {precision}{mark} | {runtime['UAS']:.2f} | {runtime['LAS']:.2f} | "
+                    f"{runtime['tokens_per_s']:,.0f} |")
+    return "\n".join(rows) + (
+        f"\n\n{figures['name']}: UD English-EWT test, gold tokens, all words; {figures['parameters']:,} parameters, "
+        f"{figures['folder_bytes'] / 1e6:.1f} MB folder. int8 vs fp32 on dev words: "
+        f"{100 * agreement['heads_and_labels']:.2f} % same head and label. Runtime fp32 = AllenNLP predictor on "
+        f"{equality['identical']} of {equality['lines']} test lines as raw text. {figures['hardware']}.\n")
+
+
+def write_results(figures: Dict[str, Any]) -> None:
+    stem = REPO / "benchmarks" / "results" / f"pretrained_{figures['name'].replace('-', '_')}"
+    stem.with_suffix(".json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    stem.with_suffix(".md").write_text(results_markdown(figures), encoding="utf-8")
+    print(results_markdown(figures))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("name", choices=sorted(SHIPPED))
     parser.add_argument("--archive", type=Path, help="an archive already trained with the model's config")
+    parser.add_argument("--tables-only", action="store_true",
+                        help="only rewrite the Markdown table from the saved results JSON")
     args = parser.parse_args()
+    if args.tables_only:
+        saved = REPO / "benchmarks" / "results" / f"pretrained_{args.name.replace('-', '_')}.json"
+        write_results(json.loads(saved.read_text(encoding="utf-8")))
+        return
     build(SHIPPED[args.name], args.archive)
 
 
