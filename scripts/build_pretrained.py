@@ -11,7 +11,6 @@ least 99.5 % of the dev words' heads and labels, else fp32 alone, to stay within
 import argparse
 import json
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -206,15 +205,11 @@ def folder_bytes(folder: Path) -> int:
 
 
 def hardware() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} logical CPUs"
+    """The benchmarks' description of this machine (CPU, cores, torch)."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from common import hardware_description
+
+    return hardware_description()
 
 
 def build(model: ShippedParser, archive: Optional[Path]) -> Dict[str, Any]:
