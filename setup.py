@@ -22,13 +22,15 @@ setup(
     version="0.2.0",
     description="Cheaper NLP models: distilled parsers, pruned LD-Net taggers, sparse n-gram DANs; "
                 "an AllenNLP plugin and a light ONNX runtime",
-    packages=find_packages(include=["green_nlp", "green_nlp.*"]) + ["green_nlp.training_configs"],
-    # The configs live at the top of the repository (where `allennlp train training_configs/...` finds
-    # them); an installed package carries them as green_nlp/training_configs (`green-nlp configs`).
-    package_dir={"green_nlp.training_configs": "training_configs"},
+    packages=find_packages(include=["green_nlp", "green_nlp.*"])
+    + ["green_nlp.training_configs", "green_nlp.pretrained"],
+    # The configs and the shipped models live at the top of the repository (where `allennlp train
+    # training_configs/...` finds them); an installed package carries them as green_nlp/training_configs
+    # (`green-nlp configs`) and green_nlp/pretrained (`green_nlp.load(name)`).
+    package_dir={"green_nlp.training_configs": "training_configs", "green_nlp.pretrained": "pretrained"},
     package_data={
         "green_nlp.training_configs": ["*.jsonnet", "**/*.jsonnet", "**/*.libsonnet"],
-        "green_nlp": ["pretrained/*/*.json", "pretrained/*/*.onnx", "pretrained/*/*.md", "pretrained/*/*.txt"],
+        "green_nlp.pretrained": ["*/*.json", "*/*.onnx", "*/*.md", "*/*.txt"],
     },
     python_requires=">=3.11",
     install_requires=RUNTIME,

@@ -3,7 +3,7 @@
     python scripts/build_pretrained.py en-ewt-parser            # trains into runs/pretrained/ if needed
     python scripts/build_pretrained.py en-ewt-parser --archive runs/pretrained/en-ewt-parser/model.tar.gz
 
-Writes `green_nlp/pretrained/<name>/`: the ONNX graph (int8 alone where it agrees with fp32 on at
+Writes `pretrained/<name>/`: the ONNX graph (int8 alone where it agrees with fp32 on at
 least 99.5 % of the dev words' heads and labels, else fp32 alone, to stay within the 12 MB budget),
 `green_model.json` and `README.md`, the model card. Every figure on the card is measured here, by
 `allennlp train` (test scores of the torch model) and by the runtime on the same test file.
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 REPO = Path(__file__).resolve().parents[1]
-PRETRAINED = REPO / "green_nlp" / "pretrained"
+PRETRAINED = REPO / "pretrained"
 AGREEMENT_FOR_INT8 = 0.995
 FOLDER_BUDGET_BYTES = 12 * 1000 * 1000
 

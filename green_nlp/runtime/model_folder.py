@@ -3,7 +3,8 @@
 A model folder is what `allennlp green-export` writes: `green_model.json` plus `model.onnx`
 and/or `model.int8.onnx`. A name is looked up as a folder path first, then as a folder of that
 name under each directory of `GREEN_NLP_MODELS` (os.pathsep-separated), then under the
-package's `green_nlp/pretrained/`.
+package's `green_nlp/pretrained/`
+(the clone's `pretrained/`).
 """
 import json
 import os
@@ -21,7 +22,9 @@ PRECISIONS = ("auto", "fp32", "int8")
 def search_dirs() -> List[Path]:
     """The directories whose sub-folders are models, in lookup order."""
     dirs = [Path(entry).expanduser() for entry in os.environ.get(MODELS_ENV_VAR, "").split(os.pathsep) if entry]
-    dirs.append(Path(__file__).resolve().parent.parent / "pretrained")
+    package = Path(__file__).resolve().parent.parent
+    # an installed package carries the shipped models as green_nlp/pretrained; a clone keeps them at its top
+    dirs += [package / "pretrained", package.parent / "pretrained"]
     return dirs
 
 

@@ -13,7 +13,10 @@ import pytest
 import green_nlp
 from green_nlp.runtime import available_models
 
-PRETRAINED = Path(green_nlp.__file__).resolve().parent / "pretrained"
+_PACKAGE = Path(green_nlp.__file__).resolve().parent
+# installed: green_nlp/pretrained; in a clone: the top-level pretrained/
+PRETRAINED = next((path for path in (_PACKAGE / "pretrained", _PACKAGE.parent / "pretrained") if path.is_dir()),
+                  _PACKAGE / "pretrained")
 SHIPPED = sorted(folder.name for folder in PRETRAINED.iterdir() if folder.is_dir()) if PRETRAINED.is_dir() else []
 
 
