@@ -21,14 +21,11 @@ from allennlp.common.util import JsonDict
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
-from green_nlp.line_stream import (LineModel, LineStreamer, StreamReport, UsageError, count_lines,  # noqa: F401
+from green_nlp.line_stream import (LineModel, LineStreamer, UsageError, count_lines,  # noqa: F401
                                    read_lines, shard_bounds)
 from green_nlp.line_stream import parse_shard as _parse_shard
 
 logger = logging.getLogger(__name__)
-
-BulkReport = StreamReport  # the name this module used before the streaming loop moved to line_stream
-
 
 def predictor_line_model(predictor: Predictor) -> LineModel[JsonDict, JsonDict]:
     """A predictor as the streamer sees it: its own `load_line`, batched prediction and `dump_line`."""
