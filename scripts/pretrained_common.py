@@ -1,0 +1,106 @@
+"""What the shipped models' recipes (scripts/pretrained_*.py) share: where things go, training with
+`allennlp train` (resumed with -r), the size budget, and writing the folder and the results."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+REPO = Path(__file__).resolve().parents[1]
+PRETRAINED = REPO / "pretrained"
+RESULTS = REPO / "benchmarks" / "results"
+AGREEMENT_FOR_INT8 = 0.995  # ship the int8 graph alone where it agrees this often with fp32
+FOLDER_BUDGET_BYTES = 12 * 1000 * 1000
+
+
+def data_dir() -> Path:
+    sys.path.insert(0, str(REPO))
+    from green_nlp.data_paths import data_dir as configured
+
+    return configured().resolve()
+
+
+def allennlp_bin() -> str:
+    return str(Path(sys.executable).parent / "allennlp")
+
+
+def train(config: str, run_dir: Path, overrides: Optional[Dict[str, Any]] = None) -> Path:
+    """`allennlp train config` into run_dir on one thread (resumed with -r when it holds a run);
+    returns the archive. A finished run (metrics.json beside its archive) is not retrained."""
+    archive = run_dir / "model.tar.gz"
+    if archive.exists() and (run_dir / "metrics.json").exists():
+        return archive
+    command = [allennlp_bin(), "train", config, "-s", str(run_dir), "--include-package", "green_nlp"]
+    if overrides:
+        command += ["-o", json.dumps(overrides)]
+    if (run_dir / "config.json").exists():
+        command.append("-r")
+    env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    subprocess.run(command, cwd=REPO, check=True, env=env)
+    return archive
+
+
+def folder_bytes(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
+
+
+def hardware() -> str:
+    """The benchmarks' description of this machine (CPU, cores, torch)."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from common import hardware_description
+
+    return hardware_description()
+
+
+def keep_one_graph(folder: Path, precision: str) -> None:
+    """Drop the other graph and say so in green_model.json."""
+    meta_path = folder / "green_model.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    dropped = "fp32" if precision == "int8" else "int8"
+    (folder / meta["files"][dropped]).unlink()
+    meta["files"] = {precision: meta["files"][precision]}
+    meta_path.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def finish_folder(name: str, folder: Path, card: Path, figures: Dict[str, Any]) -> None:
+    """Put the card's figures into green_model.json, check the budget, replace pretrained/<name>."""
+    from green_nlp.export.common import read_model_card
+
+    meta_path = folder / "green_model.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta["card"] = read_model_card(card)
+    meta_path.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    figures["folder_bytes"] = folder_bytes(folder)
+    if figures["folder_bytes"] > FOLDER_BUDGET_BYTES:
+        raise SystemExit(f"{name}: {figures['folder_bytes']:,} bytes is over the 12 MB budget")
+    target = PRETRAINED / name
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(folder, target)
+
+
+def write_card_file(folder: Path, name: str, lines: List[str], rebuild_note: str) -> Path:
+    """The model card `README.md`: `lines`, then how to rebuild the model."""
+    rebuild = ["## Rebuild", "```bash", f"python scripts/build_pretrained.py {name}   # {rebuild_note}", "```", ""]
+    card = folder / "README.md"
+    card.write_text("\n".join([*lines, *rebuild]), encoding="utf-8")
+    return card
+
+
+def results_stem(name: str) -> Path:
+    return RESULTS / f"pretrained_{name.replace('-', '_')}"
+
+
+def write_results(figures: Dict[str, Any], markdown: str) -> None:
+    stem = results_stem(figures["name"])
+    stem.with_suffix(".json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    stem.with_suffix(".md").write_text(markdown, encoding="utf-8")
+    print(markdown)
+
+
+def rewrite_tables(name: str, render: Callable[[Dict[str, Any]], str]) -> None:
+    """Rewrite a shipped model's Markdown table from its saved results JSON."""
+    figures = json.loads(results_stem(name).with_suffix(".json").read_text(encoding="utf-8"))
+    write_results(figures, render(figures))
