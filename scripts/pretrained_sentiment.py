@@ -166,11 +166,11 @@ def build(archive: Any = None) -> Dict[str, Any]:
         agreement = same_labels(answers["int8"], answers["fp32"])
         shipped = "int8" if agreement >= AGREEMENT_FOR_INT8 else "fp32"
         n_dev = len(dev_texts)
+        teacher_metrics = json.loads((teacher.parent / "metrics.json").read_text())
         figures: Dict[str, Any] = {
             "name": NAME, "family": "classifier",
-            "teacher": {"test_accuracy": 100 * json.loads((teacher.parent / "metrics.json").read_text())["test_accuracy"],
-                        "dev_accuracy": 100 * json.loads((teacher.parent / "metrics.json").read_text())[
-                            "best_validation_accuracy"]},
+            "teacher": {"test_accuracy": 100 * teacher_metrics["test_accuracy"],
+                        "dev_accuracy": 100 * teacher_metrics["best_validation_accuracy"]},
             "dan_unpruned": {key: 100 * json.loads((dan.parent / "metrics.json").read_text())[key]
                              for key in ("test_accuracy", "best_validation_accuracy")},
             "kept_ngrams": keep, "pruning_sweep": sweep,
@@ -254,8 +254,8 @@ def results_markdown(figures: Dict[str, Any]) -> str:
             f"{figures['dan_unpruned']['test_accuracy']:.2f} |"]
     for precision, runtime in figures["runtime"].items():
         mark = " (shipped)" if precision == figures["shipped_precision"] else ""
-        rows.append(f"| runtime {precision}, {figures['kept_ngrams']:,} n-grams{mark} | {runtime['dev_accuracy']:.2f} | "
-                    f"{runtime['test_accuracy']:.2f} |")
+        rows.append(f"| runtime {precision}, {figures['kept_ngrams']:,} n-grams{mark} | "
+                    f"{runtime['dev_accuracy']:.2f} | {runtime['test_accuracy']:.2f} |")
     sweep = "; ".join(f"{int(keep):,}: {row['folder_bytes_int8_only'] / 1e6:.1f} MB, dev {row['dev_accuracy_int8']:.2f}"
                       for keep, row in figures["pruning_sweep"].items())
     rates = ", ".join(f"{size} {rate:,.0f}" for size, rate in figures["texts_per_s_1_thread"].items())
