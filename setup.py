@@ -15,6 +15,8 @@ RUNTIME = [
     "ufal.chu-liu-edmonds>=1.0",  # exact maximum spanning trees for the parser
     "conllu>=6",
     "tqdm>=4",
+    "starlette>=0.37",  # `green-nlp serve`: a small ASGI toolkit (docs/serving.md)
+    "uvicorn>=0.30",  # its server (plain, no extras: h11 and asyncio)
 ]
 
 setup(
@@ -31,6 +33,7 @@ setup(
     package_data={
         "green_nlp.training_configs": ["*.jsonnet", "**/*.jsonnet", "**/*.libsonnet"],
         "green_nlp.pretrained": ["*/*.json", "*/*.onnx", "*/*.md", "*/*.txt"],
+        "green_nlp.serve": ["*.html"],
     },
     python_requires=">=3.11",
     install_requires=RUNTIME,

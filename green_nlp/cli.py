@@ -3,6 +3,7 @@
     green-nlp parse MODEL input.txt -o out.conllu     # the ONNX runtime: no torch, starts fast
     green-nlp tag MODEL input.txt -o out.jsonl
     green-nlp classify MODEL input.txt -o out.jsonl
+    green-nlp serve MODEL [MODEL ...] --port 8080   # HTTP API and a page, micro-batched (docs/serving.md)
     green-nlp models                                 # the shipped models
     green-nlp configs                                # where the training configs are installed
     green-nlp train CONFIG -s DIR ...                # any allennlp subcommand, green_nlp registered
@@ -20,11 +21,15 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
-RUNTIME_COMMANDS = ("parse", "tag", "classify", "models", "configs")
+RUNTIME_COMMANDS = ("parse", "tag", "classify", "models", "configs", "serve")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "serve":  # its own options; see green_nlp/serve
+        from green_nlp.serve import main as serve
+
+        sys.exit(serve(args[1:]))
     if args and args[0] in RUNTIME_COMMANDS:
         sys.exit(run_runtime(args))
     if not args or args[0] in ("-h", "--help"):

@@ -1,0 +1,80 @@
+"""The models a server holds: each runtime model with its name, family, tasks and card facts."""
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+# task (the URL's last part) -> the runtime method that does it on many texts; a model offers the
+# tasks its runtime class has, so a new family (the tagger) works as soon as its class exists
+TASK_METHODS = {"parse": "parse_many", "tag": "tag_many", "classify": "classify_many"}
+# task -> output formats, the first the default (as `green-nlp parse|tag|classify --format`)
+TASK_FORMATS = {"parse": ("json", "conllu"), "tag": ("json", "conll"), "classify": ("json",)}
+# output format -> the result method that writes it
+FORMAT_METHODS = {"json": "to_json", "conllu": "to_conllu", "conll": "to_conll"}
+
+
+@dataclass
+class ServedModel:
+    """One loaded runtime model and what `GET /v1/models` says about it."""
+
+    name: str
+    family: str
+    runtime: Any
+    folder: Path
+    meta: Dict[str, Any]
+
+    @property
+    def tasks(self) -> List[str]:
+        return [task for task, method in TASK_METHODS.items() if hasattr(self.runtime, method)]
+
+    def predictor(self, task: str) -> Callable[[List[str]], List[Any]]:
+        """texts -> one result per text, all in one runtime call."""
+        method = getattr(self.runtime, TASK_METHODS[task])
+        return lambda texts: list(method(texts, batch_size=max(1, len(texts))))
+
+    def describe(self) -> Dict[str, Any]:
+        card = self.meta.get("card") or {}
+        return {"name": self.name, "family": self.family, "tasks": self.tasks,
+                "title": card.get("title"), "license": card.get("license"),
+                "metrics": card.get("metrics") or {}, "data": card.get("data") or [],
+                "labels": _labels(self.meta)}
+
+
+def _labels(meta: Dict[str, Any]) -> Any:
+    """The classifier's label list, or each label namespace's size for the other families."""
+    labels = meta.get("labels")
+    if isinstance(labels, dict):
+        return {namespace: len(values) for namespace, values in labels.items() if isinstance(values, list)}
+    return labels
+
+
+def served_name(name_or_folder: str) -> str:
+    """The URL name of a model: its shipped name, or the last part of its folder path."""
+    return Path(name_or_folder.rstrip("/\\")).name or name_or_folder
+
+
+def load_models(names: Sequence[str], precision: str = "auto", threads: Optional[int] = 1) -> Dict[str, ServedModel]:
+    """name -> loaded model, for shipped names and exported folders; two models may not share a name."""
+    from green_nlp.runtime import load, read_meta, resolve_model
+
+    models: Dict[str, ServedModel] = {}
+    for given in names:
+        folder = resolve_model(given)
+        name = served_name(given)
+        if name in models:
+            raise ValueError(f"two models would both be served as {name!r}; rename one folder")
+        meta = read_meta(folder)
+        runtime = load(folder, precision=precision, threads=threads)
+        models[name] = ServedModel(name, str(meta.get("family")), runtime, folder, meta)
+    return models
+
+
+def warm_up(model: ServedModel) -> List[str]:
+    """One call per task, so the first user does not pay for spaCy's import and onnxruntime's first
+    run; returns the tasks' refusals (a gold-UPOS parser cannot take raw text) for the log."""
+    problems = []
+    for task in model.tasks:
+        try:
+            model.predictor(task)(["Warm up the model."])
+        except ValueError as error:
+            problems.append(f"{model.name}/{task}: {error}")
+    return problems

@@ -1,0 +1,114 @@
+"""What a POST /v1/{model}/{task} body may hold, checked before any text reaches a model.
+
+Every refusal is an `ApiError` with a 4xx status and a message saying what to change, so no input
+can make the server answer 5xx. One text inside "texts" that breaks a limit fails in its own slot.
+"""
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+
+
+class ApiError(Exception):
+    """A request the server refuses: `status` (4xx, or 503 when overloaded) and a message for the client."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_body_bytes: int = 1_000_000
+    max_text_chars: int = 10_000
+    max_texts: int = 64
+
+
+@dataclass
+class TextsRequest:
+    """A checked request: the texts to run (None where a text was refused) and how to answer."""
+
+    texts: List[Optional[str]]
+    single: bool
+    output_format: str
+    refused: Dict[int, str] = field(default_factory=dict)  # slot -> why that text was not run
+
+    @property
+    def runnable(self) -> List[str]:
+        return [text for text in self.texts if text is not None]
+
+
+ALLOWED_FIELDS = ("text", "texts", "format")
+ACCEPT_FORMATS = {"text/x-conllu": "conllu", "text/conllu": "conllu", "text/x-conll": "conll"}
+
+
+def decode_json(body: bytes) -> Any:
+    if not body.strip():
+        raise ApiError(400, 'empty request body: send JSON such as {"text": "..."} or {"texts": ["...", "..."]}')
+    try:
+        return json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise ApiError(400, f"the body is not UTF-8 ({error.reason} at byte {error.start}): send UTF-8 JSON") from None
+    except json.JSONDecodeError as error:
+        raise ApiError(400, f"malformed JSON ({error.msg} at line {error.lineno} column {error.colno}): "
+                            'send {"text": "..."} or {"texts": ["...", "..."]}') from None
+
+
+def text_problem(text: Any, limits: Limits, where: str) -> Optional[str]:
+    """Why `text` cannot be run, or None."""
+    if not isinstance(text, str):
+        return f"{where} must be a string, got {_json_type(text)}"
+    if len(text) > limits.max_text_chars:
+        return (f"{where} has {len(text):,} characters, over the limit of {limits.max_text_chars:,}: "
+                "split it into shorter texts")
+    return None
+
+
+def read_request(body: bytes, limits: Limits, formats: Sequence[str], query_format: Optional[str] = None,
+                 accept: str = "") -> TextsRequest:
+    """A checked request from a raw body; `formats` are the task's output formats, the first the default."""
+    payload = decode_json(body)
+    if not isinstance(payload, dict):
+        raise ApiError(400, f'the body must be a JSON object such as {{"text": "..."}}, got {_json_type(payload)}')
+    unknown = sorted(set(payload) - set(ALLOWED_FIELDS))
+    if unknown:
+        raise ApiError(400, f"unknown field(s) {', '.join(map(repr, unknown))}: a request has \"text\" (one "
+                            "string) or \"texts\" (a list of strings), and optionally \"format\"")
+    if ("text" in payload) == ("texts" in payload):
+        raise ApiError(400, 'give exactly one of "text" (one string) or "texts" (a list of strings)')
+    output_format = choose_format(payload.get("format"), query_format, accept, formats)
+    if "text" in payload:
+        problem = text_problem(payload["text"], limits, '"text"')
+        if problem:
+            raise ApiError(422 if isinstance(payload["text"], str) else 400, problem)
+        return TextsRequest([payload["text"]], True, output_format)
+    texts = payload["texts"]
+    if not isinstance(texts, list):
+        raise ApiError(400, f'"texts" must be a list of strings, got {_json_type(texts)}')
+    if len(texts) > limits.max_texts:
+        raise ApiError(413, f'"texts" has {len(texts)} texts, over the limit of {limits.max_texts} per request: '
+                            "send them in several requests")
+    request = TextsRequest([], False, output_format)
+    for slot, text in enumerate(texts):
+        problem = text_problem(text, limits, f'"texts"[{slot}]')
+        request.texts.append(None if problem else text)
+        if problem:
+            request.refused[slot] = problem
+    return request
+
+
+def choose_format(given: Any, query_format: Optional[str], accept: str, formats: Sequence[str]) -> str:
+    """The output format: the body's "format", else ?format=, else a CoNLL(-U) Accept header, else JSON."""
+    chosen = given if given is not None else query_format
+    if chosen is None:
+        accepted = [part.split(";")[0].strip().lower() for part in accept.split(",")]
+        chosen = next((ACCEPT_FORMATS[a] for a in accepted if ACCEPT_FORMATS.get(a) in formats), formats[0])
+    if chosen not in formats:
+        raise ApiError(400, f"format {chosen!r} is not one this task writes: use one of {', '.join(formats)}")
+    return chosen
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null",
+             int: "a number", float: "a number"}
+    return names.get(type(value), type(value).__name__)

@@ -1,0 +1,31 @@
+"""A real `green-nlp serve` on a free loopback port, with the shipped parser and a fixture DAN."""
+import httpx
+import pytest
+
+from green_nlp.serve.launcher import ServerProcess
+from tests.dan_helpers import tiny_named_dan_run
+from tests.export.exported_models import exported
+
+PARSER = "en-ewt-parser"
+CLASSIFIER = "dan_named"  # served under its folder's name
+# small limits, so the tests can pass each of them with small bodies
+LIMITS = ["--max-text-chars", "3000", "--max-texts", "8", "--max-body-bytes", "20000"]
+
+
+@pytest.fixture(scope="session")
+def dan_folder(export_base):
+    """The exported fixture DAN (SST-2 label names), as tests/runtime/classifier_test.py exports it."""
+    return exported(CLASSIFIER, tiny_named_dan_run() / "model.tar.gz", export_base)
+
+
+@pytest.fixture(scope="module")
+def server(dan_folder):
+    """Both models; a 50 ms batching wait so that concurrent test requests share model calls."""
+    with ServerProcess([PARSER, dan_folder], ["--max-wait-ms", "50", *LIMITS]) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        yield http
