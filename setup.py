@@ -40,6 +40,8 @@ setup(
     extras_require={
         # With allennlp==2.10.1 and allennlp-models==2.10.1 installed --no-deps (scripts/setup_env.sh).
         "allennlp": ["torch>=2.6", "scikit-learn>=1.5", "onnx>=1.16", "jsonnet>=0.20"],
+        # `--ray` for green-predict / green-label-teacher / green-nlp parse|tag|classify (docs/distributed.md)
+        "ray": ["ray[data]>=2.40"],
     },
     entry_points={
         "console_scripts": ["green-nlp = green_nlp.cli:main"],

@@ -61,6 +61,9 @@ def _runtime_parser() -> argparse.ArgumentParser:
         command.add_argument("--shard", default="0/1", help="i/N: only the i-th of N contiguous blocks of lines")
         command.add_argument("--no-progress", action="store_true",
                              help="no progress bar (none is shown off a terminal)")
+        from green_nlp.distributed_ray.options import add_ray_arguments  # light: Ray is imported only with --ray
+
+        add_ray_arguments(command)
     commands.add_parser("models", help="list the shipped models")
     commands.add_parser("configs", help="list the training configs that came with the package")
     return parser
@@ -84,6 +87,16 @@ def _batch_call(nlp: Any, command: str) -> Callable[[List[str]], List[Any]]:
     return lambda texts: list(method(texts, batch_size=len(texts)))
 
 
+def runtime_line_model(command: str, model: str, precision: str, threads: Optional[int], output_format: str) -> Any:
+    """An exported model as line_stream's `LineModel` (a plain function: `--ray` builds it on each actor)."""
+    from green_nlp import line_stream
+    from green_nlp.runtime import load
+
+    nlp = load(model, precision=precision, threads=threads)
+    return line_stream.LineModel(load=line_stream.json_or_text, predict_batch=_batch_call(nlp, command),
+                                 dump=_dumper(command, output_format))
+
+
 def run_runtime(argv: List[str]) -> int:
     from green_nlp import line_stream
 
@@ -104,13 +117,10 @@ def run_runtime(argv: List[str]) -> int:
         print(f"green-nlp {args.command}: input file not found: {args.input_file}", file=sys.stderr)
         return 2
     try:
-        shard = line_stream.parse_shard(args.shard)
-        from green_nlp.runtime import load
+        from green_nlp.distributed_ray.options import ray_options
 
-        nlp = load(args.model, precision=args.precision, threads=args.threads)
-        model = line_stream.LineModel(load=line_stream.json_or_text,
-                                      predict_batch=_batch_call(nlp, args.command),
-                                      dump=_dumper(args.command, args.format))
+        shard, on_ray = line_stream.parse_shard(args.shard), ray_options(args)
+        model = runtime_line_model(args.command, args.model, args.precision, args.threads, args.format)
         streamer = line_stream.LineStreamer(model, args.batch_size)
     except (line_stream.UsageError, FileNotFoundError, ValueError) as error:
         print(f"green-nlp {args.command}: {error}", file=sys.stderr)
@@ -119,7 +129,17 @@ def run_runtime(argv: List[str]) -> int:
     with ExitStack() as stack:
         output = stack.enter_context(open(args.output_file, "w", encoding="utf-8")) if args.output_file else sys.stdout
         errors = stack.enter_context(open(args.errors_file, "w", encoding="utf-8")) if args.errors_file else None
-        report = streamer.run(args.input_file, output, shard, progress=progress, errors=errors)
+        if on_ray is None:
+            report = streamer.run(args.input_file, output, shard, progress=progress, errors=errors)
+        else:  # the same stream on Ray actors, each loading the model once (docs/distributed.md)
+            from functools import partial
+
+            from green_nlp.distributed_ray.lines import stream_lines
+
+            make_model = partial(runtime_line_model, args.command, args.model, args.precision,
+                                 args.threads or max(1, int(on_ray.cpus_per_actor)), args.format)
+            report = stream_lines(make_model, args.input_file, output, on_ray, args.batch_size, shard,
+                                  progress=progress, errors=errors)
     print(report.summary(f"green-nlp {args.command}", args.input_file, shard), file=sys.stderr)
     return 0
 

@@ -5,13 +5,15 @@ the whole file); a progress bar; a line that cannot be processed (not UTF-8, not
 predictor expects, or the model fails on it) is reported as `file:line: why` and left out while
 every other line is still predicted; output order is input order; and `--shard i/N` gives process
 `i` of `N` one contiguous block of lines, so the N outputs concatenated in shard order
-(`cat out.0 out.1 ...`) are the output of one unsharded run.
+(`cat out.0 out.1 ...`) are the output of one unsharded run. `--ray [ADDRESS]` runs the batches on
+a pool of Ray actors that each load the archive once, with the same output (docs/distributed.md).
 """
 import argparse
 import json
 import logging
 import sys
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
@@ -21,6 +23,7 @@ from allennlp.common.util import JsonDict
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
+from green_nlp.distributed_ray.options import RayOptions, add_ray_arguments, ray_options
 from green_nlp.line_stream import (LineModel, LineStreamer, UsageError, count_lines,  # noqa: F401
                                    read_lines, shard_bounds)
 from green_nlp.line_stream import parse_shard as _parse_shard
@@ -80,6 +83,7 @@ class GreenPredict(Subcommand):
         subparser.add_argument("--cuda-device", type=int, default=-1, help="GPU id, -1 for CPU")
         subparser.add_argument("-o", "--overrides", type=str, default="", help="JSON overrides of the archive's config")
         subparser.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+        add_ray_arguments(subparser)
         subparser.set_defaults(func=_bulk_predict_from_args)
         return subparser
 
@@ -103,14 +107,49 @@ def parse_shard(text: str) -> Tuple[int, int]:
         raise ConfigurationError(str(error)) from None
 
 
+def predictor_model(archive_file: str, predictor_name: Optional[str], predictor_args: str, cuda_device: int,
+                    overrides: str, threads: Optional[int] = None) -> LineModel[JsonDict, JsonDict]:
+    """The archive's predictor as a `LineModel`; built on each Ray actor (hence a plain function)."""
+    import torch
+
+    import green_nlp
+
+    green_nlp.register()  # a fresh actor process has not imported the plugin
+    if threads:
+        torch.set_num_threads(threads)
+    return predictor_line_model(build_predictor(archive_file, predictor_name, predictor_args, cuda_device, overrides))
+
+
 def _bulk_predict_from_args(args: argparse.Namespace) -> None:
     if not args.input_file.is_file():
         raise ConfigurationError(f"input file not found: {args.input_file}")
     shard = parse_shard(args.shard)
-    bulk = BulkPredictor(build_predictor(args.archive_file, args.predictor, args.predictor_args, args.cuda_device,
-                                         args.overrides), args.batch_size)
+    try:
+        on_ray = ray_options(args)
+    except ValueError as error:
+        raise ConfigurationError(str(error)) from None
+    bulk = None if on_ray else BulkPredictor(build_predictor(args.archive_file, args.predictor, args.predictor_args,
+                                                             args.cuda_device, args.overrides), args.batch_size)
     with ExitStack() as stack:
         output = stack.enter_context(open(args.output_file, "w", encoding="utf-8")) if args.output_file else sys.stdout
         errors = stack.enter_context(open(args.errors_file, "w", encoding="utf-8")) if args.errors_file else None
-        report = bulk.run(args.input_file, output, shard, progress=not args.no_progress, errors=errors)
+        if bulk is not None:
+            report = bulk.run(args.input_file, output, shard, progress=not args.no_progress, errors=errors)
+        else:
+            report = _run_on_ray(args, on_ray, output, shard, errors)
     print(report.summary("green-predict", args.input_file, shard), file=sys.stderr)
+
+
+def _run_on_ray(args: argparse.Namespace, options: RayOptions, output: Any, shard: Tuple[int, int],
+                errors: Any) -> Any:
+    """The same run on a pool of Ray actors, each loading the archive once (on its GPU with
+    `--ray-gpus-per-actor`, which Ray shows the actor as device 0)."""
+    from green_nlp.distributed_ray.lines import stream_lines
+
+    if args.batch_size < 1:
+        raise ConfigurationError(f"--batch-size must be positive, got {args.batch_size}")
+    archive = str(Path(args.archive_file).resolve()) if Path(args.archive_file).exists() else args.archive_file
+    make_model = partial(predictor_model, archive, args.predictor, args.predictor_args,
+                         0 if options.gpus_per_actor > 0 else -1, args.overrides, max(1, int(options.cpus_per_actor)))
+    return stream_lines(make_model, args.input_file, output, options, args.batch_size, shard,
+                        progress=not args.no_progress, errors=errors)

@@ -8,14 +8,17 @@ corpus of sparse distillation), for every later student run to read.
 Streaming (a chunk of documents in memory at a time), with a progress bar, and resumable: run
 the same command again after an interruption and it continues after the last complete record.
 `--shard i/N` labels every N-th document starting at i into its own file, for N processes; the
-DAN reader reads the shards back with a glob (`kd.teacher.*.jsonl`).
+DAN reader reads the shards back with a glob (`kd.teacher.*.jsonl`). `--ray [ADDRESS]` labels the
+chunks on a pool of Ray actors that each load the teacher once and writes the same cache, in the
+same order, still resumable (docs/distributed.md).
 """
 import argparse
 import itertools
 import json
 import logging
 import os
-from typing import Any, Iterator, List, Optional
+from contextlib import ExitStack
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 import torch
 from allennlp.commands.subcommand import Subcommand
@@ -25,6 +28,7 @@ from allennlp.models.archival import load_archive
 
 from green_nlp.commands.bulk_predict import parse_shard
 from green_nlp.data.teacher_cache import CacheWriter
+from green_nlp.distributed_ray.options import RayOptions, add_ray_arguments, ray_options
 from green_nlp.dataset_readers.text_classification import (FORMATS, SPLITS, TextExample, check_split, read_examples,
                                                            split_heldout, subsample)
 
@@ -58,6 +62,7 @@ class LabelWithTeacher(Subcommand):
         subparser.add_argument("-o", "--overrides", default="",
                                help="JSON overrides of the teacher's archived config, as for `allennlp predict` "
                                     "(e.g. longer inputs read in segments); recorded in the cache's header")
+        add_ray_arguments(subparser)
         subparser.set_defaults(func=_run)
         return subparser
 
@@ -65,9 +70,14 @@ class LabelWithTeacher(Subcommand):
 def _run(args: argparse.Namespace) -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
+    try:
+        on_ray = ray_options(args)
+    except ValueError as error:
+        raise ConfigurationError(str(error)) from None
     label_corpus(args.archive_file, args.input_files, args.output, args.format, args.fine_labels,
                  args.max_examples_per_input, args.batch_size, args.shard, args.cuda_device, args.every_nth,
-                 args.skip_per_input, split=args.split, dev_every=args.dev_every, overrides=args.overrides)
+                 args.skip_per_input, split=args.split, dev_every=args.dev_every, overrides=args.overrides,
+                 ray=on_ray)
 
 
 def _corpus(inputs: List[str], format: str, fine_labels: bool, max_per_input: Optional[int],
@@ -81,8 +91,10 @@ def _corpus(inputs: List[str], format: str, fine_labels: bool, max_per_input: Op
 def label_corpus(archive_file: str, inputs: List[str], output: str, format: str = "auto", fine_labels: bool = False,
                  max_per_input: Optional[int] = None, batch_size: int = 32, shard: Optional[str] = None,
                  cuda_device: int = -1, every_nth: int = 1, skip_per_input: int = 0,
-                 chunk_batches: int = 8, split: str = "all", dev_every: int = 10, overrides: str = "") -> int:
-    """Label (the rest of) the corpus; returns the number of records the cache now holds."""
+                 chunk_batches: int = 8, split: str = "all", dev_every: int = 10, overrides: str = "",
+                 ray: Optional[RayOptions] = None) -> int:
+    """Label (the rest of) the corpus; returns the number of records the cache now holds. With `ray`,
+    the chunks are labelled on Ray actors (see green_nlp.distributed_ray.teacher), in the same order."""
     if batch_size < 1:
         raise ConfigurationError(f"--batch-size must be positive, got {batch_size}")
     try:
@@ -94,39 +106,63 @@ def label_corpus(archive_file: str, inputs: List[str], output: str, format: str 
     except json.JSONDecodeError as error:
         raise ConfigurationError(f"--overrides is not JSON ({error.msg}): {overrides!r}") from error
     shard_index, shard_count = parse_shard(shard) if shard else (0, 1)
-    archive = load_archive(archive_file, cuda_device=cuda_device, overrides=parsed_overrides)
+    with ExitStack() as stack:
+        if ray is None:
+            teacher: Any = LocalTeacher(archive_file, cuda_device, parsed_overrides)
+        else:
+            from green_nlp.distributed_ray.teacher import RayTeacher
+
+            teacher = stack.enter_context(RayTeacher(archive_file, parsed_overrides, ray))
+        header: Dict[str, Any] = {
+            "labels": teacher.labels, "archive": os.path.basename(archive_file),
+            "inputs": [os.path.basename(p) for p in inputs], "shard": f"{shard_index}/{shard_count}",
+            "max_examples_per_input": max_per_input, "every_nth": every_nth, "skip_per_input": skip_per_input}
+        if teacher.label_names:  # the students' readers must name the labels the same way (checked when they read)
+            header["label_names"] = dict(teacher.label_names)
+        if split != "all":
+            header.update(split=split, dev_every=dev_every)
+        if parsed_overrides:
+            header["overrides"] = parsed_overrides
+        writer = CacheWriter(output, header)
+        corpus = _corpus(inputs, format, fine_labels, max_per_input, every_nth, skip_per_input, split, dev_every)
+        examples = itertools.islice(corpus, shard_index, None, shard_count)
+        examples = itertools.islice(examples, writer.done, None)  # resume after what is already written
+        if writer.done:
+            logger.info("%s: %d records already written, continuing", output, writer.done)
+        chunks = iter(lambda: list(itertools.islice(examples, batch_size * chunk_batches)), [])
+        progress = Tqdm.tqdm(desc="teacher labels", unit="doc", initial=writer.done)
+        try:
+            for chunk, logits in teacher.label(chunks, batch_size):
+                for example, row in zip(chunk, logits):
+                    writer.write(example.text, example.label, row, example.source)
+                progress.update(len(chunk))
+        finally:
+            writer.close()
+            progress.close()
+    return writer.done
+
+
+def load_teacher(archive_file: str, cuda_device: int = -1, overrides: Optional[Dict[str, Any]] = None
+                 ) -> Tuple[Any, Any, List[str], Optional[Dict[str, str]]]:
+    """(model in eval mode, its validation reader, label names in index order, the reader's label_names)."""
+    archive = load_archive(archive_file, cuda_device=cuda_device, overrides=overrides or {})
     model, reader = archive.model.eval(), archive.validation_dataset_reader
     namespace = getattr(model, "_label_namespace", "labels")
     names = model.vocab.get_index_to_token_vocabulary(namespace)
-    header = {"labels": [names[i] for i in range(len(names))], "archive": os.path.basename(archive_file),
-              "inputs": [os.path.basename(p) for p in inputs], "shard": f"{shard_index}/{shard_count}",
-              "max_examples_per_input": max_per_input, "every_nth": every_nth, "skip_per_input": skip_per_input}
     label_names = getattr(reader, "label_names", None)
-    if label_names:  # the students' readers must name the labels the same way (checked when they read)
-        header["label_names"] = dict(label_names)
-    if split != "all":
-        header.update(split=split, dev_every=dev_every)
-    if parsed_overrides:
-        header["overrides"] = parsed_overrides
-    writer = CacheWriter(output, header)
-    corpus = _corpus(inputs, format, fine_labels, max_per_input, every_nth, skip_per_input, split, dev_every)
-    examples = itertools.islice(corpus, shard_index, None, shard_count)
-    examples = itertools.islice(examples, writer.done, None)  # resume after what is already written
-    if writer.done:
-        logger.info("%s: %d records already written, continuing", output, writer.done)
-    progress = Tqdm.tqdm(desc="teacher labels", unit="doc", initial=writer.done)
-    try:
-        while True:
-            chunk = list(itertools.islice(examples, batch_size * chunk_batches))
-            if not chunk:
-                break
-            for example, logits in zip(chunk, _predict_logits(model, reader, chunk, batch_size)):
-                writer.write(example.text, example.label, logits, example.source)
-            progress.update(len(chunk))
-    finally:
-        writer.close()
-        progress.close()
-    return writer.done
+    return model, reader, [names[i] for i in range(len(names))], dict(label_names) if label_names else None
+
+
+class LocalTeacher:
+    """The teacher in this process: chunks labelled one after the other."""
+
+    def __init__(self, archive_file: str, cuda_device: int = -1, overrides: Optional[Dict[str, Any]] = None) -> None:
+        self.model, self.reader, self.labels, self.label_names = load_teacher(archive_file, cuda_device, overrides)
+
+    def label(self, chunks: Iterable[List[TextExample]], batch_size: int
+              ) -> Iterator[Tuple[List[TextExample], List[List[float]]]]:
+        for chunk in chunks:
+            yield chunk, _predict_logits(self.model, self.reader, chunk, batch_size)
 
 
 def _predict_logits(model: Any, reader: Any, chunk: List[TextExample], batch_size: int) -> List[List[float]]:

@@ -1,0 +1,191 @@
+"""`--ray` for line streams (`allennlp green-predict`, `green-nlp parse|tag|classify`).
+
+The driver reads the file (line_stream's `read_lines`: raw bytes, physical line numbers), sends
+chunks of lines to the actors to be read into model inputs, forms batches of exactly `batch_size`
+readable lines as the one-process `LineStreamer` does (so every model call sees the same batch and
+the outputs are byte-identical), has the actors predict them, and writes outputs and skipped-line
+records in input order. All reading, predicting, dumping and `file:line: why` formatting is
+line_stream's own code: the actors run `LineStreamer` on each piece, the driver replays the skipped
+lines through `LineStreamer._skip`.
+
+Not Ray Data: its readers decode text (a line that is not UTF-8 would end the read, not be
+reported alone) and lose physical line numbers, and one-process batching needs the driver between
+reading and predicting; an actor pool with ordered calls is what remains of it, and Ray's own.
+"""
+import io
+import json
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Callable, Deque, Iterator, List, Optional, Tuple
+
+import ray
+
+from green_nlp.distributed_ray.options import RayOptions
+from green_nlp.distributed_ray.pool import ActorPool, connected, crash_point, wait_until_loaded
+from green_nlp.line_stream import LineModel, LineStreamer, StreamReport, count_lines, read_lines, shard_bounds
+
+logger = logging.getLogger(__name__)
+
+READ_BATCHES = 16  # lines sent per read call, in model batches: few calls, and reads run beside predictions
+READS_AHEAD = 2
+
+# One read line: (line number, "input" | "blank" | "skip", model input or why it was skipped)
+Entry = Tuple[int, str, Any]
+
+
+@dataclass
+class BatchResult:
+    """What one model batch gave: its dumped outputs, how many, and the lines it skipped."""
+
+    text: str
+    predicted: int
+    skipped: List[Tuple[int, str]] = field(default_factory=list)
+    fatal: Optional[str] = None  # the model cannot take this kind of input (raised if nothing was predicted yet)
+    fatal_type: Optional[type] = None
+
+
+def _skipped(errors: io.StringIO) -> List[Tuple[int, str]]:
+    """(line, why) of the records line_stream wrote, to replay them in the driver."""
+    records = [json.loads(line) for line in errors.getvalue().splitlines()]
+    return [(record["line"], record["error"]) for record in records]
+
+
+@ray.remote(concurrency_groups={"read": 1, "model": 1})
+class LineWorker:
+    """Holds one model (built once by `make_model`); reads lines and predicts batches with
+    line_stream's `LineStreamer`. Reading runs in its own thread, beside a prediction."""
+
+    def __init__(self, make_model: Callable[[], LineModel], batch_size: int) -> None:
+        logging.getLogger("green_nlp.line_stream").setLevel(logging.ERROR)  # the driver reports skipped lines
+        self._streamer = LineStreamer(make_model(), batch_size)
+
+    def ready(self) -> bool:
+        return True
+
+    @ray.method(concurrency_group="read")
+    def read(self, path: str, records: List[Tuple[int, bytes]]) -> List[Entry]:
+        entries: List[Entry] = []
+        for number, raw in records:
+            report, errors = StreamReport(), io.StringIO()
+            inputs = self._streamer._load(Path(path), number, raw, report, errors)
+            if inputs is not None:
+                entries.append((number, "input", inputs))
+            elif report.blank:
+                entries.append((number, "blank", None))
+            else:
+                entries.append((number, "skip", _skipped(errors)[0][1]))
+        return entries
+
+    @ray.method(concurrency_group="model")
+    def predict(self, path: str, batch: List[Tuple[int, Any]]) -> BatchResult:
+        crash_point()
+        fatal: Optional[BaseException] = None
+        report, output, errors = StreamReport(), io.StringIO(), io.StringIO()
+        try:
+            self._streamer._predict(Path(path), batch, output, report, errors)
+        except self._streamer.model.fatal_errors as error:  # raised only when nothing was predicted before
+            fatal = error  # the driver knows whether that holds for the whole file; keep the per-line result too
+            report, output, errors = StreamReport(predicted=1), io.StringIO(), io.StringIO()
+            self._streamer._predict(Path(path), batch, output, report, errors)
+            report.predicted -= 1
+        return BatchResult(output.getvalue(), report.predicted, _skipped(errors),
+                           None if fatal is None else str(fatal), None if fatal is None else type(fatal))
+
+
+def _chunks(records: Iterator[Tuple[int, bytes]], size: int) -> Iterator[List[Tuple[int, bytes]]]:
+    chunk: List[Tuple[int, bytes]] = []
+    for record in records:
+        chunk.append(record)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _events(pool: ActorPool, path: Path, records: Iterator[Tuple[int, bytes]], batch_size: int
+            ) -> Iterator[Tuple[str, Any]]:
+    """What happens, in the one-process order: ("read", lines), ("skip", (line, why)), ("blank", None),
+    ("batch", ObjectRef of a BatchResult) once `batch_size` readable lines are together.
+    Predictions are submitted as the events are drawn."""
+    chunks = _chunks(records, batch_size * READ_BATCHES)
+    reads: Deque[Tuple[Any, int]] = deque()
+
+    def read_ahead() -> None:
+        while len(reads) < READS_AHEAD:
+            chunk = next(chunks, None)
+            if chunk is None:
+                return
+            reads.append((pool.submit("read", str(path), chunk), len(chunk)))
+
+    batch: List[Tuple[int, Any]] = []
+    read_ahead()
+    while reads:
+        ref, lines = reads.popleft()
+        read_ahead()
+        for number, kind, payload in ray.get(ref):
+            if kind == "input":
+                batch.append((number, payload))
+                if len(batch) == batch_size:
+                    yield "batch", pool.submit("predict", str(path), batch)
+                    batch = []
+            else:
+                yield kind, (number, payload)
+        yield "read", lines
+    if batch:
+        yield "batch", pool.submit("predict", str(path), batch)
+
+
+class _Writer:
+    """Writes events in order into the output, the report and the errors file."""
+
+    def __init__(self, path: Path, output: IO[str], errors: Optional[IO[str]], bar: Any) -> None:
+        self.path, self.output, self.errors, self.bar = path, output, errors, bar
+        self.report = StreamReport()
+
+    def write(self, kind: str, payload: Any) -> None:
+        if kind == "read":
+            self.bar.update(payload)
+        elif kind == "blank":
+            self.report.blank += 1
+        elif kind == "skip":
+            LineStreamer._skip(self.path, payload[0], payload[1], self.report, self.errors)
+        else:
+            result: BatchResult = ray.get(payload)
+            if result.fatal is not None and self.report.predicted == 0:
+                raise (result.fatal_type or RuntimeError)(result.fatal)
+            self.output.write(result.text)
+            for number, why in result.skipped:
+                LineStreamer._skip(self.path, number, why, self.report, self.errors)
+            self.report.predicted += result.predicted
+            self.output.flush()
+
+
+def stream_lines(make_model: Callable[[], LineModel], input_path: Path, output: IO[str], options: RayOptions,
+                 batch_size: int = 32, shard: Tuple[int, int] = (0, 1), progress: bool = True,
+                 errors: Optional[IO[str]] = None) -> StreamReport:
+    """`LineStreamer.run` on a pool of actors, each holding a model from `make_model` (a picklable
+    callable: it runs on the actors' machines). Same output, same skipped-line records."""
+    from tqdm import tqdm
+
+    LineStreamer(LineModel(load=str, predict_batch=list, dump=str), batch_size)  # the same --batch-size check
+    start, end = shard_bounds(count_lines(input_path), *shard)
+    with connected(options.address), ActorPool(LineWorker, (make_model, batch_size), options) as pool:
+        wait_until_loaded(pool)
+        desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
+        with tqdm(total=end - start, unit="lines", disable=not progress, desc=desc) as bar:
+            writer = _Writer(input_path, output, errors, bar)
+            pending: Deque[Tuple[str, Any]] = deque()
+            in_flight = 0
+            for kind, payload in _events(pool, input_path, read_lines(input_path, start, end), batch_size):
+                pending.append((kind, payload))
+                in_flight += kind == "batch"
+                while in_flight >= pool.window:  # write up to the oldest batch, making room for the next
+                    head_kind, head = pending.popleft()
+                    writer.write(head_kind, head)
+                    in_flight -= head_kind == "batch"
+            while pending:
+                writer.write(*pending.popleft())
+    return writer.report

@@ -1,0 +1,149 @@
+"""A pool of model-holding Ray actors and an ordered map over it.
+
+Each actor loads its model once (in `__init__`) and answers many calls. Fault tolerance is Ray's
+own: actors are created with `max_restarts=-1` and `max_task_retries=-1`, so when an actor process
+dies Ray starts a new one (which loads the model again) and re-runs every call it had not answered.
+The calls are pure functions of their arguments, so a re-run gives the same answer, and the driver
+writes each answer once, in submission order: nothing is lost and nothing doubled.
+"""
+import contextlib
+import logging
+import os
+import time
+from collections import deque
+from typing import Any, Deque, Dict, Iterable, Iterator, List, Tuple
+
+import ray
+
+from green_nlp.distributed_ray.options import LOCAL, RayOptions
+
+logger = logging.getLogger(__name__)
+
+# Test hook (see `crash_point`): a file holding N makes the first actor that reaches its N-th call
+# delete the file and exit, as a crashed or preempted worker would.
+CRASH_FILE_ENV = "GREEN_NLP_RAY_CRASH_FILE"
+_calls = 0
+
+
+def crash_point() -> None:
+    """Let a test kill one actor mid-run. Only the process that deletes the file exits, so exactly
+    one crash happens however many actors (or restarted actors) see the file."""
+    global _calls
+    path = os.environ.get(CRASH_FILE_ENV)
+    if not path or not os.path.exists(path):
+        return
+    _calls += 1
+    try:
+        with open(path, encoding="utf-8") as handle:
+            after = int(handle.read().strip() or 1)
+    except (OSError, ValueError):
+        return
+    if _calls >= after:
+        try:
+            os.remove(path)
+        except OSError:
+            return  # another actor won the race and exits instead
+        logger.warning("%s: actor %d exits on purpose after %d calls", CRASH_FILE_ENV, os.getpid(), _calls)
+        os._exit(1)
+
+
+@contextlib.contextmanager
+def connected(address: str = LOCAL) -> Iterator[float]:
+    """Connect to Ray (a local instance for `local`) and yield the seconds that took; shut down only
+    an instance this call started, so a caller's own `ray.init` stays up."""
+    if ray.is_initialized():
+        yield 0.0
+        return
+    start = time.perf_counter()
+    ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING)
+    try:
+        yield time.perf_counter() - start
+    finally:
+        ray.shutdown()
+
+
+def _actor_count(options: RayOptions) -> int:
+    if options.actors is not None:
+        return options.actors
+    resources = ray.cluster_resources()
+    if options.gpus_per_actor > 0:
+        return max(1, int(resources.get("GPU", 0) // options.gpus_per_actor))
+    return max(1, int(resources.get("CPU", 1) // options.cpus_per_actor))
+
+
+class ActorPool:
+    """`size` actors of one remote class; `submit` sends a call to the least busy one.
+
+    A context manager: leaving it kills the actors, so their CPUs are free for the next pool.
+    """
+
+    def __init__(self, actor_class: Any, args: Tuple[Any, ...], options: RayOptions) -> None:
+        self.options = options
+        size = _actor_count(options)
+        available = ray.cluster_resources().get("CPU", 0)
+        if size * options.cpus_per_actor > available:
+            logger.warning("%d actors x %g CPUs exceed the cluster's %g CPUs: some wait for room",
+                           size, options.cpus_per_actor, available)
+        settings: Dict[str, Any] = dict(num_cpus=options.cpus_per_actor, num_gpus=options.gpus_per_actor,
+                                        max_restarts=-1, max_task_retries=-1)
+        if os.environ.get(CRASH_FILE_ENV):  # the test hook reaches actors on an already running cluster too
+            settings["runtime_env"] = {"env_vars": {CRASH_FILE_ENV: os.environ[CRASH_FILE_ENV]}}
+        self.actors = [actor_class.options(**settings).remote(*args) for _ in range(size)]
+        self._outstanding: List[List[Any]] = [[] for _ in self.actors]
+
+    @property
+    def size(self) -> int:
+        return len(self.actors)
+
+    @property
+    def window(self) -> int:
+        """Calls to keep in flight: a few per actor, so none waits for the driver between calls."""
+        return self.size * max(1, self.options.in_flight_per_actor)
+
+    def submit(self, method: str, *args: Any) -> Any:
+        """Call `method` on the actor with the fewest unanswered calls; returns the ObjectRef."""
+        for index, refs in enumerate(self._outstanding):
+            if refs:
+                _, self._outstanding[index] = ray.wait(refs, num_returns=len(refs), timeout=0)
+        index = min(range(self.size), key=lambda i: len(self._outstanding[i]))
+        ref = getattr(self.actors[index], method).remote(*args)
+        self._outstanding[index].append(ref)
+        return ref
+
+    def map_ordered(self, method: str, items: Iterable[Any], *extra: Any) -> Iterator[Tuple[Any, Any]]:
+        """(item, method(item, *extra)) for every item, in input order, `window` calls in flight."""
+        pending: Deque[Tuple[Any, Any]] = deque()
+        for item in items:
+            pending.append((item, self.submit(method, item, *extra)))
+            if len(pending) >= self.window:
+                head, ref = pending.popleft()
+                yield head, ray.get(ref)
+        while pending:
+            head, ref = pending.popleft()
+            yield head, ray.get(ref)
+
+    def close(self) -> None:
+        for actor in self.actors:
+            ray.kill(actor)
+        self.actors = []
+
+    def __enter__(self) -> "ActorPool":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class ModelLoadError(RuntimeError):
+    """The actors could not build their model (the message is the actor's own error)."""
+
+
+def wait_until_loaded(pool: ActorPool) -> None:
+    """Wait for every actor's model, so that a model that cannot load (a wrong path, bad arguments)
+    fails the run once, with the actor's own error, before any line is sent. Actors call `ready`."""
+    try:
+        ray.get([actor.ready.remote() for actor in pool.actors])
+    except ray.exceptions.RayActorError as error:
+        lines = [line for line in str(error).splitlines() if line.strip()]
+        raise ModelLoadError(f"the Ray actors could not load the model: {lines[-1] if lines else error}") from None
+
