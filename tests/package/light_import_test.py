@@ -17,7 +17,8 @@ def _fresh(code: str, cwd=None) -> str:
 
 def test_import_green_nlp_imports_nothing_heavy(tmp_path):
     loaded = json.loads(_fresh(
-        "import sys, json, green_nlp, green_nlp.line_stream, green_nlp.cli; "
+        "import sys, json, green_nlp, green_nlp.line_stream, green_nlp.cli, green_nlp.runtime.tagger, "
+        "green_nlp.runtime.tagger_agreement; "
         f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))", cwd=tmp_path))
     assert loaded == []
 

@@ -1,0 +1,107 @@
+"""The LD-Net tagger on onnxruntime: the `green_sentence_tagger` predictor's answers without torch
+or allennlp.
+
+Raw text is split into sentences and words by the parser runtime's `TextSegmenter` (the predictor's
+own spaCy rules); words become ids as the archive's indexers made them (`ParserInputs`, plus the
+LMs' vocabulary); the exported graph (`green_nlp.export.tagger`) gives each word's tag scores, and
+the CRF's constrained Viterbi path is decoded in numpy (`tagger_viterbi`).
+"""
+from itertools import islice
+from pathlib import Path
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
+
+import numpy as np
+
+from green_nlp.runtime.parser_inputs import ParserInputs, Vocab
+from green_nlp.runtime.parser_segmenter import TextSegmenter
+from green_nlp.runtime.tagger_results import TaggedText
+from green_nlp.runtime.tagger_viterbi import constrained_scores, viterbi_paths
+
+
+class TaggerRuntime:
+    """A loaded tagger folder. Use `green_nlp.runtime.load(folder)` rather than this constructor."""
+
+    family = "tagger"
+
+    def __init__(self, folder: Path, meta: Dict[str, Any], session: Any) -> None:
+        if meta.get("model_type") != "ld_net_tagger":
+            raise ValueError(f"{folder}: this runtime runs LD-Net taggers, not {meta.get('model_type')!r}")
+        self.folder = Path(folder)
+        self.meta = meta
+        self.session = session
+        inputs = meta["inputs"]
+        self.inputs = ParserInputs(inputs)  # words and characters are indexed as the parser's are
+        self.lm = Vocab(inputs["lm"]) if inputs.get("lm") else None
+        self.lm_input = inputs["lm"]["input"] if inputs.get("lm") else None
+        self._output = meta["outputs"]["logits"]
+        self.labels: List[str] = list(meta["labels"])
+        self.transitions, self.to_first, self.from_last = constrained_scores(meta["crf"])
+        self.segmenter = TextSegmenter(meta.get("tokenizer", {}).get("language", "en"))
+
+    # ------------------------------------------------------------- public API
+    def tag(self, text: str) -> TaggedText:
+        """Raw text (a sentence or a paragraph) -> its words and BIOES tags, sentence by sentence."""
+        return next(self.tag_many([text], batch_size=1))
+
+    def tag_many(self, lines: Iterable[str], batch_size: int = 32) -> Iterator[TaggedText]:
+        """One `TaggedText` per input text, in input order; the sentences of `batch_size` texts go
+        through the model in one call. Streams, so `lines` may be a file."""
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be positive, got {batch_size}")
+        iterator = iter(lines)
+        while True:
+            texts = list(islice(iterator, batch_size))
+            if not texts:
+                return
+            for text in texts:
+                if not isinstance(text, str):
+                    raise TypeError(f"expected text as str, got {type(text).__name__}")
+            yield from self._tag_grouped([[words for _, words in self.segmenter.segment(text.strip())]
+                                          for text in texts])
+
+    def tag_tokens(self, words: Sequence[str]) -> TaggedText:
+        """One pre-tokenized sentence (the predictor's `{"words": [...]}` input)."""
+        return next(self._tag_grouped([[list(words)] if words else []]))
+
+    def tag_sentences(self, sentences: Iterable[Sequence[str]], batch_size: int = 32) -> Iterator[List[str]]:
+        """The tags of many pre-tokenized sentences, `batch_size` per model call."""
+        iterator = iter(sentences)
+        while True:
+            chunk = [list(words) for words in islice(iterator, batch_size)]
+            if not chunk:
+                return
+            yield from self._predict(chunk)
+
+    # --------------------------------------------------------------- batching
+    def _tag_grouped(self, groups: List[List[List[str]]]) -> Iterator[TaggedText]:
+        tags = iter(self._predict([words for group in groups for words in group]))
+        for group in groups:
+            result = TaggedText()
+            for words in group:
+                result.add_sentence(words, next(tags))
+            yield result
+
+    def _feed(self, sentences: List[List[str]]) -> Dict[str, np.ndarray]:
+        feed = self.inputs.feed(sentences, [None] * len(sentences))
+        if self.lm is not None:
+            lm_ids = np.zeros(feed[self.inputs.word_input].shape, dtype=np.int64)
+            for b, words in enumerate(sentences):
+                lm_ids[b, : len(words)] = [self.lm(word) for word in words]
+            feed[self.lm_input] = lm_ids
+        return feed
+
+    def _predict(self, sentences: List[List[str]]) -> List[List[str]]:
+        """Tags of each sentence, in one model call over the sentences sorted by length (less padding)."""
+        if not sentences:
+            return []
+        if any(not words for words in sentences):
+            raise ValueError("no tokens to tag")
+        order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
+        batch = [sentences[i] for i in order]
+        logits = self.session.run([self._output], self._feed(batch))[0]
+        paths = viterbi_paths(logits, [len(words) for words in batch], self.transitions, self.to_first,
+                              self.from_last)
+        restored: List[Optional[List[str]]] = [None] * len(sentences)
+        for position, index in enumerate(order):
+            restored[index] = [self.labels[t] for t in paths[position]]
+        return restored  # type: ignore[return-value]
