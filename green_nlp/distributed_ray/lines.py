@@ -15,10 +15,11 @@ reading and predicting; an actor pool with ordered calls is what remains of it, 
 import io
 import json
 import logging
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Deque, Iterator, List, Optional, Tuple
+from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Tuple
 
 import ray
 
@@ -165,15 +166,19 @@ class _Writer:
 
 def stream_lines(make_model: Callable[[], LineModel], input_path: Path, output: IO[str], options: RayOptions,
                  batch_size: int = 32, shard: Tuple[int, int] = (0, 1), progress: bool = True,
-                 errors: Optional[IO[str]] = None) -> StreamReport:
+                 errors: Optional[IO[str]] = None, timings: Optional[Dict[str, float]] = None) -> StreamReport:
     """`LineStreamer.run` on a pool of actors, each holding a model from `make_model` (a picklable
-    callable: it runs on the actors' machines). Same output, same skipped-line records."""
+    callable: it runs on the actors' machines). Same output, same skipped-line records. `timings`,
+    if given, receives the seconds spent connecting to Ray, loading the models and streaming."""
     from tqdm import tqdm
 
     LineStreamer(LineModel(load=str, predict_batch=list, dump=str), batch_size)  # the same --batch-size check
     start, end = shard_bounds(count_lines(input_path), *shard)
-    with connected(options.address), ActorPool(LineWorker, (make_model, batch_size), options) as pool:
+    clock = time.perf_counter()
+    with connected(options.address) as connect_seconds, \
+            ActorPool(LineWorker, (make_model, batch_size), options) as pool:
         wait_until_loaded(pool)
+        loaded = time.perf_counter()
         desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
         with tqdm(total=end - start, unit="lines", disable=not progress, desc=desc) as bar:
             writer = _Writer(input_path, output, errors, bar)
@@ -188,4 +193,7 @@ def stream_lines(make_model: Callable[[], LineModel], input_path: Path, output: 
                     in_flight -= head_kind == "batch"
             while pending:
                 writer.write(*pending.popleft())
+        if timings is not None:
+            timings.update(connect=connect_seconds, load=loaded - clock - connect_seconds,
+                           stream=time.perf_counter() - loaded)
     return writer.report

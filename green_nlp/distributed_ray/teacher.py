@@ -6,6 +6,7 @@ cache itself with the same `CacheWriter`, in corpus order: so the cache is the o
 labels a chunk with the one-process code (`_predict_logits`: length-sorted batches of the chunk),
 so every chunk's logits are the ones the one-process run computes.
 """
+import time
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
@@ -50,16 +51,18 @@ class RayTeacher:
         self.overrides, self.options = overrides, options
         self.labels: List[str] = []
         self.label_names: Optional[Dict[str, str]] = None
-        self.startup_seconds = 0.0
+        self.connect_seconds = self.load_seconds = 0.0  # what starting costs, apart from labelling
 
     def __enter__(self) -> "RayTeacher":
+        clock = time.perf_counter()
         self._connection = connected(self.options.address)
-        self.startup_seconds = self._connection.__enter__()
+        self.connect_seconds = self._connection.__enter__()
         cuda_device = 0 if self.options.gpus_per_actor > 0 else -1  # Ray shows an actor its GPU as device 0
         self.pool = ActorPool(TeacherWorker, (self.archive_file, self.overrides, cuda_device,
                                               max(1, int(self.options.cpus_per_actor))), self.options)
         wait_until_loaded(self.pool)
         self.labels, self.label_names = ray.get(self.pool.actors[0].describe.remote())
+        self.load_seconds = time.perf_counter() - clock - self.connect_seconds
         return self
 
     def label(self, chunks: Iterable[List[Any]], batch_size: int) -> Iterator[Tuple[List[Any], List[List[float]]]]:
