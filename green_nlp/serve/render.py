@@ -5,6 +5,7 @@ dicts, so no spaCy pipeline or model is needed); the class probabilities are pla
 Everything is inline markup: the page fetches nothing from elsewhere.
 """
 import html
+import re
 from typing import Any, Dict, List
 
 
@@ -15,8 +16,19 @@ def dependency_svg(parse: Dict[str, Any]) -> str:
     docs = [displacy_dep(sentence) for sentence in parse.get("sentences", [])]
     if not docs:
         return '<p class="empty">No words to parse.</p>'
-    return displacy.render(docs, style="dep", manual=True, page=False, jupyter=False,
-                           options={"compact": True, "distance": 110, "offset_x": 40})
+    markup = displacy.render(docs, style="dep", manual=True, page=False, jupyter=False,
+                             options={"compact": True, "distance": 100, "offset_x": 40})
+    return SVG_SIZE.sub(_with_view_box, markup)
+
+
+# displaCy's SVGs have a fixed width and height but no viewBox; with one, CSS can shrink a long
+# sentence's tree to the page's width instead of cutting it off
+SVG_SIZE = re.compile(r'<svg ([^>]*?)width="([\d.]+)" height="([\d.]+)"')
+
+
+def _with_view_box(match: "re.Match[str]") -> str:
+    attributes, width, height = match.groups()
+    return f'<svg {attributes}width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
 
 
 def displacy_dep(sentence: Dict[str, Any]) -> Dict[str, Any]:

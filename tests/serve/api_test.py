@@ -11,11 +11,6 @@ SENTENCES = ["The cat sat on the mat.", "Rivers flow to the sea. The sea is larg
 
 
 @pytest.fixture(scope="module")
-def parser():
-    return load(PARSER, threads=1)
-
-
-@pytest.fixture(scope="module")
 def classifier(dan_folder):
     return load(dan_folder, threads=1)
 

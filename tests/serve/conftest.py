@@ -2,6 +2,7 @@
 import httpx
 import pytest
 
+from green_nlp.runtime import load
 from green_nlp.serve.launcher import ServerProcess
 from tests.dan_helpers import tiny_named_dan_run
 from tests.export.exported_models import exported
@@ -18,14 +19,20 @@ def dan_folder(export_base):
     return exported(CLASSIFIER, tiny_named_dan_run() / "model.tar.gz", export_base)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(dan_folder):
     """Both models; a 50 ms batching wait so that concurrent test requests share model calls."""
     with ServerProcess([PARSER, dan_folder], ["--max-wait-ms", "50", *LIMITS]) as running:
         yield running
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def client(server):
     with httpx.Client(base_url=server.url, timeout=60) as http:
         yield http
+
+
+@pytest.fixture(scope="session")
+def parser():
+    """The same model in this process: what the server's answers must equal."""
+    return load(PARSER, threads=1)
