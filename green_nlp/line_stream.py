@@ -11,7 +11,7 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Generic, Iterator, List, Optional, Sequence, Tuple, Type, TypeVar
+from typing import IO, Any, Callable, Dict, Generic, Iterator, List, Optional, Sequence, Tuple, Type, TypeVar
 
 logger = logging.getLogger(__name__)
 
@@ -204,21 +204,80 @@ class LineStreamer(Generic[Inputs, Result]):
             errors.write(json.dumps({"file": str(path), "line": number, "error": why}, ensure_ascii=False) + "\n")
 
 
-def json_or_text(line: str, keys: Sequence[str] = ("text", "sentence")) -> str:
-    """A line as the runtime reads it: a JSON object with one of `keys`, or else the plain text itself.
+# Fields every green_nlp entry point reads from a JSON line, and what each must hold.
+TEXT_FIELDS = ("sentence", "text")
+WORD_LIST_FIELDS = ("words", "upos")
+_FORBIDDEN_IN_WORDS = {"\t": "a tab", "\n": "a line break", "\r": "a line break", "\x00": "a NUL character"}
 
-    A line that starts with `{` is taken as JSON: a broken object is an error for that line, not text
-    to parse or classify as if it were prose.
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else {list: "a list", dict: "an object", str: "a string", bool: "a boolean",
+                                         int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+
+
+def check_json_fields(record: Dict[str, Any]) -> Dict[str, Any]:
+    """`record` itself, or a ValueError naming the field and the type it needs.
+
+    Without this check `{"words": "abc"}` was parsed as the three words a, b, c (`list("abc")`), and
+    a number or null as `"sentence"` failed deep inside the tokenizer. Texts and words may not hold
+    a NUL (it would be copied to the output); words may not be empty or hold a tab or line break
+    (they would break the CoNLL-U columns the parser writes).
+    """
+    for key in TEXT_FIELDS:
+        if key not in record:
+            continue
+        value = record[key]
+        if not isinstance(value, str):
+            raise ValueError(f"field {key!r} must be a string, got {_kind(value)}")
+        if "\x00" in value:
+            raise ValueError(f"field {key!r} holds a NUL character at position {value.index(chr(0)) + 1}")
+    for key in WORD_LIST_FIELDS:
+        value = record.get(key)
+        if key not in record or (value is None and key == "upos"):
+            continue
+        if not isinstance(value, list):
+            raise ValueError(f"field {key!r} must be a list of strings, got {_kind(value)}")
+        for index, item in enumerate(value):
+            if not isinstance(item, str):
+                raise ValueError(f"field {key!r} must be a list of strings; item {index + 1} is {_kind(item)}")
+            if not item.strip():
+                raise ValueError(f"field {key!r}: item {index + 1} is empty or only whitespace")
+            bad = next((name for char, name in _FORBIDDEN_IN_WORDS.items() if char in item), None)
+            if bad:
+                raise ValueError(f"field {key!r}: item {index + 1} holds {bad}")
+    return record
+
+
+def json_object(line: str) -> Optional[Dict[str, Any]]:
+    """A line's JSON object (fields checked by `check_json_fields`), or None when the line is text.
+
+    A line that starts with `{` is JSON: one that does not parse is an error for that line, not text
+    to parse, tag or classify as if it were prose (give such text as `{"text": ...}`).
     """
     stripped = line.strip()
     if not stripped.startswith("{"):
-        return line
-    value: Any = json.loads(stripped)
-    if not isinstance(value, dict):
+        return None
+    try:
+        value: Any = json.loads(stripped)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"broken JSON object: {error.msg} (column {error.colno}); a line starting with "
+                         "'{' is read as JSON (give text that starts with a brace as {\"text\": ...})") from None
+    if not isinstance(value, dict):  # `{` then valid JSON that is not an object cannot happen; be sure
         raise ValueError("a JSON line must be an object")
+    return check_json_fields(value)
+
+
+def json_or_text(line: str, keys: Sequence[str] = ("text", "sentence")) -> str:
+    """A line as the runtime reads it: a JSON object with one of `keys`, or else the plain text itself.
+
+    A line that starts with `{` is taken as JSON (see `json_object`).
+    """
+    value = json_object(line)
+    if value is None:
+        return line
     for key in keys:
         if key in value:
             if not isinstance(value[key], str):
-                raise ValueError(f"field {key!r} must be a string, got {type(value[key]).__name__}")
+                raise ValueError(f"field {key!r} must be a string, got {_kind(value[key])}")
             return value[key]
     raise ValueError(f"JSON line needs one of the fields {', '.join(map(repr, keys))}")

@@ -30,22 +30,16 @@ _COMPRESSED = (".gz", ".bz2", ".xz", ".lzma")
 
 
 def load_json_object(line: str) -> Optional[JsonDict]:
-    """A line's JSON object, or None when the line is text (the predictors' shared rule).
+    """A line's JSON object, or None when the line is text (the predictors' shared rule, the
+    runtime's too: `green_nlp.line_stream.json_object`).
 
-    A line that starts like a JSON object (`{"`) but does not parse is an error (ValueError), not
-    text to tag, classify or parse as if it were prose; text that merely starts with a brace (`{not
-    json} at all`) stays text.
+    A line that starts with `{` but does not parse is an error (ValueError), not text to tag,
+    classify or parse as if it were prose; so is a field of the wrong type (`{"words": "abc"}`,
+    `{"sentence": null}`): the message names the field and the type it needs.
     """
-    stripped = line.strip()
-    if not stripped.startswith("{"):
-        return None
-    try:
-        record = json.loads(stripped)
-    except json.JSONDecodeError as error:
-        if stripped[1:].lstrip().startswith('"'):
-            raise ValueError(f"broken JSON object ({error.msg} at column {error.colno})") from None
-        return None  # text that happens to start with a brace
-    return record if isinstance(record, dict) else None
+    from green_nlp.line_stream import json_object
+
+    return json_object(line)
 
 
 class _Input:

@@ -11,7 +11,8 @@ Archive files: allennlp extracts `model.tar.gz` with a bare `tarfile.extractall`
 Python 3.11 writes members named `../x` or absolute paths outside the temporary folder and follows
 links out of it. `patch_archive_extraction` replaces allennlp's `extracted_archive` with one that
 uses tarfile's `data` filter (refusing such members) and turns a truncated or corrupt archive into
-a `ConfigurationError` naming the file, instead of a gzip/tarfile traceback.
+a `ConfigurationError` naming the file, instead of a gzip/tarfile traceback, and removes the
+half-extracted temporary folder of such an archive.
 """
 import logging
 import os
@@ -44,25 +45,38 @@ def warn_if_weights_only_disabled() -> bool:
 
 @contextmanager
 def safe_extracted_archive(resolved_archive_file: str, cleanup: bool = True) -> Iterator[str]:
-    """Drop-in for `allennlp.models.archival.extracted_archive` (same arguments, same cleanup)."""
+    """Drop-in for `allennlp.models.archival.extracted_archive` (same arguments, same cleanup).
+
+    An archive that is refused or fails to extract leaves no folder behind, whatever `cleanup`
+    says: allennlp's `load_archive` asks for `cleanup=False` and removes the folder itself, but only
+    once the extraction has returned it, so a half-extracted folder used to stay in the temp dir.
+    """
     tempdir = tempfile.mkdtemp()
     try:
-        try:
-            with tarfile.open(resolved_archive_file, "r:gz") as archive:
-                archive.extractall(tempdir, filter="data")
-        except tarfile.FilterError as error:
-            raise ConfigurationError(f"archive {resolved_archive_file} was refused: member {error.tarinfo.name!r} "
-                                     f"would be written outside the extraction folder or is not a plain file "
-                                     f"({type(error).__name__}). Do not load archives from untrusted sources."
-                                     ) from None
-        except (tarfile.ReadError, EOFError, zlib.error, OSError) as error:
-            raise ConfigurationError(f"archive {resolved_archive_file} is not a readable model.tar.gz (truncated "
-                                     f"or corrupt?): {error}. Re-create it, e.g. with allennlp's archive_model "
-                                     "from the run's serialization folder.") from None
+        _extract(resolved_archive_file, tempdir)
+    except BaseException:
+        shutil.rmtree(tempdir, ignore_errors=True)
+        raise
+    try:
         yield tempdir
     finally:
         if cleanup:
             shutil.rmtree(tempdir, ignore_errors=True)
+
+
+def _extract(resolved_archive_file: str, tempdir: str) -> None:
+    try:
+        with tarfile.open(resolved_archive_file, "r:gz") as archive:
+            archive.extractall(tempdir, filter="data")
+    except tarfile.FilterError as error:
+        raise ConfigurationError(f"archive {resolved_archive_file} was refused: member {error.tarinfo.name!r} "
+                                 f"would be written outside the extraction folder or is not a plain file "
+                                 f"({type(error).__name__}). Do not load archives from untrusted sources."
+                                 ) from None
+    except (tarfile.ReadError, EOFError, zlib.error, OSError) as error:
+        raise ConfigurationError(f"archive {resolved_archive_file} is not a readable model.tar.gz (truncated "
+                                 f"or corrupt?): {error}. Re-create it, e.g. with allennlp's archive_model "
+                                 "from the run's serialization folder.") from None
 
 
 def patch_archive_extraction() -> bool:

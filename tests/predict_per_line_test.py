@@ -213,12 +213,14 @@ def test_other_predictors_keep_allennlps_behaviour(tmp_path):
         manager.run()
 
 
-@pytest.mark.parametrize("line, expected", [('{"text": "x"}', {"text": "x"}), ("{not json} at all", None),
-                                            ("plain text", None), ("[1, 2]", None)])
+@pytest.mark.parametrize("line, expected", [('{"text": "x"}', {"text": "x"}), ("plain text", None),
+                                            ("[1, 2]", None), ("a {brace} inside", None)])
 def test_load_json_object_reads_objects_and_leaves_text(line, expected):
     assert predict_per_line.load_json_object(line) == expected
 
 
-def test_load_json_object_refuses_a_broken_object():
+@pytest.mark.parametrize("line", ['{"text": "unclosed', "{not json} at all", "{'text': 'python quotes'}",
+                                  "{text: no quotes}"])
+def test_load_json_object_refuses_a_broken_object(line):
     with pytest.raises(ValueError, match="broken JSON object"):
-        predict_per_line.load_json_object('{"text": "unclosed')
+        predict_per_line.load_json_object(line)

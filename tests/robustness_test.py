@@ -11,7 +11,7 @@ def robustness():
 
 
 def test_every_bad_input_file_has_a_case(robustness):
-    files = {path.name for path in BAD_INPUTS.iterdir() if path.is_file()}
+    files = {path.name for path in BAD_INPUTS.iterdir() if path.is_file()} - robustness.NOT_CASES
     cases = robustness.file_cases()
     assert files <= set(cases), f"no case in benchmarks/robustness.py for {sorted(files - set(cases))}"
     for name, case in cases.items():
@@ -19,7 +19,11 @@ def test_every_bad_input_file_has_a_case(robustness):
 
 
 @pytest.mark.parametrize("name", ["conllu_two_roots.conllu", "conllu_crlf_line_ends.conllu",
-                                  "config_wrong_dimension.jsonnet", "archive_truncated.tar.gz"])
+                                  "config_wrong_dimension.jsonnet", "archive_truncated.tar.gz",
+                                  "conllu_malformed_id.conllu", "conllu_non_ascii_head.conllu", "conllu_bom.conllu",
+                                  "conll_latin1.conll", "conll_empty.conll", "classifier_bom.tsv",
+                                  "config_char_cnn_mismatch.jsonnet", "conllu_one_malformed_sentence.conllu",
+                                  "parser_json_wrong_types.jsonl"])
 def test_cases_run_through_the_real_loaders(robustness, name):
     detail = robustness.run_case(robustness.file_cases()[name])
     assert detail["handled"], detail
@@ -40,3 +44,26 @@ def test_deep_or_missing_errors_and_wrong_results_are_not_handled(robustness):
     vague = Case("vague", "nothing", "names the file", lambda: (_ for _ in ()).throw(ValueError("bad")),
                  error=["{file}:1:"], file=BAD_INPUTS / "conllu_cycle.conllu")
     assert "message lacks" in robustness.run_case(vague)["why_not_handled"]
+
+
+def test_every_bad_input_file_is_described_in_the_readme(robustness):
+    readme = (BAD_INPUTS / "README.md").read_text(encoding="utf-8")
+    files = {path.name for path in BAD_INPUTS.iterdir() if path.is_file()} - robustness.NOT_CASES
+    assert not [name for name in sorted(files) if f"| {name} |" not in readme]
+
+
+def test_line_checks_catch_lost_misplaced_and_wrong_lines(robustness, tmp_path):
+    """The per-line check fails a run that drops a good line, reports the wrong line or puts an error
+    record out of place, or whose output differs from the line predicted alone."""
+    lines = robustness.lines
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"a\n\nb\nc\xe9\nd")
+    check = lines.line_check(path, {4: "UTF-8"}, lambda text: {"out": text.upper()})
+    good = [{"out": "A"}, {"out": "B"}, {"error": "not valid UTF-8", "line": 4}, {"out": "D"}]
+    ok, what, extra = check(lines.LineRun(good))
+    assert ok and extra["kept_lines"] == [1, 3, 5] and extra["error_lines"] == [4], what
+    assert check(lines.LineRun([{"out": "A"}, {"out": "B"}, {"out": "D"}], {4: "not valid UTF-8"}))[0]
+    assert not check(lines.LineRun(good[:2] + good[3:]))[0]  # the error record lost
+    assert not check(lines.LineRun([good[0], good[2], good[1], good[3]]))[0]  # out of place
+    assert not check(lines.LineRun([{"out": "A"}, {"out": "X"}, good[2], {"out": "D"}]))[0]  # wrong output
+    assert not check(lines.LineRun([{"out": "A"}, {"out": "B"}, {"out": "D"}], {3: "not valid UTF-8"}))[0]

@@ -1,5 +1,6 @@
 """CoNLL-style tagging files (CoNLL-03 NER, WNUT-17, CoNLL-2000 chunking), trained as BIOES (or BIOUL
 / BIO for taggers, such as allennlp-models' `crf_tagger`, whose span metrics read those)."""
+import codecs
 import logging
 import random
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
@@ -85,36 +86,59 @@ def from_bioes(tags: List[str], label_encoding: str) -> List[str]:
     return converted
 
 
-def read_columns(file_path: str) -> Iterator[Tuple[List[List[str]], List[str]]]:
+def _decoded(file_path: str, file_encoding: str) -> Iterator[Tuple[int, str]]:
+    """(line number, text) one line at a time, so a wrong encoding is reported at its own line; a
+    UTF-8 byte-order mark at the start of the file is dropped."""
+    with open(file_path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if number == 1 and raw.startswith(codecs.BOM_UTF8) and codecs.lookup(file_encoding).name == "utf-8":
+                raw = raw[len(codecs.BOM_UTF8):]
+            try:
+                line = raw.decode(file_encoding)
+            except UnicodeDecodeError as error:
+                raise ConllTaggingFormatError(
+                    f"{file_path}:{number}: not valid {file_encoding} (byte {raw[error.start]:#04x} at column "
+                    f"{error.start + 1}); re-encode the file as UTF-8 or set the reader's file_encoding "
+                    "(e.g. \"latin-1\")") from None
+            if "\x00" in line:
+                raise ConllTaggingFormatError(f"{file_path}:{number}: holds a NUL byte at column "
+                                              f"{line.index(chr(0)) + 1} (binary data?)")
+            yield number, line
+
+
+def read_columns(file_path: str, file_encoding: str = "utf-8") -> Iterator[Tuple[List[List[str]], List[str]]]:
     """Sentences as (rows of columns, `file:line` of each row); `-DOCSTART-` and blank lines split.
 
-    Every row must have as many columns as the file's first row.
+    Every row must have as many columns as the file's first row. A file without any row is an error
+    (AllenNLP would otherwise stop with an assertion asking to open an issue).
     """
     rows: List[List[str]] = []
     where: List[str] = []
     width: Optional[int] = None
-    with open(file_path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            columns = line.rstrip("\r\n").split("\t") if "\t" in line else line.split()
-            columns = [column.strip() for column in columns]
-            if not any(columns) or columns[0] == "-DOCSTART-":
-                if rows:
-                    yield rows, where
-                rows, where = [], []
-                continue
-            if width is None:
-                width = len(columns)
-                if width < 2:
-                    raise ConllTaggingFormatError(
-                        f"{file_path}:{number}: expected a word and a tag column, found {line.strip()!r}")
-            if len(columns) != width or not all(columns):
+    for number, line in _decoded(file_path, file_encoding):
+        columns = line.rstrip("\r\n").split("\t") if "\t" in line else line.split()
+        columns = [column.strip() for column in columns]
+        if not any(columns) or columns[0] == "-DOCSTART-":
+            if rows:
+                yield rows, where
+            rows, where = [], []
+            continue
+        if width is None:
+            width = len(columns)
+            if width < 2:
                 raise ConllTaggingFormatError(
-                    f"{file_path}:{number}: expected {width} non-empty columns like the first line, "
-                    f"found {len(columns)}: {line.rstrip()!r}")
-            rows.append(columns)
-            where.append(f"{file_path}:{number}")
+                    f"{file_path}:{number}: expected a word and a tag column, found {line.strip()!r}")
+        if len(columns) != width or not all(columns):
+            raise ConllTaggingFormatError(
+                f"{file_path}:{number}: expected {width} non-empty columns like the first line, "
+                f"found {len(columns)}: {line.rstrip()!r}")
+        rows.append(columns)
+        where.append(f"{file_path}:{number}")
     if rows:
         yield rows, where
+    if width is None:
+        raise ConllTaggingFormatError(f"{file_path}:1: file contains no tagged words (it is empty or only "
+                                      "blank and -DOCSTART- lines)")
 
 
 @DatasetReader.register("green_conll_tagging")
@@ -139,11 +163,14 @@ class ConllTaggingReader(DatasetReader):
         allennlp-models' `crf_tagger` (`calculate_span_f1`, constrained decoding) reads `"BIOUL"`
         (BIOES with `L-` for `E-` and `U-` for `S-`) or `"BIO"`: give it the same
         `label_encoding` as this reader.
+    file_encoding : `str`, optional (default = `"utf-8"`)
+        The file's character encoding (`encoding` names the tag scheme). A line that does not
+        decode is an error naming file and line; a UTF-8 byte-order mark is accepted.
     """
 
     def __init__(self, token_indexers: Optional[Dict[str, TokenIndexer]] = None, encoding: str = "IOB1",
                  split: str = "all", dev_size: int = 1000, seed: int = 13, label_encoding: str = "BIOES",
-                 **kwargs: Any) -> None:
+                 file_encoding: str = "utf-8", **kwargs: Any) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         if encoding not in ENCODINGS:
             raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}")
@@ -157,9 +184,14 @@ class ConllTaggingReader(DatasetReader):
         self._dev_size = dev_size
         self._seed = seed
         self._label_encoding = label_encoding
+        try:
+            codecs.lookup(file_encoding)
+        except LookupError:
+            raise ValueError(f"file_encoding {file_encoding!r} is not an encoding Python knows") from None
+        self._file_encoding = file_encoding
 
     def _read(self, file_path: str) -> Iterable[Instance]:
-        sentences = list(read_columns(file_path))
+        sentences = list(read_columns(file_path, self._file_encoding))
         if self._split != "all":
             if len(sentences) <= self._dev_size:
                 raise ValueError(f"{file_path} has {len(sentences)} sentences, too few to carve {self._dev_size} for dev")

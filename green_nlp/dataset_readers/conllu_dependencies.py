@@ -9,7 +9,7 @@ from allennlp.data.token_indexers import SingleIdTokenIndexer
 
 from green_nlp.data.folds import check_fold_settings, sentence_fold
 from green_nlp.data.gold_label_field import GoldLabelField
-from green_nlp.dataset_readers.conllu_sentences import DependencySentence, read_conllu
+from green_nlp.dataset_readers.conllu_sentences import ConlluFormatError, DependencySentence, read_conllu
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +26,8 @@ MODELS_DEPREL_NAMESPACE = "head_tags"
 class ConlluDependenciesReader(DatasetReader):
     """
     Reads words, UPOS, heads and relations from CoNLL-U; multiword tokens and empty nodes are
-    skipped, as UD's basic trees do not include them.
+    not words of UD's basic trees: the syntactic words are read, multiword-token lines are kept in
+    the `sentence` metadata (the predictor writes them back), empty nodes are dropped.
 
     # Parameters
 
@@ -50,6 +51,11 @@ class ConlluDependenciesReader(DatasetReader):
         own `biaffine_parser`: `pos_tags` in namespace `pos`, `head_tags` in `head_tags`, metadata
         `words` and `pos`. That model needs the POS column, so `use_gold_upos` must stay true, and
         like its own reader a relation outside the vocabulary is an error.
+    skip_malformed : `bool`, optional (default = `False`)
+        A malformed sentence is reported as `file:line: why` (a warning on stderr) and skipped,
+        and reading goes on with the next sentence. Off by default: training and evaluation stop
+        at the first malformed line. Meant for `allennlp predict --use-dataset-reader`, e.g.
+        `-o '{"validation_dataset_reader.skip_malformed": true}'`.
     """
 
     def __init__(
@@ -60,6 +66,7 @@ class ConlluDependenciesReader(DatasetReader):
         cross_fit_folds: Optional[int] = None,
         leave_out_fold: Optional[int] = None,
         field_names: str = "green_nlp",
+        skip_malformed: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
@@ -77,10 +84,17 @@ class ConlluDependenciesReader(DatasetReader):
             raise ConfigurationError("allennlp-models' biaffine_parser needs the POS column (pos_tags): "
                                      "field_names 'allennlp_models' needs use_gold_upos true")
         self._field_names = field_names
+        self._skip_malformed = skip_malformed
+        self.malformed: List[str] = []  # with skip_malformed: the `file:line: why` of each skipped sentence
+
+    def _report_malformed(self, error: ConlluFormatError) -> None:
+        self.malformed.append(str(error))
+        logger.warning("skipped a malformed sentence: %s", error)
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         skipped = left_out = 0
-        sentences = self.shard_iterable(read_conllu(file_path))
+        on_error = self._report_malformed if self._skip_malformed else None
+        sentences = self.shard_iterable(read_conllu(file_path, on_error=on_error))
         for sentence in sentences:
             if self._cross_fit_folds is not None and \
                     sentence_fold(sentence.words, self._cross_fit_folds) == self._leave_out_fold:

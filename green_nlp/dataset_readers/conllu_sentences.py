@@ -1,17 +1,26 @@
 """Streaming, validating CoNLL-U reading on top of the `conllu` package.
 
 `conllu` parses fields well but reports neither file nor line, and a treebank with one bad line
-should tell the user exactly where to look. So lines are checked here first (column count, ids,
-heads, one root, no cycle, UTF-8) and every error names `file:line`; `conllu` then parses the
-checked block.
+should tell the user exactly where to look. So each line is checked here first (UTF-8, no NUL,
+column count; ID and HEAD with `conllu`'s own value parsers, whose ParseException is re-raised
+with file, line and column; one root, no cycle) and every error names `file:line`; `conllu` then
+parses the checked block. A UTF-8 byte-order mark at the start of the file is accepted.
+
+Multiword tokens (`1-2`) and empty nodes (`1.1`) are legal CoNLL-U but not part of the basic
+tree: the syntactic words are read, multiword-token lines are kept (`multiword_tokens`) so a
+predictor can write them back, and empty nodes (enhanced graphs only) are dropped.
 """
+import codecs
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Union
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 import conllu
+from conllu.exceptions import ParseException
+from conllu.parser import parse_id_value, parse_int_value
 
 NUM_COLUMNS = 10
+ID_COLUMN, HEAD_COLUMN = 1, 7  # 1-based, as the CoNLL-U format page numbers them
 
 
 class ConlluFormatError(ValueError):
@@ -31,28 +40,40 @@ class DependencySentence:
     misc: List[str] = field(default_factory=list)
     metadata: Dict[str, str] = field(default_factory=dict)
     first_line: int = 0
+    # (ID of the first word it spans, its 10 columns): written back before that word's line
+    multiword_tokens: List[Tuple[int, List[str]]] = field(default_factory=list)
 
 
 def _fail(path: str, line_number: int, message: str) -> None:
     raise ConlluFormatError(f"{path}:{line_number}: {message}")
 
 
-def _decoded_lines(path: Path) -> Iterator[str]:
+class _Line(NamedTuple):
+    number: int
+    text: str
+    error: Optional[str]  # why the line could not be decoded; the block holding it is malformed
+
+
+def _decoded_lines(path: Path) -> Iterator[_Line]:
+    """Every line, decoded one at a time, so an undecodable line is reported at its own number
+    and (with `skip_malformed`) the sentences after it are still read."""
     with open(path, "rb") as handle:
         for line_number, raw in enumerate(handle, start=1):
+            if line_number == 1 and raw.startswith(codecs.BOM_UTF8):
+                raw = raw[len(codecs.BOM_UTF8):]  # a BOM some editors write: not part of the first ID
             try:
-                yield raw.decode("utf-8").rstrip("\r\n")
+                yield _Line(line_number, raw.decode("utf-8").rstrip("\r\n"), None)
             except UnicodeDecodeError as error:
-                _fail(str(path), line_number, f"not valid UTF-8 ({error.reason} at byte {error.start}); "
-                      "re-encode the file as UTF-8")
+                yield _Line(line_number, "?", f"not valid UTF-8 ({error.reason} at byte {error.start}); "
+                            "re-encode the file as UTF-8")
 
 
-def _blocks(path: Path) -> Iterator[List[tuple]]:
-    """Yield each sentence as [(line_number, text), ...]; blank lines separate sentences."""
-    block: List[tuple] = []
-    for line_number, line in enumerate(_decoded_lines(path), start=1):
-        if line.strip():
-            block.append((line_number, line))
+def _blocks(path: Path) -> Iterator[List[_Line]]:
+    """Yield each sentence as its lines; blank lines separate sentences."""
+    block: List[_Line] = []
+    for line in _decoded_lines(path):
+        if line.error or line.text.strip():
+            block.append(line)
         elif block:
             yield block
             block = []
@@ -78,39 +99,86 @@ def _check_structure(path: str, heads: List[int], lines: List[int], require_sing
                       "every word must reach the root")
 
 
-def _parse_block(path: str, block: List[tuple], require_single_root: bool) -> Optional[DependencySentence]:
-    token_lines, comment_lines = [], []
-    for line_number, line in block:
+def _token_id(path: str, line_number: int, raw: str) -> Union[int, tuple]:
+    """The ID as `conllu` parses it (an int, `(1, "-", 2)` or `(1, ".", 1)`), or an error naming
+    file, line and column."""
+    try:
+        return parse_id_value(raw)
+    except ParseException:
+        _fail(path, line_number, f"column {ID_COLUMN} (ID): {raw!r} is not a word ID (1), a multiword-token "
+              "range (1-2) or an empty node (1.1); IDs are ASCII digits")
+    raise AssertionError("unreachable")
+
+
+def _head(path: str, line_number: int, raw: str, words: int) -> int:
+    """HEAD as `conllu` parses it (ASCII digits only: Python's int() would also take other digits)."""
+    try:
+        head = parse_int_value(raw)
+    except ParseException:
+        head = None
+    if head is None or head < 0:
+        _fail(path, line_number, f"column {HEAD_COLUMN} (HEAD): HEAD {raw!r} is not a non-negative integer "
+              "(HEAD must be ASCII digits, or _ for a sentence without a tree)")
+    if head > words:
+        _fail(path, line_number, f"HEAD {raw} is out of range: the sentence has {words} words")
+    return head
+
+
+def _word_lines(path: str, block: List[_Line]) -> Tuple[List[Tuple[int, List[str]]], List[str],
+                                                          List[Tuple[int, List[str]]]]:
+    """(word lines, comment lines, multiword-token lines) of a block, IDs checked."""
+    token_lines: List[Tuple[int, List[str]]] = []
+    comment_lines: List[str] = []
+    multiword: List[Tuple[int, List[str]]] = []
+    for line_number, line, error in block:
+        if error:
+            _fail(path, line_number, error)
         if line.startswith("#"):
             comment_lines.append(line)
             continue
+        if "\x00" in line:
+            _fail(path, line_number, f"column {line[:line.index(chr(0))].count(chr(9)) + 1}: holds a NUL byte "
+                  "(binary data?)")
         columns = line.split("\t")
         if len(columns) != NUM_COLUMNS:
             _fail(path, line_number, f"expected {NUM_COLUMNS} tab-separated columns, found {len(columns)}")
-        token_id = columns[0]
-        if "-" in token_id or "." in token_id:
-            continue  # multiword-token range or empty node: not part of the basic tree
-        if not token_id.isdigit():
-            _fail(path, line_number, f"ID {token_id!r} is not an integer, a range (1-2) or a decimal (1.1)")
-        if int(token_id) != len(token_lines) + 1:
-            _fail(path, line_number, f"ID {token_id} out of sequence (expected {len(token_lines) + 1})")
+        token_id = _token_id(path, line_number, columns[0])
+        expected = len(token_lines) + 1
+        if isinstance(token_id, tuple):
+            first, kind, _ = token_id
+            if kind == "-" and first != expected:
+                _fail(path, line_number, f"column {ID_COLUMN} (ID): multiword token {columns[0]} must start at "
+                      f"the next word, {expected}")
+            if kind == "." and first != expected - 1:
+                _fail(path, line_number, f"column {ID_COLUMN} (ID): empty node {columns[0]} must follow word "
+                      f"{expected - 1}")
+            if kind == "-":
+                multiword.append((first, columns))
+            continue  # not part of the basic tree
+        if token_id != expected:
+            _fail(path, line_number, f"ID {columns[0]} out of sequence (expected {expected})")
         token_lines.append((line_number, columns))
+    return token_lines, comment_lines, multiword
+
+
+def _parse_block(path: str, block: List[_Line], require_single_root: bool) -> Optional[DependencySentence]:
+    token_lines, comment_lines, multiword = _word_lines(path, block)
     if not token_lines:
         if comment_lines:
             return None  # comment-only block (e.g. a trailing `# newdoc`): nothing to parse
-        _fail(path, block[0][0], "sentence has no word lines")
+        _fail(path, block[0].number, "sentence has no word lines")
+    for first, columns in multiword:
+        last = int(columns[0].split("-")[1])
+        if last > len(token_lines):
+            _fail(path, block[0].number, f"multiword token {columns[0]} spans words the sentence lacks "
+                  f"(it has {len(token_lines)})")
 
     raw_heads = [columns[6] for _, columns in token_lines]
     has_tree = any(head != "_" for head in raw_heads)
     heads: Optional[List[int]] = None
     if has_tree:
-        heads = []
-        for (line_number, _), raw in zip(token_lines, raw_heads):
-            if not raw.isdigit():
-                _fail(path, line_number, f"HEAD {raw!r} is not a non-negative integer")
-            if int(raw) > len(token_lines):
-                _fail(path, line_number, f"HEAD {raw} is out of range: the sentence has {len(token_lines)} words")
-            heads.append(int(raw))
+        heads = [_head(path, line_number, raw, len(token_lines))
+                 for (line_number, _), raw in zip(token_lines, raw_heads)]
         _check_structure(path, heads, [n for n, _ in token_lines], require_single_root)
 
     # The checked lines are now safe to hand to `conllu` for field parsing.
@@ -128,19 +196,29 @@ def _parse_block(path: str, block: List[tuple], require_single_root: bool) -> Op
         misc=[columns[9] for _, columns in token_lines],
         metadata=dict(token_list.metadata),
         first_line=token_lines[0][0],
+        multiword_tokens=multiword,
     )
 
 
-def read_conllu(file_path: Union[str, Path], require_single_root: bool = True) -> Iterator[DependencySentence]:
-    """Yield the sentences of a CoNLL-U file, lazily; raise `ConlluFormatError` on the first bad line."""
+def read_conllu(file_path: Union[str, Path], require_single_root: bool = True,
+                on_error: Optional[Callable[[ConlluFormatError], None]] = None) -> Iterator[DependencySentence]:
+    """Yield the sentences of a CoNLL-U file, lazily; raise `ConlluFormatError` on the first bad line,
+    or, with `on_error`, hand it each malformed sentence's error and go on with the next sentence."""
     path = Path(file_path)
     if not path.exists():
         raise FileNotFoundError(f"CoNLL-U file not found: {path}")
-    found_any = False
+    found_any = malformed = False
     for block in _blocks(path):
-        sentence = _parse_block(str(path), block, require_single_root)
+        try:
+            sentence = _parse_block(str(path), block, require_single_root)
+        except ConlluFormatError as error:
+            if on_error is None:
+                raise
+            malformed = True
+            on_error(error)
+            continue
         if sentence is not None:
             found_any = True
             yield sentence
-    if not found_any:
+    if not found_any and not malformed:
         raise ConlluFormatError(f"{path}:1: file contains no sentences (it is empty or only blank/comment lines)")

@@ -18,6 +18,7 @@ stay those of the file); a labeled line whose text is empty is skipped with a wa
 `file:line`, and the count of such lines is logged. Anything else malformed raises
 `TextFormatError` naming `file:line`.
 """
+import codecs
 import gzip
 import itertools
 import io
@@ -29,9 +30,11 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, Mapping, Optional
 
 from allennlp.data import DatasetReader, Instance, TokenIndexer, Tokenizer
-from allennlp.data.fields import LabelField, TextField
+from allennlp.data.fields import TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer
 from allennlp.data.tokenizers import WhitespaceTokenizer
+
+from green_nlp.data.gold_label_field import UNSEEN_LABEL, GoldLabel
 
 logger = logging.getLogger(__name__)
 
@@ -64,14 +67,21 @@ def detect_format(path: str) -> str:
 
 def _lines(path: str, encoding: str) -> Iterator[tuple]:
     """(line number, line without its line end). Decoded line by line, so a wrong encoding is
-    reported at its own line (a text decoder reads ahead)."""
+    reported at its own line (a text decoder reads ahead); a UTF-8 byte-order mark at the start of
+    the file is dropped (else the SST-2 header would not be recognised); a NUL byte is an error."""
     opener = gzip.open if path.endswith(".gz") else open
+    utf8 = codecs.lookup(encoding).name == "utf-8"
     with opener(path, "rb") as handle:
         for number, raw in enumerate(handle, start=1):
+            if number == 1 and utf8 and raw.startswith(codecs.BOM_UTF8):
+                raw = raw[len(codecs.BOM_UTF8):]
             try:
                 line = raw.decode(encoding)
             except UnicodeDecodeError as error:
                 raise TextFormatError(f"{path}:{number}: not valid {encoding} ({error.reason})") from error
+            if "\x00" in line:
+                raise TextFormatError(f"{path}:{number}: holds a NUL byte at column {line.index(chr(0)) + 1} "
+                                      "(binary data?)")
             yield number, line.rstrip("\r\n")
 
 
@@ -249,6 +259,23 @@ def reader_examples(path: str, format: str, fine_labels: bool, split: str, dev_e
     return examples
 
 
+# torch's cross-entropy (allennlp's `basic_classifier`, the MiniLM teacher) leaves this target out
+IGNORED_TARGET = -100
+
+
+class IgnoredUnseenLabel(GoldLabel):
+    """A gold class the model never saw, for models that cannot be told about `UNSEEN_LABEL`:
+    `basic_classifier` (the teacher) feeds the label to `CrossEntropyLoss`, which skips
+    `IGNORED_TARGET`, and to `CategoricalAccuracy`, where no prediction equals it, so the example
+    counts as wrong. The warning (once per label, with `file:line`) is `GoldLabel`'s. A batch
+    whose every label is unseen has no loss to average (NaN)."""
+
+    def index(self, vocab: Any) -> None:
+        super().index(vocab)
+        if self._label_id == UNSEEN_LABEL:
+            self._label_id = IGNORED_TARGET
+
+
 @DatasetReader.register("green_text_classification")
 class TextClassificationReader(DatasetReader):
     """
@@ -283,6 +310,10 @@ class TextClassificationReader(DatasetReader):
         Readable names for the labels as the file writes them (SST-2: `{"0": "negative", "1":
         "positive"}`), so the vocabulary, predictions and spaCy's `doc.cats` carry the names. Set
         the same mapping on the teacher's and the students' readers.
+
+    A gold class the model's vocabulary lacks (`allennlp evaluate` on a file with a new class) is
+    scored as a wrong prediction with one warning naming it and its `file:line` (see
+    `IgnoredUnseenLabel`), instead of a KeyError.
     """
 
     def __init__(self, tokenizer: Optional[Tokenizer] = None, token_indexers: Optional[Dict[str, TokenIndexer]] = None,
@@ -316,7 +347,7 @@ class TextClassificationReader(DatasetReader):
                          source: str = "") -> Instance:
         fields: Dict[str, Any] = {"tokens": TextField(self._tokenizer.tokenize(text))}
         if label is not None:
-            fields["label"] = LabelField(readable_label(label, self.label_names, source))
+            fields["label"] = IgnoredUnseenLabel(readable_label(label, self.label_names, source), source=source or None)
         return Instance(fields)
 
     def apply_token_indexers(self, instance: Instance) -> None:

@@ -10,8 +10,15 @@ The archive is loaded once per (path, device, overrides) and shared by every com
 names it. Components annotate in batches when run through `nlp.pipe`. Whitespace tokens (which
 spaCy keeps and green_nlp models never saw) are left out of the model input and attached to a
 neighbour with the relation `dep`.
+
+One bad document does not cost its batch: in `nlp.pipe`, a document a component cannot annotate
+(a sentence over the parser's `max_sentence_length`, a NUL character, a model error) comes out
+unannotated by that component with the reason in `doc._.green_error` (`"<component>: why"`, a
+warning names its index in the stream), and every other document is annotated as usual.
+`nlp(text)` on such a document raises the error instead.
 """
 import functools
+import logging
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
@@ -27,6 +34,11 @@ from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
 from green_nlp.dataset_readers.conllu_dependencies import ConlluDependenciesReader
 
 SPACE_DEPREL = "dep"  # UD's "unspecified dependency", for whitespace tokens
+ERROR_EXTENSION = "green_error"  # doc._.green_error: why a green_nlp component left the doc unannotated
+
+logger = logging.getLogger(__name__)
+if not Doc.has_extension(ERROR_EXTENSION):
+    Doc.set_extension(ERROR_EXTENSION, default=None)
 
 
 @functools.lru_cache(maxsize=8)
@@ -59,9 +71,25 @@ class _ArchiveComponent:
         return doc
 
     def pipe(self, stream: Iterable[Doc], batch_size: Optional[int] = None) -> Iterator[Doc]:
+        """Annotate batch by batch; a batch that fails is annotated one doc at a time, so only the
+        docs that fail alone are left unannotated (and flagged in `doc._.green_error`)."""
+        position = 0
         for docs in minibatch(stream, size=batch_size or self.batch_size):
-            self.annotate(docs)
+            try:
+                self.annotate(docs)
+            except Exception:  # noqa: BLE001  find the bad doc(s); the others must still be annotated
+                for offset, doc in enumerate(docs):
+                    self._annotate_or_flag(doc, position + offset)
+            position += len(docs)
             yield from docs
+
+    def _annotate_or_flag(self, doc: Doc, position: int) -> None:
+        try:
+            self.annotate([doc])
+        except Exception as error:  # noqa: BLE001  reported on the doc, as the class docstring says
+            reason = f"{self.name}: {error}"
+            doc._.set(ERROR_EXTENSION, reason)
+            logger.warning("document %d of the stream left unannotated by %s", position, reason)
 
     def annotate(self, docs: List[Doc]) -> None:
         raise NotImplementedError

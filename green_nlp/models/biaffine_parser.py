@@ -13,6 +13,7 @@ from torch import nn
 
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
 from green_nlp.modules.biaffine import Biaffine
+from green_nlp.modules.embedder_checks import check_character_encoders
 from green_nlp.nn.tree_decoding import decode_heads
 
 # Large but finite: keeps log_softmax and float16 free of NaNs where -inf would not.
@@ -72,6 +73,7 @@ class BiaffineDependencyParser(Model):
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
+        check_character_encoders(text_field_embedder)
         input_dim = text_field_embedder.get_output_dim() + upos_embedding_dim
         if encoder.get_input_dim() != input_dim:
             raise ConfigurationError(

@@ -8,6 +8,7 @@ from allennlp.data import DatasetReader, Instance
 from allennlp.models import Model
 from allennlp.predictors import Predictor
 
+from green_nlp.line_stream import check_json_fields
 from green_nlp.predict_per_line import load_json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu  # shared with the ONNX runtime
@@ -23,7 +24,10 @@ class DependencyParserPredictor(Predictor):
     Input lines are either raw text (one sentence or paragraph per line; spaCy's rule-based
     tokenizer and sentencizer split it, no model download) or JSON objects with `"sentence"`
     (text) or `"words"` (pre-tokenized, plus optional `"upos"`). With `--use-dataset-reader` the
-    input is a CoNLL-U file and its other columns are carried through to the output.
+    input is a CoNLL-U file and its other columns are carried through to the output, multiword-token
+    lines (`2-3 cannot _ ...`) included; empty nodes (`5.1`, enhanced graphs only) are dropped. Add
+    `-o '{"validation_dataset_reader.skip_malformed": true}'` to report a malformed sentence as
+    `file:line: why` on stderr and go on with the next one.
 
     One input line gives one output record holding all its sentences, so output order and count
     follow the input. A line that cannot be parsed yields an `{"error": ...}` record (a `#` comment
@@ -51,15 +55,19 @@ class DependencyParserPredictor(Predictor):
 
     # ------------------------------------------------------------------ input
     def load_line(self, line: str) -> JsonDict:
-        """JSON objects pass through; any other line is raw text. A line that starts like a JSON
-        object (`{"`) but does not parse raises ValueError (see `load_json_object`)."""
+        """JSON objects pass through; any other line is raw text. A line that starts with `{` but
+        does not parse, or whose fields have the wrong type, raises ValueError (see
+        `load_json_object`). Both carry a `line` for error records (the line streamers overwrite
+        it with the file's physical line number)."""
         self._line_number += 1
         record = load_json_object(line)
         if record is not None:
+            record.setdefault("line", self._line_number)
             return record
         return {"sentence": line.strip(), "line": self._line_number}
 
     def _sentences(self, inputs: JsonDict) -> List[Dict[str, Any]]:
+        check_json_fields(inputs)
         if "words" in inputs:
             words, upos = list(inputs["words"]), inputs.get("upos")
             if upos is not None and len(upos) != len(words):
@@ -131,6 +139,8 @@ class DependencyParserPredictor(Predictor):
             if source is not None:
                 record.update(lemmas=source.lemmas, xpos=source.xpos, feats=source.feats, misc=source.misc,
                               comments=source.metadata, gold_upos=source.upos)
+                if source.multiword_tokens:
+                    record["multiword_tokens"] = [columns for _, columns in source.multiword_tokens]
             results.append({"sentences": [record]})
         return sanitize(results)
 
@@ -157,4 +167,20 @@ class DependencyParserPredictor(Predictor):
         if "error" in outputs:
             why = " ".join(str(outputs["error"]).split())  # one comment line, whatever the message holds
             return f"# error: line {outputs.get('line')}: {why}\n\n"
-        return "".join(to_conllu(sentence) for sentence in outputs["sentences"])
+        return "".join(with_multiword_tokens(to_conllu(sentence), sentence.get("multiword_tokens"))
+                       for sentence in outputs["sentences"])
+
+
+def with_multiword_tokens(block: str, multiword_tokens: Optional[List[List[str]]]) -> str:
+    """A CoNLL-U block with each multiword-token line (its 10 columns, ID `first-last`) put back
+    before the line of its first word, where the format has it."""
+    if not multiword_tokens:
+        return block
+    before = {columns[0].split("-")[0]: "\t".join(columns) for columns in multiword_tokens}
+    lines = []
+    for line in block.split("\n"):
+        token_id = line.split("\t", 1)[0] if "\t" in line and not line.startswith("#") else None
+        if token_id in before:
+            lines.append(before[token_id])
+        lines.append(line)
+    return "\n".join(lines)

@@ -8,6 +8,7 @@ from allennlp.models import Model
 from allennlp.predictors import Predictor
 
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
+from green_nlp.line_stream import check_json_fields
 from green_nlp.predict_per_line import load_json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 
@@ -35,12 +36,13 @@ class SentenceTaggerPredictor(Predictor):
         self._segmenter = SpacySegmenter(language)
 
     def load_line(self, line: str) -> JsonDict:
-        """A JSON object, or else raw text. A line that starts like a JSON object (`{"`) but does
-        not parse raises ValueError (see `load_json_object`)."""
+        """A JSON object, or else raw text. A line that starts with `{` but does not parse, or whose
+        fields have the wrong type, raises ValueError (see `load_json_object`)."""
         record = load_json_object(line)
         return record if record is not None else {"sentence": line.strip()}
 
     def _sentences(self, inputs: JsonDict) -> List[List[str]]:
+        check_json_fields(inputs)
         if "words" in inputs:
             return [list(inputs["words"])] if inputs["words"] else []
         if "sentence" not in inputs:

@@ -7,6 +7,7 @@ from allennlp.common.util import JsonDict, sanitize
 from allennlp.data import Instance
 from allennlp.predictors import Predictor
 
+from green_nlp.line_stream import check_json_fields
 from green_nlp.predict_per_line import load_json_object
 
 OUTPUT_KEYS = ("label", "probs", "label_names", "logits", "num_ngrams")
@@ -31,12 +32,13 @@ class TextClassifierPredictor(Predictor):
     """
 
     def load_line(self, line: str) -> JsonDict:
-        """A JSON object, or else raw text. A line that starts like a JSON object (`{"`) but does
-        not parse raises ValueError (see `load_json_object`)."""
+        """A JSON object, or else raw text. A line that starts with `{` but does not parse, or whose
+        fields have the wrong type, raises ValueError (see `load_json_object`)."""
         record = load_json_object(line)
         return record if record is not None else {"text": line.strip()}
 
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:
+        check_json_fields(json_dict)
         text = json_dict.get("text", json_dict.get("sentence"))
         if not isinstance(text, str):
             raise ValueError(f"expected a 'text' or 'sentence' string, got keys {sorted(json_dict)}")

@@ -209,3 +209,36 @@ def test_classifier_cats_carry_the_label_names():
     plain.add_pipe("green_nlp_classifier", config={"archive": str(tiny_dan_run() / "model.tar.gz")})
     text = "dull , flat and far too long"
     assert raw(text).cats == {sst2_label_names()[label]: p for label, p in plain(text).cats.items()}
+
+
+# ------------------------------------------------------------------ one bad doc in nlp.pipe (issue 34)
+def test_pipe_keeps_the_good_docs_and_flags_an_over_long_one(quickstart_archive):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("green_nlp_parser", name="parser20",
+                 config={"archive": str(quickstart_archive), "batch_size": 4, "max_sentence_length": 20})
+    too_long = " ".join(["word"] * 25)
+    texts = [TEXTS[0], too_long, TEXTS[1], TEXTS[2]]
+    docs = list(nlp.pipe(texts, batch_size=4))  # the bad doc is in the same batch as the good ones
+    assert [doc.text for doc in docs] == texts  # order kept, none lost
+    assert "parser20" in docs[1]._.green_error and "max_sentence_length=20" in docs[1]._.green_error
+    assert not any(token.dep_ for token in docs[1])  # left unannotated, not half-parsed
+    for text, doc in zip(texts, docs):
+        if doc is docs[1]:
+            continue
+        alone = nlp(text)
+        assert doc._.green_error is None
+        assert [(t.head.i, t.dep_, t.pos_) for t in doc] == [(t.head.i, t.dep_, t.pos_) for t in alone]
+        assert all(t.dep_ for t in doc)
+    with pytest.raises(ValueError, match="max_sentence_length=20"):  # one doc on its own: a clear error
+        nlp(too_long)
+
+
+def test_classifier_pipe_flags_a_doc_with_a_nul_and_keeps_the_rest(dan_archive):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("green_nlp_classifier", config={"archive": str(dan_archive), "batch_size": 3})
+    texts = ["a fine and moving film", "binary \x00 junk", "dull , flat and far too long"]
+    docs = list(nlp.pipe(texts, batch_size=3))
+    assert "NUL" in docs[1]._.green_error and docs[1].cats == {}
+    assert docs[0].cats == pytest.approx(nlp(texts[0]).cats) and docs[2].cats == pytest.approx(nlp(texts[2]).cats)
+    assert docs[0]._.green_error is None and docs[0].cats

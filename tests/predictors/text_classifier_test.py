@@ -20,8 +20,9 @@ def test_raw_text_and_json_lines_give_the_same_prediction(predictor):
     assert raw["label"] == raw["label_names"][raw["probs"].index(max(raw["probs"]))]
 
 
-def test_text_starting_with_a_brace_is_still_text(predictor):
-    assert predictor.load_line("{not json} at all") == {"text": "{not json} at all"}
+def test_a_line_starting_with_a_brace_is_json_not_text(predictor):
+    with pytest.raises(ValueError, match="broken JSON"):  # a line starting with { is JSON (issue 34)
+        predictor.load_line("{not json} at all")
 
 
 def test_batches_match_single_predictions_and_dump_one_line_each(predictor):

@@ -1,0 +1,85 @@
+"""CoNLL-U from a stranger's hands (issue 34): malformed IDs and HEADs are errors naming file, line
+and column; legal multiword tokens, empty nodes and a byte-order mark are read; with
+`skip_malformed` a bad sentence is reported and the next one read."""
+import pytest
+
+from green_nlp.dataset_readers import ConlluDependenciesReader, ConlluFormatError, read_conllu
+from tests.conftest import BAD_INPUTS, FIXTURES
+
+
+def _word(index: int, form: str, head: str, deprel: str = "dep") -> str:
+    return f"{index}\t{form}\t_\tX\t_\t_\t{head}\t{deprel}\t_\t_"
+
+
+GOOD = "\n".join([_word(1, "A", "0", "root"), _word(2, "b", "1")]) + "\n\n"
+
+
+@pytest.mark.parametrize("bad_id", ["x-y", "1.x", "abc", "2-1", "\u0661", "01"])
+def test_a_malformed_id_is_an_error_naming_file_line_and_column(tmp_path, bad_id):
+    path = tmp_path / "bad.conllu"
+    path.write_text(GOOD + _word(1, "A", "0", "root") + "\n" + _word(2, "b", "1").replace("2", bad_id, 1) + "\n",
+                    encoding="utf-8")
+    with pytest.raises(ConlluFormatError, match=rf"^{path}:5: column 1 \(ID\): '{bad_id}' is not a word ID"):
+        list(read_conllu(path))
+
+
+@pytest.mark.parametrize("head", ["\u0661", "\uff11", "\u0967", "-1", "1.0", " 1"])
+def test_head_must_be_ascii_digits(tmp_path, head):
+    """Python's int() takes Arabic-Indic, full-width and Devanagari digits; CoNLL-U does not."""
+    path = tmp_path / "bad.conllu"
+    path.write_text(_word(1, "A", "0", "root") + "\n" + _word(2, "b", head) + "\n", encoding="utf-8")
+    with pytest.raises(ConlluFormatError, match=rf"^{path}:2: column 7 \(HEAD\): HEAD .* ASCII digits"):
+        list(read_conllu(path))
+
+
+def test_multiword_tokens_and_empty_nodes_are_legal_and_the_words_are_read():
+    sentences = list(read_conllu(FIXTURES / "ud" / "multiword_and_empty_nodes.conllu"))
+    assert sentences[0].words == ["I", "can", "not", "go", "."]
+    assert sentences[0].multiword_tokens == [(2, ["2-3", "cannot"] + ["_"] * 8)]
+    assert sentences[1].words == ["Sue", "likes", "tea", "and", "Bill", "coffee"]  # empty node 5.1 dropped
+    assert sentences[1].multiword_tokens == []
+
+
+@pytest.mark.parametrize("line, why", [("3-4\tdon't" + "\t_" * 8, "must start at the next word, 2"),
+                                       ("2-5\tdon't" + "\t_" * 8, "spans words the sentence lacks"),
+                                       ("3.1\tx" + "\t_" * 8, "must follow word 1")])
+def test_misplaced_multiword_tokens_and_empty_nodes_are_errors(tmp_path, line, why):
+    path = tmp_path / "bad.conllu"
+    path.write_text(_word(1, "A", "0", "root") + "\n" + line + "\n" + _word(2, "b", "1") + "\n", encoding="utf-8")
+    with pytest.raises(ConlluFormatError, match=why):
+        list(read_conllu(path))
+
+
+def test_a_byte_order_mark_is_accepted_at_the_start_only(tmp_path):
+    path = tmp_path / "bom.conllu"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    assert [s.words for s in read_conllu(path)] == [["A", "b"]]
+    path.write_bytes(GOOD.encode() + b"\xef\xbb\xbf" + GOOD.encode())
+    with pytest.raises(ConlluFormatError, match=rf"{path}:4: column 1 \(ID\)"):
+        list(read_conllu(path))
+
+
+def test_a_nul_byte_is_an_error_naming_the_column(tmp_path):
+    path = tmp_path / "nul.conllu"
+    path.write_text(_word(1, "A", "0", "root") + "\n" + _word(2, "b\x00c", "1") + "\n", encoding="utf-8")
+    with pytest.raises(ConlluFormatError, match=rf"{path}:2: column 2: holds a NUL byte"):
+        list(read_conllu(path))
+
+
+def test_skip_malformed_reports_each_bad_sentence_and_reads_the_rest(tmp_path, caplog):
+    path = tmp_path / "mixed.conllu"
+    path.write_bytes(GOOD.encode() + (_word(1, "A", "0", "root") + "\n" + _word(2, "b", "\u0663")).encode()
+                     + b"\n\n" + b"1\tcaf\xe9\t_\tX\t_\t_\t0\troot\t_\t_\n\n" + GOOD.replace("A", "C").encode())
+    with pytest.raises(ConlluFormatError):  # the default stays strict (training, evaluation)
+        list(ConlluDependenciesReader().read(str(path)))
+    reader = ConlluDependenciesReader(skip_malformed=True)
+    words = [[t.text for t in instance["words"].tokens] for instance in reader.read(str(path))]
+    assert words == [["A", "b"], ["C", "b"]]
+    assert [message.split(": ", 1)[0] for message in reader.malformed] == [f"{path}:5", f"{path}:7"]
+    assert "ASCII digits" in reader.malformed[0] and "not valid UTF-8" in reader.malformed[1]
+    assert f"{path}:5: column 7 (HEAD)" in caplog.text
+
+
+@pytest.mark.parametrize("name", ["conllu_bom.conllu", "conllu_multiword_and_empty_nodes.conllu"])
+def test_bad_input_files_that_must_be_read(name):
+    assert list(ConlluDependenciesReader().read(str(BAD_INPUTS / name)))
