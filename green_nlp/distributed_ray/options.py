@@ -1,6 +1,7 @@
 """The `--ray` switches shared by `allennlp green-predict`, `allennlp green-label-teacher` and
 `green-nlp parse|tag|classify`. Imports nothing heavy: parsing the command line must not need Ray."""
 import argparse
+import importlib.util
 from dataclasses import dataclass
 from typing import Optional
 
@@ -39,5 +40,7 @@ def ray_options(args: argparse.Namespace) -> Optional[RayOptions]:
         raise ValueError(f"--ray-actors must be positive, got {args.ray_actors}")
     if args.ray_cpus_per_actor <= 0 or args.ray_gpus_per_actor < 0:
         raise ValueError("--ray-cpus-per-actor must be positive and --ray-gpus-per-actor not negative")
+    if importlib.util.find_spec("ray") is None:  # found without importing it
+        raise ValueError("--ray needs Ray, which is not installed: pip install 'green_nlp[ray]'")
     return RayOptions(address=args.ray, actors=args.ray_actors, cpus_per_actor=args.ray_cpus_per_actor,
                       gpus_per_actor=args.ray_gpus_per_actor)

@@ -20,7 +20,8 @@ from green_nlp.distributed_ray.options import LOCAL, RayOptions
 logger = logging.getLogger(__name__)
 
 # Test hook (see `crash_point`): a file holding N makes the first actor that reaches its N-th call
-# delete the file and exit, as a crashed or preempted worker would.
+# delete the file and exit, as a crashed or preempted worker would. The variable must be in the
+# workers' environment: set it before `ray.init` / `ray start` (workers inherit it).
 CRASH_FILE_ENV = "GREEN_NLP_RAY_CRASH_FILE"
 _calls = 0
 
@@ -86,8 +87,6 @@ class ActorPool:
                            size, options.cpus_per_actor, available)
         settings: Dict[str, Any] = dict(num_cpus=options.cpus_per_actor, num_gpus=options.gpus_per_actor,
                                         max_restarts=-1, max_task_retries=-1)
-        if os.environ.get(CRASH_FILE_ENV):  # the test hook reaches actors on an already running cluster too
-            settings["runtime_env"] = {"env_vars": {CRASH_FILE_ENV: os.environ[CRASH_FILE_ENV]}}
         self.actors = [actor_class.options(**settings).remote(*args) for _ in range(size)]
         self._outstanding: List[List[Any]] = [[] for _ in self.actors]
 
