@@ -405,11 +405,14 @@ def venv_commands(bin_dir: Path) -> Dict[str, List[str]]:
 
 
 def cold_start_commands(archive: Path, folder: Path, one_line: Path,
-                        runtime_venv: Optional[Path] = None) -> Dict[str, List[str]]:
+                        runtime_venv: Optional[Path] = None,
+                        classifier: Optional[Tuple[Path, Path]] = None) -> Dict[str, List[str]]:
     """name -> command: allennlp predict on the archive, green-nlp parse on the folder (int8 as
     shipped, and fp32), and the imports alone; the same green-nlp commands from a runtime-only
     venv when one is given. `import spacy` prints whether it imported torch (thinc imports torch
-    whenever it is installed, so raw text makes green-nlp load torch in the training venv)."""
+    whenever it is installed, so raw text makes green-nlp load torch in the training venv). With
+    `classifier` (an n-gram DAN archive and its exported folder), the same pair for classification:
+    `allennlp predict` against `green-nlp classify`."""
     found = venv_commands(Path(sys.executable).parent)
     if "allennlp" not in found or "green-nlp" not in found:
         sys.exit("cold start needs the `allennlp` and `green-nlp` commands beside this Python")
@@ -423,10 +426,17 @@ def cold_start_commands(archive: Path, folder: Path, one_line: Path,
             print(f"no green-nlp and python in {runtime_venv}/bin: runtime venv not timed", file=sys.stderr)
     commands = {"allennlp_predict": [found["allennlp"], "predict", str(archive), str(one_line), "--include-package",
                                      "green_nlp", "--silent", "--output-file", "/dev/stdout"]}
+    if classifier is not None:
+        commands["allennlp_predict_classifier"] = [found["allennlp"], "predict", str(classifier[0]), str(one_line),
+                                                   "--include-package", "green_nlp", "--silent", "--output-file",
+                                                   "/dev/stdout"]
     for suffix, bins in venvs.items():
         for precision in ("int8", "fp32"):
             commands[f"green_nlp_parse_{precision}{suffix}"] = [bins["green-nlp"], "parse", str(folder), str(one_line),
                                                               "--precision", precision, "--threads", "1"]
+        if classifier is not None:
+            commands[f"green_nlp_classify{suffix}"] = [bins["green-nlp"], "classify", str(classifier[1]),
+                                                       str(one_line), "--threads", "1"]
         commands[f"import_green_nlp_runtime{suffix}"] = [
             bins["python"], "-c", "import sys, green_nlp.runtime; print('green_nlp from', 'this clone' if "
             "green_nlp.runtime.__file__.startswith(sys.argv[1]) else 'an installed copy')", str(REPO_ROOT)]
@@ -517,10 +527,12 @@ def cold_start_ratios(cold: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, An
     """allennlp predict's time to its first line over green-nlp parse's, from this run's medians."""
     ratios = {}
     for name in cold:
-        if name.startswith("green_nlp_parse_"):
-            a, b = cold["allennlp_predict"]["first_line_s"], cold[name]["first_line_s"]
-            ratios[f"allennlp_predict_vs_{name}"] = {"numerator": "allennlp_predict", "denominator": name,
-                                                     "numerator_s": a, "denominator_s": b, "ratio": a / b}
+        baseline = ("allennlp_predict" if name.startswith("green_nlp_parse_") else
+                    "allennlp_predict_classifier" if name.startswith("green_nlp_classify") else None)
+        if baseline in cold:
+            a, b = cold[baseline]["first_line_s"], cold[name]["first_line_s"]
+            ratios[f"{baseline}_vs_{name}"] = {"numerator": baseline, "denominator": name,
+                                               "numerator_s": a, "denominator_s": b, "ratio": a / b}
     return ratios
 
 
@@ -539,6 +551,13 @@ def aims(results: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
                 AIMS["green_nlp_cold_start_s"], True)
             add(f"cold start speed-up over allennlp predict{suffix}",
                 results["cold_start_ratios"][f"allennlp_predict_vs_{name}"]["ratio"], AIMS["cold_start_speedup"], False)
+        name = f"green_nlp_classify{suffix}"
+        if name in cold and "allennlp_predict_classifier" in cold:
+            add(f"green-nlp classify cold start, s{suffix}", cold[name]["first_line_s"],
+                AIMS["green_nlp_cold_start_s"], True)
+            add(f"classify cold start speed-up over allennlp predict{suffix}",
+                results["cold_start_ratios"][f"allennlp_predict_classifier_vs_{name}"]["ratio"],
+                AIMS["cold_start_speedup"], False)
     for setting in SETTINGS:
         ratio = results.get("speed_ratios", {}).get(f"onnx_int8_vs_torch_int8 {setting}")
         if ratio:
@@ -659,6 +678,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timed passes per path and batch size")
     parser.add_argument("--cold-start-repeats", type=int, default=3)
     parser.add_argument("--runtime-venv", type=Path, default=None, help="a runtime-only venv whose size to report")
+    parser.add_argument("--classifier", nargs=2, type=Path, default=None, metavar=("ARCHIVE", "FOLDER"),
+                        help="also time the cold start of an n-gram DAN: its archive (allennlp predict) and its "
+                             "exported folder (green-nlp classify), e.g. pretrained/en-sst2-sentiment")
     parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS),
                         help="what to measure (speed includes accuracy)")
     parser.add_argument("--out", type=Path, default=RESULTS)
@@ -732,7 +754,8 @@ def run(args: argparse.Namespace, test_file: Path, temporary: Path) -> Dict[str,
         one_line = temporary / "one_line.txt"
         one_line.write_text((gold[0]["text"] or " ".join(words[0])) + "\n", encoding="utf-8")
         print("cold start ...", file=sys.stderr)
-        commands = cold_start_commands(args.archive, folder, one_line, args.runtime_venv)
+        classifier = tuple(args.classifier) if args.classifier else None
+        commands = cold_start_commands(args.archive, folder, one_line, args.runtime_venv, classifier)
         results["cold_start"] = cold = cold_start(commands, args.cold_start_repeats)
         results["cold_start_ratios"] = cold_start_ratios(cold)
     if "speed" in args.parts:
