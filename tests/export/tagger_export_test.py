@@ -115,6 +115,18 @@ def test_the_pruned_folder_runs_the_kept_layers_only():
     assert sizes[1] < sizes[0]
 
 
+def test_a_gated_tagger_and_its_pruned_archive_tag_alike():
+    """Layer selection's zero gates run inside the graph; after `green-prune-ldnet` the layers are gone."""
+    lines = _lines("origin")
+    selected, pruned = (load(tagger_folder(name), precision="fp32") for name in ("selected", "pruned"))
+    assert [r.tags for r in selected.tag_many(lines)] == [r.tags for r in pruned.tag_many(lines)]
+    # the gates do act (the tiny fixture tagger's tags barely depend on its LMs, its scores do)
+    unpruned = load(tagger_folder("origin"), precision="fp32")
+    feed = unpruned._feed(fixture_sentences()[:5])
+    assert not np.allclose(unpruned.session.run(["logits"], feed)[0], selected.session.run(["logits"], feed)[0],
+                           atol=1e-3)
+
+
 def test_a_folder_without_lms_takes_no_lm_ids():
     session = onnxruntime.InferenceSession(str(tagger_folder("nolm_cnn") / "model.onnx"),
                                            providers=["CPUExecutionProvider"])

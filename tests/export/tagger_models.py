@@ -3,8 +3,8 @@ needed) and exported once per test process, whichever directory's tests ask firs
 
 - "origin", "wnut17", "conll2000": the committed fixture taggers (character BiLSTM, forward and
   backward 3-layer LMs);
-- "pruned": "origin" after layer selection kept one layer per LM (gates 0 elsewhere) and
-  `green-prune-ldnet` deleted the others;
+- "selected": "origin" after layer selection kept one layer per LM (gates 0 elsewhere);
+- "pruned": "selected" after `green-prune-ldnet` deleted the other layers;
 - "nolm_cnn": no LMs, a character CNN and a 2-layer word BiLSTM; "nolm_lstm": no LMs, a
   one-directional 2-layer character LSTM. Both have untrained (seeded) weights, built from
   "origin"'s config and vocabulary: the exporter is checked on arithmetic, not on accuracy.
@@ -56,18 +56,24 @@ def _save_archive(model: Any, config: Any, folder: Path) -> Path:
     return folder / "model.tar.gz"
 
 
-def _pruned(base: Path) -> Path:
+def _selected(base: Path) -> Path:
+    """"origin" as the layer-selection stage leaves it: gates 0 on all LM layers but layer 1 forward
+    and layer 0 backward, nothing deleted yet."""
     import torch
     from allennlp.models.archival import load_archive
 
+    archive = load_archive(str(COMMITTED["origin"]))
+    with torch.no_grad():
+        archive.model.lm_gates.copy_(torch.tensor([0.0, 1.0, 0.0, 1.0, 0.0, 0.0]))
+    return _save_archive(archive.model, archive.config, base)
+
+
+def _pruned(base: Path) -> Path:
     from green_nlp.commands.prune_ldnet import prune_archive
 
-    archive = load_archive(str(COMMITTED["origin"]))
-    with torch.no_grad():  # the layer-selection stage's outcome: layer 1 forward, layer 0 backward
-        archive.model.lm_gates.copy_(torch.tensor([0.0, 1.0, 0.0, 1.0, 0.0, 0.0]))
-    selected = _save_archive(archive.model, archive.config, base / "selected")
+    base.mkdir(parents=True, exist_ok=True)
     pruned = base / "pruned.tar.gz"
-    assert prune_archive(str(selected), str(pruned))["kept_layers"] == [[1], [0]]
+    assert prune_archive(str(tagger_archive("selected")), str(pruned))["kept_layers"] == [[1], [0]]
     return pruned
 
 
@@ -98,6 +104,7 @@ def _without_lms(chars: Dict[str, Any], char_dim: int, encoder_layers: int) -> C
 
 
 BUILT = {
+    "selected": _selected,
     "pruned": _pruned,
     "nolm_cnn": _without_lms({"type": "cnn", "embedding_dim": 4, "num_filters": 5, "ngram_filter_sizes": [2, 3]},
                              char_dim=10, encoder_layers=2),
