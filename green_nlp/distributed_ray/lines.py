@@ -13,6 +13,7 @@ reported alone) and lose physical line numbers, and one-process batching needs t
 reading and predicting; an actor pool with ordered calls is what remains of it, and Ray's own.
 """
 import io
+import itertools
 import json
 import logging
 import time
@@ -95,23 +96,12 @@ class LineWorker:
                            None if fatal is None else str(fatal), None if fatal is None else type(fatal))
 
 
-def _chunks(records: Iterator[Tuple[int, bytes]], size: int) -> Iterator[List[Tuple[int, bytes]]]:
-    chunk: List[Tuple[int, bytes]] = []
-    for record in records:
-        chunk.append(record)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
 def _events(pool: ActorPool, path: Path, records: Iterator[Tuple[int, bytes]], batch_size: int
             ) -> Iterator[Tuple[str, Any]]:
     """What happens, in the one-process order: ("read", lines), ("skip", (line, why)), ("blank", None),
     ("batch", ObjectRef of a BatchResult) once `batch_size` readable lines are together.
     Predictions are submitted as the events are drawn."""
-    chunks = _chunks(records, batch_size * READ_BATCHES)
+    chunks = iter(lambda: list(itertools.islice(records, batch_size * READ_BATCHES)), [])
     reads: Deque[Tuple[Any, int]] = deque()
 
     def read_ahead() -> None:
