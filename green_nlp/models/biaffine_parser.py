@@ -15,6 +15,7 @@ from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS
 from green_nlp.modules.biaffine import Biaffine
 from green_nlp.modules.embedder_checks import check_character_encoders
 from green_nlp.nn.tree_decoding import decode_heads
+from green_nlp.training.distiller import Distillable
 
 # Large but finite: keeps log_softmax and float16 free of NaNs where -inf would not.
 _MASKED_SCORE = -1e4
@@ -28,7 +29,7 @@ class _MLP(nn.Sequential):
 
 
 @Model.register("green_biaffine_parser")
-class BiaffineDependencyParser(Model):
+class BiaffineDependencyParser(Model, Distillable):
     """
     Embeddings (words, optional characters, optional UPOS) -> BiLSTM -> arc and label MLPs ->
     biaffine scorers. `forward` is `score()` -> `loss()` -> `decode()` so that distillation can
@@ -229,13 +230,13 @@ class BiaffineDependencyParser(Model):
         gold_label_scores: Optional[torch.Tensor] = None
         if head_indices is not None and head_tags is not None:
             # shared by the loss (and a distiller's KL term) and the training figures
-            gold_label_scores = self.label_scores(scores, self._with_root(head_indices))
-            distiller = self.__dict__.get("_distiller")
+            gold_heads = self._with_root(head_indices)
+            gold_label_scores = self.label_scores(scores, gold_heads)
+            output["loss"] = self.loss(scores, head_indices, head_tags, upos, gold_label_scores=gold_label_scores)
+            distiller = self.distiller  # attached by the green_parser_distillation callback
             if distiller is not None and self.training:
-                output["loss"] = distiller.loss(self, scores, words, upos, head_indices, head_tags, metadata,
-                                                student_label_scores=gold_label_scores)
-            else:
-                output["loss"] = self.loss(scores, head_indices, head_tags, upos, gold_label_scores=gold_label_scores)
+                output["loss"] = distiller.loss(scores, gold_label_scores, output["loss"], words, upos, gold_heads,
+                                                metadata)
         decoded: Optional[Dict[str, torch.Tensor]] = None
         if not self.training:
             decoded = self.decode(scores)
@@ -257,14 +258,6 @@ class BiaffineDependencyParser(Model):
             self._attachment_scores(decoded["heads"], decoded["head_tags"], head_indices, head_tags, word_mask)
         if self._upos_accuracy is not None and upos is not None:
             self._upos_accuracy(scores["upos_logits"], upos, word_mask)
-
-    def attach_distiller(self, distiller: Optional[Any]) -> None:
-        """Train against a teacher (see `green_nlp.training.parser_distiller`); `None` detaches.
-
-        Stored outside `nn.Module` registration so the teacher never becomes part of this model's
-        parameters or saved weights: the student archive loads on its own.
-        """
-        self.__dict__["_distiller"] = distiller
 
     @staticmethod
     def _with_root(heads: torch.Tensor) -> torch.Tensor:

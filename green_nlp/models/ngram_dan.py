@@ -16,11 +16,12 @@ from allennlp.training.metrics import CategoricalAccuracy
 from green_nlp.data.gold_label_field import UNSEEN_LABEL, check_no_unseen_while_training
 from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE
 from green_nlp.modules.ngram_word_vectors import initialise_from_word_vectors
+from green_nlp.training.distiller import Distillable, Distiller
 from green_nlp.training.logit_distiller import LogitDistiller
 
 
 @Model.register("ngram_dan")
-class NgramDan(Model):
+class NgramDan(Model, Distillable):
     """
     # Parameters
 
@@ -92,14 +93,13 @@ class NgramDan(Model):
         self.ngram_dropout = ngram_dropout
         self.accuracy = CategoricalAccuracy()
         self.teacher_agreement = CategoricalAccuracy()
-        self._distiller = LogitDistiller()
-        self._default_distiller = self._distiller
+        self._default_distiller = LogitDistiller()
         if initializer is not None:  # e.g. DAN(KD+FT) starts from DAN(KD)'s weights (dropped on archive load)
             initializer(self)
 
-    def attach_distiller(self, distiller: Optional[LogitDistiller]) -> None:
-        """Set by the distillation callback; `None` restores the default (T = 1, KL + CE)."""
-        self._distiller = distiller or self._default_distiller
+    def default_distiller(self) -> Distiller:
+        """Without a `green_logit_distillation` callback: T = 1, KL + CE."""
+        return self._default_distiller
 
     def encode(self, ngrams: torch.Tensor) -> torch.Tensor:
         """(batch, max_ngrams) ids -> (batch, embedding_dim) mean of the n-gram embeddings."""
@@ -128,14 +128,15 @@ class NgramDan(Model):
     def _loss(self, logits: torch.Tensor, teacher_logits: Optional[torch.Tensor],
               label: Optional[torch.Tensor]) -> torch.Tensor:
         """The distiller's loss over the examples whose gold label the model knows."""
+        distiller = self.distiller
+        assert distiller is not None  # default_distiller() gives one
         if label is None or not bool((label == UNSEEN_LABEL).any()):
-            return self._distiller.loss(logits, teacher_logits, label)
+            return distiller.loss(logits, teacher_logits, label)
         check_no_unseen_while_training(self, label, "label")
         seen = label != UNSEEN_LABEL
         if not bool(seen.any()):
             return logits.sum() * 0.0  # nothing to score: a zero that keeps the graph
-        return self._distiller.loss(logits[seen], None if teacher_logits is None else teacher_logits[seen],
-                                    label[seen])
+        return distiller.loss(logits[seen], None if teacher_logits is None else teacher_logits[seen], label[seen])
 
     def make_output_human_readable(self, output_dict: Dict[str, torch.Tensor]) -> Dict[str, Any]:
         names = self.vocab.get_index_to_token_vocabulary(self._label_namespace)

@@ -2,23 +2,18 @@
 from typing import Optional
 
 import torch
-from allennlp.common.checks import ConfigurationError
 
 from green_nlp.nn.distillation import masked_kl_divergence
+from green_nlp.training.distiller import Distiller
 
 
-class LogitDistiller:
+class LogitDistiller(Distiller):
     """
     Turns student logits, teacher logits and/or gold labels into one loss:
     `kl_weight * T^2 * KL(teacher_T || student_T) + ce_weight * CE(student, gold)` when both are
     given; the KL term alone (unweighted) for unlabeled text, as in the paper's distillation stage;
     plain CE when there is no teacher. Plain object, not a module: nothing enters the state_dict.
     """
-
-    def __init__(self, temperature: float = 1.0, kl_weight: float = 1.0, ce_weight: float = 1.0) -> None:
-        if temperature <= 0:
-            raise ConfigurationError(f"temperature must be positive, got {temperature}")
-        self.temperature, self.kl_weight, self.ce_weight = temperature, kl_weight, ce_weight
 
     def loss(self, logits: torch.Tensor, teacher_logits: Optional[torch.Tensor] = None,
              labels: Optional[torch.Tensor] = None) -> torch.Tensor:

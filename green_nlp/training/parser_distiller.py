@@ -9,6 +9,7 @@ from allennlp.data import TextFieldTensors, Vocabulary
 from green_nlp.data.folds import sentence_fold
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
 from green_nlp.nn.distillation import masked_kl_divergence
+from green_nlp.training.distiller import Distiller
 
 _PADDED_SCORE = -1e4
 # Namespaces whose indices must mean the same thing to teacher and student.
@@ -32,12 +33,12 @@ def check_vocabularies_match(teacher: Vocabulary, student: Vocabulary, teacher_a
                 f'vocabulary: "vocabulary": {{"type": "from_files", "directory": "{teacher_archive}"}}')
 
 
-class ParserDistiller:
+class ParserDistiller(Distiller):
     """
     Holds a frozen teacher parser and turns student scores into the distillation loss.
 
-    Not an `nn.Module` on purpose: the student keeps a plain reference to it, so the teacher's
-    weights never enter the student's parameters, optimizer or saved `state_dict`.
+    Not an `nn.Module` on purpose (see `Distillable`): the student keeps a plain reference to it,
+    so the teacher's weights never enter the student's parameters, optimizer or saved `state_dict`.
 
     # Parameters
 
@@ -54,8 +55,7 @@ class ParserDistiller:
 
     def __init__(self, teacher: Union[Any, Sequence[Any]], temperature: float = 1.0, kl_weight: float = 1.0,
                  ce_weight: float = 1.0, cache_teacher_outputs: bool = True) -> None:
-        if temperature <= 0:
-            raise ConfigurationError(f"temperature must be positive, got {temperature}")
+        super().__init__(temperature, kl_weight, ce_weight)
         self.teachers = list(teacher) if isinstance(teacher, (list, tuple)) else [teacher]
         if not self.teachers:
             raise ConfigurationError("no teacher given")
@@ -64,9 +64,6 @@ class ParserDistiller:
             for parameter in model.parameters():
                 parameter.requires_grad_(False)
         self.teacher = self.teachers[0]
-        self.temperature = temperature
-        self.kl_weight = kl_weight
-        self.ce_weight = ce_weight
         self.cache: Optional[Dict[Tuple, Tuple[torch.Tensor, torch.Tensor]]] = {} if cache_teacher_outputs else None
         self.teacher_token_keys = set(self.teacher.text_field_embedder._token_embedders)
         for model in self.teachers[1:]:
@@ -142,23 +139,20 @@ class ParserDistiller:
         return arc, label
 
     # ------------------------------------------------------------------- loss
-    def loss(self, student: Any, scores: Dict[str, torch.Tensor], words: TextFieldTensors,
-             upos: Optional[torch.Tensor], head_indices: torch.Tensor, head_tags: torch.Tensor,
-             metadata: Optional[List[Dict[str, Any]]], student_label_scores: Optional[torch.Tensor] = None
-             ) -> torch.Tensor:
-        """kl_weight * (KL(arc) + KL(label)) + ce_weight * (CE(arc) + CE(label) [+ CE(upos)]).
+    def loss(self, scores: Dict[str, torch.Tensor], label_scores: torch.Tensor,
+             gold_loss: torch.Tensor, words: TextFieldTensors, upos: Optional[torch.Tensor],
+             gold_heads: torch.Tensor, metadata: Optional[List[Dict[str, Any]]]) -> torch.Tensor:
+        """kl_weight * (KL(arc) + KL(label)) + ce_weight * gold_loss, from what the student computed.
 
-        `student_label_scores`: the student's `label_scores(scores, gold heads)` when it has them
-        already (it scores its training figures with them too), so they are computed once a step."""
-        gold_heads = student._with_root(head_indices)
+        `scores`: the student's `score()` (arc scores and mask); `label_scores`: its label scores at
+        the gold heads; `gold_loss`: its own CE(arc) + CE(label) [+ CE(upos)]; `gold_heads`: the gold
+        heads with ROOT's in front (batch, n+1). The KL terms are means over the real words (ROOT and
+        padding left out), scaled by T^2 (`masked_kl_divergence`)."""
         teacher_arc, teacher_label = self.teacher_scores(words, upos, gold_heads, metadata)
         word_mask = scores["mask"][:, 1:]
         kl_arc = masked_kl_divergence(scores["arc_scores"][:, 1:], teacher_arc[:, 1:], word_mask, self.temperature)
-        student_label = student_label_scores if student_label_scores is not None else \
-            student.label_scores(scores, gold_heads)
-        kl_label = masked_kl_divergence(student_label[:, 1:], teacher_label[:, 1:], word_mask, self.temperature)
+        kl_label = masked_kl_divergence(label_scores[:, 1:], teacher_label[:, 1:], word_mask, self.temperature)
         loss = self.kl_weight * (kl_arc + kl_label)
         if self.ce_weight:
-            loss = loss + self.ce_weight * student.loss(scores, head_indices, head_tags, upos,
-                                                        gold_label_scores=student_label)
+            loss = loss + self.ce_weight * gold_loss
         return loss

@@ -1,3 +1,5 @@
-from green_nlp.training.callbacks.distillation import DistillationCallback
 from green_nlp.training.callbacks.distillation_schedule import DistillationSchedule
 from green_nlp.training.callbacks.logit_distillation import LogitDistillationCallback
+from green_nlp.training.callbacks.parser_distillation import DistillationCallback, ParserDistillationCallback
+
+__all__ = ["DistillationCallback", "DistillationSchedule", "LogitDistillationCallback", "ParserDistillationCallback"]

@@ -6,12 +6,14 @@ from typing import Any, Dict, Optional
 from allennlp.common.checks import ConfigurationError
 from allennlp.training.callbacks.callback import TrainerCallback
 
+from green_nlp.training.distiller import Distiller
+
 
 class DistillationSchedule(TrainerCallback):
     """
-    Keeps `self.distiller` (any object with `kl_weight` and `ce_weight`) on schedule; subclasses
-    build it in `on_start`, attach it with the student's `attach_distiller()`, then call
-    `_start_schedule(trainer)`. It is detached at the end, so the archive holds the student alone.
+    Keeps `self.distiller` (a `Distiller`) on schedule; subclasses build it in `on_start` and call
+    `_attach(trainer)`, which gives it to the student (a `Distillable` model) and starts the
+    schedule. It is detached at the end, so the archive holds the student alone.
 
     # Parameters
 
@@ -33,7 +35,20 @@ class DistillationSchedule(TrainerCallback):
         self.teacher_annealing = teacher_annealing
         self.batches_seen = 0
         self.total_batches: Optional[int] = None
-        self.distiller: Optional[Any] = None
+        self.distiller: Optional[Distiller] = None
+
+    @staticmethod
+    def _student(trainer: Any) -> Any:
+        """The model being trained; refused when it cannot hold a distiller."""
+        student = trainer.model
+        if not hasattr(student, "attach_distiller"):
+            raise ConfigurationError(f"{type(student).__name__} cannot be distilled: it has no attach_distiller()")
+        return student
+
+    def _attach(self, trainer: Any) -> None:
+        """Give `self.distiller` to the student and set the schedule going."""
+        self._student(trainer).attach_distiller(self.distiller)
+        self._start_schedule(trainer)
 
     def _start_schedule(self, trainer: Any) -> None:
         """Call once the distiller is attached: learns the run's length and sets the weights."""

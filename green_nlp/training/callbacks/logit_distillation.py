@@ -2,7 +2,6 @@
 import logging
 from typing import Any
 
-from allennlp.common.checks import ConfigurationError
 from allennlp.training.callbacks.callback import TrainerCallback
 
 from green_nlp.training.callbacks.distillation_schedule import DistillationSchedule
@@ -22,10 +21,6 @@ class LogitDistillationCallback(DistillationSchedule):
 
     def on_start(self, trainer: Any, is_primary: bool = True, **kwargs: Any) -> None:
         super().on_start(trainer, is_primary, **kwargs)
-        student = trainer.model
-        if not hasattr(student, "attach_distiller"):
-            raise ConfigurationError(f"{type(student).__name__} cannot be distilled: it has no attach_distiller()")
         self.distiller = LogitDistiller(self.temperature, self.kl_weight, self.ce_weight)
-        student.attach_distiller(self.distiller)
-        self._start_schedule(trainer)
+        self._attach(trainer)
         logger.info("distilling from precomputed teacher logits (temperature %s)", self.temperature)

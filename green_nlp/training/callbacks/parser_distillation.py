@@ -1,4 +1,4 @@
-"""The TrainerCallback that ties a teacher archive to the student being trained."""
+"""The TrainerCallback that ties a teacher parser archive to the parser student being trained."""
 import logging
 from typing import Any, List, Optional
 
@@ -12,9 +12,12 @@ from green_nlp.training.parser_distiller import ParserDistiller, check_vocabular
 logger = logging.getLogger(__name__)
 
 
-@TrainerCallback.register("green_distillation")
-class DistillationCallback(DistillationSchedule):
+@TrainerCallback.register("green_parser_distillation")
+class ParserDistillationCallback(DistillationSchedule):
     """
+    For the biaffine parser (`green_biaffine_parser`); registered also under its first name,
+    `green_distillation`, which earlier configs and archives name.
+
     Loads the teacher from `teacher_archive`, freezes it, checks that student and teacher agree on
     vocabulary and label space, and attaches it to the student before the first batch. Every
     worker of a distributed run does the same with its own copy of the teacher.
@@ -53,9 +56,7 @@ class DistillationCallback(DistillationSchedule):
 
     def on_start(self, trainer: Any, is_primary: bool = True, **kwargs: Any) -> None:
         super().on_start(trainer, is_primary, **kwargs)
-        student = trainer.model
-        if not hasattr(student, "attach_distiller"):
-            raise ConfigurationError(f"{type(student).__name__} cannot be distilled: it has no attach_distiller()")
+        student = self._student(trainer)  # refused before any teacher is loaded
         device = next(student.parameters()).device
         teachers = []
         for fold, path in enumerate(self.teacher_archives):
@@ -70,8 +71,7 @@ class DistillationCallback(DistillationSchedule):
             teachers.append(teacher.to(device))
         self.distiller = ParserDistiller(teachers if self.cross_fit else teachers[0], self.temperature,
                                          self.kl_weight, self.ce_weight, self.cache_teacher_outputs)
-        student.attach_distiller(self.distiller)
-        self._start_schedule(trainer)
+        self._attach(trainer)
         logger.info("distilling from %s (temperature %s)", ", ".join(self.teacher_archives), self.temperature)
 
     @staticmethod
@@ -91,3 +91,8 @@ def check_fold_teacher(archive: Archive, path: str, fold: int, fold_count: int) 
             f"cross-fitting teacher {fold} ({path}) was trained with cross_fit_folds={trained[0]}, "
             f"leave_out_fold={trained[1]}; position {fold} of {fold_count} archives needs "
             f"cross_fit_folds={fold_count}, leave_out_fold={fold}. List the archives in fold order.")
+
+
+# The callback's first registered name, kept so that existing configs and archives still train.
+TrainerCallback.register("green_distillation")(ParserDistillationCallback)
+DistillationCallback = ParserDistillationCallback

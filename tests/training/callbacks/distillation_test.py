@@ -5,7 +5,6 @@ import sys
 
 import pytest
 import torch
-from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.testing import ModelTestCase
 from allennlp.data import Batch, Vocabulary
@@ -13,8 +12,8 @@ from allennlp.models.archival import load_archive
 
 from green_nlp.data.folds import sentence_fold
 from green_nlp.pretrained_paths import minilm_dir
-from green_nlp.training.callbacks import DistillationCallback
-from green_nlp.training.callbacks.distillation import check_fold_teacher
+from green_nlp.training.callbacks import ParserDistillationCallback
+from green_nlp.training.callbacks.parser_distillation import check_fold_teacher
 from green_nlp.training.parser_distiller import ParserDistiller, check_vocabularies_match
 from tests.conftest import FIXTURES, REPO_ROOT, require_data
 
@@ -172,7 +171,7 @@ class TestDistilledStudent(ModelTestCase):
 
 
 def test_callback_state_round_trip_and_annealing():
-    callback = DistillationCallback("unused", str(TEACHER), teacher_annealing=True)
+    callback = ParserDistillationCallback("unused", str(TEACHER), teacher_annealing=True)
     callback.distiller = ParserDistiller(load_archive(str(TEACHER)).model)
     callback.total_batches = 10
     for _ in range(4):
@@ -181,7 +180,7 @@ def test_callback_state_round_trip_and_annealing():
     assert callback.state_dict() == {"batches_seen": 4}
     assert callback.distiller.kl_weight == pytest.approx(0.6)
     assert callback.distiller.ce_weight == pytest.approx(0.4)
-    restored = DistillationCallback("unused", str(TEACHER), teacher_annealing=True)
+    restored = ParserDistillationCallback("unused", str(TEACHER), teacher_annealing=True)
     restored.distiller, restored.total_batches = callback.distiller, 10
     restored.load_state_dict(json.loads(json.dumps(callback.state_dict())))
     assert restored.batches_seen == 4
@@ -189,18 +188,18 @@ def test_callback_state_round_trip_and_annealing():
 
 def test_bad_callback_settings_are_rejected():
     with pytest.raises(ConfigurationError, match="temperature"):
-        DistillationCallback("unused", str(TEACHER), temperature=0)
+        ParserDistillationCallback("unused", str(TEACHER), temperature=0)
     with pytest.raises(ConfigurationError, match=">= 0"):
-        DistillationCallback("unused", str(TEACHER), kl_weight=-1)
+        ParserDistillationCallback("unused", str(TEACHER), kl_weight=-1)
 
 
 def test_callback_needs_one_teacher_setting_and_fold_teachers_in_order():
     with pytest.raises(ConfigurationError, match="either teacher_archive or cross_fit_teacher_archives"):
-        DistillationCallback("unused")
+        ParserDistillationCallback("unused")
     with pytest.raises(ConfigurationError, match="either teacher_archive or cross_fit_teacher_archives"):
-        DistillationCallback("unused", str(TEACHER), cross_fit_teacher_archives=[str(TEACHER)] * 2)
+        ParserDistillationCallback("unused", str(TEACHER), cross_fit_teacher_archives=[str(TEACHER)] * 2)
     with pytest.raises(ConfigurationError, match="at least two"):
-        DistillationCallback("unused", cross_fit_teacher_archives=[str(TEACHER)])
+        ParserDistillationCallback("unused", cross_fit_teacher_archives=[str(TEACHER)])
     # the fixture teacher saw every fold: it may not stand in for a fold teacher
     with pytest.raises(ConfigurationError, match="cross_fit_folds=None, leave_out_fold=None.*fold order"):
         check_fold_teacher(load_archive(str(TEACHER)), str(TEACHER), 0, 2)
@@ -211,9 +210,9 @@ def test_allennlp_train_of_a_student_from_cross_fitted_fixture_teachers(tmp_path
     of the fixture treebank); listing them out of order is refused before training."""
     archives = [str(path) for path in fold_teacher_archives]
     student_run = tmp_path / "student"
-    _allennlp_train(STUDENT_CONFIG, student_run, {
+    _allennlp_train(STUDENT_CONFIG, student_run, {  # the callback's name; the fixture config has its old one
         "trainer.num_epochs": 2,
-        "trainer.callbacks": [{"type": "green_distillation", "cross_fit_teacher_archives": archives}]})
+        "trainer.callbacks": [{"type": "green_parser_distillation", "cross_fit_teacher_archives": archives}]})
     assert load_archive(str(student_run / "model.tar.gz")).model is not None
     assert not any("teacher" in key for key in torch.load(student_run / "best.th", weights_only=True))
     swapped = subprocess.run(
