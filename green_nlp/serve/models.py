@@ -27,7 +27,11 @@ class ServedModel:
         return [task for task, method in TASK_METHODS.items() if hasattr(self.runtime, method)]
 
     def predictor(self, task: str) -> Callable[[List[str]], List[Any]]:
-        """texts -> one result per text, all in one runtime call."""
+        """texts -> one result per text, all in one runtime call (the parser's cut by sentence length)."""
+        if task == "parse" and hasattr(self.runtime, "segmenter") and hasattr(self.runtime, "parse_sentences"):
+            from green_nlp.serve.parser_batching import parse_texts
+
+            return lambda texts: parse_texts(self.runtime, texts)
         method = getattr(self.runtime, TASK_METHODS[task])
         return lambda texts: list(method(texts, batch_size=max(1, len(texts))))
 

@@ -41,6 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
                               "threads compete with the server's own thread on a small machine)")
     runtime.add_argument("--graceful-timeout", type=float, default=30.0,
                          help="seconds to let in-flight requests finish after SIGTERM")
+    runtime.add_argument("--http", choices=("auto", "httptools", "h11"), default="auto",
+                         help="uvicorn's HTTP parser (auto: httptools, in C, where installed)")
+    runtime.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
+                         help="the event loop (auto: uvloop where installed)")
     runtime.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     runtime.add_argument("--access-log", action="store_true", help="log every request (off: it costs throughput)")
     return parser
@@ -97,7 +101,7 @@ def serve(models: Dict[str, Any], args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"green-nlp serve: {', '.join(models)} on http://{shown}:{port} (pid {os.getpid()})", file=sys.stderr, flush=True)
-    config = uvicorn.Config(app, log_level=args.log_level, access_log=args.access_log,
+    config = uvicorn.Config(app, http=args.http, loop=args.loop, log_level=args.log_level, access_log=args.access_log,
                             timeout_graceful_shutdown=args.graceful_timeout, lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
     print("green-nlp serve: stopped", file=sys.stderr, flush=True)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from green_nlp.runtime import load
-from tests.serve.conftest import CLASSIFIER, PARSER
+from tests.serve.conftest import CLASSIFIER, PARSER, TAGGER
 
 SENTENCES = ["The cat sat on the mat.", "Rivers flow to the sea. The sea is large.", "Dogs bark"]
 
@@ -17,7 +17,7 @@ def classifier(dan_folder):
 
 def test_health_and_models(client, dan_folder):
     health = client.get("/health").json()
-    assert health["status"] == "ok" and set(health["models"]) == {PARSER, CLASSIFIER}
+    assert health["status"] == "ok" and set(health["models"]) == {PARSER, CLASSIFIER, TAGGER}
     assert health["heavy_modules"] == []
     models = {model["name"]: model for model in client.get("/v1/models").json()["models"]}
     assert models[PARSER]["family"] == "parser" and models[PARSER]["tasks"] == ["parse"]
@@ -25,6 +25,7 @@ def test_health_and_models(client, dan_folder):
     assert models[PARSER]["metrics"]["UAS (runtime, int8)"]
     assert models[CLASSIFIER]["family"] == "classifier" and models[CLASSIFIER]["tasks"] == ["classify"]
     assert models[CLASSIFIER]["labels"] == load(dan_folder).labels
+    assert models[TAGGER]["family"] == "tagger" and models[TAGGER]["tasks"] == ["tag"]
 
 
 def test_parse_one_text_is_the_runtimes_json(client, parser):
@@ -59,6 +60,19 @@ def test_classify(client, classifier):
     assert one.status_code == 200 and one.json() == classifier.classify(texts[0]).to_json()
     many = client.post(f"/v1/{CLASSIFIER}/classify", json={"texts": texts}).json()
     assert many["results"] == [c.to_json() for c in classifier.classify_many(texts)]
+
+
+def test_tag_json_and_conll(client, tagger_dir):
+    tagger = load(tagger_dir, threads=1)
+    texts = ["EU rejects German call to boycott British lamb .", "Peter Blackburn visited Brussels ."]
+    one = client.post(f"/v1/{TAGGER}/tag", json={"text": texts[0]})
+    assert one.status_code == 200 and one.json() == tagger.tag(texts[0]).to_json()
+    conll = client.post(f"/v1/{TAGGER}/tag", json={"text": texts[1], "format": "conll"})
+    assert conll.text == tagger.tag(texts[1]).to_conll()
+    many = client.post(f"/v1/{TAGGER}/tag", json={"texts": texts}).json()
+    assert [slot["words"] for slot in many["results"]] == [tagger.tag(t).to_json()["words"] for t in texts]
+    html = client.post(f"/v1/{TAGGER}/render", json={"text": texts[0]}).json()
+    assert html["html"].count('class="entity"') == len(html["result"]["spans"])
 
 
 def test_render_draws_the_parse_and_the_bars(client, parser):

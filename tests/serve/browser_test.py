@@ -5,7 +5,7 @@ import shutil
 import pytest
 
 from tests.conftest import REPO_ROOT
-from tests.serve.conftest import CLASSIFIER, PARSER
+from tests.serve.conftest import CLASSIFIER, PARSER, TAGGER
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOT = REPO_ROOT / "benchmarks" / "results" / "serve_page.png"
@@ -59,6 +59,15 @@ def test_the_page_shows_class_probabilities(page, dan_folder):
     widths = [float(style.split(":")[1].rstrip("%")) for style in
               page.locator("#view .bar-fill").evaluate_all("nodes => nodes.map(n => n.getAttribute('style'))")]
     assert abs(sum(widths) - 100) < 0.5
+
+
+def test_the_page_highlights_entities(page, client):
+    text = "EU rejects German call to boycott British lamb ."
+    run(page, TAGGER, text)
+    spans = client.post(f"/v1/{TAGGER}/tag", json={"text": text}).json()["spans"]
+    marks = page.locator("#view mark.entity")
+    assert marks.count() == len(spans) > 0
+    assert [" ".join(m.split()[:-1]) for m in marks.all_inner_texts()] == [span["text"] for span in spans]
 
 
 def test_the_page_shows_what_to_fix(page):

@@ -6,9 +6,11 @@ from green_nlp.runtime import load
 from green_nlp.serve.launcher import ServerProcess
 from tests.dan_helpers import tiny_named_dan_run
 from tests.export.exported_models import exported
+from tests.export.tagger_models import tagger_folder
 
 PARSER = "en-ewt-parser"
 CLASSIFIER = "dan_named"  # served under its folder's name
+TAGGER = "origin"  # the committed fixture LD-Net tagger, exported
 # small limits, so the tests can pass each of them with small bodies
 LIMITS = ["--max-text-chars", "3000", "--max-texts", "8", "--max-body-bytes", "20000"]
 
@@ -20,9 +22,14 @@ def dan_folder(export_base):
 
 
 @pytest.fixture(scope="session")
-def server(dan_folder):
-    """Both models; a 50 ms batching wait so that concurrent test requests share model calls."""
-    with ServerProcess([PARSER, dan_folder], ["--max-wait-ms", "50", *LIMITS]) as running:
+def tagger_dir():
+    return tagger_folder(TAGGER)
+
+
+@pytest.fixture(scope="session")
+def server(dan_folder, tagger_dir):
+    """All three families; a 50 ms batching wait so that concurrent test requests share model calls."""
+    with ServerProcess([PARSER, dan_folder, tagger_dir], ["--max-wait-ms", "50", *LIMITS]) as running:
         yield running
 
 

@@ -1,0 +1,47 @@
+"""The parser's batches, cut by sentence length before they reach onnxruntime.
+
+The runtime's `parse_many` runs all sentences of a batch in one call, padded to the longest one:
+fine for a file of similar lines, but a micro-batch of unrelated requests mixes 3-word and
+60-word sentences, and the LSTM then spends most of its time on padding (a batch of real
+sentences cost as much per sentence as parsing them one by one). Here the sentences of all texts
+are sorted by length and cut into runs where padding stays small, each run one model call; the
+trees go back to their texts in order. Written here because the runtime belongs to another part of
+the project; it only uses the runtime's public pieces (its segmenter and `parse_sentences`).
+"""
+from typing import Any, List, Tuple
+
+from green_nlp.runtime.parser_results import ParsedDoc
+
+# a run ends where the next sentence would add more than this many padding words to it: about
+# what one more model call costs, so a cut never costs more than the padding it saves
+PADDING_BUDGET = 16
+
+
+def length_runs(lengths: List[int], budget: int = PADDING_BUDGET) -> List[List[int]]:
+    """Indices of `lengths` in ascending length, cut where padding to the next length would cost
+    more than `budget` words."""
+    runs: List[List[int]] = []
+    for index in sorted(range(len(lengths)), key=lengths.__getitem__):
+        if runs and len(runs[-1]) * (lengths[index] - lengths[runs[-1][-1]]) <= budget:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return runs
+
+
+def parse_texts(runtime: Any, texts: List[str]) -> List[ParsedDoc]:
+    """`runtime.parse_many(texts)`, with its sentences batched by length."""
+    if getattr(runtime.inputs, "needs_upos", False):
+        return list(runtime.parse_many(texts, batch_size=len(texts)))  # raises what raw text cannot do
+    sentences: List[Tuple[int, str, List[str]]] = [(t, sentence, words) for t, text in enumerate(texts)
+                                                   for sentence, words in runtime.segmenter.segment(text.strip())]
+    parsed: List[Any] = [None] * len(sentences)
+    for run in length_runs([len(words) for _, _, words in sentences]):
+        trees = runtime.parse_sentences([(sentences[i][2], None) for i in run], batch_size=len(run))
+        for i, tree in zip(run, trees):
+            tree.text = sentences[i][1]
+            parsed[i] = tree
+    docs = [ParsedDoc() for _ in texts]
+    for (t, _, _), tree in zip(sentences, parsed):
+        docs[t].sentences.append(tree)
+    return docs
