@@ -62,3 +62,37 @@ def test_streamer_keeps_order_and_physical_line_numbers(tmp_path: Path):
 def test_streamer_rejects_a_batch_size_below_one():
     with pytest.raises(UsageError):
         LineStreamer(_upper_model(), batch_size=0)
+
+
+# ------------------------------------------------------------ the runtime CLI on bad lines (issue 34)
+def test_json_fields_of_the_wrong_type_or_with_a_nul_are_refused():
+    for bad, why in (('{"text": null}', "'text' must be a string, got null"),
+                     ('{"sentence": 42}', "'sentence' must be a string, got a number"),
+                     ('{"text": "a\\u0000b"}', "'text' holds a NUL character at position 2"),
+                     ("{'text': 'python quotes'}", "broken JSON object"), ("{not json} at all", "broken JSON object")):
+        with pytest.raises(ValueError, match=why):
+            json_or_text(bad)
+    assert json_or_text("text with a {brace}") == "text with a {brace}"
+
+
+def test_green_nlp_parse_reports_each_bad_line_and_keeps_the_others_in_order(tmp_path, capsys):
+    """`green-nlp parse` with the shipped model on tests/bad_inputs/raw_text_mixed.txt: BOM, latin-1,
+    blank, NUL, mistyped and broken JSON, a NUL by JSON escape and a 1,001-word line."""
+    from green_nlp.cli import run_runtime
+    from green_nlp.runtime import load
+    from tests.conftest import BAD_INPUTS
+
+    source = BAD_INPUTS / "raw_text_mixed.txt"
+    out, errors = tmp_path / "out.jsonl", tmp_path / "errors.jsonl"
+    assert run_runtime(["parse", "en-ewt-parser", str(source), "--format", "json", "-o", str(out),
+                        "--errors-file", str(errors), "--no-progress", "--batch-size", "4"]) == 0
+    reported = {record["line"]: record["error"] for record in map(json.loads, errors.read_text().splitlines())}
+    assert sorted(reported) == [3, 5, 6, 7, 10, 11]
+    assert "UTF-8" in reported[3] and "NUL" in reported[5] and "NUL" in reported[10]
+    assert "max_sentence_length" in reported[11] and "broken JSON" in reported[7]
+    outputs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    kept = ["The cat sat on the mat.", "A dog barked .", "Birds sing .", "The last line has no newline ."]
+    nlp = load("en-ewt-parser")
+    assert outputs == [json.loads(json.dumps(nlp.parse(text).to_json())) for text in kept]
+    assert "\x00" not in out.read_text(encoding="utf-8")
+    assert "4 lines predicted, 6 skipped, 2 blank" in capsys.readouterr().err

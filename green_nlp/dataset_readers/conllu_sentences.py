@@ -21,6 +21,8 @@ from conllu.parser import parse_id_value, parse_int_value
 
 NUM_COLUMNS = 10
 ID_COLUMN, HEAD_COLUMN = 1, 7  # 1-based, as the CoNLL-U format page numbers them
+COLUMN_NAMES = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
+MAY_HOLD_SPACES = {"FORM", "LEMMA", "MISC"}  # the format allows spaces in these columns only
 
 
 class ConlluFormatError(ValueError):
@@ -124,6 +126,16 @@ def _head(path: str, line_number: int, raw: str, words: int) -> int:
     return head
 
 
+def _check_columns(path: str, line_number: int, columns: List[str]) -> None:
+    """No column may be empty (the format writes `_` for a missing value: an empty FORM used to
+    become an empty word), and only FORM, LEMMA and MISC may hold spaces."""
+    for number, (name, value) in enumerate(zip(COLUMN_NAMES, columns), start=1):
+        if not value.strip():
+            _fail(path, line_number, f"column {number} ({name}) is empty; CoNLL-U writes _ for a missing value")
+        if name not in MAY_HOLD_SPACES and " " in value:
+            _fail(path, line_number, f"column {number} ({name}): {value!r} holds a space")
+
+
 def _word_lines(path: str, block: List[_Line]) -> Tuple[List[Tuple[int, List[str]]], List[str],
                                                           List[Tuple[int, List[str]]]]:
     """(word lines, comment lines, multiword-token lines) of a block, IDs checked."""
@@ -142,6 +154,7 @@ def _word_lines(path: str, block: List[_Line]) -> Tuple[List[Tuple[int, List[str
         columns = line.split("\t")
         if len(columns) != NUM_COLUMNS:
             _fail(path, line_number, f"expected {NUM_COLUMNS} tab-separated columns, found {len(columns)}")
+        _check_columns(path, line_number, columns)
         token_id = _token_id(path, line_number, columns[0])
         expected = len(token_lines) + 1
         if isinstance(token_id, tuple):

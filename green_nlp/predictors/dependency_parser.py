@@ -75,8 +75,11 @@ class DependencyParserPredictor(Predictor):
             return [{"words": words, "upos": upos}]
         if "sentence" not in inputs:
             raise ValueError("input needs a 'sentence' (text) or 'words' (list of tokens) key")
-        return [{"words": words, "upos": None, "text": text}
-                for text, words in self._segmenter.segment(inputs["sentence"])]
+        sentences = [{"words": words, "upos": None, "text": text}
+                     for text, words in self._segmenter.segment(inputs["sentence"])]
+        if not sentences:  # else the line would vanish from the CoNLL-U output without a word
+            raise ValueError("no words to parse in 'sentence'")
+        return sentences
 
     def _check(self, words: List[str]) -> None:
         if not words:

@@ -23,7 +23,7 @@ def test_a_malformed_id_is_an_error_naming_file_line_and_column(tmp_path, bad_id
         list(read_conllu(path))
 
 
-@pytest.mark.parametrize("head", ["\u0661", "\uff11", "\u0967", "-1", "1.0", " 1"])
+@pytest.mark.parametrize("head", ["\u0661", "\uff11", "\u0967", "-1", "1.0", "1a"])
 def test_head_must_be_ascii_digits(tmp_path, head):
     """Python's int() takes Arabic-Indic, full-width and Devanagari digits; CoNLL-U does not."""
     path = tmp_path / "bad.conllu"
@@ -83,3 +83,17 @@ def test_skip_malformed_reports_each_bad_sentence_and_reads_the_rest(tmp_path, c
 @pytest.mark.parametrize("name", ["conllu_bom.conllu", "conllu_multiword_and_empty_nodes.conllu"])
 def test_bad_input_files_that_must_be_read(name):
     assert list(ConlluDependenciesReader().read(str(BAD_INPUTS / name)))
+
+
+@pytest.mark.parametrize("columns, why", [((1, ""), r"column 2 \(FORM\) is empty"),
+                                          ((1, " "), r"column 2 \(FORM\) is empty"),
+                                          ((7, ""), r"column 8 \(DEPREL\) is empty"),
+                                          ((3, "NO UN"), r"column 4 \(UPOS\): 'NO UN' holds a space")])
+def test_empty_columns_and_spaces_where_the_format_forbids_them(tmp_path, columns, why):
+    index, value = columns
+    fields = _word(2, "b", "1").split("\t")
+    fields[index] = value
+    path = tmp_path / "bad.conllu"
+    path.write_text(_word(1, "A", "0", "root") + "\n" + "\t".join(fields) + "\n", encoding="utf-8")
+    with pytest.raises(ConlluFormatError, match=rf"^{path}:2: {why}"):
+        list(read_conllu(path))

@@ -86,3 +86,9 @@ def test_multiword_token_lines_survive_the_conllu_output(tmp_path):
     json_predictor = Predictor.from_archive(archive, "green_dependency_parser", extra_args={"output_format": "json"})
     record = json_predictor.predict_instance(instances[0])["sentences"][0]
     assert record["multiword_tokens"] == [["2-3", "don't"] + ["_"] * 8]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\t"])
+def test_a_sentence_without_words_is_an_error_record_not_a_missing_block(predictors, text):
+    record = predictors["parser"].predict_json({"sentence": text})
+    assert record["error"] == "no words to parse in 'sentence'" and "sentences" not in record
