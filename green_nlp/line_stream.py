@@ -215,6 +215,18 @@ def _kind(value: Any) -> str:
                                          int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
 
+def _unwritable(text: str) -> Optional[str]:
+    """What in `text` must not reach the output: a NUL, or a lone surrogate (a JSON escape such as
+    \\ud800 decodes to one, and writing it as UTF-8 would fail after the line was predicted)."""
+    if "\x00" in text:
+        return f"a NUL character at position {text.index(chr(0)) + 1}"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        return f"a lone surrogate ({text[error.start]!r}) at position {error.start + 1}, which is not UTF-8"
+    return None
+
+
 def check_json_fields(record: Dict[str, Any]) -> Dict[str, Any]:
     """`record` itself, or a ValueError naming the field and the type it needs.
 
@@ -229,8 +241,9 @@ def check_json_fields(record: Dict[str, Any]) -> Dict[str, Any]:
         value = record[key]
         if not isinstance(value, str):
             raise ValueError(f"field {key!r} must be a string, got {_kind(value)}")
-        if "\x00" in value:
-            raise ValueError(f"field {key!r} holds a NUL character at position {value.index(chr(0)) + 1}")
+        bad = _unwritable(value)
+        if bad:
+            raise ValueError(f"field {key!r} holds {bad}")
     for key in WORD_LIST_FIELDS:
         value = record.get(key)
         if key not in record or (value is None and key == "upos"):
@@ -242,7 +255,8 @@ def check_json_fields(record: Dict[str, Any]) -> Dict[str, Any]:
                 raise ValueError(f"field {key!r} must be a list of strings; item {index + 1} is {_kind(item)}")
             if not item.strip():
                 raise ValueError(f"field {key!r}: item {index + 1} is empty or only whitespace")
-            bad = next((name for char, name in _FORBIDDEN_IN_WORDS.items() if char in item), None)
+            bad = next((name for char, name in _FORBIDDEN_IN_WORDS.items() if char in item), None) or \
+                _unwritable(item)
             if bad:
                 raise ValueError(f"field {key!r}: item {index + 1} holds {bad}")
     return record
@@ -259,6 +273,8 @@ def json_object(line: str) -> Optional[Dict[str, Any]]:
         return None
     try:
         value: Any = json.loads(stripped)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply to read") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"broken JSON object: {error.msg} (column {error.colno}); a line starting with "
                          "'{' is read as JSON (give text that starts with a brace as {\"text\": ...})") from None

@@ -54,6 +54,9 @@ def safe_extracted_archive(resolved_archive_file: str, cleanup: bool = True) -> 
     tempdir = tempfile.mkdtemp()
     try:
         _extract(resolved_archive_file, tempdir)
+        if not os.path.isfile(os.path.join(tempdir, "config.json")):
+            raise ConfigurationError(f"archive {resolved_archive_file} holds no config.json: it is not a model "
+                                     "archive written by allennlp train (or archive_model)")
     except BaseException:
         shutil.rmtree(tempdir, ignore_errors=True)
         raise

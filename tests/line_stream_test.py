@@ -96,3 +96,10 @@ def test_green_nlp_parse_reports_each_bad_line_and_keeps_the_others_in_order(tmp
     assert outputs == [json.loads(json.dumps(nlp.parse(text).to_json())) for text in kept]
     assert "\x00" not in out.read_text(encoding="utf-8")
     assert "4 lines predicted, 6 skipped, 2 blank" in capsys.readouterr().err
+
+
+def test_lone_surrogates_and_deep_nesting_are_line_errors_not_crashes():
+    with pytest.raises(ValueError, match="'text' holds a lone surrogate"):
+        json_or_text('{"text": "a \\ud800 b"}')  # would fail only when the output is written as UTF-8
+    with pytest.raises(ValueError, match="nested too deeply"):
+        json_or_text('{"text": ' + "[" * 100000 + "]" * 100000 + "}")  # a RecursionError, not a ValueError

@@ -64,3 +64,10 @@ def test_an_archive_with_pickled_code_leaves_no_folder(private_tmp, tmp_path):
         load_archive(str(_tar(tmp_path / "payload.tar.gz", members)))
     assert not (tmp_path / "payload_ran").exists()
     assert list(private_tmp.iterdir()) == []
+
+
+def test_an_archive_without_config_is_named_and_leaves_no_folder(private_tmp, tmp_path):
+    archive = _tar(tmp_path / "not_a_model.tar.gz", [("notes.txt", b"hello")])
+    with pytest.raises(ConfigurationError, match="holds no config.json"):
+        load_archive(str(archive))
+    assert list(private_tmp.iterdir()) == []

@@ -78,7 +78,8 @@ def _lines(path: str, encoding: str) -> Iterator[tuple]:
             try:
                 line = raw.decode(encoding)
             except UnicodeDecodeError as error:
-                raise TextFormatError(f"{path}:{number}: not valid {encoding} ({error.reason})") from error
+                raise TextFormatError(f"{path}:{number}: not valid {encoding} ({error.reason} at column "
+                                      f"{error.start + 1}); re-encode the file as UTF-8") from error
             if "\x00" in line:
                 raise TextFormatError(f"{path}:{number}: holds a NUL byte at column {line.index(chr(0)) + 1} "
                                       "(binary data?)")
