@@ -27,8 +27,12 @@ TEACHER_OVERRIDES = {"trainer.num_epochs": 1, "trainer.optimizer.lr": 5e-5,
                      "trainer.learning_rate_scheduler.warmup_steps": 200}
 DAN_CONFIG = "training_configs/dan/en_sst2_sentiment.jsonnet"
 IMDB_SENTENCES = 60000
-# n-grams kept after training, tried largest first; the largest whose int8 folder fits the budget ships
-KEEP_CANDIDATES = (100000, 75000, 50000, 35000, 25000)
+# n-grams kept after training, each ranked two ways: by the vocabulary's own order (counts over the
+# whole distillation text) and by counts in SST-2's training set; of the candidates whose int8 folder
+# fits the budget, the one with the best dev accuracy ships (measured: the ranking matters more than
+# the count here, see benchmarks/results/pretrained_en_sst2_sentiment.md)
+KEEP_CANDIDATES = (100000, 50000, 35000, 25000)
+RANKINGS = ("vocabulary", "sst2_train")
 LICENSE = ("research use only: trained on SST-2 (Stanford Sentiment Treebank, sentences from Rotten Tomatoes "
            "reviews, Socher et al. 2013; no license granted for redistribution) and IMDB reviews (Maas et al. "
            "2011, research); the teacher is all-MiniLM-L6-v2 (Apache-2.0)")
@@ -116,14 +120,15 @@ def texts_per_second(folder: Path, precision: str, texts: List[str], batch_size:
     return len(texts) / best
 
 
-def prune_and_export(dan_archive: Path, keep: int, sst2: Path, scratch: Path) -> Tuple[Path, Path]:
+def prune_and_export(dan_archive: Path, keep: int, ranking: str, sst2: Path, scratch: Path) -> Tuple[Path, Path]:
     from green_nlp.commands.prune_ngrams import prune_archive
     from green_nlp.export.common import export_archive
 
-    pruned = run_dir() / f"pruned_{keep}.tar.gz"
+    pruned = run_dir() / f"pruned_{ranking}_{keep}.tar.gz"
     if not pruned.exists():
-        prune_archive(str(dan_archive), keep, str(pruned), str(sst2 / "train.tsv"))
-    return pruned, export_archive(pruned, scratch / f"keep_{keep}")
+        frequency_file = str(sst2 / "train.tsv") if ranking == "sst2_train" else None
+        prune_archive(str(dan_archive), keep, str(pruned), frequency_file)
+    return pruned, export_archive(pruned, scratch / f"{ranking}_{keep}")
 
 
 def build(archive: Any = None) -> Dict[str, Any]:
@@ -145,19 +150,20 @@ def build(archive: Any = None) -> Dict[str, Any]:
     test_texts, test_gold = sst2_texts(sst2, "test")
     with tempfile.TemporaryDirectory() as temporary:
         sweep: Dict[str, Dict[str, Any]] = {}
-        chosen = None
-        for keep in KEEP_CANDIDATES:
-            pruned, folder = prune_and_export(dan, keep, sst2, Path(temporary))
-            int8_bytes = folder_bytes(folder) - (folder / "model.onnx").stat().st_size
-            sweep[str(keep)] = {"folder_bytes_int8_only": int8_bytes,
-                                "dev_accuracy_int8": accuracy(runtime_answers(folder, "int8", dev_texts), dev_gold)}
-            print(f"keep {keep}: {int8_bytes / 1e6:.1f} MB, dev {sweep[str(keep)]['dev_accuracy_int8']:.2f}",
-                  flush=True)
-            if chosen is None and int8_bytes <= FOLDER_BUDGET_BYTES - 200_000:  # room for the card
-                chosen = (keep, pruned, folder)
-        if chosen is None:
+        fitting = []
+        for ranking in RANKINGS:
+            for keep in KEEP_CANDIDATES:
+                pruned, folder = prune_and_export(dan, keep, ranking, sst2, Path(temporary))
+                int8_bytes = folder_bytes(folder) - (folder / "model.onnx").stat().st_size
+                dev = accuracy(runtime_answers(folder, "int8", dev_texts), dev_gold)
+                sweep[f"{ranking} {keep}"] = {"ranking": ranking, "kept_ngrams": keep,
+                                              "folder_bytes_int8_only": int8_bytes, "dev_accuracy_int8": dev}
+                print(f"{ranking} {keep}: {int8_bytes / 1e6:.1f} MB, dev {dev:.2f}", flush=True)
+                if int8_bytes <= FOLDER_BUDGET_BYTES - 200_000:  # room for the card
+                    fitting.append((dev, keep, ranking, pruned))
+        if not fitting:
             raise SystemExit(f"no candidate in {KEEP_CANDIDATES} fits the 12 MB budget")
-        keep, pruned, _ = chosen
+        _, keep, ranking, pruned = max(fitting, key=lambda found: found[:2])
         from green_nlp.export.common import export_archive
 
         folder = export_archive(pruned, Path(temporary) / NAME)
@@ -173,7 +179,7 @@ def build(archive: Any = None) -> Dict[str, Any]:
                         "dev_accuracy": 100 * teacher_metrics["best_validation_accuracy"]},
             "dan_unpruned": {key: 100 * json.loads((dan.parent / "metrics.json").read_text())[key]
                              for key in ("test_accuracy", "best_validation_accuracy")},
-            "kept_ngrams": keep, "pruning_sweep": sweep,
+            "kept_ngrams": keep, "pruning_ranking": ranking, "pruning_sweep": sweep,
             "runtime": {precision: {"dev_accuracy": accuracy(a[:n_dev], dev_gold),
                                     "test_accuracy": accuracy(a[n_dev:], test_gold)}
                         for precision, a in answers.items()},
@@ -184,17 +190,19 @@ def build(archive: Any = None) -> Dict[str, Any]:
             "hardware": hardware(),
         }
         keep_one_graph(folder, shipped)
-        figures["parameters"] = parameters(pruned)
+        figures["parameters"], figures["embedding_dim"] = model_size(pruned)
         figures["folder_bytes"] = folder_bytes(folder)
         finish_folder(NAME, folder, write_card(folder, figures), figures)
     write_results(figures, results_markdown(figures))
     return figures
 
 
-def parameters(archive: Path) -> int:
+def model_size(archive: Path) -> Tuple[int, int]:
+    """(parameters, embedding dimension) of a DAN archive."""
     from allennlp.models.archival import load_archive
 
-    return sum(p.numel() for p in load_archive(str(archive)).model.parameters())
+    model = load_archive(str(archive)).model
+    return sum(p.numel() for p in model.parameters()), int(model.ngram_embedding.embedding_dim)
 
 
 def write_card(folder: Path, figures: Dict[str, Any]) -> Path:
@@ -205,7 +213,8 @@ def write_card(folder: Path, figures: Dict[str, Any]) -> Path:
         f"# {TITLE}",
         "",
         "Says whether an English sentence or short review is positive or negative. A Deep Averaging",
-        f"Network over word 1-4-grams ({figures['kept_ngrams']:,} n-grams x 200 dimensions, two dense layers;",
+        f"Network over word 1-4-grams ({figures['kept_ngrams']:,} n-grams x {figures['embedding_dim']} dimensions, two "
+        "dense layers;",
         f"{figures['parameters']:,} parameters), distilled from a MiniLM-L6 transformer (sparse distillation,",
         "Ye et al. 2022), exported to ONNX and run by `green_nlp.runtime` (no torch).",
         f"Shipped graph: **{shipped}**.",
@@ -256,12 +265,14 @@ def results_markdown(figures: Dict[str, Any]) -> str:
         mark = " (shipped)" if precision == figures["shipped_precision"] else ""
         rows.append(f"| runtime {precision}, {figures['kept_ngrams']:,} n-grams{mark} | "
                     f"{runtime['dev_accuracy']:.2f} | {runtime['test_accuracy']:.2f} |")
-    sweep = "; ".join(f"{int(keep):,}: {row['folder_bytes_int8_only'] / 1e6:.1f} MB, dev {row['dev_accuracy_int8']:.2f}"
-                      for keep, row in figures["pruning_sweep"].items())
+    sweep = "; ".join(f"{row['ranking']} {row['kept_ngrams']:,}: {row['folder_bytes_int8_only'] / 1e6:.1f} MB, "
+                      f"dev {row['dev_accuracy_int8']:.2f}" for row in figures["pruning_sweep"].values())
     rates = ", ".join(f"{size} {rate:,.0f}" for size, rate in figures["texts_per_s_1_thread"].items())
     return "\n".join(rows) + (
         f"\n\n{figures['name']}: SST-2 accuracy (%); {figures['parameters']:,} parameters, "
-        f"{figures['folder_bytes'] / 1e6:.1f} MB folder. Pruning sweep (n-grams kept: int8 folder, dev accuracy): "
+        f"{figures['folder_bytes'] / 1e6:.1f} MB folder. Pruning sweep (ranking, n-grams kept: int8 folder, dev "
+        f"accuracy; the best dev accuracy within the budget ships, here {figures['pruning_ranking']} "
+        f"{figures['kept_ngrams']:,}): "
         f"{sweep}. int8 vs fp32: {100 * figures['int8_vs_fp32_same_label_dev_test']:.2f} % same label. "
         f"Texts/s, one thread: {rates}. {figures['hardware']}.\n")
 
