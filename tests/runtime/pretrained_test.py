@@ -63,3 +63,32 @@ def test_the_console_script_parses_a_file(tmp_path: Path):
     assert result.returncode == 0, result.stderr
     blocks = [block for block in (tmp_path / "out.conllu").read_text().split("\n\n") if block.strip()]
     assert len(blocks) == 2
+
+
+def test_all_shipped_models_together_stay_within_40_mb():
+    total = sum(path.stat().st_size for name in SHIPPED for path in (PRETRAINED / name).iterdir() if path.is_file())
+    assert total <= 40 * 1000 * 1000
+
+
+def test_the_sentiment_classifier_ships_and_classifies():
+    assert available_models()["en-sst2-sentiment"].startswith("classifier")
+    nlp = green_nlp.load("en-sst2-sentiment")
+    texts = ["A gorgeous, witty, seductive movie.", "Dull, lifeless and far too long; a waste of time."]
+    results = list(nlp.classify_many(texts, batch_size=2))
+    assert [result.label for result in results] == ["positive", "negative"]
+    for result in results:
+        assert set(result.probabilities) == {"negative", "positive"}
+        assert abs(sum(result.probabilities.values()) - 1.0) < 1e-5
+    assert nlp.classify(texts[0]).to_json()["label"] == "positive"
+
+
+def test_the_console_script_classifies_a_file(tmp_path: Path):
+    source = tmp_path / "in.txt"
+    source.write_text("An utterly delightful film.\n\nA tedious, boring mess.\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = subprocess.run([sys.executable, "-m", "green_nlp.cli", "classify", "en-sst2-sentiment", str(source), "-o",
+                             str(out)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    labels = [record.get("label") for record in records if "label" in record]
+    assert labels == ["positive", "negative"]
