@@ -627,6 +627,10 @@ def note(results: Dict[str, Any]) -> str:
             + "/".join(f"{x:.2f}" for x in load["start"]) + " at start, "
             + "/".join(f"{x:.2f}" for x in load["end"])
             + f" at end, on {os.cpu_count()} logical CPUs shared with other work; {results['date']}.")
+    for part, run_info in (results.get("part_runs") or {}).items():
+        if run_info.get("date") != results["date"]:
+            text += (f" {part} was measured in an earlier run ({run_info.get('date')}, load average "
+                     + "/".join(f"{x:.2f}" for x in run_info["load_average"]["start"]) + " at its start).")
     if results.get("speed"):
         text += (f" Speed: fastest of {results['repeats']} round-robin passes after a warm-up, wall clock "
                  "(tokens_per_cpu_s: per CPU second of this process); every pass turns words into heads, relations "
@@ -684,6 +688,9 @@ def main() -> None:
     parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS),
                         help="what to measure (speed includes accuracy)")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--merge", action="store_true",
+                        help="keep the saved runtime.json's other parts and replace only the --parts measured now "
+                             "(each part records the date and load of its own run)")
     parser.add_argument("--report-only", action="store_true",
                         help="rewrite runtime.md (and the JSON's note) from the saved runtime.json, measuring nothing")
     parser.add_argument("--memory-child", choices=FORMS, default=None, help=argparse.SUPPRESS)
@@ -711,7 +718,31 @@ def main() -> None:
         sys.exit(f"archive not found: {args.archive} (train it, or pass --archive)")
     with tempfile.TemporaryDirectory(prefix="green_runtime_bench_") as temporary:
         results = run(args, test_file, Path(temporary))
+    if args.merge and (args.out / "runtime.json").exists():
+        results = merged(json.loads((args.out / "runtime.json").read_text()), results)
     write_report(args.out, results)
+
+
+PART_KEYS = {"cold_start": ("cold_start", "cold_start_ratios"),
+             "speed": ("speed", "speed_ratios", "accuracy", "int8_agreement"), "memory": ("memory",),
+             "sizes": ("sizes",)}
+
+
+def merged(saved: Dict[str, Any], fresh: Dict[str, Any]) -> Dict[str, Any]:
+    """The saved results with the parts measured now replaced by this run's; each part keeps the date
+    and load average of the run that measured it (`part_runs`)."""
+    saved_runs = saved.get("part_runs") or {part: {"date": saved.get("date"), "load_average": saved.get("load_average")}
+                                           for part in saved.get("parts", [])}
+    combined = dict(saved)
+    for part in fresh["parts"]:
+        for key in PART_KEYS[part]:
+            if key in fresh:
+                combined[key] = fresh[key]
+        saved_runs[part] = {"date": fresh["date"], "load_average": fresh["load_average"]}
+    combined["date"], combined["load_average"] = fresh["date"], fresh["load_average"]
+    combined["parts"] = sorted(set(saved.get("parts", [])) | set(fresh["parts"]), key=PARTS.index)
+    combined["part_runs"] = saved_runs
+    return combined
 
 
 def write_report(out: Path, results: Dict[str, Any]) -> None:
