@@ -248,7 +248,7 @@ def main() -> None:
             "wall second; extract/onnxruntime: the runtime's two parts alone. "
             f"Runtime fp32 vs predictor: same label on {agreement['runtime_fp32_vs_predictor']['same_label']:.2%} of "
             f"texts, probabilities within {agreement['runtime_fp32_vs_predictor']['max_prob_diff']:.1e}; int8 "
-            f"(green-export's, matrix multiplies only) agrees with fp32 on "
+            f"(green-export's: the ops in green_nlp.export.dan.INT8_OP_TYPES) agrees with fp32 on "
             f"{agreement['runtime_int8_vs_fp32']['same_label']:.2%}, int8 with the table quantized too on "
             f"{agreement['runtime_int8_table_vs_fp32']['same_label']:.2%}. "
             f"Dev + test accuracy: " + ", ".join(f"{k} {v:.4f}" for k, v in accuracy.items()) + ". ONNX sizes (MB): "
