@@ -1,7 +1,7 @@
 """Load test of `green-nlp serve` on loopback: requests/s and latency at 1, 8 and 32 concurrent
 clients, for the shipped parser and a DAN classifier, with micro-batching and without (max batch 1).
 
-    python benchmarks/serve_load.py                       # ~3 minutes
+    python benchmarks/serve_load.py                       # about 5 minutes on 2 busy cores
     python benchmarks/serve_load.py --seconds 3 --levels 1 8 32
 
 Each (model, batching) pair gets a fresh server (`green-nlp serve --threads 1`); each client sends
