@@ -76,9 +76,9 @@ def teacher_input(count: int) -> Tuple[List[Any], str]:
     return _cycle(examples, count), f"SST-2 fixture sentences repeated to {count}"
 
 
-def teacher_archive(given: str, folder: Path) -> Tuple[str, str]:
+def teacher_archive(given: str, description: str, folder: Path) -> Tuple[str, str]:
     if given:
-        return given, Path(given).name
+        return given, description or Path(given).parent.name
     if SHIPPED_TEACHER.exists():
         return str(SHIPPED_TEACHER), "runs/shipped/en_sst2_teacher (MiniLM-L6)"
     from allennlp.commands.train import train_model_from_file
@@ -105,15 +105,15 @@ def _row(lines: int, load: float, stream: float, identical: Any = None) -> Dict[
     return row
 
 
-def time_parsing(archive: str, path: Path, predictor_args: str, batch_size: int, actors: List[int]
-                 ) -> Dict[str, Dict[str, Any]]:
+def time_parsing(archive: str, path: Path, predictor_args: str, batch_size: int, actors: List[int],
+                 thread_counts: List[int]) -> Dict[str, Dict[str, Any]]:
     from green_nlp.commands.bulk_predict import BulkPredictor, build_predictor, predictor_model
     from green_nlp.distributed_ray.lines import stream_lines
     from green_nlp.distributed_ray.options import RayOptions
 
     lines = sum(1 for _ in open(path, encoding="utf-8"))
     rows, reference = {}, None
-    for threads in (1, os.cpu_count() or 1):
+    for threads in thread_counts:
         torch.set_num_threads(threads)
         start = time.perf_counter()
         bulk = BulkPredictor(build_predictor(archive, predictor_args=predictor_args), batch_size)
@@ -134,7 +134,8 @@ def time_parsing(archive: str, path: Path, predictor_args: str, batch_size: int,
     return rows
 
 
-def time_labeling(archive: str, examples: List[Any], batch_size: int, actors: List[int]) -> Dict[str, Dict[str, Any]]:
+def time_labeling(archive: str, examples: List[Any], batch_size: int, actors: List[int],
+                  thread_counts: List[int]) -> Dict[str, Dict[str, Any]]:
     from green_nlp.commands.label_with_teacher import LocalTeacher
     from green_nlp.distributed_ray.options import RayOptions
     from green_nlp.distributed_ray.teacher import RayTeacher
@@ -148,7 +149,7 @@ def time_labeling(archive: str, examples: List[Any], batch_size: int, actors: Li
         return time.perf_counter() - start, logits
 
     rows, reference = {}, None
-    for threads in (1, os.cpu_count() or 1):
+    for threads in thread_counts:
         torch.set_num_threads(threads)
         start = time.perf_counter()
         teacher = LocalTeacher(archive)
@@ -173,24 +174,36 @@ def main() -> None:
     parser.add_argument("--label-lines", type=int, default=400)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--actors", default="1,2", help="actor counts to time")
+    parser.add_argument("--threads", default=f"1,{os.cpu_count() or 1}",
+                        help="torch thread counts of the one-process rows (1 is the baseline)")
+    parser.add_argument("--teacher-description", default="", help="what --teacher is, for the results")
     parser.add_argument("--note", default="", help="what else ran on the machine meanwhile (goes into the results)")
     args = parser.parse_args()
     import ray
 
     green_nlp.register()
     actors = [int(n) for n in args.actors.split(",")]
+    thread_counts = sorted({int(n) for n in args.threads.split(",")} | {1})
     folder = Path(tempfile.mkdtemp(prefix="ray_scaling_"))
-    teacher, teacher_name = teacher_archive(args.teacher, folder)
+    teacher, teacher_name = teacher_archive(args.teacher, args.teacher_description, folder)
     examples, teacher_source = teacher_input(args.label_lines)
     parse_archive, parse_path, predictor_args, parse_source = parse_input(folder, args.parse_lines)
 
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
-    start = time.perf_counter()
-    ray.init(num_cpus=os.cpu_count(), include_dashboard=False, logging_level="WARNING")
+    for attempt in range(3):  # Ray gives its raylet 30 s to come up, which an overloaded machine can miss
+        start = time.perf_counter()
+        try:
+            ray.init(num_cpus=os.cpu_count(), include_dashboard=False, logging_level="WARNING")
+            break
+        except Exception as error:  # noqa: BLE001  Ray raises a bare Exception for this
+            print(f"ray.init failed ({error}); attempt {attempt + 1} of 3", file=sys.stderr)
+            ray.shutdown()
+            if attempt == 2:
+                raise
     ray_init = time.perf_counter() - start
     try:
-        labeling = time_labeling(teacher, examples, args.batch_size, actors)
-        parsing = time_parsing(parse_archive, parse_path, predictor_args, args.batch_size, actors)
+        labeling = time_labeling(teacher, examples, args.batch_size, actors, thread_counts)
+        parsing = time_parsing(parse_archive, parse_path, predictor_args, args.batch_size, actors, thread_counts)
     finally:
         ray.shutdown()
 
@@ -211,7 +224,8 @@ def main() -> None:
             "thread (each actor runs 1 thread on 1 CPU). " + (args.note or ""))
     results = {"machine": hardware_description(), "ray": ray.__version__, "batch_size": args.batch_size,
                "ray_init_s": round(ray_init, 2), "tasks": tasks, "note": note}
-    rows = {f"{name}: {mode}": row for name, task in tasks.items() for mode, row in task["rows"].items()}
+    rows = {f"{name}: {mode}": {**row, "identical_to_one_process": {True: "yes", False: "NO"}.get(
+        row.get("identical_to_one_process"), "")} for name, task in tasks.items() for mode, row in task["rows"].items()}
     summary = "; ".join(f"{name}: 2 actors / 1 actor = {task.get('two_actors_over_one')}x"
                         for name, task in tasks.items())
     write_results(RESULTS, "ray_scaling", results, rows,
