@@ -785,7 +785,7 @@ def run(args: argparse.Namespace, test_file: Path, temporary: Path) -> Dict[str,
         one_line = temporary / "one_line.txt"
         one_line.write_text((gold[0]["text"] or " ".join(words[0])) + "\n", encoding="utf-8")
         print("cold start ...", file=sys.stderr)
-        classifier = tuple(args.classifier) if args.classifier else None
+        classifier = tuple(path.resolve() for path in args.classifier) if args.classifier else None
         commands = cold_start_commands(args.archive, folder, one_line, args.runtime_venv, classifier)
         results["cold_start"] = cold = cold_start(commands, args.cold_start_repeats)
         results["cold_start_ratios"] = cold_start_ratios(cold)
