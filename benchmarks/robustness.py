@@ -250,16 +250,24 @@ def temp_folders_left(run: Callable[[], Any]) -> Tuple[str, int]:
     return message, left
 
 
-def _traversal_archive() -> Path:
+def _tar_of(name: str, members: List[Tuple[str, bytes]]) -> Path:
     import io
 
-    path = work_folder() / "traversal.tar.gz"
+    path = work_folder() / name
     with tarfile.open(path, "w:gz") as tar:
-        for name, data in (("config.json", b"{}"), ("vocabulary/x.txt", b"a\n"), ("../escaped.txt", b"x")):
-            info = tarfile.TarInfo(name)
+        for member, data in members:
+            info = tarfile.TarInfo(member)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     return path
+
+
+def _traversal_archive() -> Path:
+    return _tar_of("traversal.tar.gz", [("config.json", b"{}"), ("vocabulary/x.txt", b"a\n"), ("../escaped.txt", b"x")])
+
+
+def _archive_without_config() -> Path:
+    return _tar_of("no_config.tar.gz", [("notes.txt", b"not a model")])
 
 
 # ------------------------------------------------------------------------------ checks
@@ -475,6 +483,12 @@ def file_cases() -> Dict[str, Case]:
              check=lines.line_check(raw, _raw_text("parser"),
                                     lambda text: lines.runtime_reference(runtime_model(SHIPPED_PARSER), "parse")(text)),
              file=raw, entry=RUNTIME),
+        Case("classifier_json_edge_cases.jsonl", "allennlp predict (n-gram DAN)",
+             "each bad line reported with its physical number, every other line predicted as alone, in order",
+             lambda: lines.allennlp_predict(predictor(dan_archive()), lines.CLASSIFIER_JSON, work_folder()),
+             check=lines.line_check(lines.CLASSIFIER_JSON, lines.CLASSIFIER_JSON_BAD,
+                                    lambda text: lines.predictor_reference(predictor(dan_archive()))(text)),
+             file=lines.CLASSIFIER_JSON, entry=PREDICT),
         Case("parser_json_wrong_types.jsonl", "allennlp predict (tiny parser, JSON words + upos)",
              "an error record naming the field and type for each of lines 2-7; lines 1 and 8 parsed",
              lambda: lines.allennlp_predict(predictor(TEACHER, "green_dependency_parser"), parser_json, work_folder()),
@@ -519,9 +533,19 @@ def _archive_with_pickled_code(folder: Path) -> Path:
     return archive
 
 
+def _runtime_classify_case(name: str, path: Path, bad: Dict[int, str]) -> Case:
+    """`green-nlp classify` on the DAN exported to ONNX."""
+    return Case(name, "green-nlp classify (the DAN exported to ONNX)",
+                "each bad line reported with its physical number, every other line predicted as alone, in order",
+                lambda: lines.runtime_cli("classify", str(dan_folder()), path, work_folder()),
+                check=lines.line_check(path, bad, lambda text: lines.runtime_reference(
+                    runtime_model(str(dan_folder())), "classify")(text)),
+                file=path, entry=RUNTIME)
+
+
 def _per_line_cases() -> List[Case]:
     """The raw-text and JSON files through every line-based entry point (see robustness_lines.py)."""
-    raw, parser_json = lines.RAW_TEXT, lines.PARSER_JSON
+    raw, parser_json, classifier_json = lines.RAW_TEXT, lines.PARSER_JSON, lines.CLASSIFIER_JSON
     bad_lines = "each bad line reported with its physical number, every other line predicted as alone, in order"
 
     def family_predictor(family: str) -> Any:
@@ -543,12 +567,13 @@ def _per_line_cases() -> List[Case]:
                  check=lines.line_check(raw, bad, reference), file=raw, entry=GREEN_PREDICT),
         ]
     cases += [
-        Case("raw_text_mixed.txt: classifier  ", "green-nlp classify (the DAN exported to ONNX)", bad_lines,
-             lambda: lines.runtime_cli("classify", str(dan_folder()), raw, work_folder()),
-             check=lines.line_check(raw, lines.RAW_TEXT_BAD,
-                                    lambda text: lines.runtime_reference(runtime_model(str(dan_folder())),
-                                                                         "classify")(text)),
-             file=raw, entry=RUNTIME),
+        _runtime_classify_case("raw_text_mixed.txt: classifier  ", raw, lines.RAW_TEXT_BAD),
+        Case("classifier_json_edge_cases.jsonl ", "allennlp green-predict (n-gram DAN)", bad_lines,
+             lambda: lines.green_predict(family_predictor("classifier"), classifier_json),
+             check=lines.line_check(classifier_json, lines.CLASSIFIER_JSON_BAD,
+                                    lambda text: lines.predictor_reference(family_predictor("classifier"))(text)),
+             file=classifier_json, entry=GREEN_PREDICT),
+        _runtime_classify_case("classifier_json_edge_cases.jsonl  ", classifier_json, lines.CLASSIFIER_JSON_BAD),
         Case("parser_json_wrong_types.jsonl ", "allennlp green-predict (tiny parser, JSON words + upos)",
              "each of lines 2-7 reported naming the field and type; lines 1 and 8 parsed",
              lambda: lines.green_predict(predictor(TEACHER, "green_dependency_parser"), parser_json),
@@ -625,6 +650,10 @@ def other_cases(folder: Path) -> Dict[str, Case]:
              "refused, and no half-extracted temporary folder left",
              lambda: temp_folders_left(lambda: load_archive(_traversal_archive())),
              check=no_leftover_check("was refused"), entry=ARCHIVES),
+        Case("archive without config.json: temporary folder", "load_archive with a private temp dir",
+             "a ConfigurationError naming the archive as no model archive, and no temporary folder left",
+             lambda: temp_folders_left(lambda: load_archive(_archive_without_config())),
+             check=no_leftover_check("holds no config.json"), entry=ARCHIVES),
         Case("1,000-token sentence (JSON words)", "green_dependency_parser predictor",
              "parsed into one well-formed tree (the limit is 1,000)",
              lambda: parse_words(sentence.words, sentence.upos),

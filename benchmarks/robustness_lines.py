@@ -29,6 +29,10 @@ PARSER_JSON_BAD = {2: "field 'words' must be a list of strings, got a string",
                    5: "item 2 is empty or only whitespace", 6: "holds a tab",
                    7: "field 'upos' must be a list of strings, got a string"}
 
+CLASSIFIER_JSON = BAD / "classifier_json_edge_cases.jsonl"
+CLASSIFIER_JSON_BAD = {2: "lone surrogate", 3: "nested too deeply", 4: "broken JSON", 7: "'sentence'",
+                       8: "field 'sentence' must be a string"}
+
 Outcome = Tuple[bool, str, Dict[str, Any]]
 
 
