@@ -26,6 +26,14 @@ TITLES = {
     "dan_word_vectors": "DAN n-gram table started from GloVe vs random (`benchmarks/dan_word_vectors.py`)",
     "dan_teacher_long_inputs": "The IMDB teacher reading longer inputs (`benchmarks/dan_teacher_long_inputs.py`)",
     "robustness": "Bad input handled (`benchmarks/robustness.py`)",
+    "runtime": "The torch-free runtime against AllenNLP: cold start, speed, memory, size (`benchmarks/runtime.py`)",
+    "pretrained_en_ewt_parser": "Shipped model en-ewt-parser (`scripts/build_pretrained.py en-ewt-parser`)",
+    "pretrained_en_sst2_sentiment": "Shipped model en-sst2-sentiment (`scripts/build_pretrained.py en-sst2-sentiment`)",
+    "dan_runtime_speed": "The n-gram DAN served four ways, and fastText (`benchmarks/dan_runtime_speed.py`)",
+    "tagger_runtime_speed": "The LD-Net tagger: AllenNLP predictor vs the ONNX runtime "
+                            "(`benchmarks/tagger_runtime_speed.py`)",
+    "serve_load": "HTTP serving under load, with and without micro-batching (`benchmarks/serve_load.py`)",
+    "ray_scaling": "Bulk prediction and teacher labeling on Ray (`benchmarks/ray_scaling.py`)",
     "gpu/parser_distillation": "Parser distillation on a GPU (`benchmarks/parser_distillation.py --devices gpu`, "
                                "on the archives at hand then; a machine with a GPU, not the CPU of the README)",
 }
@@ -33,7 +41,9 @@ TITLES = {
 HEADLINE = ["parser_ewt", "parser_distillation", "ldnet", "dan"]
 ORDER = HEADLINE + ["gpu/parser_distillation", "parser_ablations", "parser_teacher_targets", "parser_transfer_set",
                     "distillation_overhead", "tree_decoders", "dan_trec_seeds", "dan_imdb_seeds", "dan_word_vectors",
-                    "dan_teacher_long_inputs", "robustness"]
+                    "dan_teacher_long_inputs", "robustness", "runtime", "pretrained_en_ewt_parser",
+                    "pretrained_en_sst2_sentiment", "dan_runtime_speed", "tagger_runtime_speed", "serve_load",
+                    "ray_scaling"]
 # plots a benchmark writes under another name than its JSON's
 EXTRA_PLOTS = {"dan": ["dan_pruning"]}
 RESULTS_DOC_HEAD = """# Further results
