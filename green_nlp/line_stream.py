@@ -37,10 +37,33 @@ def parse_shard(text: str) -> Tuple[int, int]:
     return index, count
 
 
+STDIN = Path("-")
+_DECOMPRESSORS = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma", ".lzma": "lzma"}
+
+
+def open_bytes(path: Path) -> IO[bytes]:
+    """The input as a binary stream: `-` is standard input (left open when the caller closes the
+    stream), a .gz/.bz2/.xz/.lzma file is decompressed on the fly (the standard library's modules),
+    anything else is read as it is."""
+    if Path(path) == STDIN:
+        import os
+        import sys
+
+        return os.fdopen(os.dup(sys.stdin.buffer.fileno()), "rb")
+    module = _DECOMPRESSORS.get(Path(path).suffix.lower())
+    if module is not None:
+        import importlib
+
+        return importlib.import_module(module).open(path, "rb")  # type: ignore[no-any-return]
+    return open(path, "rb")
+
+
 def count_lines(path: Path) -> int:
     """Number of lines, counted in fixed-size chunks (a last line without newline counts)."""
+    if Path(path) == STDIN:
+        raise UsageError("standard input cannot be split into shards: give a file")
     lines, last = 0, b"\n"
-    with open(path, "rb") as stream:
+    with open_bytes(path) as stream:
         for chunk in iter(lambda: stream.read(_CHUNK_BYTES), b""):
             lines += chunk.count(b"\n")
             last = chunk[-1:]
@@ -58,7 +81,7 @@ def read_lines(path: Path, start: int = 0, end: Optional[int] = None) -> Iterato
     A generator over the open file: memory holds one line, whatever the file size. Bytes, not
     text, so that one undecodable line is reported alone instead of ending the whole read.
     """
-    with open(path, "rb") as stream:
+    with open_bytes(path) as stream:
         for number, raw in enumerate(stream, start=1):
             if number <= start:
                 continue
@@ -126,12 +149,15 @@ class LineStreamer(Generic[Inputs, Result]):
             errors: Optional[IO[str]] = None) -> StreamReport:
         from tqdm import tqdm  # a dependency of spaCy and of AllenNLP alike
 
-        total = count_lines(input_path)
-        start, end = shard_bounds(total, *shard)
+        # counting reads the whole input once more: only for shards and the progress bar (not stdin)
+        start, end = 0, None
+        if shard != (0, 1) or (progress and Path(input_path) != STDIN):
+            start, end = shard_bounds(count_lines(input_path), *shard)
         report = StreamReport()
         batch: List[Tuple[int, Inputs]] = []
         desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
-        with tqdm(total=end - start, unit="lines", disable=not progress, desc=desc) as bar:
+        with tqdm(total=None if end is None else end - start, unit="lines", disable=not progress,
+                  desc=desc) as bar:
             for number, raw in read_lines(input_path, start, end):
                 bar.update(1)
                 loaded = self._load(input_path, number, raw, report, errors)

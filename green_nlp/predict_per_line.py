@@ -13,8 +13,8 @@ green_nlp predictor's run (without `--use-dataset-reader`) through `green_nlp.li
   object with `error` and `line` in the JSON outputs), and a `file:line: why` warning on stderr;
 - line numbers are those of the file (blank lines count; blank lines give no output, as before).
 
-Other predictors, `--use-dataset-reader`, stdin (`-`) and compressed inputs keep AllenNLP's own
-behaviour. The patch is narrow and idempotent: `apply()` returns True the first time, False after.
+Standard input (`-`) and .gz/.bz2/.xz files stream the same way. Other predictors and
+`--use-dataset-reader` keep AllenNLP's own behaviour. The patch is narrow and idempotent: `apply()` returns True the first time, False after.
 """
 import json
 import logging
@@ -26,7 +26,6 @@ from allennlp.common.util import JsonDict
 logger = logging.getLogger(__name__)
 
 _PATCHED = "_green_nlp_per_line"
-_COMPRESSED = (".gz", ".bz2", ".xz", ".lzma")
 
 
 def load_json_object(line: str) -> Optional[JsonDict]:
@@ -139,14 +138,17 @@ def _green_predictor(predictor: Any) -> bool:
     return isinstance(predictor, (DependencyParserPredictor, SentenceTaggerPredictor, TextClassifierPredictor))
 
 
-def _plain_local_file(input_file: str) -> Optional[Path]:
-    """The input as a local, uncompressed file the streamer can read as bytes, or None."""
+def _streamable_input(input_file: str) -> Optional[Path]:
+    """The input as a path the streamer reads as bytes (`-` for stdin; compressed files are
+    decompressed as they are read), or None when it is not a file."""
+    from green_nlp.line_stream import STDIN
+
     if input_file == "-":
-        return None
+        return STDIN
     from allennlp.common.file_utils import cached_path
 
     path = Path(cached_path(input_file))
-    return path if path.is_file() and not path.name.endswith(_COMPRESSED) else None
+    return path if path.is_file() else None
 
 
 def run_per_line(manager: Any, path: Path) -> None:
@@ -174,7 +176,7 @@ def apply() -> bool:
     def run(self: Any) -> None:
         path = None
         if self._dataset_reader is None and _green_predictor(self._predictor):
-            path = _plain_local_file(self._input_file)
+            path = _streamable_input(self._input_file)
         if path is None:
             original(self)
             return

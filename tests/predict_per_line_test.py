@@ -137,6 +137,40 @@ def test_tagger_keeps_every_good_line_in_order(tmp_path):
     assert set(records[4]) == {"error", "line"} and "'sentence'" in records[4]["error"]
 
 
+def _tagger_case(folder: Path) -> Tuple[Path, List[Tuple[str, int]], List[Any]]:
+    texts = ["Peter Blackburn works for BMW in Paris .", "Reuters said Mary would resign .",
+             "Germany and France signed a deal .", "John lives in New York .", "EU rejects German call ."]
+    input_file, expected = _write_input(folder, [t.encode() for t in texts], json.dumps({"text": "x"}).encode())
+    predictor = Predictor.from_archive(load_archive(str(TAGGER)))
+    return input_file, expected, [predictor.predict_json({"sentence": t}) for t in texts]
+
+
+def test_tagger_reads_standard_input_line_by_line(tmp_path):
+    input_file, expected, good_outputs = _tagger_case(tmp_path)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
+    with open(input_file, "rb") as stdin:
+        result = subprocess.run([sys.executable, "-m", "allennlp", "predict", str(TAGGER), "-", "--output-file",
+                                 "out.jsonl", "--silent", "--batch-size", "2", "--include-package", "green_nlp"],
+                                stdin=stdin, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    _check_records(records, expected, good_outputs, _json_error_line, lambda a, b: a == b)
+    bad = [value for kind, value in expected if kind == "error"]
+    assert all(f"-:{number}:" in result.stderr for number in bad), result.stderr[-3000:]
+
+
+def test_tagger_reads_a_gzip_file_line_by_line(tmp_path):
+    import gzip
+
+    plain, expected, good_outputs = _tagger_case(tmp_path)
+    packed = tmp_path / "input.txt.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    result = _predict(TAGGER, packed, tmp_path, "--output-file", "out.jsonl", "--silent", "--batch-size", "2")
+    records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    _check_records(records, expected, good_outputs, _json_error_line, lambda a, b: a == b)
+    _check_stderr(result.stderr, packed, expected)
+
+
 # --------------------------------------------------------------------------------- classifier
 def _same_prediction(record: Dict[str, Any], reference: Dict[str, Any]) -> bool:
     return (record["label"] == reference["label"] and record["label_names"] == reference["label_names"]
