@@ -46,18 +46,28 @@ def folder(archive_path, export_base):
     return exported("dan_named", archive_path, export_base)
 
 
+def predictable_texts():
+    """The fixture texts the predictor takes: it refuses a NUL in a text (bad input, never copied to
+    an output), while the runtime's tokenizer still handles one like CountVectorizer (tested below)."""
+    return [text for text in fixture_texts() if "\x00" not in text]
+
+
 @pytest.fixture(scope="module")
 def predicted(archive_path):
     predictor = Predictor.from_archive(load_archive(str(archive_path)), "green_text_classifier")
-    return [predictor.predict_json({"text": text}) for text in fixture_texts()]
+    for text in fixture_texts():
+        if "\x00" in text:
+            with pytest.raises(ValueError, match="NUL"):
+                predictor.predict_json({"text": text})
+    return [predictor.predict_json({"text": text}) for text in predictable_texts()]
 
 
 @pytest.mark.parametrize("batch_size", [1, SMALL_BATCH - 1, 32])
 def test_fp32_answers_are_the_predictors(folder, predicted, batch_size):
     nlp = load(folder, precision="fp32", threads=1)
-    results = [c.to_json() for c in nlp.classify_many(fixture_texts(), batch_size=batch_size)]
+    results = [c.to_json() for c in nlp.classify_many(predictable_texts(), batch_size=batch_size)]
     assert len(results) == len(predicted)
-    for text, got, expected in zip(fixture_texts(), results, predicted):
+    for text, got, expected in zip(predictable_texts(), results, predicted):
         assert got["label"] == expected["label"], text
         assert got["label_names"] == expected["label_names"]
         assert got["num_ngrams"] == expected["num_ngrams"], text
