@@ -208,6 +208,31 @@ def batch_agreement(texts: List[str]) -> Dict[str, Any]:
             "identical_texts": sum(a == b for a, b in zip(alone, together))}
 
 
+# ------------------------------------------------------------------- the model alone, no HTTP
+def model_alone(model: str, task: str, texts: List[str], rounds: int = 3) -> Dict[str, Any]:
+    """Texts/s of the server's own model call (`ServedModel.predictor`), in this process and on one
+    thread, one text per call against calls of 32: the most micro-batching can save on model time.
+    When the model alone gains little from batch 32, so does serving, whatever the batcher does."""
+    from green_nlp.serve.models import load_models
+
+    served = next(iter(load_models([model], threads=1).values()))
+    predict = served.predictor(task)
+    predict(texts[:32])  # warm-up
+    best = {"batch 1": 0.0, "batch 32": 0.0}
+    for _ in range(rounds):
+        started = time.perf_counter()
+        for text in texts:
+            predict([text])
+        best["batch 1"] = max(best["batch 1"], len(texts) / (time.perf_counter() - started))
+        started = time.perf_counter()
+        for start in range(0, len(texts), 32):
+            predict(texts[start:start + 32])
+        best["batch 32"] = max(best["batch 32"], len(texts) / (time.perf_counter() - started))
+    return {"texts": len(texts), "texts_per_s_batch_1": round(best["batch 1"], 1),
+            "texts_per_s_batch_32": round(best["batch 32"], 1),
+            "batch_32_over_batch_1": round(best["batch 32"] / best["batch 1"], 2)}
+
+
 # ---------------------------------------------------------------------------------- report
 def aims(results: Dict[str, Any], levels: List[int]) -> Dict[str, Any]:
     top = max(levels)
@@ -257,6 +282,7 @@ def main() -> None:
     for model, name, task, texts in plan:
         label = PARSER if name == PARSER else "DAN classifier"
         results["models"][label] = run_model(model, name, task, texts, args.levels, args.seconds, args.rounds)
+        results.setdefault("model_alone", {})[label] = model_alone(model, task, texts[:512])
     results["aims"] = aims(results, args.levels)
     results["batched_vs_alone_parses"] = batch_agreement(parse_texts[:256])
     results["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
@@ -284,6 +310,10 @@ def write_report(results: Dict[str, Any], out_dir: Path) -> None:
             f"{verdict[p99]:.0f} ms (aim < {AIMS['p99_ms']:.0f} ms: {'met' if verdict['p99_met'] else 'not met'}); "
             f"{verdict['5xx']} 5xx; RSS grew by at most {verdict['rss_growth_mb']:.1f} MB over a server's run; "
             f"batch-1 serving spent {verdict[cpu]:.2f}x the server CPU per request")
+    ceiling_lines = [
+        f"- {label}: {alone['texts_per_s_batch_1']:,.0f} texts/s one text per call, "
+        f"{alone['texts_per_s_batch_32']:,.0f} in calls of 32: batching makes the model alone "
+        f"{alone['batch_32_over_batch_1']:.2f}x faster" for label, alone in results.get("model_alone", {}).items()]
     agreement = results["batched_vs_alone_parses"]
     setup = results["setup"]
     machine = (f"Machine: {results['machine']} (load average {results['load_average_before'][0]} before, "
@@ -300,7 +330,10 @@ def write_report(results: Dict[str, Any], out_dir: Path) -> None:
                   f"micro-batch of 32 texts (as the server cuts it by length) instead of alone ({agreement['identical_texts']} of "
                   f"{agreement['sentences']} sentences identical): dynamic quantization scales activations per "
                   "batch, so a micro-batched answer can differ slightly from a lone one.")
-    note = "\n".join([machine, texts, memory, "", "Aims:", *verdict_lines, "", dependence, "",
+    ceiling = ("The model alone, without HTTP (the server's own model call in one process, one thread, on "
+               "the first 512 texts, best of 3): how much a batch of 32 can save on model time at all.")
+    note = "\n".join([machine, texts, memory, "", "Aims:", *verdict_lines, "", ceiling, *ceiling_lines, "",
+                      dependence, "",
                       "Produced by `python benchmarks/serve_load.py`."])
     write_results(out_dir, "serve_load", results, rows, columns, note, first_column="server")
 

@@ -2,9 +2,13 @@
 
 A model on two CPU cores serves more texts per second in one call of 32 than in 32 calls of one
 (less Python and onnxruntime overhead per text), so a queue per model collects the texts of
-concurrent requests: the first text waits at most `max_wait` for company, a batch holds at most
-`max_batch` texts, and texts that queued while the model was busy go in the next call at once.
-Model calls run in one worker thread per model so the event loop keeps accepting requests.
+concurrent requests. A batch holds at most `max_batch` texts. How long it waits for company adapts
+to the traffic: the last model call's size says how many texts are likely to come back soon (each
+answered client sends its next request), so the queue waits at most `max_wait` for that many and no
+longer; after a call of one text (a lone client) the next text goes to the model at once, so
+batching costs a lone client no latency. Texts that queued while the model was busy go in the next
+call at once. Model calls run in one worker thread per model so the event loop keeps accepting
+requests.
 
 Written here rather than taken from a library: the serving frameworks that batch (Ray Serve,
 BentoML, Triton) bring their own process model and many dependencies; this is one small class.
@@ -90,6 +94,7 @@ class MicroBatcher:
         self._pending: Deque[_Item] = deque()
         self._arrived = asyncio.Event()
         self._worker: Optional[asyncio.Task] = None
+        self._expected = 1  # texts likely to arrive together: the last call's size, see the module docstring
 
     @property
     def queued(self) -> int:
@@ -126,13 +131,15 @@ class MicroBatcher:
                 self._arrived.clear()
                 await self._arrived.wait()
             deadline = self._pending[0].enqueued + self.max_wait
-            while len(self._pending) < self.max_batch and (remaining := deadline - loop.time()) > 0:
+            wanted = min(self.max_batch, self._expected)
+            while len(self._pending) < wanted and (remaining := deadline - loop.time()) > 0:
                 self._arrived.clear()
                 try:
                     await asyncio.wait_for(self._arrived.wait(), remaining)
                 except TimeoutError:
                     break
             batch = [self._pending.popleft() for _ in range(min(self.max_batch, len(self._pending)))]
+            self._expected = len(batch)
             try:
                 outcomes = await loop.run_in_executor(self.executor, predict_each, self.predict,
                                                       [item.text for item in batch])

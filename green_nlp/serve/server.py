@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     batching = parser.add_argument_group("micro-batching")
     batching.add_argument("--max-batch", type=int, default=32, help="most texts in one model call (1: no batching)")
     batching.add_argument("--max-wait-ms", type=float, default=5.0,
-                          help="how long a text waits for others to join its batch")
+                          help="the longest a text waits for others to join its batch (only while traffic brings company)")
     batching.add_argument("--max-queue", type=int, default=4096,
                           help="texts queued per model before requests get 503 (retry later)")
     limits = parser.add_argument_group("limits")

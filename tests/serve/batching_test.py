@@ -84,3 +84,36 @@ def test_a_refused_text_fails_alone(max_batch):
     (one, bad, two), (three,) = answers
     assert (one.result, two.result, three.result) == ("ONE", "TWO", "THREE")
     assert bad.result is None and bad.input_error and "refuses 'bad'" in bad.error
+
+
+def test_waiting_adapts_to_how_many_texts_came_together():
+    """A lone text is not held for `max_wait`; after a call of three, staggered texts wait for each other."""
+    sizes = []
+
+    def recording(texts):
+        sizes.append(len(texts))
+        return shout(texts)
+
+    async def staggered(batcher, count, gap):
+        async def one(i):
+            await asyncio.sleep(gap * i)
+            return await batcher.submit([f"late-{i}"])
+        return await asyncio.gather(*(one(i) for i in range(count)))
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        with ThreadPoolExecutor(1) as executor:
+            batcher = MicroBatcher(recording, executor, max_batch=8, max_wait=5.0)
+            batcher.start()
+            started = loop.time()
+            await batcher.submit(["alone"])
+            lone_seconds = loop.time() - started
+            await asyncio.gather(*(batcher.submit([f"together-{i}"]) for i in range(3)))
+            late = await staggered(batcher, 3, 0.02)
+            await batcher.stop()
+        return lone_seconds, late
+
+    lone_seconds, late = asyncio.run(main())
+    assert lone_seconds < 2.5  # far below max_wait: nothing suggested company was coming
+    assert sizes == [1, 3, 3]  # the three staggered texts waited for each other, as the call before had three
+    assert [answer[0].result for answer in late] == ["LATE-0", "LATE-1", "LATE-2"]
