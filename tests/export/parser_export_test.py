@@ -144,7 +144,7 @@ def test_green_export_command_writes_a_folder_the_runtime_loads(tmp_path):
     output = tmp_path / "teacher"
     result = subprocess.run([sys.executable, "-m", "allennlp", "green-export",
                              str(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"), str(output),
-                             "--card", str(REPO_ROOT / "model_cards" / "parser_ud_ewt_full.md"),
+                             "--card", str(REPO_ROOT / "experiments" / "model_cards" / "parser_ud_ewt_full.md"),
                              "--include-package", "green_nlp"],
                             cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
