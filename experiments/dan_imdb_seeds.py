@@ -1,31 +1,31 @@
 """Test accuracy over seeds of IMDB's DAN(scratch) and DAN(KD) (the GPU teacher's students, trained
 by benchmarks/runs/dan.sh imdb_full and, with other seeds, benchmarks/runs/dan_imdb_seeds.sh), on
-the same 1,000-review test sample as benchmarks/dan.py; dev = the held-out training reviews that
+the same 1,000-review test sample as benchmarks/dan/distillation.py; dev = the held-out training reviews that
 pick each run's best epoch.
 
-    python benchmarks/dan_imdb_seeds.py [--runs runs]
+    python -m experiments.dan_imdb_seeds [--runs runs]
 
 Writes benchmarks/results/dan_imdb_seeds.json and .md.
 """
+
 import argparse
 import json
 import re
 import statistics
-import sys
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import torch
 from allennlp.models.archival import load_archive
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import summarize_seeds, write_results  # noqa: E402
-from dan import evaluation_sets, run_model  # noqa: E402
+from benchmarks.common import RESULTS, summarize_seeds, write_results
+from benchmarks.dan.distillation import evaluation_sets, run_model
 
-RESULTS = Path(__file__).resolve().parent / "results"
-VARIANTS = {"scratch": "DAN(scratch): CE on the teacher's 22,917 labeled reviews",
-            "kd": "DAN(KD): KL to the GPU teacher over those reviews + 16,667 unlabeled ones"}
-DEFAULT_SEED = "default"  # the runs benchmarks/dan.py reports (AllenNLP's default seeds)
+VARIANTS = {
+    "scratch": "DAN(scratch): CE on the teacher's 22,917 labeled reviews",
+    "kd": "DAN(KD): KL to the GPU teacher over those reviews + 16,667 unlabeled ones",
+}
+DEFAULT_SEED = "default"  # the runs benchmarks/dan/distillation.py reports (AllenNLP's default seeds)
 
 
 def seed_runs(runs: Path) -> List[Tuple[str, str, Path]]:
@@ -54,8 +54,10 @@ def main() -> None:
     scores: Dict[str, Dict[str, Dict[str, float]]] = {}
     for variant, seed, folder in seed_runs(args.runs):
         metrics = json.loads((folder / "metrics.json").read_text())
-        scores.setdefault(variant, {})[seed] = {"dev": 100 * metrics["best_validation_accuracy"],
-                                                "test": test_accuracy(folder / "model.tar.gz", examples)}
+        scores.setdefault(variant, {})[seed] = {
+            "dev": 100 * metrics["best_validation_accuracy"],
+            "test": test_accuracy(folder / "model.tar.gz", examples),
+        }
         print(f"{variant} seed {seed}: {scores[variant][seed]}", flush=True)
     if not scores:
         raise SystemExit("no finished runs under runs/dan/imdb_full: run benchmarks/runs/dan.sh imdb_full first")
@@ -63,18 +65,38 @@ def main() -> None:
     if "scratch" in scores and "kd" in scores:
         paired = [s for s in scores["kd"] if s in scores["scratch"]]
         rows["kd"]["test_points_over_scratch_mean"] = statistics.mean(
-            scores["kd"][s]["test"] - scores["scratch"][s]["test"] for s in paired)
+            scores["kd"][s]["test"] - scores["scratch"][s]["test"] for s in paired
+        )
         rows["kd"]["test_mean_over_scratch_mean"] = rows["kd"]["test_mean"] - rows["scratch"]["test_mean"]
     results = {"test": what, "variants": VARIANTS, "rows": rows, "scores": scores}
-    table_rows = {variant: {"runs": len(row["seeds"]), **{k: row.get(k) for k in (
-        "dev_mean", "dev_stdev", "test_mean", "test_stdev", "test_min", "test_max",
-        "test_points_over_scratch_mean")}} for variant, row in rows.items()}
-    note = (f"IMDB accuracy (%) over seeds (random, numpy and torch seeds set together; `default` = "
-            f"AllenNLP's, the runs in dan.json). Test: {what}. Dev: every 12th training review, held out, "
-            "which picks each run's best epoch. Points over scratch are paired by seed. "
-            + "; ".join(f"{k}: {v}" for k, v in VARIANTS.items()) + ".")
-    write_results(RESULTS, "dan_imdb_seeds", results, table_rows, list(next(iter(table_rows.values()))), note,
-                  "variant")
+    table_rows = {
+        variant: {
+            "runs": len(row["seeds"]),
+            **{
+                k: row.get(k)
+                for k in (
+                    "dev_mean",
+                    "dev_stdev",
+                    "test_mean",
+                    "test_stdev",
+                    "test_min",
+                    "test_max",
+                    "test_points_over_scratch_mean",
+                )
+            },
+        }
+        for variant, row in rows.items()
+    }
+    note = (
+        f"IMDB accuracy (%) over seeds (random, numpy and torch seeds set together; `default` = "
+        f"AllenNLP's, the runs in dan.json). Test: {what}. Dev: every 12th training review, held out, "
+        "which picks each run's best epoch. Points over scratch are paired by seed. "
+        + "; ".join(f"{k}: {v}" for k, v in VARIANTS.items())
+        + "."
+    )
+    write_results(
+        RESULTS, "dan_imdb_seeds", results, table_rows, list(next(iter(table_rows.values()))), note, "variant"
+    )
 
 
 if __name__ == "__main__":

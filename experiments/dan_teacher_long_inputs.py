@@ -6,10 +6,11 @@ config overrides (tokenizer cut at --max-length pieces, indexer and embedder fol
 256-piece segments that the encoder reads separately; the mean pooling then spans the whole
 input). One CPU thread, documents sorted by length and batched, so examples/s is comparable.
 
-    python benchmarks/dan_teacher_long_inputs.py [--runs runs] [--max-length 1024] [--every 12]
+    python -m experiments.dan_teacher_long_inputs [--runs runs] [--max-length 1024] [--every 12]
 
 Writes benchmarks/results/dan_teacher_long_inputs.{json,md}.
 """
+
 import argparse
 import json
 import time
@@ -19,16 +20,17 @@ from typing import Dict, List, Optional
 import torch
 from allennlp.models.archival import load_archive
 
+from benchmarks.common import RESULTS
 from green_nlp.data.long_inputs import long_input_overrides
 from green_nlp.data_paths import data_path
 from green_nlp.dataset_readers.text_classification import TextExample, read_examples, subsample
 
-RESULTS = Path(__file__).resolve().parent / "results"
 SEGMENT = 256  # the length the teacher was trained with
 
 
-def score(archive_file: Path, examples: List[TextExample], overrides: Optional[Dict[str, int]],
-          batch_size: int) -> Dict[str, float]:
+def score(
+    archive_file: Path, examples: List[TextExample], overrides: Optional[Dict[str, int]], batch_size: int
+) -> Dict[str, float]:
     archive = load_archive(str(archive_file), overrides=json.dumps(overrides) if overrides else "")
     model, reader = archive.model.eval(), archive.validation_dataset_reader
     order = sorted(range(len(examples)), key=lambda i: len(examples[i].text))
@@ -36,7 +38,7 @@ def score(archive_file: Path, examples: List[TextExample], overrides: Optional[D
     start = time.perf_counter()
     with torch.no_grad():
         for first in range(0, len(order), batch_size):
-            batch = [examples[i] for i in order[first:first + batch_size]]
+            batch = [examples[i] for i in order[first : first + batch_size]]
             instances = [reader.text_to_instance(example.text) for example in batch]
             for instance in instances:
                 reader.apply_token_indexers(instance)
@@ -44,8 +46,11 @@ def score(archive_file: Path, examples: List[TextExample], overrides: Optional[D
             for example, output in zip(batch, model.forward_on_instances(instances)):
                 correct += output["label"] == example.label
     seconds = time.perf_counter() - start
-    return {"accuracy": correct / len(examples), "cpu_examples_per_s": len(examples) / seconds,
-            "mean_word_pieces": pieces / len(examples)}
+    return {
+        "accuracy": correct / len(examples),
+        "cpu_examples_per_s": len(examples) / seconds,
+        "mean_word_pieces": pieces / len(examples),
+    }
 
 
 def main() -> None:
@@ -53,25 +58,42 @@ def main() -> None:
     parser.add_argument("--runs", default="runs")
     parser.add_argument("--max-length", type=int, default=1024)
     parser.add_argument("--every", type=int, default=12, help="every n-th training review ...")
-    parser.add_argument("--offset", type=int, default=7, help="... from this index (7: the IMDB runs' validation reviews)")
+    parser.add_argument(
+        "--offset", type=int, default=7, help="... from this index (7: the IMDB runs' validation reviews)"
+    )
     parser.add_argument("--batch-size", type=int, default=16)
     args = parser.parse_args()
     torch.set_num_threads(1)
     archive_file = Path(args.runs) / "dan" / "imdb" / "teacher" / "model.tar.gz"
-    examples = list(subsample(read_examples(data_path("cls", "imdb", "train.jsonl.gz")), args.every,
-                              offset=args.offset))
-    rows = {f"first {SEGMENT} word pieces (as trained)": score(archive_file, examples, None, args.batch_size),
-            f"first {args.max_length} word pieces in {SEGMENT}-piece segments":
-                score(archive_file, examples, long_input_overrides(args.max_length, SEGMENT), args.batch_size)}
-    result = {"archive": "dan/imdb/teacher/model.tar.gz", "reviews": len(examples),
-              "sample": f"IMDB training reviews, every {args.every}th from index {args.offset}",
-              "threads": 1, "batch_size": args.batch_size, "rows": rows}
+    examples = list(
+        subsample(read_examples(data_path("cls", "imdb", "train.jsonl.gz")), args.every, offset=args.offset)
+    )
+    rows = {
+        f"first {SEGMENT} word pieces (as trained)": score(archive_file, examples, None, args.batch_size),
+        f"first {args.max_length} word pieces in {SEGMENT}-piece segments": score(
+            archive_file, examples, long_input_overrides(args.max_length, SEGMENT), args.batch_size
+        ),
+    }
+    result = {
+        "archive": "dan/imdb/teacher/model.tar.gz",
+        "reviews": len(examples),
+        "sample": f"IMDB training reviews, every {args.every}th from index {args.offset}",
+        "threads": 1,
+        "batch_size": args.batch_size,
+        "rows": rows,
+    }
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "dan_teacher_long_inputs.json").write_text(json.dumps(result, indent=2) + "\n")
-    lines = [f"IMDB teacher, same weights, {len(examples)} held-out training reviews ({result['sample']})", "",
-             "| teacher input | accuracy | mean word pieces | cpu_examples_per_s |", "|---|---|---|---|"]
+    lines = [
+        f"IMDB teacher, same weights, {len(examples)} held-out training reviews ({result['sample']})",
+        "",
+        "| teacher input | accuracy | mean word pieces | cpu_examples_per_s |",
+        "|---|---|---|---|",
+    ]
     for name, row in rows.items():
-        lines.append(f"| {name} | {row['accuracy']:.3f} | {row['mean_word_pieces']:.0f} | {row['cpu_examples_per_s']:.2f} |")
+        lines.append(
+            f"| {name} | {row['accuracy']:.3f} | {row['mean_word_pieces']:.0f} | {row['cpu_examples_per_s']:.2f} |"
+        )
     (RESULTS / "dan_teacher_long_inputs.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

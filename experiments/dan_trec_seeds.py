@@ -1,22 +1,20 @@
 """Mean and spread over seeds of the TREC DAN variants trained by benchmarks/runs/dan_trec_seeds.sh:
 dev (the part held out of the training file, which picks each run's best epoch) and test accuracy.
 
-    python benchmarks/dan_trec_seeds.py [--runs runs]
+    python -m experiments.dan_trec_seeds [--runs runs]
 
 Writes benchmarks/results/dan_trec_seeds.json and .md.
 """
+
 import argparse
 import json
 import re
 import statistics
-import sys
 from pathlib import Path
 from typing import Dict
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import summarize_seeds, write_results  # noqa: E402
+from benchmarks.common import RESULTS, summarize_seeds, write_results
 
-RESULTS = Path(__file__).resolve().parent / "results"
 VARIANTS = {
     "scratch": "DAN from scratch on the 4,907 training questions (CE)",
     "kd_train_only": "DAN(KD), teacher logits for the training questions only (T 2)",
@@ -34,7 +32,9 @@ def collect(seed_dir: Path) -> Dict[str, Dict[int, Dict[str, float]]]:
             continue
         metrics = json.loads(metrics_file.read_text())
         found.setdefault(match.group(1), {})[int(match.group(2))] = {
-            "dev": 100 * metrics["best_validation_accuracy"], "test": 100 * metrics["test_accuracy"]}
+            "dev": 100 * metrics["best_validation_accuracy"],
+            "test": 100 * metrics["test_accuracy"],
+        }
     return found
 
 
@@ -45,25 +45,49 @@ def main() -> None:
     found = collect(args.runs / "dan" / "trec" / "seeds")
     if not found:
         raise SystemExit("no seed runs found: run benchmarks/runs/dan_trec_seeds.sh first")
-    rows = {variant: summarize_seeds({seed: found[variant][seed] for seed in sorted(found[variant])})
-            for variant in VARIANTS if variant in found}
+    rows = {
+        variant: summarize_seeds({seed: found[variant][seed] for seed in sorted(found[variant])})
+        for variant in VARIANTS
+        if variant in found
+    }
     scratch = rows.get("scratch")
     for variant, row in rows.items():
         if scratch is not None and variant != "scratch":
             common = sorted(set(row["seeds"]) & set(scratch["seeds"]))
             row["test_points_over_scratch_mean"] = statistics.mean(
-                found[variant][s]["test"] - found["scratch"][s]["test"] for s in common)
+                found[variant][s]["test"] - found["scratch"][s]["test"] for s in common
+            )
             row["dev_points_over_scratch_mean"] = statistics.mean(
-                found[variant][s]["dev"] - found["scratch"][s]["dev"] for s in common)
+                found[variant][s]["dev"] - found["scratch"][s]["dev"] for s in common
+            )
     results = {"variants": VARIANTS, "rows": rows}
-    table_rows = {variant: {"seeds": len(row["seeds"]), **{k: row.get(k) for k in (
-        "dev_mean", "dev_stdev", "test_mean", "test_stdev", "test_min", "test_max",
-        "dev_points_over_scratch_mean", "test_points_over_scratch_mean")}} for variant, row in rows.items()}
-    note = ("TREC accuracy (%) over seeds (random, numpy and torch seeds set together): dev = every 10th "
-            "training question, held out, which picks each run's best epoch; test = the 500 test questions. "
-            "Points over scratch are paired by seed. " + "; ".join(f"{k}: {v}" for k, v in VARIANTS.items()) + ".")
-    write_results(RESULTS, "dan_trec_seeds", results, table_rows, list(next(iter(table_rows.values()))), note,
-                  "variant")
+    table_rows = {
+        variant: {
+            "seeds": len(row["seeds"]),
+            **{
+                k: row.get(k)
+                for k in (
+                    "dev_mean",
+                    "dev_stdev",
+                    "test_mean",
+                    "test_stdev",
+                    "test_min",
+                    "test_max",
+                    "dev_points_over_scratch_mean",
+                    "test_points_over_scratch_mean",
+                )
+            },
+        }
+        for variant, row in rows.items()
+    }
+    note = (
+        "TREC accuracy (%) over seeds (random, numpy and torch seeds set together): dev = every 10th "
+        "training question, held out, which picks each run's best epoch; test = the 500 test questions. "
+        "Points over scratch are paired by seed. " + "; ".join(f"{k}: {v}" for k, v in VARIANTS.items()) + "."
+    )
+    write_results(
+        RESULTS, "dan_trec_seeds", results, table_rows, list(next(iter(table_rows.values()))), note, "variant"
+    )
 
 
 if __name__ == "__main__":

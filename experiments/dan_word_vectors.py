@@ -3,21 +3,19 @@ benchmarks/runs/dan_word_vectors.sh beside the same config's run without word ve
 start, as in the paper), on the same seeds: dev accuracy (which picks the best epoch) and test
 accuracy, both read from the runs' own metrics.json.
 
-    python benchmarks/dan_word_vectors.py [--runs runs]
+    python -m experiments.dan_word_vectors [--runs runs]
 
 Writes benchmarks/results/dan_word_vectors.json and .md.
 """
+
 import argparse
 import json
 import statistics
-import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import write_results  # noqa: E402
+from benchmarks.common import RESULTS, write_results
 
-RESULTS = Path(__file__).resolve().parent / "results"
 SEEDS = range(1, 6)
 # row -> [(run with a random start, run with the GloVe start)] under <runs>/dan, one pair per seed
 PAIRS: Dict[str, List[Tuple[str, str]]] = {
@@ -47,8 +45,9 @@ def accuracies(run: Path) -> Optional[Dict[str, float]]:
 
 def compare(runs: Path, pairs: List[Tuple[str, str]]) -> Optional[Dict[str, Any]]:
     """Means over the pairs where both runs finished, and the mean paired difference."""
-    done = [(accuracies(runs / "dan" / plain), accuracies(runs / "dan" / glove), plain, glove)
-            for plain, glove in pairs]
+    done = [
+        (accuracies(runs / "dan" / plain), accuracies(runs / "dan" / glove), plain, glove) for plain, glove in pairs
+    ]
     done = [d for d in done if d[0] is not None and d[1] is not None]
     if not done:
         return None
@@ -62,8 +61,7 @@ def compare(runs: Path, pairs: List[Tuple[str, str]]) -> Optional[Dict[str, Any]
         row[f"{split}_per_pair"] = [{"random_start": p, "glove_start": g} for p, g in zip(plain, glove)]
     for start, index in (("random_start", 0), ("glove_start", 1)):
         agreements = [d[index].get("train_teacher_agreement") for d in done]
-        row[f"train_teacher_agreement_{start}"] = (statistics.mean(agreements) if None not in agreements
-                                                   else None)
+        row[f"train_teacher_agreement_{start}"] = statistics.mean(agreements) if None not in agreements else None
     return row
 
 
@@ -74,17 +72,34 @@ def main() -> None:
     rows = {name: row for name, pairs in PAIRS.items() if (row := compare(args.runs, pairs)) is not None}
     if not rows:
         raise SystemExit("no finished pair of runs: run benchmarks/runs/dan_word_vectors.sh first")
-    columns = ["pairs", "dev_random_start", "dev_glove_start", "dev_difference",
-               "test_random_start", "test_glove_start", "test_difference", "train_teacher_agreement_random_start"]
-    note = ("Accuracy (%), mean over the pairs (seeds) where both runs finished; difference = GloVe start "
-            "minus random start, paired by seed. train_teacher_agreement: how often a KD student's top class "
-            "matches the teacher's on its own distillation corpus, counted during the kept epoch's training "
-            "(dropout on). GloVe start: each n-gram's row begins with the mean of its "
-            "words' 50-d GloVe vectors in its first 50 columns (ngram_dan `pretrained_file`), the same "
-            "config otherwise. SST-2: the GPU teacher's setup (dan_*_sst2_full), one seed; TREC: "
-            "dan_*_trec.")
-    write_results(RESULTS, "dan_word_vectors", {"rows": rows}, {k: {c: v[c] for c in columns} for k, v in rows.items()},
-                  columns, note, "dataset / student")
+    columns = [
+        "pairs",
+        "dev_random_start",
+        "dev_glove_start",
+        "dev_difference",
+        "test_random_start",
+        "test_glove_start",
+        "test_difference",
+        "train_teacher_agreement_random_start",
+    ]
+    note = (
+        "Accuracy (%), mean over the pairs (seeds) where both runs finished; difference = GloVe start "
+        "minus random start, paired by seed. train_teacher_agreement: how often a KD student's top class "
+        "matches the teacher's on its own distillation corpus, counted during the kept epoch's training "
+        "(dropout on). GloVe start: each n-gram's row begins with the mean of its "
+        "words' 50-d GloVe vectors in its first 50 columns (ngram_dan `pretrained_file`), the same "
+        "config otherwise. SST-2: the GPU teacher's setup (dan_*_sst2_full), one seed; TREC: "
+        "dan_*_trec."
+    )
+    write_results(
+        RESULTS,
+        "dan_word_vectors",
+        {"rows": rows},
+        {k: {c: v[c] for c in columns} for k, v in rows.items()},
+        columns,
+        note,
+        "dataset / student",
+    )
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 """Dev and test accuracy of parser distillation ablations beside the runs they vary.
 
 An ablation run lives at RUNS/parser/<treebank>/ablations/<name>/ and is trained from
-training_configs/parser/ablations/<treebank>_<name>.jsonnet (see benchmarks/runs/parser_ablations.sh).
-Each is scored with the same decoding as parser_distillation.py, next to the teacher and the D/B
+the matrix in experiments/parser/ablations.json (see benchmarks/runs/parser_ablations.sh).
+Each is scored with the same decoding as benchmarks/parser/distillation.py, next to the teacher and the D/B
 students of its size, so a change to how students are distilled is judged on one footing.
 
-    python benchmarks/parser_ablations.py [--runs runs] [--treebanks UD_Wolof-WTB] [--keep-earlier | --same-teacher-run]
+    python -m experiments.parser_ablations [--runs runs] [--treebanks UD_Wolof-WTB]
+        [--keep-earlier | --same-teacher-run]
 
 With --keep-earlier, ablations scored before whose runs are no longer under --runs are kept as a
 set of their own, `earlier_teacher_run`, with the teacher and D/B students they were scored beside:
@@ -19,26 +20,30 @@ a D/B row scored only by parser_distillation.py is taken from its JSON (test sco
 
 Writes benchmarks/results/parser_ablations.json and .md.
 """
+
 import argparse
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any, Dict, List
 
 from allennlp.common.plugins import import_plugins
 from allennlp.models.archival import load_archive
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import markdown_table, summarize_seeds  # noqa: E402
-from parsing import (attachment_scores, ensure_archive, has_weights, make_batches, predict, read_for_model,  # noqa: E402
-                     training_info)
-from parser_distillation import TREEBANKS, folder_of  # noqa: E402
+from benchmarks.common import RESULTS, markdown_table, summarize_seeds
+from benchmarks.parser.distillation import TREEBANKS, folder_of
+from benchmarks.parser.parsing import (
+    attachment_scores,
+    ensure_archive,
+    has_weights,
+    make_batches,
+    predict,
+    read_for_model,
+    training_info,
+)
+from green_nlp.data_paths import data_path
+from green_nlp.nn.parameters import count_trainable_parameters
 
-from green_nlp.data_paths import data_path  # noqa: E402
-from green_nlp.nn.parameters import count_trainable_parameters  # noqa: E402
-
-RESULTS = Path(__file__).resolve().parent / "results"
 # What each ablation is compared with: the teacher and the runs of the same size trained the paper's
 # way (D-20 and B-20 always; D-x and B-x too for an ablation named d<x>_... or b<x>_...).
 BESIDE = ("full", "D-20", "B-20")
@@ -67,8 +72,10 @@ def score(run_dir: Path, files: Dict[str, Path]) -> Dict[str, Any]:
 
 def benchmark_treebank(runs: Path, treebank: str) -> Dict[str, Any]:
     name, test_name = TREEBANKS[treebank]
-    files = {"dev": data_path("ud", treebank, test_name.replace("-test.", "-dev.")),
-             "test": data_path("ud", treebank, test_name)}
+    files = {
+        "dev": data_path("ud", treebank, test_name.replace("-test.", "-dev.")),
+        "test": data_path("ud", treebank, test_name),
+    }
     ablations = sorted(p for p in (runs / "parser" / name / "ablations").glob("*") if p.is_dir())
     if not ablations:
         return {}
@@ -78,26 +85,37 @@ def benchmark_treebank(runs: Path, treebank: str) -> Dict[str, Any]:
         if has_weights(run_dir):
             rows[variant] = score(run_dir, files)
     for run_dir in ablations:
-        rows[run_dir.name] = {**score(run_dir, files), "config": f"training_configs/parser/ablations/{name}_{run_dir.name}.jsonnet"}
+        # how to train it again (rows scored before the variants table name their old config file)
+        config = f"ABLATION={name}_{run_dir.name} experiments/parser/ablation.jsonnet"
+        rows[run_dir.name] = {**score(run_dir, files), "config": config}
     for variant, row in rows.items():
-        print(f"{treebank} {variant}: dev LAS {row['dev_las']} test UAS {row['test_uas']} LAS {row['test_las']}", flush=True)
+        print(
+            f"{treebank} {variant}: dev LAS {row['dev_las']} test UAS {row['test_uas']} LAS {row['test_las']}",
+            flush=True,
+        )
     return {"models": rows}
 
 
 def keep_earlier_rows(earlier: Dict[str, Any], found: Dict[str, Any]) -> Dict[str, Any]:
     """`found` plus the earlier ablation rows it lacks, set apart with the rows they were beside."""
     earlier_models = earlier.get("models", {})
-    kept = {name: row for name, row in earlier_models.items()
-            if name not in found["models"] and not PAPER_STYLE.fullmatch(name)}
+    kept = {
+        name: row
+        for name, row in earlier_models.items()
+        if name not in found["models"] and not PAPER_STYLE.fullmatch(name)
+    }
     if not kept:
-        return {**found, **({"earlier_teacher_run": earlier["earlier_teacher_run"]}
-                            if "earlier_teacher_run" in earlier else {})}
+        return {
+            **found,
+            **({"earlier_teacher_run": earlier["earlier_teacher_run"]} if "earlier_teacher_run" in earlier else {}),
+        }
     context = {name: earlier_models[name] for name in beside(list(kept)) if name in earlier_models}
     return {**found, "earlier_teacher_run": {"models": {**context, **kept}}}
 
 
-def add_earlier_rows(earlier: Dict[str, Any], found: Dict[str, Any],
-                     distillation_models: Dict[str, Any]) -> Dict[str, Any]:
+def add_earlier_rows(
+    earlier: Dict[str, Any], found: Dict[str, Any], distillation_models: Dict[str, Any]
+) -> Dict[str, Any]:
     """`found` plus the earlier rows it lacks, in the same set and marked `scored_earlier` (see the module doc):
     the comparators each ablation needs come first, from the earlier ablation rows or else parser_distillation's."""
     earlier_models, found_models = earlier.get("models", {}), found["models"]
@@ -110,8 +128,13 @@ def add_earlier_rows(earlier: Dict[str, Any], found: Dict[str, Any],
             rows[name] = {**earlier_models[name], "scored_earlier": True}
         elif name in distillation_models:
             model = distillation_models[name]
-            rows[name] = {"test_uas": model["uas"], "test_las": model["las"], "params": model["params"],
-                          "epochs": model.get("epochs"), "scored_earlier": True}
+            rows[name] = {
+                "test_uas": model["uas"],
+                "test_las": model["las"],
+                "params": model["params"],
+                "epochs": model.get("epochs"),
+                "scored_earlier": True,
+            }
     kept_apart = {"earlier_teacher_run": earlier["earlier_teacher_run"]} if "earlier_teacher_run" in earlier else {}
     return {**found, **kept_apart, "models": rows}
 
@@ -127,9 +150,16 @@ def seed_means(models: Dict[str, Any]) -> Dict[str, Any]:
             continue
         base = re.sub(r"^([db])(\d+)$", lambda m: f"{m.group(1).upper()}-{m.group(2)}", match.group(1))
         groups.setdefault(base, [base] if base in models else []).append(name)
-    return {base: {**summarize_seeds({name: {split: models[name].get(f"{split}_las") for split in ("dev", "test")}
-                                      for name in names}), "runs": len(names)}
-            for base, names in sorted(groups.items()) if len(names) > 1}
+    return {
+        base: {
+            **summarize_seeds(
+                {name: {split: models[name].get(f"{split}_las") for split in ("dev", "test")} for name in names}
+            ),
+            "runs": len(names),
+        }
+        for base, names in sorted(groups.items())
+        if len(names) > 1
+    }
 
 
 def write_report(results: Dict[str, Any]) -> None:
@@ -137,19 +167,28 @@ def write_report(results: Dict[str, Any]) -> None:
     columns = ["dev_uas", "dev_las", "test_uas", "test_las", "params", "epochs"]
     for treebank, found in results["treebanks"].items():
         lines.append(f"#### {treebank}\n")
-        shown = {f"{name} (earlier)" if row.get("scored_earlier") else name: row for name, row in found["models"].items()}
+        shown = {
+            f"{name} (earlier)" if row.get("scored_earlier") else name: row for name, row in found["models"].items()
+        }
         lines.append(markdown_table(shown, columns, "model"))
         if found.get("seed_means"):
             lines.append(f"#### {treebank}, runs trained under several seeds (LAS)\n")
-            lines.append(markdown_table(found["seed_means"], ["runs", "dev_mean", "test_mean", "test_stdev", "test_min",
-                                                              "test_max"], "model"))
+            lines.append(
+                markdown_table(
+                    found["seed_means"],
+                    ["runs", "dev_mean", "test_mean", "test_stdev", "test_min", "test_max"],
+                    "model",
+                )
+            )
         if "earlier_teacher_run" in found:
             lines.append(f"#### {treebank}, an earlier teacher run (same config; its runs are no longer at hand)\n")
             lines.append(markdown_table(found["earlier_teacher_run"]["models"], columns, "model"))
-    lines.append("Ablations of how students are distilled, scored beside the teacher and the paper-style D/B students "
-                 "of the same size (same decoding, all words). See each run's config for what it changes. "
-                 "(earlier): scored from a run of the same config no longer at hand, the teacher not retrained "
-                 "since (no dev score: scored by parser_distillation.py only).")
+    lines.append(
+        "Ablations of how students are distilled, scored beside the teacher and the paper-style D/B students "
+        "of the same size (same decoding, all words). See each run's config for what it changes. "
+        "(earlier): scored from a run of the same config no longer at hand, the teacher not retrained "
+        "since (no dev score: scored by parser_distillation.py only)."
+    )
     text = "\n".join(lines) + "\n"
     (RESULTS / "parser_ablations.md").write_text(text)
     print(text)
@@ -159,10 +198,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=Path, default=Path("runs"))
     parser.add_argument("--treebanks", nargs="+", default=["UD_Wolof-WTB"], choices=sorted(TREEBANKS))
-    parser.add_argument("--keep-earlier", action="store_true",
-                        help="keep earlier rows whose runs are gone, as a separate set (see module doc)")
-    parser.add_argument("--same-teacher-run", action="store_true",
-                        help="no teacher was retrained: earlier rows whose runs are gone stay in the set (see module doc)")
+    parser.add_argument(
+        "--keep-earlier",
+        action="store_true",
+        help="keep earlier rows whose runs are gone, as a separate set (see module doc)",
+    )
+    parser.add_argument(
+        "--same-teacher-run",
+        action="store_true",
+        help="no teacher was retrained: earlier rows whose runs are gone stay in the set (see module doc)",
+    )
     args = parser.parse_args()
     if args.keep_earlier and args.same_teacher_run:
         parser.error("--keep-earlier (a retrained teacher) and --same-teacher-run (none) exclude each other")
@@ -176,8 +221,11 @@ def main() -> None:
         if found and args.keep_earlier:
             found = keep_earlier_rows(results["treebanks"].get(treebank, {}), found)
         if found and args.same_teacher_run:
-            found = add_earlier_rows(results["treebanks"].get(treebank, {}), found,
-                                     distillation["treebanks"].get(treebank, {}).get("models", {}))
+            found = add_earlier_rows(
+                results["treebanks"].get(treebank, {}),
+                found,
+                distillation["treebanks"].get(treebank, {}).get("models", {}),
+            )
         if found:
             results["treebanks"][treebank] = found
         else:

@@ -20,31 +20,29 @@ did not train on it. Each fold teacher's own dev scores are listed with it.
 Other teachers of the same treebank, trained as ablations (RUNS/parser/<treebank>/ablations/<name> for
 a name in OTHER_TEACHERS, e.g. EWT's MiniLM teacher), get `train_<name>` and `dev_<name>` rows.
 
-    python benchmarks/parser_teacher_targets.py [--runs runs] [--treebanks UD_English-EWT ...]
+    python -m experiments.parser_teacher_targets [--runs runs] [--treebanks UD_English-EWT ...]
 
 Writes benchmarks/results/parser_teacher_targets.json and .md.
 """
+
 import argparse
-import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
-from torch.distributions import Categorical
 from allennlp.common.plugins import import_plugins
 from allennlp.models.archival import load_archive
+from torch.distributions import Categorical
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import earlier_treebanks, hardware_description, write_results  # noqa: E402
-from parsing import ensure_archive, has_weights, make_batches, read_for_model  # noqa: E402
-from parser_distillation import TREEBANKS  # noqa: E402
-
-from green_nlp.data.folds import sentence_fold  # noqa: E402
-from green_nlp.data_paths import data_path  # noqa: E402
-from green_nlp.training.callbacks.distillation import check_fold_teacher  # noqa: E402
+from benchmarks.common import RESULTS, earlier_treebanks, hardware_description, write_results
+from benchmarks.parser.distillation import TREEBANKS
+from benchmarks.parser.parsing import ensure_archive, has_weights, make_batches, read_for_model
+from green_nlp.data.folds import sentence_fold
+from green_nlp.data_paths import data_path
+from green_nlp.training.callbacks.parser_distillation import check_fold_teacher
 
 NEAR_ONE_HOT = 0.99
-# ablation runs that are teachers of their own D-x students (training_configs/parser/ablations/<treebank>_<name>),
+# ablation runs that are teachers of their own D-x students (ABLATION=<treebank>_<name>, experiments/parser/),
 # each with the folder under RUNS/parser/<treebank>/ where its cross-fitting fold teachers are trained
 OTHER_TEACHERS = {"minilm_teacher": "minilm_fold_teachers"}
 
@@ -58,8 +56,15 @@ def target_statistics(model, batches: List) -> Dict[str, float]:
 def pooled_target_statistics(scored: Sequence[Tuple[Any, List]]) -> Dict[str, float]:
     """`target_statistics` over several (teacher, batches) pairs at once, averaged over all their
     words: the targets of cross-fitting teachers, each on the sentences of its own fold."""
-    sums = {"uas": 0.0, "las": 0.0, "gold_head_prob": 0.0, "gold_label_prob": 0.0, "arc_entropy": 0.0,
-            "label_entropy": 0.0, "arc_near_one_hot": 0.0}
+    sums = {
+        "uas": 0.0,
+        "las": 0.0,
+        "gold_head_prob": 0.0,
+        "gold_label_prob": 0.0,
+        "arc_entropy": 0.0,
+        "label_entropy": 0.0,
+        "arc_near_one_hot": 0.0,
+    }
     words = labelled_words = 0
     with torch.inference_mode():
         for model, tensors in ((model, tensors) for model, batches in scored for tensors, _ in batches):
@@ -84,8 +89,10 @@ def pooled_target_statistics(scored: Sequence[Tuple[Any, List]]) -> Dict[str, fl
             labelled_words += int(seen.sum())
     per_label_word = {"gold_label_prob", "label_entropy"}
     rounding = {"uas": 2, "las": 2}
-    return {key: round(value / max(labelled_words if key in per_label_word else words, 1), rounding.get(key, 4))
-            for key, value in sums.items()}
+    return {
+        key: round(value / max(labelled_words if key in per_label_word else words, 1), rounding.get(key, 4))
+        for key, value in sums.items()
+    }
 
 
 def teacher_rows(run_dir: Path, files: Dict[str, Path]) -> Dict[str, Dict[str, Any]]:
@@ -108,12 +115,16 @@ def cross_fitted_rows(fold_dirs: List[Path], files: Dict[str, Path]) -> Dict[str
         archive = load_archive(str(archive_path))
         check_fold_teacher(archive, str(archive_path), fold, len(fold_dirs))
         model = archive.model.eval()
-        own_fold = [instance for instance in read_for_model(archive, files["train"])
-                    if sentence_fold(instance["metadata"]["words"], len(fold_dirs)) == fold]
+        own_fold = [
+            instance
+            for instance in read_for_model(archive, files["train"])
+            if sentence_fold(instance["metadata"]["words"], len(fold_dirs)) == fold
+        ]
         scored.append((model, make_batches(own_fold, model.vocab, 64)))
         dev = target_statistics(model, make_batches(read_for_model(archive, files["dev"]), model.vocab, 64))
-        fold_dev.append({"fold": fold, "train_sentences_scored": len(own_fold), "dev_uas": dev["uas"],
-                         "dev_las": dev["las"]})
+        fold_dev.append(
+            {"fold": fold, "train_sentences_scored": len(own_fold), "dev_uas": dev["uas"], "dev_las": dev["las"]}
+        )
     row: Dict[str, Any] = pooled_target_statistics(scored)
     print(f"cross-fitted train targets: {row}; fold teachers: {fold_dev}", flush=True)
     return {"train_cross_fitted": row, "fold_teachers": fold_dev}
@@ -146,8 +157,9 @@ def treebank_rows(runs: Path, treebank: str, earlier: Optional[Dict[str, Any]]) 
     return rows
 
 
-def fold_rows(fold_dirs: List[Path], files: Dict[str, Path], earlier: Optional[Dict[str, Any]],
-              prefix: str) -> Dict[str, Any]:
+def fold_rows(
+    fold_dirs: List[Path], files: Dict[str, Path], earlier: Optional[Dict[str, Any]], prefix: str
+) -> Dict[str, Any]:
     """`train_<prefix>cross_fitted` and `<prefix>fold_teachers` from the fold teachers' runs, or as
     scored earlier when those runs are gone (none where neither exists)."""
     keys = {"train_cross_fitted": f"train_{prefix}cross_fitted", "fold_teachers": f"{prefix}fold_teachers"}
@@ -165,31 +177,44 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=Path, default=Path("runs"))
     parser.add_argument("--treebanks", nargs="+", default=list(TREEBANKS), choices=sorted(TREEBANKS))
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
-    parser.add_argument("--replace", action="store_true",
-                        help="drop treebanks of an earlier results file that this run does not measure "
-                             "(default: keep them, e.g. when their teacher runs are no longer at hand)")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="drop treebanks of an earlier results file that this run does not measure "
+        "(default: keep them, e.g. when their teacher runs are no longer at hand)",
+    )
     args = parser.parse_args()
     import_plugins()
     torch.set_num_threads(1)
     earlier = earlier_treebanks(args.out / "parser_teacher_targets.json", args.replace)
-    results: Dict[str, Any] = {"benchmark": "parser_teacher_targets", "hardware": hardware_description(),
-                               "near_one_hot_threshold": NEAR_ONE_HOT, "treebanks": {}}
+    results: Dict[str, Any] = {
+        "benchmark": "parser_teacher_targets",
+        "hardware": hardware_description(),
+        "near_one_hot_threshold": NEAR_ONE_HOT,
+        "treebanks": {},
+    }
     for treebank in args.treebanks:
         rows = treebank_rows(args.runs, treebank, earlier.get(treebank))
         if rows is not None:
             results["treebanks"][treebank] = rows
     results["treebanks"] = {**earlier, **results["treebanks"]}
-    table = {f"{treebank} {split}": row for treebank, rows in results["treebanks"].items()
-             for split, row in rows.items() if isinstance(row, dict)}
+    table = {
+        f"{treebank} {split}": row
+        for treebank, rows in results["treebanks"].items()
+        for split, row in rows.items()
+        if isinstance(row, dict)
+    }
     columns = ["uas", "las", "gold_head_prob", "arc_entropy", "arc_near_one_hot", "gold_label_prob", "label_entropy"]
-    note = ("Teacher (full parser) of each treebank on its training set, where distillation's KL terms are "
-            "computed, and on dev (train_cross_fitted: each training sentence scored by the cross-fitting teacher "
-            "that did not train on it; <split>_minilm_teacher: a stronger teacher trained as an ablation, "
-            "train_minilm_teacher_cross_fitted: the same from its cross-fitting fold teachers; where "
-            "teacher_scored_earlier, the teacher's rows come from a run no longer at hand, of the same config). "
-            "Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
-            f"words with one head at probability >= {NEAR_ONE_HOT}.")
+    note = (
+        "Teacher (full parser) of each treebank on its training set, where distillation's KL terms are "
+        "computed, and on dev (train_cross_fitted: each training sentence scored by the cross-fitting teacher "
+        "that did not train on it; <split>_minilm_teacher: a stronger teacher trained as an ablation, "
+        "train_minilm_teacher_cross_fitted: the same from its cross-fitting fold teachers; where "
+        "teacher_scored_earlier, the teacher's rows come from a run no longer at hand, of the same config). "
+        "Probabilities at temperature 1; entropies in nats; arc_near_one_hot: share of "
+        f"words with one head at probability >= {NEAR_ONE_HOT}."
+    )
     write_results(args.out, "parser_teacher_targets", results, table, columns, note)
 
 

@@ -37,19 +37,3 @@ def test_gpu_and_cpu_setups_read_different_runs_of_the_same_data():
         assert gpu_runs["dan_kd"].config == f"dan_kd_{gpu}_full" and cpu_runs["dan_kd"].config == f"dan_kd_{gpu}"
         assert dan.RUN_SETUP[gpu][2] == dan.RUN_SETUP[cpu][2] == gpu
     assert dan.run_folder("trec") == "trec" and dan.model_runs("trec")["dan_kd"].config == "dan_kd_trec"
-
-
-def test_word_vector_comparison_pairs_runs_by_seed_and_skips_unfinished_ones(tmp_path):
-    import json
-
-    compare = load_benchmark("dan_word_vectors").compare
-    for run, dev, test in (("a_s1", 0.80, 0.85), ("g_s1", 0.82, 0.84), ("a_s2", 0.70, 0.75), ("g_s2", 0.76, 0.80),
-                           ("a_s3", 0.5, 0.5)):
-        (tmp_path / "dan" / run).mkdir(parents=True)
-        (tmp_path / "dan" / run / "metrics.json").write_text(
-            json.dumps({"best_validation_accuracy": dev, "test_accuracy": test}))
-    row = compare(tmp_path, [("a_s1", "g_s1"), ("a_s2", "g_s2"), ("a_s3", "g_s3")])
-    assert row["pairs"] == 2  # g_s3 never finished
-    assert abs(row["dev_difference"] - 4.0) < 1e-9 and abs(row["test_difference"] - 2.0) < 1e-9
-    assert abs(row["test_random_start"] - 80.0) < 1e-9
-    assert compare(tmp_path, [("a_s3", "g_s3")]) is None

@@ -25,4 +25,4 @@ for seed in ${@:-2 3}; do
   run kd "$seed"
   wait
 done
-"$PY" benchmarks/dan_imdb_seeds.py --runs runs
+"$PY" -m experiments.dan_imdb_seeds --runs runs

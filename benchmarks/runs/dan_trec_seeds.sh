@@ -27,4 +27,4 @@ for seed in ${@:-1 2 3 4 5}; do
       --include-package green_nlp > "$dir.log" 2>&1
   done
 done
-"$PY" benchmarks/dan_trec_seeds.py --runs runs
+"$PY" -m experiments.dan_trec_seeds --runs runs

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Does starting the DAN's n-gram table from GloVe word vectors (ngram_dan's `pretrained_file`,
 # beyond the paper) help? The same configs with and without it, read by
-# benchmarks/dan_word_vectors.py. Needs the runs of `bash benchmarks/runs/dan.sh sst2_full` (the
+# experiments/dan_word_vectors.py. Needs the runs of `bash benchmarks/runs/dan.sh sst2_full` (the
 # SST-2 teacher cache and the plain kd / scratch runs) and of `benchmarks/runs/dan_trec_seeds.sh`.
 #   bash benchmarks/runs/dan_word_vectors.sh [trec seeds...]   (default: 1 2 3)
 set -euo pipefail
@@ -25,4 +25,4 @@ for seed in ${@:-1 2 3}; do
       ", \"random_seed\": $seed, \"numpy_seed\": $seed, \"pytorch_seed\": $seed"
   done
 done
-"$PY" benchmarks/dan_word_vectors.py --runs runs
+"$PY" -m experiments.dan_word_vectors --runs runs

@@ -1,13 +1,13 @@
-"""green_nlp.data.long_inputs' overrides (benchmarks/dan_teacher_long_inputs.py): the archived teacher, loaded with them, reads
-past its 256-piece cut in segments and still gives the same logits on a short review."""
+"""green_nlp.data.long_inputs' overrides (experiments/dan_teacher_long_inputs.py): the archived teacher, loaded
+with them, reads past its 256-piece cut in segments and still gives the same logits on a short review."""
+
 import json
 
+import pytest
 import torch
 from allennlp.commands.train import TrainModel
 from allennlp.common import Params
 from allennlp.models.archival import archive_model, load_archive
-
-import pytest
 
 from green_nlp.data.long_inputs import long_input_overrides
 from tests.conftest import REPO_ROOT
@@ -19,11 +19,17 @@ def _teacher_archive(tmp_path, monkeypatch):
     here, only that both loads share them)."""
     monkeypatch.chdir(REPO_ROOT)
     fixture = str(DAN_FIXTURES / "imdb_tiny.jsonl.gz")
-    overrides = {"train_data_path": fixture, "validation_data_path": fixture, "trainer.num_epochs": 1,
-                 "dataset_reader.sample_every": 1, "validation_dataset_reader.sample_every": 1,
-                 "validation_dataset_reader.sample_offset": 0}
-    params = Params.from_file(str(REPO_ROOT / "training_configs" / "dan" / "teacher_imdb.jsonnet"),
-                              json.dumps(overrides))
+    overrides = {
+        "train_data_path": fixture,
+        "validation_data_path": fixture,
+        "trainer.num_epochs": 1,
+        "dataset_reader.sample_every": 1,
+        "validation_dataset_reader.sample_every": 1,
+        "validation_dataset_reader.sample_offset": 0,
+    }
+    params = Params.from_file(
+        str(REPO_ROOT / "training_configs" / "dan" / "teacher_imdb.jsonnet"), json.dumps(overrides)
+    )
     run = tmp_path / "teacher"
     train_loop = TrainModel.from_params(params=params.duplicate(), serialization_dir=str(run), local_rank=0)
     params.to_file(str(run / "config.json"))

@@ -1,5 +1,6 @@
-"""benchmarks/parser_ablations.py scores ablation runs beside the paper-style students of a treebank,
+"""experiments/parser_ablations.py scores ablation runs beside the paper-style students of a treebank,
 on dev and test, with the same UAS/LAS as `allennlp evaluate`."""
+
 import json
 import shutil
 
@@ -7,7 +8,8 @@ from allennlp.data.data_loaders import MultiProcessDataLoader
 from allennlp.models.archival import load_archive
 from allennlp.training.util import evaluate
 
-from tests.benchmark_scripts import fixture_treebank, load_benchmark
+from experiments import parser_ablations
+from tests.benchmarks.helpers import fixture_treebank
 
 
 def _run_dir(path, archive):
@@ -30,11 +32,11 @@ def test_ablations_are_scored_beside_the_students_of_their_size(quickstart_archi
     _run_dir(runs / "parser" / "ud_wolof_wtb" / "d20", quickstart_archive)
     _run_dir(runs / "parser" / "ud_wolof_wtb" / "ablations" / "d20_dropout", quickstart_archive)
 
-    found = load_benchmark("parser_ablations").benchmark_treebank(runs, "UD_Wolof-WTB")
+    found = parser_ablations.benchmark_treebank(runs, "UD_Wolof-WTB")
 
     rows = found["models"]
     assert list(rows) == ["D-20", "d20_dropout"]  # no teacher or B-20 run here: only what exists
-    assert rows["d20_dropout"]["config"] == "training_configs/parser/ablations/ud_wolof_wtb_d20_dropout.jsonnet"
+    assert rows["d20_dropout"]["config"] == "ABLATION=ud_wolof_wtb_d20_dropout experiments/parser/ablation.jsonnet"
     for split, fixture in (("dev", data / "wo_wtb-ud-dev.conllu"), ("test", data / "wo_wtb-ud-test.conllu")):
         las = _allennlp_las(quickstart_archive, fixture)
         assert abs(rows["d20_dropout"][f"{split}_las"] - las) < 0.01
@@ -44,37 +46,64 @@ def test_ablations_are_scored_beside_the_students_of_their_size(quickstart_archi
 
 
 def test_a_treebank_without_ablation_runs_gives_nothing(tmp_path):
-    assert load_benchmark("parser_ablations").benchmark_treebank(tmp_path, "UD_Tamil-TTB") == {}
+    assert parser_ablations.benchmark_treebank(tmp_path, "UD_Tamil-TTB") == {}
 
 
 def test_an_ablation_of_another_size_is_set_beside_the_students_of_that_size():
-    beside = load_benchmark("parser_ablations").beside
+    beside = parser_ablations.beside
     assert beside(["d20_dropout", "b20_24_epochs"]) == ["full", "D-20", "B-20"]
     assert beside(["d60_dropout", "d40_dropout", "d20_20_epochs"]) == [
-        "full", "D-20", "B-20", "D-40", "B-40", "D-60", "B-60"]
+        "full",
+        "D-20",
+        "B-20",
+        "D-40",
+        "B-40",
+        "D-60",
+        "B-60",
+    ]
 
 
 def test_earlier_rows_whose_runs_are_gone_are_kept_apart_with_what_they_were_beside():
-    keep = load_benchmark("parser_ablations").keep_earlier_rows
-    earlier = {"models": {"full": {"test_las": 82.3}, "D-20": {"test_las": 79.4}, "B-20": {"test_las": 80.2},
-                          "D-40": {"test_las": 80.0}, "d20_dropout": {"test_las": 79.9},
-                          "d20_cross_fit": {"test_las": 1.0}}}
+    keep = parser_ablations.keep_earlier_rows
+    earlier = {
+        "models": {
+            "full": {"test_las": 82.3},
+            "D-20": {"test_las": 79.4},
+            "B-20": {"test_las": 80.2},
+            "D-40": {"test_las": 80.0},
+            "d20_dropout": {"test_las": 79.9},
+            "d20_cross_fit": {"test_las": 1.0},
+        }
+    }
     found = {"models": {"full": {"test_las": 82.7}, "D-20": {"test_las": 79.0}, "d20_cross_fit": {"test_las": 80.5}}}
     kept = keep(earlier, found)
     assert kept["models"] == found["models"]  # this run's rows are untouched
-    assert kept["earlier_teacher_run"]["models"] == {"full": {"test_las": 82.3}, "D-20": {"test_las": 79.4},
-                                                     "B-20": {"test_las": 80.2}, "d20_dropout": {"test_las": 79.9}}
+    assert kept["earlier_teacher_run"]["models"] == {
+        "full": {"test_las": 82.3},
+        "D-20": {"test_las": 79.4},
+        "B-20": {"test_las": 80.2},
+        "d20_dropout": {"test_las": 79.9},
+    }
     assert keep(kept, found)["earlier_teacher_run"] == kept["earlier_teacher_run"]  # a later rescoring keeps the set
     assert "earlier_teacher_run" not in keep({}, found)
 
 
 def test_without_a_retrained_teacher_earlier_rows_stay_in_the_set_marked_as_scored_earlier():
-    add = load_benchmark("parser_ablations").add_earlier_rows
-    earlier = {"models": {"full": {"test_las": 89.5}, "D-20": {"test_las": 88.4}, "B-20": {"test_las": 88.8},
-                          "d20_dropout": {"test_las": 88.3}, "d20_cross_fit": {"test_las": 1.0}}}
+    add = parser_ablations.add_earlier_rows
+    earlier = {
+        "models": {
+            "full": {"test_las": 89.5},
+            "D-20": {"test_las": 88.4},
+            "B-20": {"test_las": 88.8},
+            "d20_dropout": {"test_las": 88.3},
+            "d20_cross_fit": {"test_las": 1.0},
+        }
+    }
     found = {"models": {"d20_cross_fit": {"test_las": 89.2}, "d40_cross_fit": {"test_las": 89.6}}}
-    distillation = {"B-40": {"uas": 90.6, "las": 88.8, "params": 4, "epochs": 16}, "D-40": {"uas": 91.2, "las": 89.3,
-                                                                                          "params": 4}}
+    distillation = {
+        "B-40": {"uas": 90.6, "las": 88.8, "params": 4, "epochs": 16},
+        "D-40": {"uas": 91.2, "las": 89.3, "params": 4},
+    }
     rows = add(earlier, found, distillation)["models"]
     assert list(rows) == ["full", "D-20", "B-20", "D-40", "B-40", "d20_cross_fit", "d20_dropout", "d40_cross_fit"]
     assert rows["d20_cross_fit"] == {"test_las": 89.2}  # this run's score, not the earlier one
@@ -88,16 +117,21 @@ def test_a_run_folder_holding_only_a_vocabulary_is_not_scored(quickstart_archive
     runs = tmp_path / "runs"
     (runs / "parser" / "ud_wolof_wtb" / "teacher" / "vocabulary").mkdir(parents=True)
     _run_dir(runs / "parser" / "ud_wolof_wtb" / "ablations" / "d20_cross_fit", quickstart_archive)
-    assert list(load_benchmark("parser_ablations").benchmark_treebank(runs, "UD_Wolof-WTB")["models"]) == ["d20_cross_fit"]
+    assert list(parser_ablations.benchmark_treebank(runs, "UD_Wolof-WTB")["models"]) == ["d20_cross_fit"]
 
 
 def test_runs_of_one_config_under_other_seeds_are_summarized_together():
-    seed_means = load_benchmark("parser_ablations").seed_means
-    models = {"full": {"test_las": 89.5}, "B-20": {"test_las": 88.8, "scored_earlier": True},
-              "b20_seed2": {"dev_las": 88.9, "test_las": 88.6}, "b20_seed3": {"dev_las": 89.1, "test_las": 89.0},
-              "d20_cross_fit": {"dev_las": 88.8, "test_las": 88.5},
-              "d20_cross_fit_seed2": {"dev_las": 89.0, "test_las": 88.9},
-              "d40_cross_fit": {"dev_las": 89.4, "test_las": 89.4}, "d60_dropout_seed2": {"test_las": 89.0}}
+    seed_means = parser_ablations.seed_means
+    models = {
+        "full": {"test_las": 89.5},
+        "B-20": {"test_las": 88.8, "scored_earlier": True},
+        "b20_seed2": {"dev_las": 88.9, "test_las": 88.6},
+        "b20_seed3": {"dev_las": 89.1, "test_las": 89.0},
+        "d20_cross_fit": {"dev_las": 88.8, "test_las": 88.5},
+        "d20_cross_fit_seed2": {"dev_las": 89.0, "test_las": 88.9},
+        "d40_cross_fit": {"dev_las": 89.4, "test_las": 89.4},
+        "d60_dropout_seed2": {"test_las": 89.0},
+    }
 
     means = seed_means(models)
 

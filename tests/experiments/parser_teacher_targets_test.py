@@ -1,4 +1,5 @@
-"""benchmarks/parser_teacher_targets.py: statistics of a teacher's soft targets, per word."""
+"""experiments/parser_teacher_targets.py: statistics of a teacher's soft targets, per word."""
+
 import math
 import shutil
 
@@ -6,15 +7,15 @@ import pytest
 from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 
+from benchmarks.parser import parsing
+from experiments import parser_teacher_targets as script
 from green_nlp.dataset_readers import read_conllu
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE
-from tests.benchmark_scripts import fixture_treebank, load_benchmark
+from tests.benchmarks.helpers import fixture_treebank
 from tests.conftest import FIXTURES
 
 
 def _statistics(archive, batch_size):
-    script = load_benchmark("parser_teacher_targets")
-    parsing = load_benchmark("parsing")
     model = archive.model.eval()
     instances = parsing.read_for_model(archive, FIXTURES / "ud" / "synthetic-dev.conllu")
     return script.target_statistics(model, parsing.make_batches(instances, model.vocab, batch_size))
@@ -43,10 +44,10 @@ def test_statistics_are_probabilities_and_entropies(quickstart_archive):
 def test_attachment_scores_match_the_benchmarks_prediction_path(quickstart_archive):
     """UAS/LAS from the statistics pass equal those of parsing.predict + attachment_scores."""
     archive = load_archive(str(quickstart_archive))
-    parsing = load_benchmark("parsing")
     path = FIXTURES / "ud" / "synthetic-dev.conllu"
-    predictions, _ = parsing.predict(archive.model.eval(), parsing.make_batches(
-        parsing.read_for_model(archive, path), archive.model.vocab, 16))
+    predictions, _ = parsing.predict(
+        archive.model.eval(), parsing.make_batches(parsing.read_for_model(archive, path), archive.model.vocab, 16)
+    )
     uas, las = parsing.attachment_scores(path, predictions)
     stats = _statistics(archive, 16)
     assert (stats["uas"], stats["las"]) == (round(uas, 2), round(las, 2))
@@ -55,7 +56,6 @@ def test_attachment_scores_match_the_benchmarks_prediction_path(quickstart_archi
 
 def test_pooled_statistics_weigh_every_word_once(quickstart_archive):
     archive = load_archive(str(quickstart_archive))
-    script, parsing = load_benchmark("parser_teacher_targets"), load_benchmark("parsing")
     model = archive.model.eval()
     instances = parsing.read_for_model(archive, FIXTURES / "ud" / "synthetic-dev.conllu")
     whole = script.target_statistics(model, parsing.make_batches(instances, model.vocab, 16))
@@ -66,8 +66,8 @@ def test_pooled_statistics_weigh_every_word_once(quickstart_archive):
 
 
 def test_cross_fitted_rows_score_each_training_sentence_with_the_teacher_that_left_it_out(
-        fold_teacher_archives, tmp_path):
-    script = load_benchmark("parser_teacher_targets")
+    fold_teacher_archives, tmp_path
+):
     files = {"train": FIXTURES / "ud" / "synthetic-train.conllu", "dev": FIXTURES / "ud" / "synthetic-dev.conllu"}
     fold_dirs = [archive.parent for archive in fold_teacher_archives]
     rows = script.cross_fitted_rows(fold_dirs, files)
@@ -80,8 +80,8 @@ def test_cross_fitted_rows_score_each_training_sentence_with_the_teacher_that_le
 
 
 def test_fold_teachers_trained_after_the_teachers_run_was_gone_are_scored_beside_its_earlier_rows(
-        fold_teacher_archives, tmp_path, monkeypatch):
-    script = load_benchmark("parser_teacher_targets")
+    fold_teacher_archives, tmp_path, monkeypatch
+):
     data = fixture_treebank(tmp_path, monkeypatch, "UD_Wolof-WTB", "wo_wtb")
     shutil.copy(FIXTURES / "ud" / "synthetic-train.conllu", data / "wo_wtb-ud-train.conllu")
     runs = tmp_path / "runs"
@@ -98,17 +98,21 @@ def test_fold_teachers_trained_after_the_teachers_run_was_gone_are_scored_beside
     assert 0.0 <= rows["train_cross_fitted"]["las"] <= 100.0
 
 
-def test_an_ablation_teacher_gets_its_own_rows_and_earlier_cross_fitted_rows_stay(quickstart_archive, tmp_path,
-                                                                                 monkeypatch):
-    script = load_benchmark("parser_teacher_targets")
+def test_an_ablation_teacher_gets_its_own_rows_and_earlier_cross_fitted_rows_stay(
+    quickstart_archive, tmp_path, monkeypatch
+):
     data = fixture_treebank(tmp_path, monkeypatch, "UD_Wolof-WTB", "wo_wtb")
     shutil.copy(FIXTURES / "ud" / "synthetic-train.conllu", data / "wo_wtb-ud-train.conllu")
     runs = tmp_path / "runs"
     (runs / "parser" / "ud_wolof_wtb" / "teacher" / "vocabulary").mkdir(parents=True)  # only its vocabulary
     (runs / "parser" / "ud_wolof_wtb" / "ablations").mkdir()
     (runs / "parser" / "ud_wolof_wtb" / "ablations" / "minilm_teacher").symlink_to(quickstart_archive.parent)
-    earlier = {"train": {"las": 99.0}, "dev": {"las": 80.0}, "train_cross_fitted": {"las": 70.0},
-               "fold_teachers": [{"fold": 0}]}
+    earlier = {
+        "train": {"las": 99.0},
+        "dev": {"las": 80.0},
+        "train_cross_fitted": {"las": 70.0},
+        "fold_teachers": [{"fold": 0}],
+    }
     rows = script.treebank_rows(runs, "UD_Wolof-WTB", earlier)
     assert rows["train"] == {"las": 99.0} and rows["teacher_scored_earlier"] is True
     assert rows["train_cross_fitted"] == {"las": 70.0} and rows["fold_teachers"] == [{"fold": 0}]
@@ -117,8 +121,8 @@ def test_an_ablation_teacher_gets_its_own_rows_and_earlier_cross_fitted_rows_sta
 
 
 def test_an_ablation_teachers_fold_teachers_get_cross_fitted_rows_which_stay_when_its_runs_are_gone(
-        quickstart_archive, fold_teacher_archives, tmp_path, monkeypatch):
-    script = load_benchmark("parser_teacher_targets")
+    quickstart_archive, fold_teacher_archives, tmp_path, monkeypatch
+):
     data = fixture_treebank(tmp_path, monkeypatch, "UD_Wolof-WTB", "wo_wtb")
     shutil.copy(FIXTURES / "ud" / "synthetic-train.conllu", data / "wo_wtb-ud-train.conllu")
     treebank_runs = tmp_path / "runs" / "parser" / "ud_wolof_wtb"
@@ -138,7 +142,11 @@ def test_an_ablation_teachers_fold_teachers_get_cross_fitted_rows_which_stay_whe
     (treebank_runs / "minilm_fold_teachers").rename(treebank_runs / "fold_teachers")
     (treebank_runs / "ablations" / "minilm_teacher").unlink()
     kept = script.treebank_rows(tmp_path / "runs", "UD_Wolof-WTB", {**earlier, **rows})
-    for key in ("train_minilm_teacher", "dev_minilm_teacher", "train_minilm_teacher_cross_fitted",
-                "minilm_teacher_fold_teachers"):
+    for key in (
+        "train_minilm_teacher",
+        "dev_minilm_teacher",
+        "train_minilm_teacher_cross_fitted",
+        "minilm_teacher_fold_teachers",
+    ):
         assert kept[key] == rows[key], key
     assert kept["train_cross_fitted"] == rows["train_minilm_teacher_cross_fitted"]  # the same fixture fold teachers

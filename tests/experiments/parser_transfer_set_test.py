@@ -1,9 +1,10 @@
-"""benchmarks/parser_transfer_set.py: PTB-tagged text turned into parser input with UD UPOS."""
+"""experiments/parser_transfer_set.py: PTB-tagged text turned into parser input with UD UPOS."""
+
 import json
 import shutil
 
+from experiments import parser_transfer_set
 from green_nlp.dataset_readers.conll_tagging import read_columns
-from tests.benchmark_scripts import load_benchmark
 from tests.conftest import FIXTURES
 
 CHUNKING = FIXTURES / "ldnet" / "data" / "chunking_train.txt"
@@ -17,9 +18,21 @@ def test_the_transfer_set_keeps_every_sentence_and_reports_the_mapping(tmp_path,
     (tmp_path / "data" / "chunk").mkdir()
     shutil.copy(CHUNKING, tmp_path / "data" / "chunk" / "train.txt")
     output, results = tmp_path / "transfer.jsonl", tmp_path / "results"
-    monkeypatch.setattr("sys.argv", ["parser_transfer_set.py", "--data", str(tmp_path / "data"), "--tagged-text",
-                                     "chunk/train.txt", "--output", str(output), "--results", str(results)])
-    load_benchmark("parser_transfer_set").main()
+    monkeypatch.setattr(
+        "sys.argv",
+        [
+            "parser_transfer_set.py",
+            "--data",
+            str(tmp_path / "data"),
+            "--tagged-text",
+            "chunk/train.txt",
+            "--output",
+            str(output),
+            "--results",
+            str(results),
+        ],
+    )
+    parser_transfer_set.main()
 
     sentences = list(read_columns(str(CHUNKING)))
     records = [json.loads(line) for line in output.read_text().splitlines()]
