@@ -1,14 +1,19 @@
-"""Helpers shared by the benchmark scripts: hardware description and result files."""
+"""Helpers shared by the benchmark scripts: where things are, hardware description and result files.
+Only the standard library at import: the runtime benchmark's torch-free child processes import it."""
 import json
 import os
 import platform
 from pathlib import Path
 from typing import Any, Dict, List
 
-import torch
+BENCHMARKS = Path(__file__).resolve().parent
+REPO = BENCHMARKS.parent
+RESULTS = BENCHMARKS / "results"
 
 
 def hardware_description() -> str:
+    import torch
+
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():

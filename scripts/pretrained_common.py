@@ -48,8 +48,8 @@ def folder_bytes(folder: Path) -> int:
 
 def hardware() -> str:
     """The benchmarks' description of this machine (CPU, cores, torch)."""
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    from common import hardware_description
+    sys.path.insert(0, str(REPO))
+    from benchmarks.common import hardware_description
 
     return hardware_description()
 

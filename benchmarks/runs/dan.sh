@@ -140,7 +140,7 @@ import write_review_sentences; write_review_sentences(*sys.argv[1:], count=30000
 }
 
 step_bench() {
-  nice -n 10 "$PY" benchmarks/dan.py --runs runs
+  nice -n 10 "$PY" -m benchmarks.dan.distillation --runs runs
 }
 
 for step in ${@:-sst2 trec imdb bench}; do "step_$step"; done

@@ -40,7 +40,7 @@ step_nolm() {  # needs no LM: can run while the LMs train
 }
 
 # A second seed of both CoNLL-03 taggers, to tell the LMs' gain from seed noise (allennlp metrics
-# in runs/ldnet/conll2003_seed2/*/metrics.json; not part of benchmarks/ldnet.py's table)
+# in runs/ldnet/conll2003_seed2/*/metrics.json; not part of benchmarks.ldnet.taggers' table)
 step_seed2() {
   local seed='"random_seed": 2, "numpy_seed": 2, "pytorch_seed": 2'
   train training_configs/ldnet_ner_nolm.jsonnet $R/conll2003_seed2/nolm "{\"trainer.num_epochs\": $EPOCHS, $seed}" >> $R/conll2003_seed2_nolm.log 2>&1
@@ -81,7 +81,7 @@ step_wnut17() { other_dataset wnut17 wnut17; }
 step_conll2000() { other_dataset chunking conll2000; }
 
 step_bench() {
-  nice -n 10 "$PY" benchmarks/ldnet.py
+  nice -n 10 "$PY" -m benchmarks.ldnet.taggers
 }
 
 steps=${*:-all}

@@ -17,7 +17,7 @@ allennlp train training_configs/parser/ud_ewt_raw_text.jsonnet -s runs/ewt_raw_t
 # Peer: allennlp-models' biaffine_parser with the same sizes.
 allennlp train training_configs/peers/allennlp_models_biaffine_ewt.jsonnet -s runs/ewt_allennlp_models -o '{"trainer.num_epochs": 4}' --include-package green_nlp &
 wait
-# The teacher's best-on-dev and last checkpoints averaged (parser_ewt.py picks it or the plain one by dev LAS).
+# The teacher's best-on-dev and last checkpoints averaged (benchmarks.parser.ewt picks it or the plain one by dev LAS).
 allennlp green-average-checkpoints runs/ewt_gold_upos --output runs/ewt_gold_upos/averaged.tar.gz --include-package green_nlp
 
 # Students distil from the teacher's archive at runs/parser/ud_ewt/teacher/model.tar.gz, with the
@@ -36,5 +36,6 @@ for fraction in 40 60 80; do
   allennlp train training_configs/parser/students/ud_ewt_b$fraction.jsonnet -s runs/parser/ud_ewt/b$fraction -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
   wait
 done
-python benchmarks/parser_ewt.py
-python benchmarks/parser_distillation.py --treebanks UD_English-EWT --repeats 3 --devices cpu
+python -m benchmarks.parser.ewt
+# the SuPar peer (runs/supar_ewt, benchmarks/parser/peers/supar_peer.py) is found on PYTHONPATH
+PYTHONPATH=runs/peers/site python -m benchmarks.parser.distillation --treebanks UD_English-EWT --repeats 3 --devices cpu

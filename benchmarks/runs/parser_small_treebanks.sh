@@ -37,6 +37,6 @@ for treebank in ${@:-ud_tamil_ttb ud_wolof_wtb}; do
     train "training_configs/parser/students/${treebank}_$student.jsonnet" "runs/parser/$treebank/$student"
   done
   if [ "$BENCH" = 1 ]; then
-    python benchmarks/parser_distillation.py --treebanks "${TREEBANK_NAME[$treebank]}"
+    python -m benchmarks.parser.distillation --treebanks "${TREEBANK_NAME[$treebank]}"
   fi
 done

@@ -170,10 +170,3 @@ def test_the_runtime_imports_neither_torch_nor_allennlp_nor_sklearn(folder):
     assert result.returncode == 0, result.stderr[-3000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["heavy"] == [] and report["label"] in ("negative", "positive")
-
-
-def test_the_speed_benchmark_names_missing_sst2_data(tmp_path):
-    from tests.benchmark_scripts import load_benchmark
-
-    with pytest.raises(SystemExit, match="SST-2 data not found: .*dev.tsv"):
-        load_benchmark("dan_runtime_speed").sst2_examples(tmp_path)

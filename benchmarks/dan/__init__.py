@@ -1,0 +1,1 @@
+"""Sparse distillation benchmarks: the MiniLM teacher against its n-gram DAN students."""

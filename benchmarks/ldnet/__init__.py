@@ -1,0 +1,1 @@
+"""LD-Net benchmarks: taggers without, with and with pruned language models."""

@@ -1,0 +1,115 @@
+"""Regenerate the README's results section and docs/results.md from benchmarks/results/: one part per
+results JSON, shown through the Markdown table (and PNG plot) that the same benchmark script generated
+from that JSON. The README keeps the headline results a new user looks for first; every other part
+(ablations, seed studies, diagnostics, figures from other hardware) goes to docs/results.md.
+
+    python -m benchmarks.reports.update_readme
+"""
+import argparse
+import os
+from pathlib import Path
+from typing import Iterable, List
+
+from benchmarks.common import REPO
+
+START, END = "<!-- results:start -->", "<!-- results:end -->"
+TITLES = {
+    "parser_ewt": "Dependency parsing, UD English-EWT test (`python -m benchmarks.parser.ewt`)",
+    "parser_distillation": "Parser distillation: full vs students vs peers (`python -m benchmarks.parser.distillation`)",
+    "parser_ablations": "Parser distillation ablations (`python -m experiments.parser_ablations`)",
+    "parser_teacher_targets": "What a parser teacher's soft targets hold beyond the gold tree "
+                              "(`python -m experiments.parser_teacher_targets`)",
+    "parser_transfer_set": "A transfer set for the EWT students: UPOS from PTB tags (`python -m experiments.parser_transfer_set`)",
+    "distillation_overhead": "What distillation adds to a student's training step (`python -m benchmarks.parser.distillation_overhead`)",
+    "tree_decoders": "Tree decoding alone (`python -m benchmarks.parser.tree_decoders`)",
+    "ldnet": "LD-Net: NoLM vs LM-augmented vs layer-pruned taggers (`python -m benchmarks.ldnet.taggers`)",
+    "dan": "Sparse distillation: MiniLM teacher vs n-gram DAN students (`python -m benchmarks.dan.distillation`)",
+    "dan_trec_seeds": "Sparse distillation on TREC over seeds (`python -m experiments.dan_trec_seeds`)",
+    "dan_imdb_seeds": "Sparse distillation on IMDB over seeds (`python -m experiments.dan_imdb_seeds`)",
+    "dan_word_vectors": "DAN n-gram table started from GloVe vs random (`python -m experiments.dan_word_vectors`)",
+    "dan_teacher_long_inputs": "The IMDB teacher reading longer inputs (`python -m experiments.dan_teacher_long_inputs`)",
+    "robustness": "Bad input handled (`python -m benchmarks.robustness.bad_input`)",
+    "runtime": "The torch-free runtime against AllenNLP: cold start, speed, memory, size (`python -m benchmarks.runtime.parser`)",
+    "pretrained_en_ewt_parser": "Shipped model en-ewt-parser (`scripts/build_pretrained.py en-ewt-parser`)",
+    "pretrained_en_sst2_sentiment": "Shipped model en-sst2-sentiment (`scripts/build_pretrained.py en-sst2-sentiment`)",
+    "dan_runtime_speed": "The n-gram DAN served four ways, and fastText (`python -m benchmarks.runtime.dan`)",
+    "tagger_runtime_speed": "The LD-Net tagger: AllenNLP predictor vs the ONNX runtime "
+                            "(`python -m benchmarks.runtime.tagger`)",
+    "serve_load": "HTTP serving under load, with and without micro-batching (`python -m benchmarks.serve.load`)",
+    "ray_scaling": "Bulk prediction and teacher labeling on Ray (`python -m benchmarks.serve.ray_scaling`)",
+    "gpu/parser_distillation": "Parser distillation on a GPU (`python -m benchmarks.parser.distillation --devices gpu`, "
+                               "on the archives at hand then; a machine with a GPU, not the CPU of the README)",
+}
+# shown in the README, in this order; every other results JSON goes to docs/results.md
+HEADLINE = ["parser_ewt", "parser_distillation", "ldnet", "dan"]
+ORDER = HEADLINE + ["gpu/parser_distillation", "parser_ablations", "parser_teacher_targets", "parser_transfer_set",
+                    "distillation_overhead", "tree_decoders", "dan_trec_seeds", "dan_imdb_seeds", "dan_word_vectors",
+                    "dan_teacher_long_inputs", "robustness", "runtime", "pretrained_en_ewt_parser",
+                    "pretrained_en_sst2_sentiment", "dan_runtime_speed", "tagger_runtime_speed", "serve_load",
+                    "ray_scaling"]
+# plots a benchmark writes under another name than its JSON's
+EXTRA_PLOTS = {"dan": ["dan_pruning"]}
+RESULTS_DOC_HEAD = """# Further results
+
+Ablations, seed studies, diagnostics and figures from other hardware, beside the headline tables in the
+[README](../README.md#results). Generated from `benchmarks/results/` by `python -m benchmarks.reports.update_readme`;
+do not edit by hand. What the parser ablations show is discussed in [parser.md](parser.md), the LD-Net
+and DAN studies in [ldnet.md](ldnet.md) and [dan.md](dan.md).
+"""
+
+
+def result_stems(results_dir: Path) -> List[str]:
+    """Every results JSON under results_dir (and one folder down, for figures taken on other hardware),
+    as a path without suffix, in ORDER and then by name."""
+    found = list(results_dir.glob("*.json")) + list(results_dir.glob("*/*.json"))
+    return sorted((p.relative_to(results_dir).with_suffix("").as_posix() for p in found),
+                  key=lambda stem: (ORDER.index(stem) if stem in ORDER else len(ORDER), stem))
+
+
+def render(results_dir: Path, stems: Iterable[str], page_dir: Path, level: str = "###") -> str:
+    """The parts for `stems`, with image links relative to the page they go in (page_dir)."""
+    parts = []
+    for stem in stems:
+        table = results_dir / f"{stem}.md"
+        if not table.exists():
+            raise SystemExit(f"{stem}.json has no {stem}.md: re-run the benchmark script that writes it")
+        part = f"{level} {TITLES.get(stem, stem)}\n\n{table.read_text().strip()}\n"
+        for name in [table.stem] + EXTRA_PLOTS.get(stem, []):
+            plot = table.with_name(f"{name}.png")
+            if plot.exists():
+                part += f"\n![{name}]({Path(os.path.relpath(plot, page_dir)).as_posix()})\n"
+        parts.append(part)
+    return "\n".join(parts)
+
+
+def update(root: Path) -> None:
+    """Rewrite README.md between its markers and docs/results.md as a whole."""
+    results_dir = root / "benchmarks" / "results"
+    stems = result_stems(results_dir)
+    headline = [stem for stem in stems if stem in HEADLINE]
+    further = [stem for stem in stems if stem not in HEADLINE]
+    readme = root / "README.md"
+    text = readme.read_text()
+    if START not in text or END not in text:
+        raise SystemExit(f"README.md lacks the {START} ... {END} markers")
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    section = render(results_dir, headline, root) if headline else "No benchmark has been run yet.\n"
+    if further:
+        section += ("\nMore results (ablations, seed studies, diagnostics, GPU figures): "
+                    "[docs/results.md](docs/results.md).\n")
+    readme.write_text(f"{head}{START}\n{section}{END}{tail}")
+    docs = root / "docs"
+    docs.mkdir(exist_ok=True)
+    body = render(results_dir, further, docs, level="##") if further else "No further benchmark has been run yet.\n"
+    (docs / "results.md").write_text(f"{RESULTS_DOC_HEAD}\n{body}")
+
+
+def main() -> None:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
+    update(REPO)
+    print("README.md results section and docs/results.md updated")
+
+
+if __name__ == "__main__":
+    main()

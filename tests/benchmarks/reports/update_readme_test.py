@@ -1,0 +1,63 @@
+"""benchmarks.reports.update_readme: headline results in the README, the rest in docs/results.md."""
+import shutil
+
+import pytest
+
+from benchmarks.reports import update_readme
+from tests.conftest import REPO_ROOT
+
+README = "# tool\n\n## Results\n\n<!-- results:start -->\nold\n<!-- results:end -->\n\n## Limits\n\n- kept\n"
+
+
+def _results(root, stems):
+    results = root / "benchmarks" / "results"
+    for stem in stems:
+        (results / stem).parent.mkdir(parents=True, exist_ok=True)
+        (results / f"{stem}.json").write_text("{}")
+        (results / f"{stem}.md").write_text(f"| {stem} table |\n")
+    return results
+
+
+def test_headline_parts_go_to_the_readme_and_the_rest_to_docs_results(tmp_path):
+    (tmp_path / "README.md").write_text(README)
+    results = _results(tmp_path, ["parser_ewt", "dan", "parser_ablations", "gpu/parser_distillation"])
+    (results / "dan_pruning.png").write_bytes(b"png")
+    (results / "gpu" / "parser_distillation.png").write_bytes(b"png")
+    update_readme.update(tmp_path)
+
+    readme = (tmp_path / "README.md").read_text()
+    assert "old" not in readme and readme.endswith("## Limits\n\n- kept\n")
+    assert readme.index("| parser_ewt table |") < readme.index("| dan table |")
+    assert "![dan_pruning](benchmarks/results/dan_pruning.png)" in readme
+    assert "parser_ablations table" not in readme and "[docs/results.md](docs/results.md)" in readme
+    further = (tmp_path / "docs" / "results.md").read_text()
+    assert "| parser_ablations table |" in further and "| gpu/parser_distillation table |" in further
+    assert "parser_ewt table" not in further
+    # links from docs/ climb one folder
+    assert "![parser_distillation](../benchmarks/results/gpu/parser_distillation.png)" in further
+
+
+def test_a_results_json_without_its_table_is_refused(tmp_path):
+    (tmp_path / "README.md").write_text(README)
+    results = _results(tmp_path, ["ldnet"])
+    (results / "ldnet.md").unlink()
+    with pytest.raises(SystemExit, match="ldnet.json has no ldnet.md"):
+        update_readme.update(tmp_path)
+
+
+def test_a_readme_without_markers_is_refused(tmp_path):
+    (tmp_path / "README.md").write_text("# tool\n")
+    _results(tmp_path, ["ldnet"])
+    with pytest.raises(SystemExit, match="lacks the"):
+        update_readme.update(tmp_path)
+
+
+def test_the_committed_readme_and_results_page_match_the_results_files(tmp_path):
+    """The tables shown are the ones the benchmark scripts wrote: regenerating changes nothing."""
+    shutil.copy(REPO_ROOT / "README.md", tmp_path / "README.md")
+    shutil.copytree(REPO_ROOT / "benchmarks" / "results", tmp_path / "benchmarks" / "results")
+    update_readme.update(tmp_path)
+    assert (tmp_path / "README.md").read_text() == (REPO_ROOT / "README.md").read_text(), \
+        "README.md is out of date: run python -m benchmarks.reports.update_readme"
+    assert (tmp_path / "docs" / "results.md").read_text() == (REPO_ROOT / "docs" / "results.md").read_text(), \
+        "docs/results.md is out of date: run python -m benchmarks.reports.update_readme"
