@@ -1,81 +1,130 @@
 """Every parser and peer training config builds (reader, vocabulary, model, optimizer, scheduler, trainer), with its
-real-data paths pointed at the fixtures, as allennlp-models' training_config_test does."""
+real-data paths pointed at the fixtures, as allennlp-models' training_config_test does; the parameterised
+student.jsonnet builds for every treebank, size and teacher choice, and its values change what they should."""
+
 import json
 from pathlib import Path
 
 import pytest
-from allennlp.commands.train import TrainModel
-from allennlp.common import Params
 from allennlp.common.plugins import import_plugins
-from allennlp.common.util import prepare_environment
 
-from tests.conftest import FIXTURES, REPO_ROOT
+from green_nlp.nn.parameters import count_trainable_parameters
+from tests.conftest import REPO_ROOT
+from tests.parser_configs import DISTILLATION, build_on_fixtures, read_config
 
 import_plugins()  # the peer configs use allennlp-models components, as `allennlp train` would
 
+PARSER = REPO_ROOT / "training_configs" / "parser"
+STUDENT = PARSER / "student.jsonnet"
 # LD-Net and n-gram DAN configs read other formats; tests/ldnet_training_config_test.py and
-# tests/dan_training_config_test.py build those on their own fixtures.
-CONFIGS = sorted(p for family in ("parser", "peers") for p in (REPO_ROOT / "training_configs" / family).rglob("*.jsonnet"))
-TINY_CONLLU = str(FIXTURES / "ud" / "synthetic-tiny.conllu")
-TEACHER_ARCHIVE = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
+# tests/dan_training_config_test.py build those on their own fixtures. student.jsonnet needs its variables.
+CONFIGS = sorted(
+    p
+    for family in ("parser", "peers")
+    for p in (REPO_ROOT / "training_configs" / family).rglob("*.jsonnet")
+    if p != STUDENT
+)
+TREEBANKS = ["ud_ewt", "ud_tamil_ttb", "ud_wolof_wtb", "ud_chinese_gsd_v1_3"]
+SIZES = ["20", "40", "60", "80"]
 
 
-def _fixture_overrides(config: dict) -> dict:
-    overrides = {"train_data_path": TINY_CONLLU, "validation_data_path": TINY_CONLLU, "trainer.num_epochs": 1}
-    if "test_data_path" in config:
-        overrides["test_data_path"] = TINY_CONLLU
-    embedders = config["model"].get("text_field_embedder", {}).get("token_embedders", {})
-    if "pretrained_file" in embedders.get("tokens", {}):
-        overrides["model.text_field_embedder.token_embedders.tokens.pretrained_file"] = str(
-            FIXTURES / "emb" / "tiny_glove.50d.txt")
-    if config.get("vocabulary", {}).get("type") == "from_files":  # students: the teacher's vocabulary
-        overrides["vocabulary.directory"] = str(TEACHER_ARCHIVE)
-    callbacks = config.get("trainer", {}).get("callbacks", [])
-    for callback in callbacks:
-        if callback.get("type") != "green_distillation":
-            continue
-        # the callback reads the archives only when training starts; building it checks its settings
-        teacher = ({"cross_fit_teacher_archives": [str(TEACHER_ARCHIVE)] * len(callback["cross_fit_teacher_archives"])}
-                   if "cross_fit_teacher_archives" in callback else {"teacher_archive": str(TEACHER_ARCHIVE)})
-        overrides["trainer.callbacks"] = [{**callback, **teacher}]
-    return overrides
+def student_vars(treebank: str, size: str, distilled: bool, seed: str = "1") -> dict:
+    return {"TREEBANK": treebank, "SIZE": size, "DISTILLED": "true" if distilled else "false", "SEED": seed}
+
+
+def sizes_of(treebank: str) -> dict:
+    return json.loads((PARSER / "student_sizes" / f"{treebank}.json").read_text())["students"]
 
 
 @pytest.mark.parametrize("config_path", CONFIGS, ids=[str(p.relative_to(REPO_ROOT)) for p in CONFIGS])
 def test_config_builds(config_path: Path, tmp_path, monkeypatch):
     monkeypatch.chdir(REPO_ROOT)
-    raw = Params.from_file(str(config_path)).as_dict()
-    params = Params.from_file(str(config_path), json.dumps(_fixture_overrides(raw)))
-    prepare_environment(params)  # takes the seeds, as `allennlp train` does before building
-    train_loop = TrainModel.from_params(params=params, serialization_dir=str(tmp_path), local_rank=0)
+    train_loop = build_on_fixtures(config_path, tmp_path)
     assert train_loop.model is not None
     assert train_loop.trainer is not None
 
 
 def test_there_is_a_config_per_treebank():
     names = {p.name for p in CONFIGS}
-    assert {"ud_ewt.jsonnet", "ud_ewt_raw_text.jsonnet", "ud_tamil_ttb.jsonnet", "ud_wolof_wtb.jsonnet",
-            "ud_chinese_gsd_v1_3.jsonnet", "quickstart.jsonnet"} <= names
+    assert {
+        "ud_ewt.jsonnet",
+        "ud_ewt_raw_text.jsonnet",
+        "ud_tamil_ttb.jsonnet",
+        "ud_wolof_wtb.jsonnet",
+        "ud_chinese_gsd_v1_3.jsonnet",
+        "quickstart.jsonnet",
+    } <= names
 
 
-@pytest.mark.parametrize("treebank", ["ud_ewt", "ud_tamil_ttb", "ud_wolof_wtb", "ud_chinese_gsd_v1_3"])
-def test_every_treebank_has_teacher_and_eight_student_configs(treebank):
-    students = {p.stem for p in (REPO_ROOT / "training_configs" / "parser" / "students").glob(f"{treebank}_*.jsonnet")}
-    assert students == {f"{treebank}_{kind}{fraction}" for kind in "db" for fraction in (20, 40, 60, 80)}
-    sizes = json.loads((REPO_ROOT / "training_configs" / "parser" / "student_sizes" / f"{treebank}.json").read_text())
-    for fraction, size in sizes["students"].items():
+def test_variants_are_parameters_not_copies():
+    """The configs a user starts from, not one file per variant (issue 33: fewer than 60)."""
+    files = [path for path in (REPO_ROOT / "training_configs").rglob("*") if path.is_file()]
+    assert len(files) < 60, len(files)
+    assert not (PARSER / "students").exists() and not (PARSER / "ablations").exists()
+
+
+@pytest.mark.parametrize("treebank", TREEBANKS)
+def test_every_treebank_has_four_student_sizes_at_their_fractions(treebank):
+    sizes = sizes_of(treebank)
+    assert sorted(sizes) == SIZES
+    for fraction, size in sizes.items():
         assert abs(size["fraction"] - int(fraction) / 100) < 0.01  # the paper reached 19.2-20.5 %
 
 
-@pytest.mark.parametrize("treebank,teacher", [("ud_wolof_wtb", ""), ("ud_ewt", ""), ("ud_ewt", "minilm")])
-def test_cross_fit_students_list_one_teacher_per_fold_in_fold_order(treebank, teacher):
-    prefix = f"{teacher}_" if teacher else ""
-    folds = Params.from_file(str(REPO_ROOT / "training_configs" / "parser" / "cross_fit" /
-                                 f"{treebank}_{prefix}fold_teacher.jsonnet")).as_dict()["dataset_reader"]["cross_fit_folds"]
-    students = sorted(path for path in (REPO_ROOT / "training_configs" / "parser" / "ablations").glob(
-        f"{treebank}_*cross_fit*.jsonnet") if ("_minilm_" in path.name) == (teacher == "minilm"))
-    assert students
-    for path in students:
-        (callback,) = Params.from_file(str(path)).as_dict()["trainer"]["callbacks"]
-        archives = callback["cross_fit_teacher_archives"]
-        assert archives == [f"runs/parser/{treebank}/{prefix}fold_teachers/fold{i}/model.tar.gz" for i in range(folds)], path
+@pytest.mark.parametrize("treebank", TREEBANKS)
+def test_every_student_of_the_matrix_builds_with_its_sizes_and_teacher_choice(treebank, tmp_path, monkeypatch):
+    """SIZE picks the dims of student_sizes/<treebank>.json (more parameters at each step); DISTILLED adds the
+    teacher and switches dropout off, and nothing else: D-x and B-x have the same parameters."""
+    monkeypatch.chdir(REPO_ROOT)
+    counts = {}
+    for size in SIZES:
+        dims = sizes_of(treebank)[size]
+        for distilled in (True, False):
+            variables = student_vars(treebank, size, distilled)
+            config = read_config(STUDENT, variables)
+            model = build_on_fixtures(STUDENT, tmp_path / f"{size}_{distilled}", variables).model
+            assert model.encoder.get_output_dim() == 2 * dims["lstm_hidden"], (size, distilled)
+            assert (
+                config["model"]["arc_mlp_dim"] == dims["arc_dim"]
+                and config["model"]["label_mlp_dim"] == dims["label_dim"]
+            )
+            assert config["model"]["upos_embedding_dim"] == dims["upos_dim"]
+            callbacks = config["trainer"].get("callbacks", [])
+            assert [c["type"] in DISTILLATION for c in callbacks] == ([True] if distilled else [])
+            if distilled:
+                assert callbacks[0]["teacher_archive"] == f"runs/parser/{treebank}/teacher/model.tar.gz"
+            assert config["model"]["mlp_dropout"] == (0.0 if distilled else 0.33)
+            assert config["vocabulary"] == {
+                "type": "from_files",
+                "directory": f"runs/parser/{treebank}/teacher/model.tar.gz",
+            }
+            counts[size, distilled] = count_trainable_parameters(model)
+        assert counts[size, True] == counts[size, False]
+    assert [counts[size, True] for size in SIZES] == sorted({counts[size, True] for size in SIZES})
+
+
+def test_the_seed_picks_allennlps_three_seeds():
+    seeds = {seed: read_config(STUDENT, student_vars("ud_wolof_wtb", "20", True, seed)) for seed in ("1", "2", "3")}
+    keys = ("random_seed", "numpy_seed", "pytorch_seed")
+    assert not any(key in seeds["1"] for key in keys)  # AllenNLP's defaults, as the paper-style students ran
+    assert [seeds["2"][key] for key in keys] == [23370, 2337, 233]
+    assert [seeds["3"][key] for key in keys] == [31337, 3133, 313]
+    strip = [{k: v for k, v in config.items() if k not in keys} for config in seeds.values()]
+    assert strip[0] == strip[1] == strip[2]  # nothing else changes
+
+
+@pytest.mark.parametrize(
+    "variable,value", [("SIZE", "30"), ("TREEBANK", "ud_klingon"), ("DISTILLED", "yes"), ("SEED", "4")]
+)
+def test_a_value_outside_the_matrix_is_refused_by_name(variable, value):
+    variables = {**student_vars("ud_ewt", "20", True), variable: value}
+    with pytest.raises(RuntimeError, match=f"{variable} must be one of"):
+        read_config(STUDENT, variables)
+
+
+def test_a_missing_variable_is_named(monkeypatch):
+    monkeypatch.delenv("SEED", raising=False)
+    variables = student_vars("ud_ewt", "20", True)
+    del variables["SEED"]
+    with pytest.raises(RuntimeError, match="undefined external variable: SEED"):
+        read_config(STUDENT, variables)

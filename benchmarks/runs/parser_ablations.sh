@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ablations of student distillation (training_configs/parser/ablations/<treebank>_<name>.jsonnet),
+# Ablations of student distillation (the runs <treebank>_<name> of experiments/parser/variants.libsonnet),
 # each trained like the treebank's paper-style students (same EPOCHS cap, unless the config sets its
 # own num_epochs), then scored beside them.
 #   bash benchmarks/runs/parser_ablations.sh [ud_wolof_wtb ...]   (default: ud_wolof_wtb)
@@ -11,9 +11,9 @@
 # its d<x>_dropout runs were trained with EPOCHS=10 (its students' cap), two chains side by side:
 #   EPOCHS=10 SCORE=0 NAMES="d40_dropout d60_dropout" bash benchmarks/runs/parser_ablations.sh ud_chinese_gsd_v1_3
 #   EPOCHS=10 SCORE=0 NAMES="d80_dropout d20_dropout" bash benchmarks/runs/parser_ablations.sh ud_chinese_gsd_v1_3
-# then python benchmarks/parser_ablations.py --treebanks UD_Chinese-GSD_v1.3
+# then python -m experiments.parser_ablations --treebanks UD_Chinese-GSD_v1.3
 # EWT's seed runs (<name>_seed2/3: the same config under other seeds), chains side by side, then scored with
-# python benchmarks/parser_ablations.py --treebanks UD_English-EWT --same-teacher-run:
+# python -m experiments.parser_ablations --treebanks UD_English-EWT --same-teacher-run:
 #   EPOCHS=16 SCORE=0 NAMES="d20_cross_fit_seed2 d80_cross_fit" bash benchmarks/runs/parser_ablations.sh ud_ewt
 #   EPOCHS=16 SCORE=0 NAMES="b20_seed2 b20_seed3 d20_cross_fit_seed3" bash benchmarks/runs/parser_ablations.sh ud_ewt
 #   (then b40_seed2 b40_seed3 beside d40_cross_fit_seed2 d40_cross_fit_seed3 the same way)
@@ -44,21 +44,11 @@ EPOCHS=${EPOCHS:-20}
 NAMES=${NAMES:-}   # only these ablations (names without the treebank prefix); default: all of the treebank's
 SCORE=${SCORE:-1}  # 0: train only (for chains run side by side; score once when all are done)
 
-# whether an ablation config, or an ablation config it imports from the same folder, names num_epochs
-sets_own_epochs() {
-  grep -q "num_epochs" "$1" && return 0
-  local imported
-  for imported in $(grep -o "import '[^'/]*\.jsonnet'" "$1" | sed "s/import '\(.*\)'/\1/"); do
-    sets_own_epochs "$(dirname "$1")/$imported" && return 0
-  done
-  return 1
-}
-
 declare -A TREEBANK_NAME=([ud_tamil_ttb]=UD_Tamil-TTB [ud_wolof_wtb]=UD_Wolof-WTB [ud_ewt]=UD_English-EWT
                           [ud_chinese_gsd_v1_3]=UD_Chinese-GSD_v1.3)
 for treebank in ${@:-ud_wolof_wtb}; do
-  for config in training_configs/parser/ablations/"${treebank}"_*.jsonnet; do
-    name=$(basename "$config" .jsonnet); name=${name#"${treebank}_"}
+  # one line per run of the treebank: its name and whether it keeps its own epoch count (own) or takes EPOCHS
+  while read -r name epoch_count; do
     if [ -n "$NAMES" ] && [[ " $NAMES " != *" $name "* ]]; then continue; fi
     dir=runs/parser/$treebank/ablations/$name
     # a killed run also leaves a model.tar.gz (AllenNLP archives its best epoch on SIGTERM); only a
@@ -67,10 +57,10 @@ for treebank in ${@:-ud_wolof_wtb}; do
     resume=""; [ -d "$dir" ] && resume="-r"
     mkdir -p "$(dirname "$dir")"
     echo "== $dir $(date -u +%FT%TZ)"
-    # a config that sets its own num_epochs (a training-budget ablation), or imports an ablation that does
-    # (its other seeds), keeps it
-    epochs='{"trainer.num_epochs": '$EPOCHS'}'; sets_own_epochs "$config" && epochs='{}'
-    allennlp train "$config" -s "$dir" $resume -o "$epochs" --include-package green_nlp > "$dir.log" 2>&1
-  done
-  if [ "$SCORE" = 1 ]; then python benchmarks/parser_ablations.py --treebanks "${TREEBANK_NAME[$treebank]}"; fi
+    # a training-budget run, the MiniLM teacher and the transfer-set students keep their own epoch count
+    epochs='{"trainer.num_epochs": '$EPOCHS'}'; [ "$epoch_count" = own ] && epochs='{}'
+    ABLATION=${treebank}_$name allennlp train experiments/parser/ablation.jsonnet -s "$dir" $resume -o "$epochs" \
+      --include-package green_nlp < /dev/null > "$dir.log" 2>&1
+  done < <(python -m experiments.parser.variants "$treebank")
+  if [ "$SCORE" = 1 ]; then python -m experiments.parser_ablations --treebanks "${TREEBANK_NAME[$treebank]}"; fi
 done

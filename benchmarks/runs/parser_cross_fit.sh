@@ -3,7 +3,7 @@
 # (4 folds; TREEBANK=ud_ewt). Wolof: 5 fold teachers, each
 # trained without one fold of the training set, for the students whose soft targets on every
 # training sentence come from the teacher that did not see it
-# (training_configs/parser/ablations/ud_wolof_wtb_d20_cross_fit*.jsonnet). Start it once the full
+# (the ud_wolof_wtb_d<x>_cross_fit* runs of experiments/parser/variants.libsonnet). Start it once the full
 # teacher's run (runs/parser/ud_wolof_wtb/teacher, parser_small_treebanks.sh) has begun: the fold
 # teachers share its vocabulary.
 #   FOLDS="0 1 2" bash benchmarks/runs/parser_cross_fit.sh   (default: all 5, one after another)
@@ -14,8 +14,8 @@
 #   NAMES="d20_cross_fit d20_cross_fit_dropout d40_cross_fit d60_cross_fit d80_cross_fit \
 #          d20_cross_fit_seed2 b20_seed2 d20_dropout" SCORE=0 bash benchmarks/runs/parser_ablations.sh ud_wolof_wtb
 #   STUDENTS="d20 b20 b40 b60 b80" EPOCHS=20 BENCH=0 bash benchmarks/runs/parser_small_treebanks.sh ud_wolof_wtb
-#   python benchmarks/parser_ablations.py --treebanks UD_Wolof-WTB --keep-earlier
-#   python benchmarks/parser_teacher_targets.py --treebanks UD_Wolof-WTB UD_Tamil-TTB
+#   python -m experiments.parser_ablations --treebanks UD_Wolof-WTB --keep-earlier
+#   python -m experiments.parser_teacher_targets --treebanks UD_Wolof-WTB UD_Tamil-TTB
 # (its Tamil row: the Tamil teacher retrained by parser_small_treebanks.sh ud_tamil_ttb, EPOCHS=40)
 # (The fold teachers were run on 2 cores as FOLDS="3 4" beside the full teacher, then FOLDS="0 1"
 # and FOLDS="2" side by side. Never run two chains that share a fold: both would write to its run
@@ -27,8 +27,8 @@
 #     --include-package green_nlp   (then unpacked into runs/parser/ud_ewt/teacher/vocabulary)
 #   TREEBANK=ud_ewt FOLDS="0 2" bash benchmarks/runs/parser_cross_fit.sh   (beside FOLDS="1 3")
 #   EPOCHS=16 SCORE=0 NAMES=d20_cross_fit bash benchmarks/runs/parser_ablations.sh ud_ewt   (beside d40_cross_fit)
-#   python benchmarks/parser_ablations.py --treebanks UD_English-EWT --same-teacher-run
-#   python benchmarks/parser_teacher_targets.py --treebanks UD_English-EWT
+#   python -m experiments.parser_ablations --treebanks UD_English-EWT --same-teacher-run
+#   python -m experiments.parser_teacher_targets --treebanks UD_English-EWT
 # EWT's MiniLM fold teachers (2 folds, 6 epochs like the MiniLM teacher; one thread each, side by side),
 # then the D-20 and D-40 students distilled from them, side by side:
 #   TREEBANK=ud_ewt TEACHER=minilm FOLDS=0 bash benchmarks/runs/parser_cross_fit.sh   (beside FOLDS=1)
@@ -45,7 +45,8 @@ case $TREEBANK${TEACHER:+_$TEACHER} in
   ud_ewt_minilm) all_folds="0 1"; epochs=${EPOCHS:-6} ;;
   *) echo "no cross-fitting config for $TREEBANK ${TEACHER}" >&2; exit 2 ;;
 esac
-config=training_configs/parser/cross_fit/${TREEBANK}${TEACHER:+_$TEACHER}_fold_teacher.jsonnet
+config=experiments/parser/fold_teacher.jsonnet
+export FOLD_TEACHERS=${TREEBANK}${TEACHER:+_$TEACHER}  # which set of fold teachers (variants.libsonnet)
 root=runs/parser/$TREEBANK/${TEACHER:+${TEACHER}_}fold_teachers
 mkdir -p "$root"
 for fold in ${FOLDS:-$all_folds}; do

@@ -27,13 +27,13 @@ allennlp green-average-checkpoints runs/ewt_gold_upos --output runs/ewt_gold_upo
 # learning-rate schedule, reduce-on-plateau, does not depend on the epoch count.)
 ln -sfn ../../ewt_gold_upos runs/parser/ud_ewt/teacher
 [ -f runs/parser/ud_ewt/teacher/model.tar.gz ] || python -c "from allennlp.models.archival import archive_model; archive_model('runs/ewt_gold_upos', weights='best.th')"
-allennlp train training_configs/parser/students/ud_ewt_d20.jsonnet -s runs/parser/ud_ewt/d20 -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
-allennlp train training_configs/parser/students/ud_ewt_b20.jsonnet -s runs/parser/ud_ewt/b20 -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
+TREEBANK=ud_ewt SIZE=20 DISTILLED=true SEED=1 allennlp train training_configs/parser/student.jsonnet -s runs/parser/ud_ewt/d20 -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
+TREEBANK=ud_ewt SIZE=20 DISTILLED=false SEED=1 allennlp train training_configs/parser/student.jsonnet -s runs/parser/ud_ewt/b20 -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
 wait
 # The larger students, a pair at a time.
 for fraction in 40 60 80; do
-  allennlp train training_configs/parser/students/ud_ewt_d$fraction.jsonnet -s runs/parser/ud_ewt/d$fraction -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
-  allennlp train training_configs/parser/students/ud_ewt_b$fraction.jsonnet -s runs/parser/ud_ewt/b$fraction -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
+  TREEBANK=ud_ewt SIZE=$fraction DISTILLED=true SEED=1 allennlp train training_configs/parser/student.jsonnet -s runs/parser/ud_ewt/d$fraction -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
+  TREEBANK=ud_ewt SIZE=$fraction DISTILLED=false SEED=1 allennlp train training_configs/parser/student.jsonnet -s runs/parser/ud_ewt/b$fraction -o '{"trainer.num_epochs": 16}' --include-package green_nlp &
   wait
 done
 python -m benchmarks.parser.ewt

@@ -33,8 +33,10 @@ declare -A TREEBANK_NAME=([ud_tamil_ttb]=UD_Tamil-TTB [ud_wolof_wtb]=UD_Wolof-WT
 for treebank in ${@:-ud_tamil_ttb ud_wolof_wtb}; do
   mkdir -p "runs/parser/$treebank"
   train "training_configs/parser/$treebank.jsonnet" "runs/parser/$treebank/teacher"
-  for student in $STUDENTS; do
-    train "training_configs/parser/students/${treebank}_$student.jsonnet" "runs/parser/$treebank/$student"
+  for student in $STUDENTS; do  # d<x>: distilled from the teacher, b<x>: without one (training_configs/parser/student.jsonnet)
+    distilled=false; [ "${student:0:1}" = d ] && distilled=true
+    export TREEBANK=$treebank SIZE=${student:1} DISTILLED=$distilled SEED=1
+    train training_configs/parser/student.jsonnet "runs/parser/$treebank/$student"
   done
   if [ "$BENCH" = 1 ]; then
     python -m benchmarks.parser.distillation --treebanks "${TREEBANK_NAME[$treebank]}"

@@ -2,12 +2,12 @@
 # EWT students distilled on a transfer set as well as the training set (an ablation beyond the paper):
 # CoNLL-2000's WSJ sentences, given UPOS from their PTB tags, parsed by the full MiniLM teacher
 # (runs/parser/ud_ewt/ablations/minilm_teacher, parser_ablations.sh) into silver trees, then joined to
-# EWT train for training_configs/parser/ablations/ud_ewt_d*_minilm_cross_fit_transfer.jsonnet.
+# EWT train for the ud_ewt_d<x>_minilm_cross_fit_transfer runs (experiments/parser/variants.libsonnet).
 #   bash benchmarks/runs/parser_transfer.sh                 (the data, then the D-20 student)
 #   NAMES=d40_minilm_cross_fit_transfer bash benchmarks/runs/parser_transfer.sh
 # The labeling took about 4 minutes on one thread. The students were run one thread each, side by side
 # with other runs, and scored with
-#   python benchmarks/parser_ablations.py --treebanks UD_English-EWT --same-teacher-run
+#   python -m experiments.parser_ablations --treebanks UD_English-EWT --same-teacher-run
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source .venv/bin/activate
@@ -18,7 +18,7 @@ TEACHER=runs/parser/ud_ewt/ablations/minilm_teacher/model.tar.gz
 mkdir -p "$OUT"
 if [ ! -f "$OUT/train_plus_conll2000_silver.conllu" ]; then
   if [ ! -f "$OUT/conll2000_silver.conllu" ]; then
-    python benchmarks/parser_transfer_set.py --output "$OUT/conll2000.jsonl"
+    python -m experiments.parser_transfer_set --output "$OUT/conll2000.jsonl"
     allennlp predict "$TEACHER" "$OUT/conll2000.jsonl" --predictor green_dependency_parser \
       --output-file "$OUT/conll2000_silver.conllu" --include-package green_nlp --silent --batch-size 32
   fi

@@ -18,7 +18,7 @@
     local use_upos = upos_dim > 0 || predict_upos;
     local char_out = if char_dim > 0 then char_filters else 0;
     local reader = {
-      type: 'conllu_dependencies',
+      type: 'green_conllu_dependencies',
       use_gold_upos: use_upos,
       token_indexers: {
         tokens: { type: 'single_id', lowercase_tokens: lowercase },
@@ -84,7 +84,7 @@
 
   // A student (or equal-size baseline) with the dims picked by green_nlp.training.student_sizing
   // for a fraction of the teacher's parameters. Both use the teacher's vocabulary so label indices
-  // match; distilled students train with dropout off and the green_distillation callback (the
+  // match; distilled students train with dropout off and the green_parser_distillation callback (the
   // paper's equation 3), baselines with the teacher's dropout and no teacher. `dropout` overrides
   // that choice (e.g. a distilled student that keeps the teacher's dropout, an ablation).
   student(train, dev, test, size, teacher_archive, distilled, pretrained_file=null, lowercase=false,
@@ -99,7 +99,7 @@
       vocabulary={ type: 'from_files', directory: teacher_archive },
     );
     if distilled then base + {
-      trainer+: { callbacks: [{ type: 'green_distillation', teacher_archive: teacher_archive }] },
+      trainer+: { callbacks: [{ type: 'green_parser_distillation', teacher_archive: teacher_archive }] },
     } else base,
 }
 

@@ -1,2 +1,0 @@
-// A third seed of the B-40 baseline, with the seeds of ud_ewt_d40_cross_fit_seed3.
-(import 'ud_ewt_b40_seed2.jsonnet') + { random_seed: 31337, numpy_seed: 3133, pytorch_seed: 313 }
