@@ -299,6 +299,7 @@ BUILDERS: Dict[str, Callable[..., Dict[str, str]]] = {
     "dan": dan_cards,
     "robustness": lambda results, licenses, source: {},  # input-handling cases, not models
     "tree_decoders": lambda results, licenses, source: {},  # decoder timings, not models
+    "serve_load": lambda results, licenses, source: {},  # HTTP serving throughput, not models
 }
 
 
