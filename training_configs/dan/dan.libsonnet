@@ -6,7 +6,7 @@
 {
   reader(format='auto', fine_labels=false, max_examples=null, skip_unlabeled=false, split='all',
          split_file=null, label_names=null):: {
-    type: 'ngram_text',
+    type: 'green_ngram_text',
     ngram_range: [1, 4],
     format: format,
     fine_labels: fine_labels,
@@ -42,13 +42,13 @@
       [if test != null then 'evaluate_on_test']: true,
       datasets_for_vocab_creation: ['train'],  // n-grams from train (+ unlabeled) text only
       vocabulary: if stage == 'kd_ft' then { type: 'from_files', directory: kd_dir + '/vocabulary' } else {
-        type: 'ngram_count_vectorizer',
+        type: 'green_ngram_count_vectorizer',
         max_features: max_features,
         [if vocab_text_paths != null then 'text_paths']: vocab_text_paths,
         [if vocab_max_examples != null then 'max_examples_per_path']: vocab_max_examples,
       },
       model: {
-        type: 'ngram_dan',
+        type: 'green_ngram_dan',
         embedding_dim: embedding_dim,
         [if hidden_dim != null then 'hidden_dim']: hidden_dim,
         dropout: dropout,

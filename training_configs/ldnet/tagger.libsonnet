@@ -54,7 +54,7 @@ local lm = import 'lm.libsonnet';
     [if prune || finetune then 'vocabulary']: { type: 'from_files', directory: origin },
     // the archive's own config rebuilds the (pruned) tagger; its LMs and gates stay frozen
     model: if finetune then { type: 'from_archive', archive_file: origin } else {
-      type: 'ld_net_tagger',
+      type: 'green_ldnet_tagger',
       text_field_embedder: {
         token_embedders: {
           tokens: {
