@@ -26,6 +26,9 @@ class Conll18Scores:
     clas: float  # LAS over content words only (no function words, no punctuation)
     mlas: float  # CLAS that also needs UPOS, universal FEATS and the function-word children right
     gold_words: int
+    tokens: float = 100.0  # tokenization: predicted tokens whose span matches a gold token's
+    words: float = 100.0  # the same for syntactic words (multiword tokens split)
+    upos: float = 100.0  # aligned words with the gold UPOS
 
 
 def _scorer() -> Any:
@@ -52,7 +55,8 @@ def score_conllu(gold: PathLike, predicted: PathLike) -> Conll18Scores:
         return 100.0 * evaluation[metric].f1
 
     return Conll18Scores(uas=percent("UAS"), las=percent("LAS"), clas=percent("CLAS"), mlas=percent("MLAS"),
-                         gold_words=evaluation["Words"].gold_total)
+                         gold_words=evaluation["Words"].gold_total, tokens=percent("Tokens"),
+                         words=percent("Words"), upos=percent("UPOS"))
 
 
 def main() -> None:
