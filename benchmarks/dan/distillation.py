@@ -6,7 +6,8 @@ Runs are expected at RUNS/dan/<folder>/{teacher,scratch,kd,kd_ft}/model.tar.gz (
 benchmarks/runs/dan.sh): the folder is the dataset's name, except for `sst2` and `imdb`, whose
 teachers were fine-tuned on a GPU (RUNS/dan/sst2_full, RUNS/dan/imdb_full), and `sst2_cpu` and
 `imdb_cpu`, their CPU-sized setups (RUNS/dan/sst2, RUNS/dan/imdb), scored on the same test sets.
-Every model of a dataset is timed in this one process with one torch thread, on the same texts (the test set, or its first --max-timing-examples), in batches of
+Every model of a dataset is timed in this one process with one torch thread, on the same texts (the
+test set, or its first --max-timing-examples), in batches of
 --batch-size, the models in turn (round-robin, best of --repeats) so that load changes on a shared
 machine hit them alike: `cpu_examples_per_s` covers tokenization +
 indexing + the forward pass through AllenNLP's own Instance/Batch path (what `allennlp predict`
@@ -191,7 +192,8 @@ def accuracies(archive: Archive, sets: Dict[str, Tuple[List[TextExample], str]],
     return result
 
 
-def speeds(archives: Dict[str, Archive], texts: List[str], batch_size: int, repeats: int) -> Dict[str, Dict[str, float]]:
+def speeds(archives: Dict[str, Archive], texts: List[str], batch_size: int,
+           repeats: int) -> Dict[str, Dict[str, float]]:
     """Examples/s per model on `texts`, the models timed in turn (round-robin), best of `repeats`:
     end to end through AllenNLP's path, its tokenization + indexing alone, the forward pass alone
     (the difference), and end to end through the direct path."""
@@ -374,7 +376,8 @@ def write_report(results: Dict[str, Any]) -> None:
     missing = [d for d in DATASETS if d not in results["datasets"]]
     note = (f"Accuracy on each dataset's test set (see `evaluation` in dan.json; SST-2 dev and TREC's held-out "
             f"dev beside it). Speed: one CPU thread, batches of {settings['batch_size']}, the models of a "
-            f"dataset timed in turn on the same test texts, best of {settings.get('repeats', 1)}; cpu_examples_per_s includes tokenization "
+            f"dataset timed in turn on the same test texts, best of {settings.get('repeats', 1)}; "
+            "cpu_examples_per_s includes tokenization "
             f"(tokenize_examples_per_s alone), direct_* skips AllenNLP's per-instance objects (same predictions); "
             f"{results['hardware']}. Training was shortened for a 2-core CPU (see the configs' headers and "
             f"docs/dan.md); the `sst2` and `imdb` teachers were fine-tuned on a GPU (all 67,349 phrases at 64 "

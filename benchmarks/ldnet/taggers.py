@@ -124,9 +124,11 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
         # a share of a gain within noise (< 0.5 F1) says nothing, so it is only given for a real gain
         "pruned_share_of_gain": round((pruned - nolm) / gain, 3) if gain >= 0.5 else None,
         "pruned_keeps_80pct_of_gain": gain >= 0.5 and (pruned - nolm) >= 0.8 * gain,
-        "lm_flops_reduction": round(results["origin"]["lm_flops_per_token"] / results["pruned"]["lm_flops_per_token"], 2),
+        "lm_flops_reduction": round(results["origin"]["lm_flops_per_token"]
+                                    / results["pruned"]["lm_flops_per_token"], 2),
         "speedup_words_per_s": round(results["pruned"]["cpu_words_per_s"] / results["origin"]["cpu_words_per_s"], 2),
-        "speedup_model_only": round(results["pruned"]["model_only_words_per_s"] / results["origin"]["model_only_words_per_s"], 2),
+        "speedup_model_only": round(results["pruned"]["model_only_words_per_s"]
+                                    / results["origin"]["model_only_words_per_s"], 2),
     }
     results["aims"]["lm_flops_5x_fewer"] = results["aims"]["lm_flops_reduction"] >= 5
     results["aims"]["words_per_s_3x"] = results["aims"]["speedup_words_per_s"] >= 3
@@ -152,7 +154,8 @@ def aims_text(dataset: str, aims: Dict[str, Any]) -> str:
         f" Fine-tuning the pruned tagger (beyond the paper) changes its F1 by {aims['pruned_ft_f1_change']:+.2f} "
         f"(share of the gain {share_text(aims['pruned_ft_share_of_gain'])}; words/s "
         f"{aims['pruned_ft_speedup_words_per_s']}x origin).")
-    return (f"{dataset}: LM gain over NoLM {aims['origin_gain_f1']:+.2f} F1 (aim +0.5: {mark(aims['origin_beats_nolm_by_0.5'])}); "
+    return (f"{dataset}: LM gain over NoLM {aims['origin_gain_f1']:+.2f} F1 "
+            f"(aim +0.5: {mark(aims['origin_beats_nolm_by_0.5'])}); "
             f"pruned keeps {share_text(aims['pruned_share_of_gain'])} of that gain "
             f"(aim 80 %: {mark(aims['pruned_keeps_80pct_of_gain'])}); LM FLOPs {aims['lm_flops_reduction']}x fewer "
             f"(aim 5x: {mark(aims['lm_flops_5x_fewer'])}); words/s {aims['speedup_words_per_s']}x origin "
@@ -200,7 +203,8 @@ def seeds_text(dataset: str, summary: Dict[str, Any]) -> str:
                          for seed, row in summary["seeds"].items())
     earlier = ("" if "mean_gain_without_lm_dropout" not in summary
                else f", {summary['mean_gain_without_lm_dropout']:+.2f} without LM dropout")
-    return f"{dataset} over {len(summary['seeds'])} seeds ({per_seed}): mean LM gain {summary['mean_gain']:+.2f} F1{earlier}."
+    return (f"{dataset} over {len(summary['seeds'])} seeds ({per_seed}): "
+            f"mean LM gain {summary['mean_gain']:+.2f} F1{earlier}.")
 
 
 def language_models() -> Dict[str, Any]:
@@ -247,12 +251,14 @@ def main() -> None:
     rows = {f"{d} {v}": datasets[d][v] for d in datasets for v in VARIANTS + OPTIONAL_VARIANTS if v in datasets[d]}
     perplexity = ", ".join(f"{k} {v['validation_perplexity']}" for k, v in lms.items())
     note = (f"Span F1 on the test set; words/s on one CPU thread, batches of {args.batch_size} sentences "
-            f"sorted by length, variants timed in turn, best of {args.repeats} ({hardware_description()}). LM perplexity (dev): "
+            f"sorted by length, variants timed in turn, best of {args.repeats} ({hardware_description()}). "
+            "LM perplexity (dev): "
             f"{perplexity or 'n/a'}. Not measured (no trained runs): {', '.join(missing) or 'none'}. Aims: "
             + " ".join(aims_text(d, datasets[d]["aims"]) for d in datasets)
             + "".join(" " + seeds_text(d, summary) for d, summary in seeds.items()))
     write_results(args.out, "ldnet", results, rows,
-                  ["f1", "lm_flops_per_token", "tagger_flops_per_token", "cpu_words_per_s", "model_only_words_per_s", "params",
+                  ["f1", "lm_flops_per_token", "tagger_flops_per_token", "cpu_words_per_s", "model_only_words_per_s",
+                    "params",
                    "lm_layers", "epochs"],
                   note, first_column="dataset / variant")
 

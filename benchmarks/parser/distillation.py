@@ -97,7 +97,8 @@ def time_models(models: Dict[str, Dict[str, Any]], test_file: Path, batch_sizes:
                              for size in batch_sizes if not skipped(entry, size)}
             continue
         instances = read_for_model(entry["archive"], test_file)
-        batches[name] = {size: [(to_device(t, device), w) for t, w in make_batches(instances, entry["model"].vocab, size)]
+        vocab = entry["model"].vocab
+        batches[name] = {size: [(to_device(t, device), w) for t, w in make_batches(instances, vocab, size)]
                          for size in batch_sizes if not skipped(entry, size)}
     seconds: Dict[str, Dict[str, List[float]]] = {name: {str(s): [] for s in batch_sizes} for name in models}
     for _ in range(repeats):
@@ -186,7 +187,8 @@ def main() -> None:
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[32, 256, 4096])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--peer-max-batch", type=int, default=256,
-                        help="largest batch at which peers are timed (their all-pairs label scores need O(b n^2 L) memory)")
+                        help="largest batch at which peers are timed "
+                             "(their all-pairs label scores need O(b n^2 L) memory)")
     parser.add_argument("--devices", nargs="+", choices=["cpu", "gpu"], default=["cpu", "gpu"],
                         help="where to time (gpu only when one is present); figures of the other device "
                              "from an earlier run of the same treebank are kept")
@@ -211,7 +213,8 @@ def main() -> None:
     }
     out_file = args.out / "parser_distillation.json"
     results["treebanks"] = earlier_treebanks(out_file, args.replace)
-    measured_under = {key: results[key] for key in ("threads", "batch_sizes", "repeats", "peer_max_batch", "hardware", "gpu")}
+    measured_under = {key: results[key]
+                      for key in ("threads", "batch_sizes", "repeats", "peer_max_batch", "hardware", "gpu")}
     devices = [d for d in args.devices if d == "cpu" or torch.cuda.is_available()]
     for treebank in args.treebanks:
         figures = benchmark_treebank(args.runs, treebank, args.batch_sizes, args.repeats, args.peer_max_batch, devices)

@@ -42,7 +42,8 @@ STUDENT = REPO / "training_configs" / "parser" / "student.jsonnet"  # TREEBANK, 
 # Functions whose cumulative time the profile reports (substring of cProfile's "file:line(name)").
 PARTS = {
     "teacher scores (live run or cache)": "parser_distiller.py", "KL terms": "masked_kl_divergence",
-    "student label scores": "(label_scores)", "score() (student; live teacher too)": "(score)", "backward": "(backward)",
+    "student label scores": "(label_scores)", "score() (student; live teacher too)": "(score)",
+    "backward": "(backward)",
     "optimizer step": "adam.py",
 }
 
@@ -52,7 +53,8 @@ def build(student: Dict[str, str], vocab: Any) -> Dict[str, Any]:
     reader = DatasetReader.from_params(params.pop("dataset_reader"))
     model = Model.from_params(vocab=vocab, params=params.pop("model"))
     trainer = params.pop("trainer").as_dict()
-    callbacks = [c for c in trainer.get("callbacks", []) if c.get("type") in ("green_parser_distillation", "green_distillation")]
+    callbacks = [c for c in trainer.get("callbacks", [])
+                 if c.get("type") in ("green_parser_distillation", "green_distillation")]
     return {"reader": reader, "model": model, "distillation": callbacks[0] if callbacks else None,
             "train": params.pop("train_data_path"), "batch_size": params["data_loader"]["batch_sampler"]["batch_size"],
             "lr": trainer["optimizer"].get("lr", 1e-3), "grad_norm": trainer.get("grad_norm") or 5.0}

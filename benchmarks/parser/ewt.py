@@ -55,8 +55,10 @@ MODELS = [
     ("green_nlp_gold_upos_averaged", "ewt_gold_upos", True,
      "green_nlp biaffine, gold UPOS + GloVe 50-d words; best-on-dev and last checkpoints averaged",
      "averaged.tar.gz"),
-    ("green_nlp_raw_text", "ewt_raw_text", False, "green_nlp biaffine for raw text: words + char CNN, predicts UPOS", None),
-    ("allennlp_models_biaffine", "ewt_allennlp_models", True, "allennlp-models biaffine_parser, same sizes, gold UPOS", None),
+    ("green_nlp_raw_text", "ewt_raw_text", False,
+     "green_nlp biaffine for raw text: words + char CNN, predicts UPOS", None),
+    ("allennlp_models_biaffine", "ewt_allennlp_models", True,
+     "allennlp-models biaffine_parser, same sizes, gold UPOS", None),
 ]
 HEADLINE_CANDIDATES = ("green_nlp_gold_upos", "green_nlp_gold_upos_averaged")  # chosen by dev LAS
 PEERS = ("allennlp_models_biaffine",)  # trained for fewer epochs than ours: shown for speed only

@@ -176,11 +176,13 @@ def ldnet_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) 
     for direction, lm in results.get("language_models", {}).items():
         cards[f"ldnet_lm_{direction}"] = card(
             f"green_nlp LD-Net {direction} language model",
-            f"Densely connected LSTM language model ({direction}), adaptive softmax; its layer outputs feed the taggers.",
+            f"Densely connected LSTM language model ({direction}), adaptive softmax; "
+            "its layer outputs feed the taggers.",
             ["IMDB unlabeled reviews + the tagging sets' training text, built by "
              "`python -m green_nlp.dataset_readers.lm_corpus` (read whole, for the config's epochs)",
              f"License: {license_of('imdb', licenses)} (IMDB); the tagging sets' own licenses for their text"],
-            {"validation perplexity": lm.get("validation_perplexity"), "training perplexity": lm.get("training_perplexity")},
+            {"validation perplexity": lm.get("validation_perplexity"),
+             "training perplexity": lm.get("training_perplexity")},
             {}, {"config": f"`training_configs/ldnet/lm_{direction}.jsonnet`", "epochs": lm.get("epochs")},
             hardware, source, ["Trained for far fewer epochs than the LD-Net paper; its perplexity is much higher."])
     for dataset, figures in results.get("datasets", {}).items():
@@ -190,7 +192,8 @@ def ldnet_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) 
             if not row:
                 continue
             metrics = {"span F1 (test)": row.get("f1"), "parameters": row.get("params"),
-                       "LM parameters": row.get("lm_params"), "LM layers kept (forward, backward)": row.get("lm_layers")}
+                       "LM parameters": row.get("lm_params"),
+                       "LM layers kept (forward, backward)": row.get("lm_layers")}
             speed = {"CPU words/s (1 thread)": row.get("cpu_words_per_s"),
                      "LM multiply-adds per word": row.get("lm_flops_per_token"),
                      "tagger multiply-adds per word": row.get("tagger_flops_per_token")}
@@ -204,7 +207,8 @@ def ldnet_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) 
 
 
 DAN_VARIANTS = {"teacher": ("teacher", "the large teacher classifier the DAN is distilled from"),
-                "dan_scratch": ("dan_scratch", "a DAN over 1-4-gram embeddings trained on the labeled data only (baseline)"),
+                "dan_scratch": ("dan_scratch",
+                                "a DAN over 1-4-gram embeddings trained on the labeled data only (baseline)"),
                 "dan_kd": ("dan_kd", "a DAN distilled from the teacher on unlabeled text + the train set (KL loss)"),
                 "dan_kd_ft": ("dan_kd_ft", "the distilled DAN after the fine-tuning stage on the labeled data")}
 
@@ -249,7 +253,8 @@ def _percent(fraction: Optional[float]) -> Optional[float]:
 
 def dan_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) -> Dict[str, str]:
     settings = results.get("settings", {})
-    hardware = f"{results.get('hardware', '')}; {settings.get('threads', 1)} thread(s), batch {settings.get('batch_size')}"
+    hardware = (f"{results.get('hardware', '')}; {settings.get('threads', 1)} thread(s), "
+                f"batch {settings.get('batch_size')}")
     cards = {}
     label_names = config_label_names()
     for dataset, figures in results.get("datasets", {}).items():
@@ -259,7 +264,8 @@ def dan_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) ->
             row = figures.get(variant)
             if not row:
                 continue
-            metrics = {"accuracy % (test)": _percent(row.get("accuracy")), "accuracy % (dev)": _percent(row.get("dev_accuracy")),
+            metrics = {"accuracy % (test)": _percent(row.get("accuracy")),
+                       "accuracy % (dev)": _percent(row.get("dev_accuracy")),
                        "parameters": row.get("params"), "embedding parameters": row.get("embedding_params")}
             speed = {"CPU examples/s incl. tokenization (1 thread)": row.get("cpu_examples_per_s"),
                      "CPU examples/s, model only": row.get("model_examples_per_s")}
@@ -318,7 +324,8 @@ def write_cards(results_dir: Path, out_dir: Path, licenses: Optional[Dict[str, s
             (out_dir / f"{name}.md").write_text(text)
             written.append(out_dir / f"{name}.md")
     if written:
-        index = ["# Model cards", "", "Written by `python -m benchmarks.reports.model_cards` from `benchmarks/results/*.json`.", ""]
+        index = ["# Model cards", "",
+                 "Written by `python -m benchmarks.reports.model_cards` from `benchmarks/results/*.json`.", ""]
         index += [f"- [{p.stem}]({p.name})" for p in sorted(written)]
         (out_dir / "README.md").write_text("\n".join(index) + "\n")
     return written

@@ -67,7 +67,8 @@ def table(treebank: str, figures: Dict[str, Any], sizes: List[str]) -> str:
         label = peer_label(name, row) if row.get("peer") else name
         cells = [label, *scores, f"{row['params']:,}", fraction, str(row.get("epochs", ""))]
         for device in devices:
-            cells += speed_cells(row, f"{device}_tokens_per_s", sizes, 0) + speed_cells(row, f"{device}_sentences_per_s", sizes, 1)
+            cells += (speed_cells(row, f"{device}_tokens_per_s", sizes, 0)
+                      + speed_cells(row, f"{device}_sentences_per_s", sizes, 1))
         lines.append("| " + " | ".join(cells) + " |")
     largest = sizes[-1]
     checks = aims(figures["models"], largest) + peer_note(figures["models"])
@@ -75,7 +76,8 @@ def table(treebank: str, figures: Dict[str, Any], sizes: List[str]) -> str:
         lines += [""] + [f"- {line}" for line in checks]
     for device, under in figures.get("measured_under", {}).items():
         where = under["hardware"] if device == "cpu" else f"{under['gpu']} (host: {under['hardware']})"
-        lines.append(f"- {device.upper()} figures: {where}, median of {under['repeats']}, measured {under['measured_on']}")
+        lines.append(f"- {device.upper()} figures: {where}, median of {under['repeats']}, "
+                     f"measured {under['measured_on']}")
     return "\n".join(lines) + "\n"
 
 

@@ -378,7 +378,8 @@ def no_leftover_check(wanted: str) -> Callable[[Tuple[str, int]], Outcome]:
 # ------------------------------------------------------------------------------- the cases
 def _conllu_error(file: str, line: int, problem: str) -> Case:
     path = BAD / file
-    return Case(file, "ConlluDependenciesReader (allennlp train/evaluate/predict)", f"error at {file}:{line}: {problem}",
+    return Case(file, "ConlluDependenciesReader (allennlp train/evaluate/predict)",
+                f"error at {file}:{line}: {problem}",
                 lambda: read_conllu(path), error=["{file}" + f":{line}:", problem], file=path)
 
 
@@ -443,7 +444,8 @@ def file_cases() -> Dict[str, Case]:
         Case("conll_unseen_tag.conll", "allennlp evaluate's loop on the LD-Net tagger fixture",
              "evaluated; the span of a tag type the tagger never saw counts as missed (recall at most 2/3), "
              "one warning",
-             lambda: evaluate_file(BAD / "conll_unseen_tag.conll", TAGGER), check=unseen_gold_check("recall-overall", 2 / 3),
+             lambda: evaluate_file(BAD / "conll_unseen_tag.conll", TAGGER),
+             check=unseen_gold_check("recall-overall", 2 / 3),
              file=BAD / "conll_unseen_tag.conll", entry=EVALUATE),
         Case("classifier_empty_lines.tsv", "green_text_classification reader (SST-2 tsv)",
              "blank lines and lines with empty text skipped (documented), every other line read",
@@ -664,7 +666,8 @@ def other_cases(folder: Path) -> Dict[str, Case]:
              lambda: read_conllu(malformed), error=["{file}:4:", "'1.x' is not a word ID"], file=malformed),
         Case("classifier_unseen_class.tsv (teacher)", "allennlp evaluate's loop on a basic_classifier read by "
              "green_text_classification (the MiniLM teacher's reader and model)",
-             "evaluated; the example of a class the model never saw counts as wrong (accuracy at most 3/4), no KeyError",
+             "evaluated; the example of a class the model never saw counts as wrong (accuracy at most 3/4), "
+             "no KeyError",
              lambda: evaluate_file(BAD / "classifier_unseen_class.tsv", teacher_like_classifier()),
              check=unseen_gold_check("accuracy", 3 / 4), file=BAD / "classifier_unseen_class.tsv", entry=EVALUATE),
     ]
@@ -741,7 +744,8 @@ def by_entry_point(details: List[Dict[str, Any]]) -> Dict[str, Dict[str, int]]:
 
 def markdown(details: List[Dict[str, Any]]) -> str:
     handled = sum(d["handled"] for d in details)
-    rows = [f"{handled} of {len(details)} bad-input cases handled.\n", "| entry point | cases | handled |", "|---|---|---|"]
+    rows = [f"{handled} of {len(details)} bad-input cases handled.\n", "| entry point | cases | handled |",
+            "|---|---|---|"]
     rows += [f"| {entry} | {n['cases']} | {n['handled']} |" for entry, n in by_entry_point(details).items()]
     rows += ["", "| case | entry point | through | expected | handled | outcome |", "|---|---|---|---|---|---|"]
     for d in details:
@@ -763,7 +767,8 @@ def main() -> None:
         details = [run_case(case) for name, case in cases.items() if case.file is None or case.file.name in present]
     uncovered = sorted(present - set(file_cases()))
     details += [{"case": name, "entry_point": "-", "file": f"tests/bad_inputs/{name}", "through": "-", "expected": "-",
-                 "handled": False, "outcome": "not covered by benchmarks.robustness.bad_input", "why_not_handled": "no case"}
+                 "handled": False, "outcome": "not covered by benchmarks.robustness.bad_input",
+                 "why_not_handled": "no case"}
                 for name in uncovered]
     results = {"cases": len(details), "handled": sum(d["handled"] for d in details),
                "by_entry_point": by_entry_point(details), "details": details}

@@ -595,8 +595,8 @@ def render(results: Dict[str, Any]) -> str:
             per_form[form] = _yes_no(row)
     if per_form:
         parts.append(markdown_table(per_form, ["uas", "las", "upos_accuracy", "b1_answers_same",
-                                               "b32-sorted_answers_same", "same_arcs_as_predictor", "loaded_rss_mb", "peak_rss_mb",
-                                               "torch_imported"], "path"))
+                                               "b32-sorted_answers_same", "same_arcs_as_predictor", "loaded_rss_mb",
+                                               "peak_rss_mb", "torch_imported"], "path"))
     cold = results.get("cold_start")
     if cold:
         parts.append(markdown_table(cold, ["first_line_s", "exit_s", "max_rss_mb", "first_line"],
@@ -669,7 +669,8 @@ def note(results: Dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--archive", type=Path, default=DEFAULT_ARCHIVE, help="a raw-text green_biaffine_parser archive")
+    parser.add_argument("--archive", type=Path, default=DEFAULT_ARCHIVE,
+                        help="a raw-text green_biaffine_parser archive")
     parser.add_argument("--folder", type=Path, default=None,
                         help="its green-export folder with both graphs (default: export into a temporary folder)")
     parser.add_argument("--test-file", type=Path, default=None,

@@ -10,7 +10,8 @@ a one-second warm-up; both modes' servers run side by side and take turns, each 
 mode, the better run kept. Texts: UD English-EWT test sentences for the parser and SST-2 dev sentences
 for the classifier ($GREEN_NLP_DATA; the repository's fixtures where absent). The classifier is the
 shipped en-sst2-sentiment; without it, runs/dan_sst2_scratch/model.tar.gz exported with
-`green-nlp green-export` when that archive exists, else a DAN trained on the fixtures (the results say which). The load clients (aiohttp, asyncio) run
+`green-nlp green-export` when that archive exists, else a DAN trained on the fixtures (the results say
+which). The load clients (aiohttp, asyncio) run
 in this process on the same machine as the server. Also measured: how often a parse changes when
 a sentence shares its model call with others (int8 graphs quantize activations per batch).
 The server's and the clients' CPU time per request are measured too: on a shared machine the
@@ -76,7 +77,8 @@ def classifier_folder(work: Path) -> Tuple[Path, str]:
     """The exported DAN to serve, and what it is: the shipped sentiment model when present."""
     if (SHIPPED_CLASSIFIER / "green_model.json").is_file():
         return SHIPPED_CLASSIFIER, "the shipped en-sst2-sentiment (int8, 50,000 n-grams, distilled)"
-    archive, what = DAN_ARCHIVE, f"{DAN_ARCHIVE.relative_to(REPO)} (SST-2, trained from scratch), exported by green-export"
+    archive = DAN_ARCHIVE
+    what = f"{DAN_ARCHIVE.relative_to(REPO)} (SST-2, trained from scratch), exported by green-export"
     if not archive.is_file():
         run = work / "fixture_dan"
         green_nlp_command("train", str(REPO / "fixtures" / "dan" / "dan_experiment.jsonnet"), "-s", str(run), "-f")
@@ -176,7 +178,8 @@ def run_model(model: str, name: str, task: str, texts: List[str], levels: List[i
                 runs[mode]["levels"].append(row)
                 print(f"{name:>16} {mode:>14} {clients:>3} clients: {row['requests_per_s']:8.1f} req/s  "
                       f"p50 {row['p50_ms']:6.1f}  p99 {row['p99_ms']:7.1f} ms  mean batch {row['mean_batch']:.1f}  "
-                      f"server CPU {row['server_cpu_ms_per_request']:.2f} ms/request  errors {row['errors']}", flush=True)
+                      f"server CPU {row['server_cpu_ms_per_request']:.2f} ms/request  errors {row['errors']}",
+                      flush=True)
         for mode, server in servers.items():
             health = httpx.get(f"{server.url}/health", timeout=30).json()
             runs[mode].update({"rss_mb_end": health["rss_mb"], "responses": health["responses"],
@@ -194,7 +197,8 @@ def batch_agreement(texts: List[str]) -> Dict[str, Any]:
 
     nlp = load(PARSER, threads=1)
     alone = [nlp.parse(text).to_json() for text in texts]
-    together = [doc.to_json() for start in range(0, len(texts), 32) for doc in parse_texts(nlp, texts[start:start + 32])]
+    together = [doc.to_json() for start in range(0, len(texts), 32)
+                for doc in parse_texts(nlp, texts[start:start + 32])]
     same = total = 0
     for doc_alone, doc_together in zip(alone, together):
         for a, b in zip(doc_alone["sentences"], doc_together["sentences"]):
@@ -272,7 +276,8 @@ def main() -> None:
         "setup": {"server": "green-nlp serve --threads 1 (one onnxruntime thread per model call)",
                   "modes": {mode: " ".join(options) for mode, options in MODES.items()},
                   "request": 'one text per request, {"text": ...}; each client sends its next request on the answer',
-                  "seconds_per_level": args.seconds, "warm_up_s": 1.0, "rounds": args.rounds, "client": f"aiohttp {aiohttp.__version__}, asyncio"},
+                  "seconds_per_level": args.seconds, "warm_up_s": 1.0, "rounds": args.rounds,
+                  "client": f"aiohttp {aiohttp.__version__}, asyncio"},
         "texts": {PARSER: parse_source, "classifier": classify_source},
         "classifier": dan_what, "models": {}}
     for model, name, task, texts in plan:
@@ -323,7 +328,8 @@ def write_report(results: Dict[str, Any], out_dir: Path) -> None:
               "whole run (after start-up and warm-up, and after its last row).")
     dependence = (f"Batch dependence: with the int8 parser, {100 * agreement['same_head_and_label']:.2f} % of "
                   f"{agreement['words']:,} words keep their head and label when their sentence is parsed in a "
-                  f"micro-batch of 32 texts (as the server cuts it by length) instead of alone ({agreement['identical_texts']} of "
+                  f"micro-batch of 32 texts (as the server cuts it by length) instead of alone "
+                  f"({agreement['identical_texts']} of "
                   f"{agreement['sentences']} sentences identical): dynamic quantization scales activations per "
                   "batch, so a micro-batched answer can differ slightly from a lone one.")
     ceiling = ("The model alone, without HTTP (the server's own model call in one process, one thread, on "
