@@ -3,7 +3,7 @@
 // one epoch (an earlier teacher on every 12th review, 2,084, scored below the DAN trained from
 // scratch). Validation on other training reviews (every 12th from the 8th on, 2,083, odd indices, disjoint
 // from the training sample); with one epoch and no early stopping it selects nothing. The test
-// set is left to benchmarks/dan.py, which says how much of it it scored.
+// set is left to benchmarks/dan/distillation.py, which says how much of it it scored.
 local lib = import 'teacher.libsonnet';
 local data = std.extVar('GREEN_NLP_DATA') + '/cls/imdb/';
 
