@@ -18,9 +18,9 @@ from benchmarks.common import RESULTS, summarize_seeds, write_results
 VARIANTS = {
     "scratch": "DAN from scratch on the 4,907 training questions (CE)",
     "kd_train_only": "DAN(KD), teacher logits for the training questions only (T 2)",
-    "kd": "DAN(KD), training questions + 20 augmented copies of each (T 2; dan_kd_trec)",
+    "kd": "DAN(KD), training questions + 20 augmented copies of each (T 2; STAGE=kd)",
     "kd_t1": "DAN(KD), as kd with temperature 1",
-    "kd_questions": "DAN(KD), as kd plus 30,851 questions from IMDB reviews (dan_kd_trec_questions)",
+    "kd_questions": "DAN(KD), as kd plus 30,851 questions from IMDB reviews (STAGE=kd_questions)",
 }
 
 

@@ -88,8 +88,8 @@ def main() -> None:
         "matches the teacher's on its own distillation corpus, counted during the kept epoch's training "
         "(dropout on). GloVe start: each n-gram's row begins with the mean of its "
         "words' 50-d GloVe vectors in its first 50 columns (ngram_dan `pretrained_file`), the same "
-        "config otherwise. SST-2: the GPU teacher's setup (dan_*_sst2_full), one seed; TREC: "
-        "dan_*_trec."
+        "config otherwise. SST-2: the GPU teacher's setup (DATASET=sst2_full), one seed; TREC: "
+        "DATASET=trec."
     )
     write_results(
         RESULTS,

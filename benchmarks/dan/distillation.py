@@ -55,7 +55,7 @@ RUN_FOLDER = {"teacher": "teacher", "dan_scratch": "scratch", "dan_kd": "kd", "d
 RUN_SETUP = {"sst2": ("sst2_full", "sst2_full", "sst2"), "sst2_cpu": ("sst2", "sst2", "sst2"),
              "imdb": ("imdb_full", "imdb_full", "imdb"), "imdb_cpu": ("imdb", "imdb", "imdb")}
 DATASETS = ("sst2", "sst2_cpu", "trec", "imdb", "imdb_cpu")
-TREC_DEV_EVERY = 10  # as training_configs/dan/*_trec.jsonnet
+TREC_DEV_EVERY = 10  # as training_configs/dan/teacher_trec.jsonnet and student.jsonnet's DATASET=trec
 PRUNE_FRACTIONS = (1.0, 0.5, 0.25, 0.1, 0.03, 0.01, 0.003)
 AIM_NAMES = (("97 % of teacher", "meets_97_percent_of_teacher"), ("+1.0 over scratch", "meets_1_point_over_scratch"),
              ("30x teacher speed", "meets_30x_speed"))
@@ -82,7 +82,7 @@ def evaluation_sets(dataset: str) -> Dict[str, Tuple[List[TextExample], str]]:
 
 class ModelRun(NamedTuple):
     folder: str  # under <runs>/dan
-    config: str  # training_configs/dan/<config>.jsonnet
+    config: str  # the config it was trained from, with its external variables
 
 
 def setup(dataset: str) -> Tuple[str, str, str]:
@@ -97,7 +97,15 @@ def run_folder(dataset: str) -> str:
 def model_runs(dataset: str) -> Dict[str, ModelRun]:
     """Which run each row of `dataset` reads, in the order they are reported."""
     folder, suffix, _ = setup(dataset)
-    return {model: ModelRun(f"{folder}/{RUN_FOLDER[model]}", f"{model}_{suffix}") for model in MODELS}
+    return {model: ModelRun(f"{folder}/{RUN_FOLDER[model]}", config_of(model, suffix)) for model in MODELS}
+
+
+def config_of(model: str, suffix: str) -> str:
+    """The teacher's config file, or student.jsonnet with the DATASET and STAGE that pick the DAN (the stage is
+    the run folder's name)."""
+    if model == "teacher":
+        return f"training_configs/dan/teacher_{suffix}.jsonnet"
+    return f"DATASET={suffix} STAGE={RUN_FOLDER[model]} training_configs/dan/student.jsonnet"
 
 
 def _tensors(archive: Archive, texts: List[str]) -> Dict[str, Any]:

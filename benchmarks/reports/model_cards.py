@@ -251,6 +251,19 @@ def _percent(fraction: Optional[float]) -> Optional[float]:
     return None if fraction is None else round(100 * fraction, 2)
 
 
+def dan_config(recorded: str) -> str:
+    """How to train a DAN run again, from the config its results row records: a reference as
+    benchmarks.dan.distillation writes it now, or the stem of a file from before the DAN students became one
+    parameterised config (`dan_<stage>_<dataset>`, `dan_kd_trec_questions`)."""
+    if recorded.endswith(".jsonnet"):
+        return recorded
+    if recorded.startswith("teacher_"):
+        return f"training_configs/dan/{recorded}.jsonnet"
+    stage, dataset = ("kd_questions", "trec") if recorded == "dan_kd_trec_questions" else re.fullmatch(
+        r"dan_(.+)_(sst2_full|imdb_full|sst2|imdb|trec)", recorded).groups()
+    return f"DATASET={dataset} STAGE={stage} training_configs/dan/student.jsonnet"
+
+
 def dan_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) -> Dict[str, str]:
     settings = results.get("settings", {})
     hardware = (f"{results.get('hardware', '')}; {settings.get('threads', 1)} thread(s), "
@@ -269,15 +282,15 @@ def dan_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) ->
                        "parameters": row.get("params"), "embedding parameters": row.get("embedding_params")}
             speed = {"CPU examples/s incl. tokenization (1 thread)": row.get("cpu_examples_per_s"),
                      "CPU examples/s, model only": row.get("model_examples_per_s")}
-            config_name = row.get("config", f"{config}_{dataset.removesuffix('_cpu')}")  # older rows name none
+            config_name = dan_config(row.get("config", f"{config}_{dataset.removesuffix('_cpu')}"))  # older: none
             classes = dan_classes(dataset, row, label_names)
             cards[f"dan_{dataset}_{variant}"] = card(
                 f"green_nlp text classifier, {dataset}, {variant}", f"Text classifier: {what}.",
                 [f"Test: {evaluation.get('test', dataset)}", f"Dev: {evaluation.get('dev', '-')}",
                  f"License: {license_text}"] + ([f"Classes: {classes}"] if classes else []),
-                metrics, speed, {"config": f"`training_configs/dan/{config_name}.jsonnet`"},
-                hardware, source, [DAN_TRAINED_ON_GPU if config_name.startswith("teacher_") and
-                                   config_name.endswith("_full") else DAN_TRAINED_ON_CPU])
+                metrics, speed, {"config": f"`{config_name}`"},
+                hardware, source, [DAN_TRAINED_ON_GPU if "/teacher_" in config_name and
+                                   config_name.endswith("_full.jsonnet") else DAN_TRAINED_ON_CPU])
     return cards
 
 

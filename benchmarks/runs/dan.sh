@@ -54,16 +54,16 @@ step_sst2() {
   [ -f $R/sst2/imdb_sentences.txt ] || nice -n 10 "$PY" -c "import sys; from green_nlp.dataset_readers.lm_corpus \
 import write_review_sentences; write_review_sentences(*sys.argv[1:], count=40000)" "$DATA/cls/imdb/train_unsup.jsonl.gz" $R/sst2/imdb_sentences.txt
   label $R/sst2/teacher/model.tar.gz $R/sst2/kd_imdb.teacher.jsonl --format lines $R/sst2/imdb_sentences.txt
-  train $C/dan_scratch_sst2.jsonnet $R/sst2/scratch
-  train $C/dan_kd_sst2.jsonnet $R/sst2/kd
-  train $C/dan_kd_ft_sst2.jsonnet $R/sst2/kd_ft
+  DATASET=sst2 STAGE=scratch train $C/student.jsonnet $R/sst2/scratch
+  DATASET=sst2 STAGE=kd train $C/student.jsonnet $R/sst2/kd
+  DATASET=sst2 STAGE=kd_ft train $C/student.jsonnet $R/sst2/kd_ft
   # + 5 perturbed copies of each of the teacher's 10,000 labeled phrases (Tang et al. 2019); the
-  # cache name stays outside kd*, so dan_scratch_sst2's vocabulary is unchanged
+  # cache name stays outside kd*, so the sst2 scratch student's vocabulary is unchanged
   [ -f $R/sst2/augmented.txt ] || nice -n 10 "$PY" -c "import sys; from green_nlp.data.augmentation \
 import write_augmented_texts; print(write_augmented_texts(*sys.argv[1:], copies=5, max_examples=10000))" \
     "$DATA/cls/sst2/train.tsv" $R/sst2/augmented.txt
   label $R/sst2/teacher/model.tar.gz $R/sst2/augmented.teacher.jsonl --format lines $R/sst2/augmented.txt
-  train $C/dan_kd_augmented_sst2.jsonnet $R/sst2/kd_augmented
+  DATASET=sst2 STAGE=kd_augmented train $C/student.jsonnet $R/sst2/kd_augmented
 }
 
 step_trec() {
@@ -77,10 +77,10 @@ step_trec() {
 import write_augmented_texts; print(write_augmented_texts(*sys.argv[1:], copies=20, split='train'))" \
     "$DATA/cls/trec/train.txt" $R/trec/augmented.txt
   label $R/trec/teacher/model.tar.gz $R/trec/kd_augmented.teacher.jsonl --format lines $R/trec/augmented.txt
-  train $C/dan_scratch_trec.jsonnet $R/trec/scratch
-  train $C/dan_kd_train_only_trec.jsonnet $R/trec/kd_train_only       # ablation: no augmented copies
-  train $C/dan_kd_trec.jsonnet $R/trec/kd
-  train $C/dan_kd_ft_trec.jsonnet $R/trec/kd_ft
+  DATASET=trec STAGE=scratch train $C/student.jsonnet $R/trec/scratch
+  DATASET=trec STAGE=kd_train_only train $C/student.jsonnet $R/trec/kd_train_only       # ablation: no augmented copies
+  DATASET=trec STAGE=kd train $C/student.jsonnet $R/trec/kd
+  DATASET=trec STAGE=kd_ft train $C/student.jsonnet $R/trec/kd_ft
 }
 
 step_trec_questions() {  # after trec: real questions as extra distillation text for the seed study's
@@ -101,9 +101,9 @@ step_imdb() {  # teacher ~30 min on two threads, its labels ~25 min on two cores
   label $R/imdb/teacher/model.tar.gz $R/imdb/kd_train.teacher.jsonl --every-nth 2 "$DATA/cls/imdb/train.jsonl.gz" &
   label $R/imdb/teacher/model.tar.gz $R/imdb/kd_unsup.teacher.jsonl --every-nth 3 "$DATA/cls/imdb/train_unsup.jsonl.gz"
   wait
-  train $C/dan_scratch_imdb.jsonnet $R/imdb/scratch
-  train $C/dan_kd_imdb.jsonnet $R/imdb/kd
-  train $C/dan_kd_ft_imdb.jsonnet $R/imdb/kd_ft
+  DATASET=imdb STAGE=scratch train $C/student.jsonnet $R/imdb/scratch
+  DATASET=imdb STAGE=kd train $C/student.jsonnet $R/imdb/kd
+  DATASET=imdb STAGE=kd_ft train $C/student.jsonnet $R/imdb/kd_ft
 }
 
 step_imdb_full() {  # needs a GPU for the teacher and its labels (about 3 + 3 min on one H100);
@@ -114,10 +114,10 @@ step_imdb_full() {  # needs a GPU for the teacher and its labels (about 3 + 3 mi
   label $archive $R/imdb_full/kd_train.teacher.jsonl --cuda-device 0 --split train --dev-every 12 "$DATA/cls/imdb/train.jsonl.gz" &
   label $archive $R/imdb_full/kd_unsup.teacher.jsonl --cuda-device 0 --every-nth 3 "$DATA/cls/imdb/train_unsup.jsonl.gz"
   wait
-  train $C/dan_scratch_imdb_full.jsonnet $R/imdb_full/scratch &
-  train $C/dan_kd_imdb_full.jsonnet $R/imdb_full/kd
+  DATASET=imdb_full STAGE=scratch train $C/student.jsonnet $R/imdb_full/scratch &
+  DATASET=imdb_full STAGE=kd train $C/student.jsonnet $R/imdb_full/kd
   wait
-  train $C/dan_kd_ft_imdb_full.jsonnet $R/imdb_full/kd_ft
+  DATASET=imdb_full STAGE=kd_ft train $C/student.jsonnet $R/imdb_full/kd_ft
 }
 
 step_sst2_full() {  # needs a GPU for the teacher and its labels (about 2.5 + 2 min on one H100);
@@ -133,9 +133,9 @@ import write_review_sentences; write_review_sentences(*sys.argv[1:], count=30000
     label $archive $R/sst2_full/kd_imdb_$i.teacher.jsonl --cuda-device 0 --format lines --shard $i/6 $R/sst2_full/imdb_sentences.txt &
   done
   wait
-  train $C/dan_kd_sst2_full.jsonnet $R/sst2_full/kd
-  train $C/dan_scratch_sst2_full.jsonnet $R/sst2_full/scratch &
-  train $C/dan_kd_ft_sst2_full.jsonnet $R/sst2_full/kd_ft
+  DATASET=sst2_full STAGE=kd train $C/student.jsonnet $R/sst2_full/kd
+  DATASET=sst2_full STAGE=scratch train $C/student.jsonnet $R/sst2_full/scratch &
+  DATASET=sst2_full STAGE=kd_ft train $C/student.jsonnet $R/sst2_full/kd_ft
   wait
 }
 

@@ -16,7 +16,7 @@ run() {  # variant seed
   local dir=$R/${1}_s$2
   if [ -f "$dir/metrics.json" ]; then echo "done: $dir"; return; fi
   rm -rf "$dir"; mkdir -p "$R"
-  nice -n 10 "$ALLENNLP" train "$C/dan_${1}_imdb_full.jsonnet" -s "$dir" \
+  DATASET=imdb_full STAGE=$1 nice -n 10 "$ALLENNLP" train "$C/student.jsonnet" -s "$dir" \
     -o "{\"random_seed\": $2, \"numpy_seed\": $2, \"pytorch_seed\": $2}" --include-package green_nlp > "$dir.log" 2>&1
 }
 

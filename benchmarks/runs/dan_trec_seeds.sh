@@ -12,18 +12,17 @@ PY=${PY:-.venv/bin/python}
 C=training_configs/dan
 R=runs/dan/trec/seeds
 
-declare -A CONFIG=([scratch]=dan_scratch_trec [kd_train_only]=dan_kd_train_only_trec [kd]=dan_kd_trec \
-  [kd_questions]=dan_kd_trec_questions)
+declare -A STAGE_OF=([scratch]=scratch [kd_train_only]=kd_train_only [kd]=kd [kd_questions]=kd_questions)  # student.jsonnet
 declare -A EXTRA=([scratch]="" [kd_train_only]="" [kd]="" [kd_questions]="" \
   [kd_t1]=', "trainer.callbacks": [{"type": "green_logit_distillation", "temperature": 1.0}]')
-CONFIG[kd_t1]=dan_kd_trec
+STAGE_OF[kd_t1]=kd
 for seed in ${@:-1 2 3 4 5}; do
   for variant in scratch kd_train_only kd kd_t1 kd_questions; do
     dir=$R/${variant}_s$seed
     if [ -f "$dir/metrics.json" ]; then echo "done: $dir"; continue; fi
     rm -rf "$dir"; mkdir -p "$R"
     overrides="{\"random_seed\": $seed, \"numpy_seed\": $seed, \"pytorch_seed\": $seed${EXTRA[$variant]}}"
-    nice -n 10 "$ALLENNLP" train "$C/${CONFIG[$variant]}.jsonnet" -s "$dir" -o "$overrides" \
+    DATASET=trec STAGE=${STAGE_OF[$variant]} nice -n 10 "$ALLENNLP" train "$C/student.jsonnet" -s "$dir" -o "$overrides" \
       --include-package green_nlp > "$dir.log" 2>&1
   done
 done

@@ -17,11 +17,11 @@ train() {  # config run-folder extra-overrides
   rm -rf "$2"; mkdir -p "$(dirname "$2")"
   nice -n 10 "$ALLENNLP" train "$1" -s "$2" -o "{$VECTORS$3}" --include-package green_nlp > "$2.log" 2>&1
 }
-train $C/dan_kd_sst2_full.jsonnet runs/dan/sst2_full/kd_glove ""
-train $C/dan_scratch_sst2_full.jsonnet runs/dan/sst2_full/scratch_glove ""
+DATASET=sst2_full STAGE=kd train $C/student.jsonnet runs/dan/sst2_full/kd_glove ""
+DATASET=sst2_full STAGE=scratch train $C/student.jsonnet runs/dan/sst2_full/scratch_glove ""
 for seed in ${@:-1 2 3}; do
   for variant in scratch kd; do
-    train $C/dan_${variant}_trec.jsonnet runs/dan/trec/glove/${variant}_s$seed \
+    DATASET=trec STAGE=$variant train $C/student.jsonnet runs/dan/trec/glove/${variant}_s$seed \
       ", \"random_seed\": $seed, \"numpy_seed\": $seed, \"pytorch_seed\": $seed"
   done
 done

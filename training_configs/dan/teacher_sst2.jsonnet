@@ -1,6 +1,6 @@
 // MiniLM-L6 teacher on SST-2 (GLUE split: train 67,349 phrases, dev 872, test 1,821 sentences).
 // CPU-sized, and said so: the first 10,000 training phrases, word pieces cut at 64, one epoch.
-// The rest of the training set serves as unlabeled distillation text (see dan_kd_sst2.jsonnet).
+// The rest of the training set serves as unlabeled distillation text (student.jsonnet, DATASET=sst2 STAGE=kd).
 local lib = import 'teacher.libsonnet';
 local labels = import 'labels.libsonnet';
 local data = std.extVar('GREEN_NLP_DATA') + '/cls/sst2/';

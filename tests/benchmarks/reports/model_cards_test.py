@@ -92,5 +92,5 @@ def test_cards_for_ldnet_and_dan_results(cards_module, tmp_path):
     assert "License: research-only" in written["ldnet_conll2003_nolm"]
     assert "| accuracy % (test) | 78.71 |" in written["dan_sst2_dan_kd"]
     assert "Classes: `negative` (`0` in the data), `positive` (`1` in the data)" in written["dan_sst2_dan_kd"]
-    assert "`training_configs/dan/dan_kd_sst2.jsonnet`" in written["dan_sst2_dan_kd"]
+    assert "`DATASET=sst2 STAGE=kd training_configs/dan/student.jsonnet`" in written["dan_sst2_dan_kd"]
     assert "| validation perplexity | 334.40 |" in written["ldnet_lm_forward"]
