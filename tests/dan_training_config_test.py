@@ -1,6 +1,7 @@
 """Every sparse-distillation config builds (reader, vocabulary, model, optimizer, trainer) with its
 real-data paths pointed at the fixtures, as tests/training_config_test.py does for the others: the teachers,
 the shipped model's recipe, and student.jsonnet for every DATASET and STAGE it takes."""
+
 import json
 from pathlib import Path
 from typing import Dict, Optional
@@ -18,9 +19,15 @@ CONFIGS = sorted(p for p in FOLDER.glob("*.jsonnet") if p != STUDENT)
 DATASETS = ("sst2", "sst2_full", "trec", "imdb", "imdb_full")
 # (DATASET, STAGE) of student.jsonnet: three stages everywhere, and the corpus variations where they were run
 STUDENTS = [(dataset, stage) for dataset in DATASETS for stage in ("scratch", "kd", "kd_ft")] + [
-    ("sst2", "kd_augmented"), ("trec", "kd_train_only"), ("trec", "kd_questions")]
-FIXTURE_FOR = {"sst2": ("sst2_train.tsv", "sst2_dev.tsv"), "trec": ("trec_tiny.txt", "trec_tiny.txt"),
-               "imdb": ("imdb_tiny.jsonl.gz", "imdb_tiny.jsonl.gz")}
+    ("sst2", "kd_augmented"),
+    ("trec", "kd_train_only"),
+    ("trec", "kd_questions"),
+]
+FIXTURE_FOR = {
+    "sst2": ("sst2_train.tsv", "sst2_dev.tsv"),
+    "trec": ("trec_tiny.txt", "trec_tiny.txt"),
+    "imdb": ("imdb_tiny.jsonl.gz", "imdb_tiny.jsonl.gz"),
+}
 
 
 def _fixture_overrides(config: dict, name: str) -> dict:
@@ -29,8 +36,11 @@ def _fixture_overrides(config: dict, name: str) -> dict:
     from_fixture_teacher = "teacher" in config["train_data_path"] or vocabulary.get("type") == "from_files"
     dataset = "sst2" if from_fixture_teacher else next(d for d in FIXTURE_FOR if d in name)
     train, dev = (str(DAN_FIXTURES / f) for f in FIXTURE_FOR[dataset])
-    overrides = {"train_data_path": str(TEACHER_CACHE) if "teacher" in config["train_data_path"] else train,
-                 "validation_data_path": dev, "trainer.num_epochs": 1}
+    overrides = {
+        "train_data_path": str(TEACHER_CACHE) if "teacher" in config["train_data_path"] else train,
+        "validation_data_path": dev,
+        "trainer.num_epochs": 1,
+    }
     if "test_data_path" in config:
         overrides["test_data_path"] = dev
     for reader in ("dataset_reader", "validation_dataset_reader"):  # fixtures are too small to subsample
@@ -42,8 +52,9 @@ def _fixture_overrides(config: dict, name: str) -> dict:
     if vocabulary.get("type") == "from_files":  # DAN(KD+FT): a finished DAN(KD) run
         run = tiny_named_dan_run() if config["dataset_reader"].get("label_names") else tiny_dan_run()
         overrides["vocabulary.directory"] = str(run / "vocabulary")
-        overrides["model.initializer.regexes"] = [[".*", {"type": "pretrained",
-                                                          "weights_file_path": str(run / "best.th")}]]
+        overrides["model.initializer.regexes"] = [
+            [".*", {"type": "pretrained", "weights_file_path": str(run / "best.th")}]
+        ]
         overrides["model.embedding_dim"], overrides["model.hidden_dim"] = 8, 6
     return overrides
 

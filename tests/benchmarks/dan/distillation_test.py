@@ -1,6 +1,7 @@
 """benchmarks.dan.distillation reads each result row from a named run and config: the GPU-teacher setups
 (`sst2`, `imdb`) and the CPU-sized ones (`sst2_cpu`, `imdb_cpu`) must point at different runs,
 configs that exist, and the same evaluation data."""
+
 from allennlp.common import Params
 
 from benchmarks.dan import distillation as dan
@@ -27,8 +28,12 @@ def test_every_reported_ablation_row_names_a_config_that_exists():
     import json
 
     results = json.loads((REPO_ROOT / "benchmarks" / "results" / "dan.json").read_text())["datasets"]
-    ablations = [(dataset, model) for dataset, rows in results.items() for model in rows if model not in CORE
-                 and model in dan.MODELS]
+    ablations = [
+        (dataset, model)
+        for dataset, rows in results.items()
+        for model in rows
+        if model not in CORE and model in dan.MODELS
+    ]
     assert ablations, "the saved results report no ablation row"
     for dataset, model in ablations:
         config = _read(dan.model_runs(dataset)[model].config)
