@@ -68,8 +68,8 @@ def sha256_of(path: PathLike) -> str:
 
 
 def read_model_card(path: PathLike) -> Dict[str, Any]:
-    """The parts of a model card (`model_cards/*.md`) a user of the exported model needs: title,
-    license, data lines and the metrics table (test figures), as strings from the card."""
+    """The parts of a model card (`experiments/model_cards/*.md`) a user of the exported model needs:
+    title, license, data lines and the metrics table (test figures), as strings from the card."""
     text = Path(path).read_text(encoding="utf-8")
     card: Dict[str, Any] = {"file": Path(path).name, "title": None, "license": None, "data": [], "metrics": {}}
     section = None
