@@ -1,19 +1,21 @@
 """green_nlp: cheaper NLP models, as an AllenNLP plugin and as a light ONNX runtime.
 
 `import green_nlp` alone is cheap: it imports neither torch nor allennlp, so the runtime
-(`green_nlp.load`, the `green-nlp` command) and spaCy's entry points start fast.
+(`green_nlp.load`, the `green-nlp` command, `green_nlp.serve`) and spaCy's entry points start fast.
+It does two light things: it exports the settings the Jsonnet configs read (`green_nlp.settings`:
+`GREEN_NLP_DATA`, `GREEN_NLP_MINILM`, `LDNET_*`), and it arranges for `register()` to run.
 
-The AllenNLP components (readers, models, predictors, callbacks, subcommands) are registered by
-`green_nlp.register()`. It runs by itself whenever allennlp is in the same process: when AllenNLP
-imports green_nlp as a plugin (`--include-package green_nlp`, `.allennlp_plugins`), and when a
-program imports green_nlp first and allennlp afterwards.
+`register()` imports `green_nlp.plugin`, which applies green_nlp's patches to allennlp
+(`green_nlp.patches`) and registers every AllenNLP component (readers, models, predictors,
+callbacks, optimizers, subcommands). It runs by itself whenever allennlp is in the same process:
+when AllenNLP imports green_nlp as a plugin (`--include-package green_nlp`, `.allennlp_plugins`), and
+when a program imports green_nlp first and allennlp afterwards (`green_nlp._allennlp_hook`).
 """
 import sys
 from typing import Any
 
 from green_nlp import _allennlp_hook
-from green_nlp.data_paths import export_default_data_dir as _export_default_data_dir
-from green_nlp.pretrained_paths import export_minilm_dir as _export_minilm_dir
+from green_nlp.settings import export_defaults as _export_defaults
 
 __version__ = "0.2.0"
 
@@ -21,7 +23,7 @@ __version__ = "0.2.0"
 def register() -> None:
     """Register every AllenNLP component of green_nlp (imports torch and allennlp; idempotent)."""
     _allennlp_hook.remove()
-    import green_nlp.plugin  # noqa: F401
+    import green_nlp.plugin  # noqa: F401  (registration happens on import)
 
 
 def load(name_or_path: str, **options: Any) -> Any:
@@ -34,10 +36,8 @@ def load(name_or_path: str, **options: Any) -> Any:
     return load_model(name_or_path, **options)
 
 
-# The settings the Jsonnet configs read (`std.extVar`), exported before any config can be read;
-# both modules are light (os and pathlib only).
-_export_default_data_dir()
-_export_minilm_dir()
+# Exported before any config can be read; the module is light (os and pathlib only).
+_export_defaults()
 
 if "allennlp" in sys.modules:
     register()

@@ -64,7 +64,7 @@ class _ThenCall(importlib.abc.Loader):
         module.__loader__ = self.inner
         if module.__spec__ is not None:
             module.__spec__.loader = self.inner
-        self.inner.exec_module(module)  # type: ignore[attr-defined]
+        self.inner.exec_module(module)
         self.callback()
 
 

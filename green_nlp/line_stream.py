@@ -54,7 +54,7 @@ def open_bytes(path: Path) -> IO[bytes]:
     if module is not None:
         import importlib
 
-        return importlib.import_module(module).open(path, "rb")  # type: ignore[no-any-return]
+        return importlib.import_module(module).open(path, "rb")
     return open(path, "rb")
 
 

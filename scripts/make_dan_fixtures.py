@@ -11,7 +11,7 @@ from pathlib import Path
 from allennlp.commands.train import train_model_from_file
 
 import green_nlp  # noqa: F401  (registers the components)
-from green_nlp.commands.label_with_teacher import label_corpus
+from green_nlp.commands.green_label_teacher import label_corpus
 
 CACHE = Path("fixtures/dan/sst2_tiny.teacher.jsonl")
 

@@ -6,8 +6,8 @@ the layer-selection configs start from on the fixtures). `python scripts/make_ld
 NAME...` rebuilds only the named archives. Seeds are fixed, so the same command gives the same weights.
 """
 import os
-import sys
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 

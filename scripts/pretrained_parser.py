@@ -12,8 +12,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from pretrained_common import (AGREEMENT_FOR_INT8, REPO, data_dir, finish_folder, folder_bytes, hardware,
-                               keep_one_graph, train, write_card_file, write_results)
+from pretrained_common import (
+    AGREEMENT_FOR_INT8,
+    REPO,
+    data_dir,
+    finish_folder,
+    folder_bytes,
+    hardware,
+    keep_one_graph,
+    train,
+    write_card_file,
+    write_results,
+)
 
 
 @dataclass(frozen=True)
@@ -153,9 +163,9 @@ def write_card(model: ShippedParser, folder: Path, figures: Dict[str, Any]) -> P
 
 
 def build(model: ShippedParser, archive: Optional[Path]) -> Dict[str, Any]:
-    import green_nlp
     from allennlp.models.archival import load_archive
 
+    import green_nlp
     from green_nlp.export.common import export_archive
     from green_nlp.runtime.parser_agreement import int8_agreement
 

@@ -15,9 +15,20 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
-from pretrained_common import (AGREEMENT_FOR_INT8, FOLDER_BUDGET_BYTES, REPO, allennlp_bin, data_dir,
-                               finish_folder, folder_bytes, hardware, keep_one_graph, train, write_card_file,
-                               write_results)
+from pretrained_common import (
+    AGREEMENT_FOR_INT8,
+    FOLDER_BUDGET_BYTES,
+    REPO,
+    allennlp_bin,
+    data_dir,
+    finish_folder,
+    folder_bytes,
+    hardware,
+    keep_one_graph,
+    train,
+    write_card_file,
+    write_results,
+)
 
 NAME = "en-sst2-sentiment"
 TITLE = "en-sst2-sentiment: English sentiment classifier (SST-2), a distilled n-gram DAN"
@@ -121,7 +132,7 @@ def texts_per_second(folder: Path, precision: str, texts: List[str], batch_size:
 
 
 def prune_and_export(dan_archive: Path, keep: int, ranking: str, sst2: Path, scratch: Path) -> Tuple[Path, Path]:
-    from green_nlp.commands.prune_ngrams import prune_archive
+    from green_nlp.commands.green_prune_ngrams import prune_archive
     from green_nlp.export.common import export_archive
 
     pruned = run_dir() / f"pruned_{ranking}_{keep}.tar.gz"

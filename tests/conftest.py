@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 import green_nlp
-from green_nlp.data_paths import DATA_ENV_VAR, data_dir
+from green_nlp.settings import DATA_ENV_VAR, data_dir
 
 green_nlp.register()  # compat patches and every AllenNLP component, as `--include-package green_nlp` does
 

@@ -12,13 +12,13 @@ import pytest
 from allennlp.commands.train import TrainModel
 from allennlp.common import Params
 
-from green_nlp import data_paths
+from green_nlp import settings
 from tests.conftest import REPO_ROOT, require_data
 
 CONFIGS = sorted((REPO_ROOT / "training_configs").glob("ldnet*.jsonnet")) + sorted(
     (REPO_ROOT / "training_configs" / "ldnet").glob("*.jsonnet"))
 FIXTURE_WARNING = "WARNING: green_nlp LD-Net: training the tagger on the tiny made-up fixture files"
-FIXTURE_DATA = data_paths.LDNET_DEFAULT_FIXTURES / "data"
+FIXTURE_DATA = settings.LDNET_DEFAULT_FIXTURES / "data"
 TOY_LM_WARNING = "WARNING: green_nlp LD-Net: no trained language models at"
 
 
@@ -26,7 +26,7 @@ TOY_LM_WARNING = "WARNING: green_nlp LD-Net: no trained language models at"
 def on_fixtures(monkeypatch, tmp_path):
     """The fixture data and LMs, with the working directory outside the clone."""
     monkeypatch.setenv("LDNET_DATA", str(FIXTURE_DATA))
-    monkeypatch.setenv("LDNET_FIXTURES", str(data_paths.LDNET_DEFAULT_FIXTURES))
+    monkeypatch.setenv("LDNET_FIXTURES", str(settings.LDNET_DEFAULT_FIXTURES))
     monkeypatch.setenv("LDNET_RUNS", str(tmp_path / "no-runs"))
     monkeypatch.setenv("LDNET_LM_PRESET", "tiny")
     elsewhere = tmp_path / "elsewhere"
@@ -71,7 +71,7 @@ def test_headline_command_run_elsewhere_without_data_trains_on_fixtures_and_says
     config = json.loads((serialization / "config.json").read_text())
     assert config["train_data_path"] == str(FIXTURE_DATA / "ner_conll2003_train.txt")
     assert config["model"]["language_models"][0]["pretrained_file"] == str(
-        data_paths.LDNET_DEFAULT_FIXTURES / "archives" / "lm_forward.tar.gz")
+        settings.LDNET_DEFAULT_FIXTURES / "archives" / "lm_forward.tar.gz")
     metrics = json.loads((serialization / "metrics.json").read_text())
     assert "test_f1-measure-overall" in metrics and (serialization / "model.tar.gz").exists()
 
@@ -118,23 +118,23 @@ def test_defaults_pick_real_data_and_trained_lms_only_when_present(tmp_path, mon
     monkeypatch.setenv("GREEN_NLP_DATA", str(tmp_path / "data"))
     monkeypatch.chdir(tmp_path)
     (tmp_path / "runs" / "ldnet").mkdir(parents=True)  # a working directory's runs/ no longer counts
-    data_paths.export_ldnet_defaults()
+    settings.export_ldnet_defaults()
     assert os.environ["LDNET_DATA"] == str(FIXTURE_DATA) and os.environ["LDNET_LM_PRESET"] == "tiny"
     assert os.environ["LDNET_RUNS"] == str(REPO_ROOT / "runs" / "ldnet")
     assert os.environ["LDNET_FIXTURES"] == str(REPO_ROOT / "fixtures" / "ldnet")
     (tmp_path / "data" / "ner" / "conll2003").mkdir(parents=True)
     (tmp_path / "data" / "ner" / "conll2003" / "eng.train").write_text("EU NNP I-NP I-ORG\n")
     monkeypatch.setenv("LDNET_RUNS", str(tmp_path / "runs" / "ldnet"))
-    for path in data_paths.ldnet_trained_lms():
+    for path in settings.ldnet_trained_lms():
         path.parent.mkdir(parents=True)
         path.write_bytes(b"")
     for name in ("LDNET_DATA", "LDNET_LM_PRESET"):
         monkeypatch.delenv(name)
-    data_paths.export_ldnet_defaults()
+    settings.export_ldnet_defaults()
     assert os.environ["LDNET_DATA"] == str(tmp_path / "data") and os.environ["LDNET_LM_PRESET"] == "cpu"
     assert os.environ["LDNET_RUNS"] == str(tmp_path / "runs" / "ldnet")
     monkeypatch.setenv("LDNET_LM_PRESET", "tiny")  # an explicit choice wins
-    data_paths.export_ldnet_defaults()
+    settings.export_ldnet_defaults()
     assert os.environ["LDNET_LM_PRESET"] == "tiny"
 
 
@@ -146,7 +146,7 @@ def test_real_data_config_points_at_the_shared_files(monkeypatch, tmp_path):
     config = Params.from_file(str(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet")).as_dict()
     for key in ("train_data_path", "validation_data_path", "test_data_path"):
         assert Path(config[key]).exists()
-    assert config["model"]["language_models"][1]["pretrained_file"] == str(data_paths.ldnet_trained_lms()[1])
+    assert config["model"]["language_models"][1]["pretrained_file"] == str(settings.ldnet_trained_lms()[1])
     assert config["model"]["language_models"][1]["num_layers"] == 10
     chunking = Params.from_file(str(REPO_ROOT / "training_configs" / "ldnet_chunking.jsonnet")).as_dict()
     assert chunking["dataset_reader"]["split"] == "train" and chunking["validation_dataset_reader"]["dev_size"] == 1000

@@ -13,7 +13,7 @@ import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 
-import green_nlp.safety  # noqa: F401  (the patched extraction, as `import green_nlp` applies it)
+import green_nlp.plugin  # noqa: F401  (applies the patches, the safe archive extraction among them)
 from tests.conftest import BAD_INPUTS, FIXTURES
 
 

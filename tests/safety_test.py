@@ -14,7 +14,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 from allennlp.training.checkpointer import Checkpointer
 
-from green_nlp import safety
+from green_nlp.patches.weights_only_check import weights_only_disabled
 from tests.conftest import FIXTURES, REPO_ROOT
 
 TEACHER = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
@@ -55,7 +55,7 @@ def test_pickle_payload_really_runs_without_weights_only(tmp_path):
     assert marker.exists()
 
 
-@pytest.mark.skipif(safety.weights_only_disabled(), reason="TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD is set")
+@pytest.mark.skipif(weights_only_disabled(), reason="TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD is set")
 def test_malicious_weights_in_archive_are_refused(tmp_path):
     folder = _extract(TEACHER, tmp_path / "unpacked")
     marker = tmp_path / "ran"
@@ -67,7 +67,7 @@ def test_malicious_weights_in_archive_are_refused(tmp_path):
     assert not marker.exists()
 
 
-@pytest.mark.skipif(safety.weights_only_disabled(), reason="TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD is set")
+@pytest.mark.skipif(weights_only_disabled(), reason="TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD is set")
 def test_malicious_best_th_and_training_state_are_refused(tmp_path):
     """What the benchmarks and `allennlp train -r` load from a serialization folder."""
     run = _extract(TEACHER, tmp_path / "run")

@@ -1,7 +1,13 @@
-"""AllenNLP subcommands added by green_nlp (found through `.allennlp_plugins` / `--include-package`)."""
-from green_nlp.commands import bulk_predict  # noqa: F401  (registers `allennlp green-predict`)
-from green_nlp.commands import prune_ldnet  # noqa: F401  (registers `allennlp green-prune-ldnet`)
-from green_nlp.commands import label_with_teacher  # noqa: F401  (registers `allennlp green-label-teacher`)
-from green_nlp.commands import prune_ngrams  # noqa: F401  (registers `allennlp green-prune-ngrams`)
-from green_nlp.commands import average_checkpoints  # noqa: F401  (registers `allennlp green-average-checkpoints`)
-from green_nlp.commands import export  # noqa: F401  (registers `allennlp green-export`)
+"""AllenNLP subcommands added by green_nlp (found through `.allennlp_plugins` / `--include-package`).
+
+Each `allennlp green-X` lives in `green_X.py` as the class `GreenX`.
+"""
+# Imported for their registration side effect (`@Subcommand.register`).
+from green_nlp.commands import (
+    green_average_checkpoints,  # noqa: F401  (`allennlp green-average-checkpoints`)
+    green_export,  # noqa: F401  (`allennlp green-export`)
+    green_label_teacher,  # noqa: F401  (`allennlp green-label-teacher`)
+    green_predict,  # noqa: F401  (`allennlp green-predict`)
+    green_prune_ldnet,  # noqa: F401  (`allennlp green-prune-ldnet`)
+    green_prune_ngrams,  # noqa: F401  (`allennlp green-prune-ngrams`)
+)

@@ -50,6 +50,8 @@ class NgramField(Field[torch.Tensor]):
         return {"num_ngrams": len(self.ids)}
 
     def as_tensor(self, padding_lengths: Dict[str, int]) -> torch.Tensor:
+        if self.ids is None:
+            raise RuntimeError("NgramField must be indexed before it becomes a tensor")
         tensor = torch.zeros(max(1, padding_lengths["num_ngrams"]), dtype=torch.long)
         tensor[: len(self.ids)] = torch.from_numpy(self.ids.astype(numpy.int64))
         return tensor

@@ -64,7 +64,7 @@ class GoldLabelField(SequenceLabelField):
         if self._skip_indexing:
             return
         self._indexed_labels = [
-            index_gold_label(vocab, self._label_namespace, label, self.sources[i] if self.sources else None)
+            index_gold_label(vocab, self._label_namespace, str(label), self.sources[i] if self.sources else None)
             for i, label in enumerate(self.labels)]
 
 

@@ -17,6 +17,7 @@ from allennlp.data import Instance, Vocabulary
 from sklearn.feature_extraction.text import CountVectorizer
 
 from green_nlp.data.fields import NgramField
+from green_nlp.names import register_with_old_names
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ def _ngram_field(instance: Instance) -> Optional[NgramField]:
     return None
 
 
-@Vocabulary.register("ngram_count_vectorizer", constructor="from_ngram_corpus")
+@register_with_old_names(Vocabulary, "green_ngram_count_vectorizer", constructor="from_ngram_corpus")
 class NgramVocabulary(Vocabulary):
     """A `Vocabulary` whose n-gram namespace is built by CountVectorizer (`from_ngram_corpus`).
 
@@ -107,7 +108,8 @@ class NgramVocabulary(Vocabulary):
                 analyzer = analyzer or field.analyzer
                 texts.append(field.text)
         if analyzer is None:
-            raise ConfigurationError("the ngram_count_vectorizer vocabulary needs instances from the ngram_text reader")
+            raise ConfigurationError("the green_ngram_count_vectorizer vocabulary needs instances from the "
+                                     "green_ngram_text reader")
         if text_paths:
             texts = []
             for path in _expand(text_paths):
@@ -118,6 +120,6 @@ class NgramVocabulary(Vocabulary):
         ngrams = top_ngrams(texts, analyzer, max_features)
         logger.info("n-gram vocabulary: %d entries from %d texts (most frequent: %s)", len(ngrams), len(texts),
                     [name for name, _ in ngrams[:5]])
-        vocab = cls(counter=counter, min_count=min_count)
+        vocab = cls(counter=counter, min_count=min_count)  # type: ignore[arg-type]  # allennlp's default is None
         vocab.add_tokens_to_namespace([name for name, _ in ngrams], namespace)
         return vocab

@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterator, List, Optional
 
 CACHE_VERSION = 1
 # Header entries that must match for a rerun to continue a cache, with the value a missing one means.
-_COMPARED = {"labels": None, "label_names": None, "inputs": None, "shard": None, "max_examples_per_input": None, "every_nth": 1,
+_COMPARED: Dict[str, Any] = {"labels": None, "label_names": None, "inputs": None, "shard": None, "max_examples_per_input": None, "every_nth": 1,
              "skip_per_input": 0, "overrides": {}}
 
 

@@ -53,7 +53,8 @@ def to_bioes(tags: List[str], encoding: str, where: List[str]) -> List[str]:
             starts.append(False)
         elif prefix == "B":
             if encoding == "IOB1" and previous != label:
-                logger.debug("%s: B-%s does not follow an %s span (accepted, as IOB1 readers do)", where[i], label, label)
+                logger.debug("%s: B-%s does not follow an %s span (accepted, as IOB1 readers do)",
+                             where[i], label, label)
             starts.append(True)
         else:  # I
             if encoding == "BIO" and previous != label:
@@ -159,7 +160,7 @@ class ConllTaggingReader(DatasetReader):
     dev_size : `int`, optional (default = `1000`)
     seed : `int`, optional (default = `13`)
     label_encoding : `str`, optional (default = `"BIOES"`)
-        The tags the `tags` field carries. `ld_net_tagger` is trained and scored on `"BIOES"`.
+        The tags the `tags` field carries. `green_ldnet_tagger` is trained and scored on `"BIOES"`.
         allennlp-models' `crf_tagger` (`calculate_span_f1`, constrained decoding) reads `"BIOUL"`
         (BIOES with `L-` for `E-` and `U-` for `S-`) or `"BIO"`: give it the same
         `label_encoding` as this reader.
@@ -194,7 +195,8 @@ class ConllTaggingReader(DatasetReader):
         sentences = list(read_columns(file_path, self._file_encoding))
         if self._split != "all":
             if len(sentences) <= self._dev_size:
-                raise ValueError(f"{file_path} has {len(sentences)} sentences, too few to carve {self._dev_size} for dev")
+                raise ValueError(f"{file_path} has {len(sentences)} sentences, too few to carve "
+                                 f"{self._dev_size} for dev")
             dev = set(random.Random(self._seed).sample(range(len(sentences)), self._dev_size))
             sentences = [s for i, s in enumerate(sentences) if (i in dev) == (self._split == "dev")]
         for rows, where in self.shard_iterable(sentences):
@@ -202,7 +204,7 @@ class ConllTaggingReader(DatasetReader):
             bioes = to_bioes([row[-1] for row in rows], self._encoding, where)
             yield self.text_to_instance(words, from_bioes(bioes, self._label_encoding), where)
 
-    def text_to_instance(self, words: List[str], tags: Optional[List[str]] = None,  # type: ignore
+    def text_to_instance(self, words: List[str], tags: Optional[List[str]] = None,
                          sources: Optional[List[str]] = None) -> Instance:
         """`sources`, optional: each word's `file:line`, named when a gold tag is one the model never saw
         (it is indexed as `UNSEEN_LABEL` and scored as an error, see `green_nlp.data.gold_label_field`);

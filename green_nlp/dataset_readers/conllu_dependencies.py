@@ -10,6 +10,7 @@ from allennlp.data.token_indexers import SingleIdTokenIndexer
 from green_nlp.data.folds import check_fold_settings, sentence_fold
 from green_nlp.data.gold_label_field import GoldLabelField
 from green_nlp.dataset_readers.conllu_sentences import ConlluFormatError, DependencySentence, read_conllu
+from green_nlp.names import register_with_old_names
 
 logger = logging.getLogger(__name__)
 
@@ -22,7 +23,7 @@ MODELS_POS_NAMESPACE = "pos"
 MODELS_DEPREL_NAMESPACE = "head_tags"
 
 
-@DatasetReader.register("conllu_dependencies")
+@register_with_old_names(DatasetReader, "green_conllu_dependencies")  # first name: conllu_dependencies
 class ConlluDependenciesReader(DatasetReader):
     """
     Reads words, UPOS, heads and relations from CoNLL-U; multiword tokens and empty nodes are

@@ -13,7 +13,7 @@ predictor can write them back, and empty nodes (enhanced graphs only) are droppe
 import codecs
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import Callable, Dict, Iterator, List, NamedTuple, NoReturn, Optional, Tuple, Union
 
 import conllu
 from conllu.exceptions import ParseException
@@ -46,7 +46,7 @@ class DependencySentence:
     multiword_tokens: List[Tuple[int, List[str]]] = field(default_factory=list)
 
 
-def _fail(path: str, line_number: int, message: str) -> None:
+def _fail(path: str, line_number: int, message: str) -> NoReturn:
     raise ConlluFormatError(f"{path}:{line_number}: {message}")
 
 
@@ -105,11 +105,13 @@ def _token_id(path: str, line_number: int, raw: str) -> Union[int, tuple]:
     """The ID as `conllu` parses it (an int, `(1, "-", 2)` or `(1, ".", 1)`), or an error naming
     file, line and column."""
     try:
-        return parse_id_value(raw)
+        value = parse_id_value(raw)
     except ParseException:
+        value = None
+    if value is None:  # conllu reads "_" (and "") as no ID
         _fail(path, line_number, f"column {ID_COLUMN} (ID): {raw!r} is not a word ID (1), a multiword-token "
               "range (1-2) or an empty node (1.1); IDs are ASCII digits")
-    raise AssertionError("unreachable")
+    return value
 
 
 def _head(path: str, line_number: int, raw: str, words: int) -> int:

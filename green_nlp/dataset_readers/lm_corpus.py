@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional
 
-
 _MARKUP = re.compile(r"<[^>]{1,20}>")
 
 
@@ -81,7 +80,7 @@ def build_corpus(out_dir: Path, imdb: Path, tagging_files: List[Path], imdb_toke
 
 
 def main(argv: Optional[List[str]] = None) -> None:
-    from green_nlp.data_paths import data_path
+    from green_nlp.settings import data_path
 
     parser = argparse.ArgumentParser(description="Build the LD-Net LM corpus (IMDB unlabeled + tagging train text).")
     parser.add_argument("out_dir", type=Path)

@@ -46,7 +46,7 @@ class LmTextReader(DatasetReader):
                         continue
                     yield self.text_to_instance(piece)
 
-    def text_to_instance(self, words: List[str]) -> Instance:  # type: ignore
+    def text_to_instance(self, words: List[str]) -> Instance:
         return Instance({"tokens": TextField([Token(word) for word in words], self._token_indexers)})
 
 

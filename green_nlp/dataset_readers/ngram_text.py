@@ -9,13 +9,21 @@ from green_nlp.data.fields import NgramField, TeacherLogitsField
 from green_nlp.data.gold_label_field import GoldLabel
 from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE, make_analyzer
 from green_nlp.data.teacher_cache import TeacherCacheError, read_cache, read_header
-from green_nlp.dataset_readers.text_classification import (TextFormatError, check_label_names, check_sampling,
-                                                           check_split, readable_label, reader_examples, subsample)
+from green_nlp.dataset_readers.text_classification import (
+    TextFormatError,
+    check_label_names,
+    check_sampling,
+    check_split,
+    readable_label,
+    reader_examples,
+    subsample,
+)
+from green_nlp.names import register_with_old_names
 
 logger = logging.getLogger(__name__)
 
 
-@DatasetReader.register("ngram_text")
+@register_with_old_names(DatasetReader, "green_ngram_text")  # first name: ngram_text
 class NgramTextReader(DatasetReader):
     """
     Reads classification files (see `text_classification`) or teacher-label caches (written by
@@ -118,7 +126,7 @@ class NgramTextReader(DatasetReader):
             yield from self.shard_iterable(subsample(self._examples(path), self._sample_every, self._max_examples,
                                                          self._sample_offset))
 
-    def text_to_instance(self, text: str, label: Optional[str] = None,  # type: ignore[override]
+    def text_to_instance(self, text: str, label: Optional[str] = None,
                          teacher_logits: Optional[list] = None, teacher_labels: Optional[list] = None,
                          source: str = "") -> Instance:
         """`label` as the file writes it or already named; `teacher_labels` already named

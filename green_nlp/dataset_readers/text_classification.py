@@ -21,13 +21,12 @@ stay those of the file); a labeled line whose text is empty is skipped with a wa
 import codecs
 import gzip
 import itertools
-import io
 import json
 import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterator, Mapping, Optional
+from typing import Any, Dict, Iterator, Mapping, Optional, TypeVar
 
 from allennlp.data import DatasetReader, Instance, TokenIndexer, Tokenizer
 from allennlp.data.fields import TextField
@@ -86,7 +85,7 @@ def _lines(path: str, encoding: str) -> Iterator[tuple]:
             yield number, line.rstrip("\r\n")
 
 
-def _parse_sst2(path: str, number: int, line: str) -> Optional[TextExample]:
+def _parse_sst2(path: str, number: int, line: str) -> TextExample:
     parts = line.split("\t")
     if len(parts) != 2:
         raise TextFormatError(f"{path}:{number}: expected 'label<TAB>text' (2 columns), found {len(parts)}")
@@ -198,8 +197,11 @@ def check_sampling(every: int, offset: int = 0) -> None:
         raise ValueError(f"offset must be in [0, every), got offset {offset} with every {every}")
 
 
-def subsample(examples: Iterator[TextExample], every: int = 1, max_examples: Optional[int] = None,
-              offset: int = 0) -> Iterator[TextExample]:
+Item = TypeVar("Item")
+
+
+def subsample(examples: Iterator[Item], every: int = 1, max_examples: Optional[int] = None,
+              offset: int = 0) -> Iterator[Item]:
     """Every `every`-th example starting at index `offset`, at most `max_examples` of them: a
     deterministic, order-preserving sample that stays balanced on label-sorted files such as IMDB's.
     Two offsets of the same `every` give disjoint samples, e.g. a training sample and a held-out
@@ -344,7 +346,7 @@ class TextClassificationReader(DatasetReader):
         for example in self.shard_iterable(self.examples(file_path)):
             yield self.text_to_instance(example.text, example.label, example.source)
 
-    def text_to_instance(self, text: str, label: Optional[str] = None,  # type: ignore[override]
+    def text_to_instance(self, text: str, label: Optional[str] = None,
                          source: str = "") -> Instance:
         fields: Dict[str, Any] = {"tokens": TextField(self._tokenizer.tokenize(text))}
         if label is not None:

@@ -54,7 +54,7 @@ def _skipped(errors: io.StringIO) -> List[Tuple[int, str]]:
     return [(record["line"], record["error"]) for record in records]
 
 
-@ray.remote(concurrency_groups={"read": 1, "model": 1})
+@ray.remote(concurrency_groups={"read": 1, "model": 1})  # type: ignore[call-overload]  # missing from ray's hints
 class LineWorker:
     """Holds one model (built once by `make_model`); reads lines and predicts batches with
     line_stream's `LineStreamer`. Reading runs in its own thread, beside a prediction."""

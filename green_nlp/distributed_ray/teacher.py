@@ -24,7 +24,7 @@ class TeacherWorker:
         import torch
 
         import green_nlp
-        from green_nlp.commands.label_with_teacher import load_teacher
+        from green_nlp.commands.green_label_teacher import load_teacher
 
         green_nlp.register()
         torch.set_num_threads(threads)
@@ -37,7 +37,7 @@ class TeacherWorker:
         return self.labels, self.label_names
 
     def label(self, chunk: List[Any], batch_size: int) -> List[List[float]]:
-        from green_nlp.commands.label_with_teacher import _predict_logits
+        from green_nlp.commands.green_label_teacher import _predict_logits
 
         crash_point()
         return _predict_logits(self.model, self.reader, chunk, batch_size)

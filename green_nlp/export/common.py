@@ -37,7 +37,7 @@ def model_family(model: Model) -> str:
         if isinstance(model, cls):
             return family
     raise ConfigurationError(f"cannot export a model of type {_model_type(model)}: green-export handles "
-                             "green_biaffine_parser, ngram_dan and ld_net_tagger")
+                             "green_biaffine_parser, green_ngram_dan and green_ldnet_tagger")
 
 
 def _model_type(model: Model) -> str:

@@ -1,4 +1,4 @@
-"""ONNX export of the n-gram DAN (`ngram_dan`) for the torch-free runtime (`green_nlp.runtime.classifier`).
+"""ONNX export of the n-gram DAN (`green_ngram_dan`) for the torch-free runtime (`green_nlp.runtime.classifier`).
 
 The graph takes a padded matrix of n-gram ids (0 = padding) and returns logits and probabilities:
 mean of the ids' embedding rows -> Linear -> activation -> Linear -> softmax, the model's own eval
@@ -18,11 +18,12 @@ from torch import nn
 
 from green_nlp.data.ngram_vocabulary import make_analyzer
 from green_nlp.models.ngram_dan import NgramDan
+from green_nlp.names import NGRAM_DAN, NGRAM_TEXT_READER, current_name
 
 logger = logging.getLogger(__name__)
 
 OPSET = 17
-MODEL_TYPE = "ngram_dan"
+MODEL_TYPE = NGRAM_DAN
 NGRAM_FILE = "ngrams.txt"
 FIRST_NGRAM_ID = 2  # 0 is padding, 1 AllenNLP's (unused) OOV entry
 INPUT_NAME = "ngram_ids"
@@ -59,9 +60,9 @@ class DanGraph(nn.Module):
 def _reader_config(config: Dict[str, Any]) -> Dict[str, Any]:
     """The reader `allennlp predict` uses: the validation reader when the config has one."""
     reader = config.get("validation_dataset_reader") or config.get("dataset_reader") or {}
-    if reader.get("type") != "ngram_text":
+    if current_name(reader.get("type", "")) != NGRAM_TEXT_READER:
         raise ConfigurationError(f"cannot export this {MODEL_TYPE}: its reader is {reader.get('type')!r}, "
-                                 "the exporter knows 'ngram_text' only")
+                                 f"the exporter knows {NGRAM_TEXT_READER!r} only")
     return reader
 
 
@@ -70,7 +71,7 @@ def analyzer_settings(reader: Dict[str, Any]) -> Dict[str, Any]:
     refused where the runtime could not repeat it exactly."""
     ngram_range = tuple(reader.get("ngram_range", (1, 4)))
     lowercase = bool(reader.get("lowercase", True))
-    analyzer = make_analyzer(ngram_range, lowercase)  # type: ignore[arg-type]
+    analyzer = make_analyzer(ngram_range, lowercase)
     vectorizer = getattr(getattr(analyzer, "keywords", {}).get("ngrams"), "__self__", None)
     if vectorizer is None or vectorizer.analyzer != "word":
         raise ConfigurationError(f"cannot export this {MODEL_TYPE}: its analyzer is not CountVectorizer's "

@@ -9,7 +9,7 @@ whose head the maximum spanning tree changes.
 """
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 import torch
 from allennlp.common import Params
@@ -25,6 +25,7 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
 from green_nlp.models.biaffine_parser import _MASKED_SCORE, BiaffineDependencyParser
+from green_nlp.names import CONLLU_DEPENDENCIES_READER, current_name
 
 OPSET = 17
 MODEL_TYPE = "green_biaffine_parser"
@@ -51,12 +52,12 @@ class ParserGraph(nn.Module):
         self.model = model
         self.word_key = word_key
         self.char_key = char_key
-        self.lstm: nn.LSTM = model.encoder._module
+        self.lstm = cast(nn.LSTM, model.encoder._module)
 
     def forward(self, word_ids: torch.Tensor, char_ids: Optional[torch.Tensor] = None,
                 upos_ids: Optional[torch.Tensor] = None) -> Tuple[torch.Tensor, ...]:
         model = self.model
-        words = {self.word_key: {"tokens": word_ids}}
+        words: Dict[str, Dict[str, Any]] = {self.word_key: {"tokens": word_ids}}
         if self.char_key is not None:
             words[self.char_key] = {"token_characters": char_ids}
         # (batch, n, embed_dim)
@@ -81,7 +82,8 @@ class ParserGraph(nn.Module):
         greedy_heads = arc_scores.argmax(-1)
         index = greedy_heads.unsqueeze(-1).expand(-1, -1, label_head.size(-1))
         greedy_labels = model.label_scorer.score_pairs(label_dep, label_head.gather(1, index)).argmax(-1)
-        outputs = (arc_scores, greedy_labels, label_dep, label_head, model.label_scorer.weight)
+        outputs: Tuple[torch.Tensor, ...] = (arc_scores, greedy_labels, label_dep, label_head,
+                                             model.label_scorer.weight)
         if model.upos_projection is not None:
             outputs += (model.upos_projection(encoded[:, 1:]).argmax(-1),)
         return outputs
@@ -91,9 +93,9 @@ class ParserGraph(nn.Module):
 def _reader_config(config: Dict[str, Any]) -> Dict[str, Any]:
     """The reader the predictor uses: the validation reader when the config has one."""
     reader = config.get("validation_dataset_reader") or config.get("dataset_reader") or {}
-    if reader.get("type") != "conllu_dependencies":
+    if current_name(reader.get("type", "")) != CONLLU_DEPENDENCIES_READER:
         raise _unsupported(f"dataset reader type {reader.get('type')!r} (the runtime reproduces "
-                           "'conllu_dependencies')")
+                           f"{CONLLU_DEPENDENCIES_READER!r})")
     if reader.get("field_names", "green_nlp") != "green_nlp":
         raise _unsupported(f"reader field_names {reader.get('field_names')!r}")
     return reader

@@ -1,4 +1,4 @@
-"""ONNX export of the LD-Net tagger (`ld_net_tagger`: with its LMs, pruned, or NoLM).
+"""ONNX export of the LD-Net tagger (`green_ldnet_tagger`: with its LMs, pruned, or NoLM).
 
 The graph takes word, character and LM word ids and returns the per-word tag scores (the CRF's
 emissions); Viterbi decoding stays outside it, in numpy (`green_nlp.runtime.tagger_viterbi`),
@@ -8,7 +8,7 @@ in numpy it is checked path for path against allennlp's decoder.
 """
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -31,10 +31,11 @@ from green_nlp.export.parser import (
     _word_input,
 )
 from green_nlp.models.ldnet_tagger import LABELS, LdNetTagger
+from green_nlp.names import LDNET_TAGGER
 from green_nlp.nn.viterbi import IMPOSSIBLE
 
 OPSET = 17
-MODEL_TYPE = "ld_net_tagger"
+MODEL_TYPE = LDNET_TAGGER
 READER_TYPE = "green_conll_tagging"
 LABEL_ENCODING = "BIOES"
 OUTPUT_NAME = "logits"
@@ -43,6 +44,11 @@ OUTPUT_NAME = "logits"
 def _unsupported(part: str) -> ConfigurationError:
     return ConfigurationError(f"cannot export this {MODEL_TYPE}: {part} is not supported by the ONNX exporter")
 
+
+
+def _token_embedders(model: LdNetTagger) -> Dict[str, Any]:
+    """The tagger's token embedders by indexer key (a BasicTextFieldEmbedder's, untyped in allennlp)."""
+    return getattr(model.text_field_embedder, "_token_embedders")
 
 class CharacterLstm(nn.Module):
     """A word's characters -> the final states of an LSTM, as allennlp's `PytorchSeq2VecWrapper`
@@ -88,16 +94,16 @@ class TaggerGraph(nn.Module):
         super().__init__()
         self.model = model
         self.kinds = embedder_kinds
-        embedders = model.text_field_embedder._token_embedders
+        embedders = _token_embedders(model)
         self.char_lstm = nn.ModuleDict({key: CharacterLstm(embedders[key])
                                         for key, kind in embedder_kinds.items() if kind == "char_lstm"})
-        self.lstm: nn.LSTM = model.encoder._module
+        self.lstm = cast(nn.LSTM, model.encoder._module)
 
     def forward(self, word_ids: torch.Tensor, char_ids: Optional[torch.Tensor] = None,
                 lm_ids: Optional[torch.Tensor] = None) -> torch.Tensor:
         model = self.model
         mask = word_ids != 0
-        embedders = model.text_field_embedder._token_embedders
+        embedders = _token_embedders(model)
         features = []
         for key in sorted(self.kinds):
             kind = self.kinds[key]
@@ -108,6 +114,7 @@ class TaggerGraph(nn.Module):
             else:  # char_cnn: allennlp's own module traces as it is
                 features.append(embedders[key](char_ids))
         if model.language_models:
+            assert lm_ids is not None  # the graph takes LM ids whenever the model has LMs
             features.append(model._lm_features({model.lm_indexer_key: {"tokens": lm_ids}}, mask))
         embedded = torch.cat(features, dim=-1)
         packed = pack_padded_sequence(embedded, mask.sum(-1), batch_first=True, enforce_sorted=False)
@@ -172,10 +179,11 @@ def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, kind: str, m
               "end tokens": indexer._end_tokens or tokenizer._end_tokens,
               "a byte encoding": tokenizer._byte_encoding is not None}
     if any(extras.values()):
-        raise _unsupported(f"characters indexer {key!r} with " + " and ".join(name for name, on in extras.items() if on))
+        extra_names = " and ".join(name for name, on in extras.items() if on)
+        raise _unsupported(f"characters indexer {key!r} with {extra_names}")
     width = indexer._min_padding_length
     if kind == "char_cnn":  # a word shorter than the widest filter is padded to it, as the indexer pads
-        cnn: CnnEncoder = model.text_field_embedder._token_embedders[key]._encoder._module
+        cnn: CnnEncoder = _token_embedders(model)[key]._encoder._module
         width = max(width, max(layer.kernel_size[0] for layer in cnn._convolution_layers))
     return {"input": "char_ids", "namespace": indexer._namespace, "lowercase": bool(tokenizer._lowercase_characters),
             "min_padding_length": width, "vocabulary": _vocabulary(vocab, indexer._namespace),
@@ -186,7 +194,7 @@ def _lm_input(vocab: Vocabulary, indexer: TokenIndexer, model: LdNetTagger) -> D
     key = model.lm_indexer_key
     if not isinstance(indexer, LmTokenIndexer) and type(indexer) is not SingleIdTokenIndexer:
         raise _unsupported(f"LM token indexer {key!r} of type {type(indexer).__name__}")
-    namespace = model.language_models[0].namespace
+    namespace = model._lms()[0].namespace
     if indexer.namespace != namespace or indexer._start_tokens or indexer._end_tokens \
             or indexer._feature_name != "text":
         raise _unsupported(f"LM indexer {key!r} with start/end tokens, a feature or a namespace other than the "
@@ -242,7 +250,7 @@ def tagger_metadata(model: LdNetTagger, config: Dict[str, Any]) -> Dict[str, Any
         "label_encoding": LABEL_ENCODING,
         "crf": crf_metadata(model),
         "language_models": [{"direction": lm.direction, "layers": lm.rnn.num_layers, "hidden_dim": lm.rnn.hidden_dim}
-                            for lm in model.language_models],
+                            for lm in model._lms()],
         "tokenizer": dict(TOKENIZER),
     }
 

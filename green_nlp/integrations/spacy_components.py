@@ -154,7 +154,7 @@ class ParserComponent(_ArchiveComponent):
         for number, doc in enumerate(docs):
             if len(doc):
                 attrs = [HEAD, DEP, POS] if predicts_upos else [HEAD, DEP]
-                doc.from_array(attrs, arrays[number][:, : len(attrs)].astype("uint64"))
+                doc.from_array(attrs, arrays[number][:, : len(attrs)].astype("uint64"))  # type: ignore[arg-type]  # thinc's Ints2d
 
     @staticmethod
     def _fill(doc: Doc, array: numpy.ndarray, sentence: Span, indices: List[int],
@@ -212,7 +212,7 @@ class _PredictorComponent(_ArchiveComponent):
     def __init__(self, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
                  predictor: Optional[str]) -> None:
         super().__init__(name, archive, cuda_device, batch_size, overrides)
-        self.predictor = Predictor.from_archive(self.archive, predictor)
+        self.predictor = Predictor.from_archive(self.archive, predictor)  # type: ignore[arg-type]  # None: the model's
 
 
 class NerComponent(_PredictorComponent):
@@ -270,7 +270,7 @@ class ClassifierComponent(_PredictorComponent):
         for doc, output in zip(docs, outputs):
             names = output.get("label_names")
             doc.cats = probs_to_cats(output["probs"], dict(enumerate(names)) if names else self.labels)
-            if "label" in output and doc.cats and max(doc.cats, key=doc.cats.get) != output["label"]:
+            if "label" in output and doc.cats and max(doc.cats, key=lambda label: doc.cats[label]) != output["label"]:
                 raise ValueError(f"{self.name}: the predictor's label {output['label']!r} is not the most probable "
                                  "class of its probs; label_namespace does not match the model")
 

@@ -217,7 +217,7 @@ class BiaffineDependencyParser(Model, Distillable):
             mask = scores["mask"][:, 1:].contiguous()
         return {"heads": heads[:, 1:], "head_tags": labels[:, 1:], "mask": mask}
 
-    def forward(  # type: ignore
+    def forward(
         self,
         words: TextFieldTensors,
         upos: Optional[torch.Tensor] = None,
@@ -255,9 +255,10 @@ class BiaffineDependencyParser(Model, Distillable):
         """UAS / LAS (and UPOS accuracy) of `decoded` against the gold fields that are given."""
         word_mask = decoded["mask"]
         if head_indices is not None and head_tags is not None:
-            self._attachment_scores(decoded["heads"], decoded["head_tags"], head_indices, head_tags, word_mask)
+            self._attachment_scores(decoded["heads"], decoded["head_tags"], head_indices, head_tags,
+                                    word_mask)  # type: ignore[arg-type]  # allennlp annotates masks as BoolTensor
         if self._upos_accuracy is not None and upos is not None:
-            self._upos_accuracy(scores["upos_logits"], upos, word_mask)
+            self._upos_accuracy(scores["upos_logits"], upos, word_mask)  # type: ignore[arg-type]  # allennlp annotates masks as BoolTensor
 
     @staticmethod
     def _with_root(heads: torch.Tensor) -> torch.Tensor:

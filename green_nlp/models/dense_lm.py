@@ -1,7 +1,7 @@
 """LD-Net's language model: word embedding -> densely connected LSTM -> projection -> adaptive softmax.
 
 The same class serves two purposes: trained on raw text with `allennlp train` (reporting
-perplexity), and, built with `with_softmax=False` inside `ld_net_tagger`, as the frozen source of
+perplexity), and, built with `with_softmax=False` inside `green_ldnet_tagger`, as the frozen source of
 contextual layer outputs; there `pretrained_file` names the trained LM archive to copy.
 """
 import logging
@@ -69,8 +69,10 @@ class DenseLanguageModel(Model):
         A trained `green_dense_lm` archive: its vocabulary is copied into `namespace` and its
         weights into this model (architecture arguments must match). Read only while training:
         a saved model's archive already holds both, so it is dropped when the model is reloaded
-        (by AllenNLP for a standalone LM, by `ld_net_tagger` for the LMs in its list).
+        (by AllenNLP for a standalone LM, by `green_ldnet_tagger` for the LMs in its list).
     """
+
+    namespace: str  # set in __init__, read off a pretrained LM before this one sets its own
 
     def __init__(
         self,
@@ -92,7 +94,7 @@ class DenseLanguageModel(Model):
         if direction not in DIRECTIONS:
             raise ConfigurationError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
         pretrained = _load_pretrained(pretrained_file) if pretrained_file else None
-        if pretrained is not None:
+        if pretrained is not None and pretrained_file is not None:
             _check_same_architecture(pretrained_file, pretrained, dict(
                 embedding_dim=embedding_dim, hidden_dim=hidden_dim, num_layers=num_layers, direction=direction))
             _copy_namespace(pretrained.vocab, pretrained.namespace, vocab, namespace, pretrained_file)
@@ -117,7 +119,7 @@ class DenseLanguageModel(Model):
             self.softmax = torch.nn.AdaptiveLogSoftmaxWithLoss(
                 self.projection_dim, vocab_size, kept_cutoffs, div_value=4.0)
         self._nll = Average()
-        if pretrained is not None:
+        if pretrained is not None and pretrained_file is not None:
             self._copy_weights(pretrained, pretrained_file)
 
     def _copy_weights(self, pretrained: "DenseLanguageModel", pretrained_file: str) -> None:
@@ -147,7 +149,7 @@ class DenseLanguageModel(Model):
             token_ids = reverse_padded(token_ids, mask)
         return self.dropout(self.embedding(token_ids))  # (batch, seq_len, embedding_dim)
 
-    def forward(self, tokens: TextFieldTensors) -> Dict[str, torch.Tensor]:  # type: ignore
+    def forward(self, tokens: TextFieldTensors) -> Dict[str, torch.Tensor]:
         if not self.with_softmax:
             raise ConfigurationError("this LM was built with with_softmax=False and cannot score text")
         mask = get_text_field_mask(tokens)  # (batch, seq_len)

@@ -1,7 +1,7 @@
 """LD-Net's sequence labeler (Liu et al. 2018): characters + words + frozen dense LMs -> BiLSTM -> CRF."""
 import logging
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union, cast
 
 import torch
 from allennlp.common import Params
@@ -14,10 +14,11 @@ from allennlp.nn import InitializerApplicator, util
 from allennlp.training.metrics import SpanBasedF1Measure
 
 from green_nlp.data.gold_label_field import UNSEEN_LABEL, check_no_unseen_while_training
-from green_nlp.data_paths import export_ldnet_defaults
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
 from green_nlp.models.dense_lm import DenseLanguageModel
+from green_nlp.names import register_with_old_names
 from green_nlp.nn.viterbi import batched_viterbi_tags
+from green_nlp.settings import export_ldnet_defaults
 
 export_ldnet_defaults()  # the LD-Net configs' settings, also when imported without the plugin
 
@@ -72,7 +73,8 @@ class SpanF1WithUnseenGold(SpanBasedF1Measure):
         seen_rows = [i for i, row in enumerate(rows) if not row]
         if seen_rows:
             index = torch.tensor(seen_rows, device=gold_labels.device)
-            super().__call__(predictions[index], gold_labels[index], None if mask is None else mask[index])
+            super().__call__(predictions[index], gold_labels[index],
+                             None if mask is None else mask[index])  # type: ignore[arg-type]  # allennlp annotates masks as BoolTensor
         lengths = mask.sum(-1).tolist() if mask is not None else [gold_labels.size(1)] * len(rows)
         best = predictions.argmax(-1).tolist()
         for i in (i for i, row in enumerate(rows) if row):
@@ -89,7 +91,7 @@ class SpanF1WithUnseenGold(SpanBasedF1Measure):
                 self._false_negatives[span[0]] += 1
 
 
-@Model.register("ld_net_tagger")
+@register_with_old_names(Model, "green_ldnet_tagger")  # first name: ld_net_tagger
 class LdNetTagger(Model):
     """
     Words and characters (`text_field_embedder`) concatenated with the LMs' contextual
@@ -150,16 +152,16 @@ class LdNetTagger(Model):
         self.language_models = torch.nn.ModuleList(language_models or [])
         self.lm_indexer_key = lm_indexer_key
         self.target_lm_layers = target_lm_layers
-        for lm in self.language_models:
+        for lm in self._lms():
             if lm.with_softmax:
                 raise ConfigurationError("build the tagger's LMs with `with_softmax: false` (the softmax is not used)")
             lm.requires_grad_(False)
-        if len({lm.namespace for lm in self.language_models}) > 1:
+        if len({lm.namespace for lm in self._lms()}) > 1:
             raise ConfigurationError("all language models must share one vocabulary namespace")
-        lm_dim = sum(lm.get_output_dim() for lm in self.language_models)
+        lm_dim = sum(lm.get_output_dim() for lm in self._lms())
         embedded_dim = text_field_embedder.get_output_dim()
         if self.language_models:
-            self.lm_gates = torch.nn.Parameter(torch.ones(sum(lm.rnn.num_layers for lm in self.language_models)),
+            self.lm_gates = torch.nn.Parameter(torch.ones(sum(lm.rnn.num_layers for lm in self._lms())),
                                                requires_grad=gates_trainable)
             self.lm_projection = torch.nn.Linear(lm_dim, lm_projection_dim)
             embedded_dim += lm_projection_dim
@@ -207,15 +209,19 @@ class LdNetTagger(Model):
             lm.eval()
         return self
 
+    def _lms(self) -> List[DenseLanguageModel]:
+        """The language models, typed (a ModuleList yields plain Modules)."""
+        return [cast(DenseLanguageModel, lm) for lm in self.language_models]
+
     def gates_per_lm(self) -> List[torch.Tensor]:
         """`lm_gates` split into one `(num_layers,)` tensor per language model."""
-        sizes = [lm.rnn.num_layers for lm in self.language_models]
+        sizes = [lm.rnn.num_layers for lm in self._lms()]
         return list(torch.split(self.lm_gates, sizes)) if sizes else []
 
     def _lm_features(self, tokens: TextFieldTensors, mask: torch.Tensor) -> torch.Tensor:
         lm_ids = util.get_token_ids_from_text_field_tensors({self.lm_indexer_key: tokens[self.lm_indexer_key]})
         with torch.set_grad_enabled(torch.is_grad_enabled() and self.lm_gates.requires_grad):
-            layers = [output for lm, gates in zip(self.language_models, self.gates_per_lm())
+            layers = [output for lm, gates in zip(self._lms(), self.gates_per_lm())
                       for output in lm.layer_outputs(lm_ids, mask, gates)]
         # (batch, seq_len, lm_projection_dim)
         return torch.relu(self.lm_projection(self.lm_dropout(torch.cat(layers, dim=-1))))
@@ -246,7 +252,7 @@ class LdNetTagger(Model):
     def _decode(self, logits: torch.Tensor, mask: torch.Tensor) -> List[List[int]]:
         return batched_viterbi_tags(self.crf, logits, mask)  # same paths as crf.viterbi_tags, one loop per batch
 
-    def forward(self, tokens: TextFieldTensors, tags: Optional[torch.LongTensor] = None,  # type: ignore
+    def forward(self, tokens: TextFieldTensors, tags: Optional[torch.LongTensor] = None,
                 metadata: Optional[List[Dict[str, Any]]] = None) -> Dict[str, Any]:
         mask = util.get_text_field_mask(tokens)  # (batch, seq_len)
         logits = self._score(tokens, mask)
@@ -259,7 +265,8 @@ class LdNetTagger(Model):
             one_hot = torch.zeros_like(logits)
             for i, path in enumerate(predicted):
                 one_hot[i, torch.arange(len(path)), torch.tensor(path, dtype=torch.long)] = 1
-            self._f1(one_hot, tags, mask, gold_tags=[m.get("tags") for m in metadata] if metadata else None)
+            gold_tags: Optional[List[Any]] = [m.get("tags") for m in metadata] if metadata else None
+            self._f1(one_hot, tags, mask, gold_tags=gold_tags)
         return output
 
     def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:

@@ -16,17 +16,18 @@ from allennlp.training.metrics import CategoricalAccuracy
 from green_nlp.data.gold_label_field import UNSEEN_LABEL, check_no_unseen_while_training
 from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE
 from green_nlp.modules.ngram_word_vectors import initialise_from_word_vectors
+from green_nlp.names import register_with_old_names
 from green_nlp.training.distiller import Distillable, Distiller
 from green_nlp.training.logit_distiller import LogitDistiller
 
 
-@Model.register("ngram_dan")
+@register_with_old_names(Model, "green_ngram_dan")  # first name: ngram_dan
 class NgramDan(Model, Distillable):
     """
     # Parameters
 
     vocab : `Vocabulary`
-        With the n-gram namespace (`ngram_count_vectorizer`) and the labels.
+        With the n-gram namespace (`green_ngram_count_vectorizer`) and the labels.
     embedding_dim : `int`, optional (default = `1000`, the paper's d)
     hidden_dim : `int`, optional (default = `embedding_dim`)
     activation : `Activation`, optional (default = `relu`, the paper's equation; the reference
@@ -57,7 +58,7 @@ class NgramDan(Model, Distillable):
     default_predictor = "green_text_classifier"
 
     def __init__(self, vocab: Vocabulary, embedding_dim: int = 1000, hidden_dim: Optional[int] = None,
-                 activation: Activation = None, dropout: float = 0.0, ngram_dropout: float = 0.0,
+                 activation: Optional[Activation] = None, dropout: float = 0.0, ngram_dropout: float = 0.0,
                  init_std: float = 0.1, pretrained_file: Optional[str] = None,
                  ngram_namespace: str = NGRAM_NAMESPACE, label_namespace: str = "labels",
                  initializer: Optional[InitializerApplicator] = None, **kwargs: Any) -> None:
@@ -66,11 +67,12 @@ class NgramDan(Model, Distillable):
         num_labels = vocab.get_vocab_size(label_namespace)
         if num_ngrams <= 2:
             raise ConfigurationError(f"vocabulary namespace '{ngram_namespace}' has no n-grams; build it with "
-                                     '"vocabulary": {"type": "ngram_count_vectorizer", ...}')
+                                     '"vocabulary": {"type": "green_ngram_count_vectorizer", ...}')
         if num_labels < 2:
             raise ConfigurationError(f"vocabulary namespace '{label_namespace}' has {num_labels} labels; need >= 2")
         if embedding_dim < 1 or (hidden_dim is not None and hidden_dim < 1):
-            raise ConfigurationError(f"embedding_dim and hidden_dim must be positive, got {embedding_dim}, {hidden_dim}")
+            raise ConfigurationError(
+                f"embedding_dim and hidden_dim must be positive, got {embedding_dim}, {hidden_dim}")
         if not 0.0 <= ngram_dropout < 1.0 or not 0.0 <= dropout < 1.0:
             raise ConfigurationError(f"dropout and ngram_dropout must be in [0, 1), got {dropout}, {ngram_dropout}")
         hidden_dim = hidden_dim or embedding_dim
@@ -109,7 +111,7 @@ class NgramDan(Model, Distillable):
         # (batch, embedding_dim); a text without known n-grams gets zeros
         return self.ngram_embedding(ngrams)
 
-    def forward(self, ngrams: torch.Tensor, label: Optional[torch.Tensor] = None,  # type: ignore[override]
+    def forward(self, ngrams: torch.Tensor, label: Optional[torch.Tensor] = None,
                 teacher_logits: Optional[torch.Tensor] = None) -> Dict[str, torch.Tensor]:
         pooled = self.encode(ngrams)
         # (batch, hidden_dim)
@@ -138,7 +140,7 @@ class NgramDan(Model, Distillable):
             return logits.sum() * 0.0  # nothing to score: a zero that keeps the graph
         return distiller.loss(logits[seen], None if teacher_logits is None else teacher_logits[seen], label[seen])
 
-    def make_output_human_readable(self, output_dict: Dict[str, torch.Tensor]) -> Dict[str, Any]:
+    def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
         names = self.vocab.get_index_to_token_vocabulary(self._label_namespace)
         output_dict["label"] = [names[int(i)] for i in output_dict["probs"].argmax(-1)]
         output_dict["label_names"] = [[names[i] for i in range(len(names))]] * len(output_dict["label"])

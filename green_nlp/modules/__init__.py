@@ -1,1 +1,6 @@
+"""Building blocks the models share."""
 from green_nlp.modules.dense_lstm import DenseLstm
+
+__all__ = [
+    "DenseLstm",
+]

@@ -1,7 +1,7 @@
 """FLOPs per word of LD-Net's language models and tagger, counted as the paper's #FLOPs column:
 multiply-adds of the matrix products (element-wise gate arithmetic and embedding look-ups are
 left out; they are small and the same for every variant)."""
-from typing import Dict
+from typing import Any, Dict
 
 import torch
 
@@ -27,13 +27,13 @@ def torch_lstm_flops(lstm: torch.nn.LSTM) -> int:
 
 
 def ldnet_lm_flops_per_token(model: torch.nn.Module) -> int:
-    """LM FLOPs per word of an `ld_net_tagger` (all its LMs; 0 for NoLM)."""
+    """LM FLOPs per word of an `green_ldnet_tagger` (all its LMs; 0 for NoLM)."""
     return sum(dense_lstm_flops(lm.rnn.input_dim, lm.rnn.hidden_dim, lm.rnn.num_layers)
                for lm in getattr(model, "language_models", []))
 
 
-def ldnet_tagger_flops_per_token(model: torch.nn.Module, mean_word_chars: float) -> Dict[str, float]:
-    """FLOPs per word of an `ld_net_tagger`, split into LMs and the rest.
+def ldnet_tagger_flops_per_token(model: Any, mean_word_chars: float) -> Dict[str, float]:
+    """FLOPs per word of an `green_ldnet_tagger`, split into LMs and the rest.
 
     Character LSTMs (inside the text field embedder) run `mean_word_chars` steps per word (the
     paper uses CoNLL-03's average word length); the word BiLSTM one; the CRF's Viterbi costs

@@ -8,7 +8,6 @@ import torch
 
 from green_nlp.runtime.parser_decoding import is_tree, single_root_mst
 
-
 # One implementation for training, the AllenNLP predictor and the torch-free runtime.
 is_well_formed_tree = is_tree
 decode_mst = single_root_mst

@@ -8,8 +8,7 @@ from allennlp.data import DatasetReader, Instance
 from allennlp.models import Model
 from allennlp.predictors import Predictor
 
-from green_nlp.line_stream import check_json_fields
-from green_nlp.predict_per_line import load_json_object
+from green_nlp.line_stream import check_json_fields, json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu  # shared with the ONNX runtime
 
@@ -57,10 +56,10 @@ class DependencyParserPredictor(Predictor):
     def load_line(self, line: str) -> JsonDict:
         """JSON objects pass through; any other line is raw text. A line that starts with `{` but
         does not parse, or whose fields have the wrong type, raises ValueError (see
-        `load_json_object`). Both carry a `line` for error records (the line streamers overwrite
-        it with the file's physical line number)."""
+        `green_nlp.line_stream.json_object`). Both carry a `line` for error records (the line
+        streamers overwrite it with the file's physical line number)."""
         self._line_number += 1
-        record = load_json_object(line)
+        record = json_object(line)
         if record is not None:
             record.setdefault("line", self._line_number)
             return record

@@ -8,8 +8,7 @@ from allennlp.models import Model
 from allennlp.predictors import Predictor
 
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
-from green_nlp.line_stream import check_json_fields
-from green_nlp.predict_per_line import load_json_object
+from green_nlp.line_stream import check_json_fields, json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 
 
@@ -23,7 +22,7 @@ class SentenceTaggerPredictor(Predictor):
     offsets, `end` exclusive (as in spaCy's `Span`). Text without words gives empty lists
     (`allennlp predict` itself skips blank input lines). A line that cannot be tagged gives an
     error record `{"error": why, "line": N}` under `allennlp predict` and `green-predict` (see
-    `green_nlp.predict_per_line`).
+    `green_nlp.patches.predict_per_line`).
 
     # Parameters
 
@@ -37,8 +36,8 @@ class SentenceTaggerPredictor(Predictor):
 
     def load_line(self, line: str) -> JsonDict:
         """A JSON object, or else raw text. A line that starts with `{` but does not parse, or whose
-        fields have the wrong type, raises ValueError (see `load_json_object`)."""
-        record = load_json_object(line)
+        fields have the wrong type, raises ValueError (see `green_nlp.line_stream.json_object`)."""
+        record = json_object(line)
         return record if record is not None else {"sentence": line.strip()}
 
     def _sentences(self, inputs: JsonDict) -> List[List[str]]:
@@ -70,7 +69,7 @@ class SentenceTaggerPredictor(Predictor):
                 record["sentence_starts"].append(offset)
                 record["words"].extend(words)
                 record["tags"].extend(tags)
-                for label, (start, end) in bioes_to_spans(tags):
+                for label, (start, end) in bioes_to_spans(list(tags)):
                     record["spans"].append({"start": offset + start, "end": offset + end + 1, "label": label,
                                             "text": " ".join(words[start:end + 1])})
             results.append(record)

@@ -7,8 +7,7 @@ from allennlp.common.util import JsonDict, sanitize
 from allennlp.data import Instance
 from allennlp.predictors import Predictor
 
-from green_nlp.line_stream import check_json_fields
-from green_nlp.predict_per_line import load_json_object
+from green_nlp.line_stream import check_json_fields, json_object
 
 OUTPUT_KEYS = ("label", "probs", "label_names", "logits", "num_ngrams")
 
@@ -22,7 +21,7 @@ class TextClassifierPredictor(Predictor):
     itself skips blank lines; a document with no known n-gram still gets a prediction (the
     model's prior) and shows `"num_ngrams": 0`. A line that cannot be classified gives an error
     record `{"error": why, "line": N}` under `allennlp predict` and `green-predict` (see
-    `green_nlp.predict_per_line`).
+    `green_nlp.patches.predict_per_line`).
 
     `probs` are in label-index order and `label_names` names them, so the output alone is
     enough to build spaCy's `doc.cats`. Labels are the vocabulary's, under the names of the
@@ -33,8 +32,8 @@ class TextClassifierPredictor(Predictor):
 
     def load_line(self, line: str) -> JsonDict:
         """A JSON object, or else raw text. A line that starts with `{` but does not parse, or whose
-        fields have the wrong type, raises ValueError (see `load_json_object`)."""
-        record = load_json_object(line)
+        fields have the wrong type, raises ValueError (see `green_nlp.line_stream.json_object`)."""
+        record = json_object(line)
         return record if record is not None else {"text": line.strip()}
 
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:

@@ -12,6 +12,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Sequence
 
 import numpy as np
 
+from green_nlp.names import NGRAM_DAN, current_name
 from green_nlp.runtime.ngram_extractor import NgramExtractor, pad
 
 # a batch whose padded matrix would exceed this many ids (and 4x its real ids) runs in length-sorted
@@ -52,12 +53,13 @@ def padded_parts(counts: np.ndarray) -> List[np.ndarray]:
     budget = max(MAX_PADDED_IDS, 4 * total)
     if size * max(1, int(counts.max(initial=0))) <= budget:
         return [np.arange(size)]
-    parts, current = [], []
+    parts: List[np.ndarray] = []
+    current: List[int] = []
     for row in np.argsort(counts, kind="stable"):
         if current and (len(current) + 1) * max(1, int(counts[row])) > budget:
             parts.append(np.array(current))
             current = []
-        current.append(row)
+        current.append(int(row))
     parts.append(np.array(current))
     return parts
 
@@ -68,7 +70,7 @@ class ClassifierRuntime:
     family = "classifier"
 
     def __init__(self, folder: Path, meta: Dict[str, Any], session: Any) -> None:
-        if meta.get("model_type") != "ngram_dan":
+        if current_name(meta.get("model_type", "")) != NGRAM_DAN:
             raise ValueError(f"{folder}: this runtime runs n-gram DAN classifiers, not {meta.get('model_type')!r}")
         self.folder = Path(folder)
         self.meta = meta

@@ -23,4 +23,5 @@ def sentence_to_conllu(sentence: Dict[str, Any]) -> str:
     ]
     comments = dict(sentence.get("comments") or {})
     comments.setdefault("text", " ".join(words))
-    return conllu.models.TokenList(tokens, metadata=comments).serialize()
+    return conllu.models.TokenList([conllu.models.Token(token) for token in tokens],
+                                   metadata=conllu.models.Metadata(comments)).serialize()

@@ -63,7 +63,7 @@ class ParserRuntime:
             texts = list(islice(iterator, batch_size))
             if not texts:
                 return
-            per_text = [[(words, None, sentence) for sentence, words in self.segmenter.segment(text.strip())]
+            per_text: List[List[Sentence]] = [[(words, None, sentence) for sentence, words in self.segmenter.segment(text.strip())]
                         for text in texts]
             yield from self._parse_grouped(per_text)
 
@@ -76,7 +76,8 @@ class ParserRuntime:
         """Many pre-tokenized (words, UPOS or None) sentences, `batch_size` per model call."""
         iterator = iter(sentences)
         while True:
-            chunk = [(list(w), list(u) if u is not None else None, None) for w, u in islice(iterator, batch_size)]
+            chunk: List[Sentence] = [(list(w), list(u) if u is not None else None, None)
+                                     for w, u in islice(iterator, batch_size)]
             if not chunk:
                 return
             yield from self._predict(chunk)

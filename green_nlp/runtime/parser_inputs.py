@@ -68,7 +68,7 @@ class ParserInputs:
     def _char_ids(self, sentences: Sequence[Sequence[str]], longest: int) -> np.ndarray:
         assert self.chars is not None
         lowercase = self.chars.lowercase
-        chars: List[List[List[int]]] = [
+        chars: List[List[List[Any]]] = [  # ids; the OOV id may be None (a vocabulary without one)
             [[self.chars.index.get(c, self.chars.oov) for c in (word.lower() if lowercase else word)]
              for word in words] for words in sentences]
         width = max([self.min_chars] + [len(word) for words in chars for word in words])

@@ -12,6 +12,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
 import numpy as np
 
+from green_nlp.names import LDNET_TAGGER, current_name
 from green_nlp.runtime.parser_inputs import ParserInputs, Vocab
 from green_nlp.runtime.parser_segmenter import TextSegmenter
 from green_nlp.runtime.tagger_results import TaggedText
@@ -24,7 +25,7 @@ class TaggerRuntime:
     family = "tagger"
 
     def __init__(self, folder: Path, meta: Dict[str, Any], session: Any) -> None:
-        if meta.get("model_type") != "ld_net_tagger":
+        if current_name(meta.get("model_type", "")) != LDNET_TAGGER:
             raise ValueError(f"{folder}: this runtime runs LD-Net taggers, not {meta.get('model_type')!r}")
         self.folder = Path(folder)
         self.meta = meta
@@ -87,6 +88,7 @@ class TaggerRuntime:
             lm_ids = np.zeros(feed[self.inputs.word_input].shape, dtype=np.int64)
             for b, words in enumerate(sentences):
                 lm_ids[b, : len(words)] = [self.lm(word) for word in words]
+            assert self.lm_input is not None  # set with self.lm
             feed[self.lm_input] = lm_ids
         return feed
 

@@ -89,14 +89,14 @@ class ProjectedSgdOptimizer(Optimizer, torch.optim.SGD):
                          momentum=momentum, weight_decay=weight_decay, nesterov=nesterov)
 
     @torch.no_grad()
-    def step(self, closure=None):  # type: ignore
+    def step(self, closure=None):
         loss = super().step(closure)
         for parameter in self._projected:
             parameter.clamp_(*self._bounds)
         return loss
 
 
-def kept_layers_per_lm(model: Model) -> List[List[int]]:
+def kept_layers_per_lm(model: Any) -> List[List[int]]:  # an LdNetTagger (torch modules type their parts loosely)
     """Indices of each LM's layers whose gate is non-zero."""
     return [[i for i, z in enumerate(gates.tolist()) if z > 0] for gates in model.gates_per_lm()]
 
@@ -145,7 +145,7 @@ def _drop_keys(tree: Any, keys: Sequence[str]) -> None:
         _drop_keys(child, keys)
 
 
-def prune_tagger(model: Model, config: Params) -> Tuple[Model, Params]:
+def prune_tagger(model: Any, config: Params) -> Tuple[Model, Params]:
     """A new tagger holding only the kept LM layers' weights, and the config that rebuilds it.
 
     With the dense connections, each kept layer's input weights lose the columns that read removed
@@ -153,7 +153,7 @@ def prune_tagger(model: Model, config: Params) -> Tuple[Model, Params]:
     """
     kept = kept_layers_per_lm(model)
     new_config = pruned_config(config, kept)
-    new_model = Model.from_params(vocab=model.vocab, params=new_config.duplicate().pop("model"))
+    new_model: Any = Model.from_params(vocab=model.vocab, params=new_config.duplicate().pop("model"))
     state = {k: v for k, v in model.state_dict().items()
              if not k.startswith("language_models.") and k not in ("lm_gates", "lm_projection.weight")}
     projection_columns: List[int] = []

@@ -1,6 +1,6 @@
 """The teacher side of parser distillation: frozen teacher scores (optionally cached) and the loss
 of the seed paper's equation 3, KL(arc) + KL(label) + CE(arc) + CE(label)."""
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -53,10 +53,10 @@ class ParserDistiller(Distiller):
         teacher (the teacher is frozen and in eval mode, so its scores do not change).
     """
 
-    def __init__(self, teacher: Union[Any, Sequence[Any]], temperature: float = 1.0, kl_weight: float = 1.0,
+    def __init__(self, teacher: Any, temperature: float = 1.0, kl_weight: float = 1.0,
                  ce_weight: float = 1.0, cache_teacher_outputs: bool = True) -> None:
         super().__init__(temperature, kl_weight, ce_weight)
-        self.teachers = list(teacher) if isinstance(teacher, (list, tuple)) else [teacher]
+        self.teachers: List[Any] = list(teacher) if isinstance(teacher, (list, tuple)) else [teacher]
         if not self.teachers:
             raise ConfigurationError("no teacher given")
         for model in self.teachers:

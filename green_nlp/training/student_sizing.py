@@ -92,6 +92,7 @@ def size_student(model_params: Dict[str, Any], vocab: Vocabulary, fraction: floa
             low = scale
         else:
             high = scale
+    assert best is not None  # iterations >= 1
     dims, count = best
     return dims, count, count / teacher_count
 

@@ -2,8 +2,7 @@ import random
 
 import pytest
 
-from green_nlp.data.augmentation import (MASK_TOKEN, WordSampler, augment_words, augmented_copies,
-                                         write_augmented_texts)
+from green_nlp.data.augmentation import MASK_TOKEN, WordSampler, augment_words, augmented_copies, write_augmented_texts
 from green_nlp.dataset_readers.text_classification import read_examples
 from tests.conftest import FIXTURES
 

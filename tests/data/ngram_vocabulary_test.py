@@ -35,11 +35,12 @@ def test_bad_ngram_range_is_rejected():
 
 def _instances(texts, labels):
     analyzer = make_analyzer((1, 2))
-    return [Instance({"ngrams": NgramField(t, analyzer), "label": LabelField(l)}) for t, l in zip(texts, labels)]
+    return [Instance({"ngrams": NgramField(text, analyzer), "label": LabelField(label)})
+            for text, label in zip(texts, labels)]
 
 
 def test_vocabulary_from_config_holds_top_ngrams_and_labels():
-    vocab = Vocabulary.from_params(Params({"type": "ngram_count_vectorizer", "max_features": 4}),
+    vocab = Vocabulary.from_params(Params({"type": "green_ngram_count_vectorizer", "max_features": 4}),
                                    instances=_instances(CORPUS, ["x", "y", "y"]))
     assert isinstance(vocab, NgramVocabulary)
     assert [vocab.get_token_from_index(i, "ngrams") for i in range(2, 6)] == ["cat", "ran", "the", "the cat"]

@@ -1,7 +1,12 @@
 import pytest
 
 from green_nlp.dataset_readers.conll_tagging import (
-    ConllTaggingFormatError, ConllTaggingReader, bioes_to_spans, from_bioes, to_bioes)
+    ConllTaggingFormatError,
+    ConllTaggingReader,
+    bioes_to_spans,
+    from_bioes,
+    to_bioes,
+)
 from tests.conftest import BAD_INPUTS, FIXTURES, require_data
 
 DATA = FIXTURES / "ldnet" / "data"
@@ -29,7 +34,8 @@ def test_conll2003_fields_are_exact_and_docstart_lines_are_skipped():
     instances = list(reader.read(str(DATA / "ner_conll2003_train.txt")))
     assert len(instances) == 25  # 24 template sentences + one with two adjacent LOC spans
     first = instances[0]
-    assert [t.text for t in first["tokens"].tokens] == ["The", "German", "team", "beat", "Britain", "in", "Germany", "."]
+    words = ["The", "German", "team", "beat", "Britain", "in", "Germany", "."]
+    assert [t.text for t in first["tokens"].tokens] == words
     assert first["tags"].labels == ["O", "S-MISC", "O", "O", "S-LOC", "O", "S-LOC", "O"]
     assert first["metadata"]["words"][0] == "The"
     last = instances[-1]

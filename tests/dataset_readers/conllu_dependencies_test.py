@@ -26,7 +26,8 @@ def test_reader_gives_exact_fields_and_skips_multiword_tokens_and_empty_nodes():
 def test_reader_without_gold_upos_and_with_characters():
     reader = ConlluDependenciesReader(
         use_gold_upos=False,
-        token_indexers={"tokens": SingleIdTokenIndexer(), "token_characters": TokenCharactersIndexer(min_padding_length=3)})
+        token_indexers={"tokens": SingleIdTokenIndexer(),
+                        "token_characters": TokenCharactersIndexer(min_padding_length=3)})
     instance = next(iter(reader.read(MWT_FILE)))
     assert "upos" not in instance.fields
     assert "head_indices" in instance.fields

@@ -5,10 +5,9 @@ import torch
 from allennlp.data import Batch
 from allennlp.models.archival import load_archive
 
-from green_nlp.commands.label_with_teacher import label_corpus
-
-from green_nlp.data.teacher_cache import TeacherCacheError, read_cache
+from green_nlp.commands.green_label_teacher import label_corpus
 from green_nlp.data.ngram_vocabulary import NgramVocabulary
+from green_nlp.data.teacher_cache import TeacherCacheError, read_cache
 from green_nlp.dataset_readers.ngram_text import NgramTextReader
 from tests.dan_helpers import DAN_FIXTURES, TEACHER_CACHE, sst2_label_names, tiny_named_dan_run
 

@@ -1,10 +1,14 @@
-import gzip
 import logging
 
 import pytest
 
-from green_nlp.dataset_readers.text_classification import (TextClassificationReader, TextFormatError, read_examples,
-                                                           split_heldout, subsample)
+from green_nlp.dataset_readers.text_classification import (
+    TextClassificationReader,
+    TextFormatError,
+    read_examples,
+    split_heldout,
+    subsample,
+)
 from tests.conftest import BAD_INPUTS, FIXTURES, require_data
 
 DAN = FIXTURES / "dan"

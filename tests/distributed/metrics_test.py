@@ -1,4 +1,4 @@
-"""The metric fixes of green_nlp.compat_distributed: AttachmentScores gives allennlp's figures in
+"""The metric fixes of green_nlp.patches.ddp_metrics: AttachmentScores gives allennlp's figures in
 one process and correct sums across two gloo workers whose batches differ in shape (which crashes
 allennlp's own version); SpanBasedF1Measure, which allennlp refuses to report in distributed runs,
 gives the figures of one process that saw both workers' batches."""
@@ -13,7 +13,7 @@ from allennlp.data import Vocabulary
 from allennlp.training.metrics import SpanBasedF1Measure
 from allennlp.training.metrics.attachment_scores import AttachmentScores
 
-from green_nlp import compat_distributed
+from green_nlp.patches import ddp_metrics
 
 
 def _batch(seed: int, batch: int, length: int):
@@ -48,7 +48,7 @@ def _tag_batch(seed: int, batch: int, length: int):
 
 def test_patch_is_installed_and_matches_allennlp_in_one_process():
     assert getattr(AttachmentScores.__call__, "_green_nlp_patched", False)
-    original = compat_distributed.ORIGINAL_ATTACHMENT_SCORES_CALL
+    original = ddp_metrics.ORIGINAL_ATTACHMENT_SCORES_CALL
     ours, theirs = AttachmentScores(ignore_classes=[2]), AttachmentScores(ignore_classes=[2])
     for seed in range(5):
         batch = _batch(seed, batch=3 + seed, length=4 + 2 * seed)
@@ -60,7 +60,7 @@ def test_patch_is_installed_and_matches_allennlp_in_one_process():
 def _worker(rank: int, port: int, out_dir: str) -> None:
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     dist.init_process_group("gloo", rank=rank, world_size=2)
-    from green_nlp import compat_distributed as _  # noqa: F401  (the patch, in this fresh process)
+    ddp_metrics.apply()  # the patch, in this fresh process
 
     metric = AttachmentScores()
     metric(*_batch(seed=rank, batch=2 + rank, length=5 + 3 * rank))  # shapes differ between workers

@@ -43,7 +43,7 @@ def ray_cluster(tmp_path_factory) -> Iterator[Path]:
 def minilm_teacher() -> Path:
     """A MiniLM-L6 teacher (training_configs/dan/teacher_sst2.jsonnet) fine-tuned for one epoch on
     the SST-2 fixture sentences: the real transformer teacher, sized for a test."""
-    from green_nlp.pretrained_paths import minilm_dir
+    from green_nlp.settings import minilm_dir
     from tests.dan_helpers import DAN_FIXTURES, train_dan
 
     if minilm_dir() is None:

@@ -11,7 +11,7 @@ from typing import Callable, Tuple
 import pytest
 from allennlp.common.checks import ConfigurationError
 
-from green_nlp.commands.bulk_predict import BulkPredictor, build_predictor, predictor_model
+from green_nlp.commands.green_predict import BulkPredictor, build_predictor, predictor_model
 from green_nlp.distributed_ray.lines import stream_lines
 from green_nlp.distributed_ray.options import RayOptions
 from green_nlp.line_stream import LineStreamer, StreamReport

@@ -18,10 +18,10 @@ def _modules_after(code: str) -> list:
 
 def test_commands_and_their_help_do_not_import_ray():
     code = ("import argparse, green_nlp, green_nlp.cli\n"
-            "from green_nlp.commands.bulk_predict import GreenPredict\n"
-            "from green_nlp.commands.label_with_teacher import LabelWithTeacher\n"
+            "from green_nlp.commands.green_predict import GreenPredict\n"
+            "from green_nlp.commands.green_label_teacher import GreenLabelTeacher\n"
             "parser = argparse.ArgumentParser(); subparsers = parser.add_subparsers()\n"
-            "GreenPredict().add_subparser(subparsers); LabelWithTeacher().add_subparser(subparsers)\n"
+            "GreenPredict().add_subparser(subparsers); GreenLabelTeacher().add_subparser(subparsers)\n"
             "green_nlp.cli._runtime_parser().parse_args(['parse', 'm', 'in.txt', '--ray', 'auto'])\n")
     assert _modules_after(code) == []
 

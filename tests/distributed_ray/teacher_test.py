@@ -2,7 +2,7 @@
 DAN teachers), resumes it the same way, and survives an actor that dies mid-run."""
 import pytest
 
-from green_nlp.commands.label_with_teacher import label_corpus
+from green_nlp.commands.green_label_teacher import label_corpus
 from green_nlp.data.teacher_cache import read_cache
 from green_nlp.distributed_ray.options import RayOptions
 from tests.dan_helpers import DAN_FIXTURES, tiny_dan_run

@@ -51,7 +51,7 @@ def test_the_folder_holds_onnx_json_and_text_only(dan_folder):
 def test_metadata_has_labels_in_vocabulary_order_and_the_analyzer(dan_folder, dan_archive):
     meta = json.loads((dan_folder / "green_model.json").read_text(encoding="utf-8"))
     vocab = dan_archive.model.vocab
-    assert meta["family"] == "classifier" and meta["model_type"] == "ngram_dan"
+    assert meta["family"] == "classifier" and meta["model_type"] == "green_ngram_dan"
     assert meta["labels"] == [vocab.get_token_from_index(i, "labels") for i in range(vocab.get_vocab_size("labels"))]
     assert sorted(meta["labels"]) == sorted(sst2_label_names().values())
     assert meta["analyzer"] == {"type": "sklearn_count_vectorizer_words", "token_pattern": r"(?u)\b\w\w+\b",

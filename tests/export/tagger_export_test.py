@@ -92,7 +92,7 @@ def test_the_folder_holds_onnx_and_json_only_and_the_crf(tmp_path):
     meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
     model = load_archive(str(tagger_archive("origin"))).model
     labels = [model.vocab.get_token_from_index(i, "labels") for i in range(model.vocab.get_vocab_size("labels"))]
-    assert meta["family"] == "tagger" and meta["model_type"] == "ld_net_tagger" and meta["labels"] == labels
+    assert meta["family"] == "tagger" and meta["model_type"] == "green_ldnet_tagger" and meta["labels"] == labels
     assert meta["tokenizer"] == {"type": "spacy_blank", "language": "en", "sentencizer": True}
     assert len(meta["source_archive_sha256"]) == 64
     assert [lm["direction"] for lm in meta["language_models"]] == ["forward", "backward"]
@@ -168,7 +168,7 @@ def test_a_tagger_part_the_runtime_cannot_run_is_named(tmp_path):
             params["text_field_embedder"]["token_embedders"]["token_characters"]["encoder"] = change
             params["encoder"]["input_size"] = 54
         odd = Model.from_params(vocab=model.vocab, params=Params(params)).eval()
-        with pytest.raises(ConfigurationError, match=f"cannot export this ld_net_tagger: {message}"):
+        with pytest.raises(ConfigurationError, match=f"cannot export this green_ldnet_tagger: {message}"):
             export(odd, config, tmp_path)
         assert not (tmp_path / "model.onnx").exists()
 

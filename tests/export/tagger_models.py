@@ -69,7 +69,7 @@ def _selected(base: Path) -> Path:
 
 
 def _pruned(base: Path) -> Path:
-    from green_nlp.commands.prune_ldnet import prune_archive
+    from green_nlp.commands.green_prune_ldnet import prune_archive
 
     base.mkdir(parents=True, exist_ok=True)
     pruned = base / "pruned.tar.gz"

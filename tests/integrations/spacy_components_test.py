@@ -1,7 +1,7 @@
 """The spaCy components on real `spacy.blank("en")` pipelines and real green_nlp archives."""
 import ast
-import json
 import importlib
+import json
 
 import pytest
 import spacy

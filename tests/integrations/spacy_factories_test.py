@@ -19,7 +19,7 @@ FACTORIES = ("green_nlp_parser", "green_nlp_ner", "green_nlp_classifier")
 HEAVY = ("allennlp", "allennlp_models", "torchvision", "transformers")  # torch: see the module check below
 # `import green_nlp` exports the path settings the configs read: os and pathlib only
 LIGHT_GREEN = {"green_nlp", "green_nlp.integrations", "green_nlp.integrations.spacy_factories",
-               "green_nlp.data_paths", "green_nlp.pretrained_paths"}
+               "green_nlp.settings"}
 
 # Makes spaCy (catalogue) see the declared entry points in place of any installed green_nlp ones.
 _USE_DECLARED_ENTRY_POINTS = """

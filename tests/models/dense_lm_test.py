@@ -56,7 +56,8 @@ def test_backward_lm_scores_reversed_text_like_a_forward_lm_with_the_same_weight
     ids = torch.tensor([[3, 4, 5, 6], [7, 8, 9, 0]])
     reversed_ids = torch.tensor([[6, 5, 4, 3], [9, 8, 7, 0]])
     as_tokens = lambda t: {"tokens": {"tokens": t}}  # noqa: E731
-    assert float(backward(as_tokens(ids))["loss"]) == pytest.approx(float(forward(as_tokens(reversed_ids))["loss"]), rel=1e-5)
+    forward_loss = float(forward(as_tokens(reversed_ids))["loss"])
+    assert float(backward(as_tokens(ids))["loss"]) == pytest.approx(forward_loss, rel=1e-5)
     # layer outputs come back in text order: position 0 of the backward LM has read the whole row
     mask = ids > 0
     back_layers = backward.layer_outputs(ids, mask)
@@ -70,7 +71,8 @@ def test_pretrained_file_copies_vocabulary_and_weights_and_checks_the_architectu
     vocab = Vocabulary()
     lm = DenseLanguageModel(vocab, embedding_dim=8, hidden_dim=6, num_layers=3, namespace="ldnet_lm_tokens",
                             with_softmax=False, pretrained_file=archive)
-    assert vocab.get_token_to_index_vocabulary("ldnet_lm_tokens") == source.vocab.get_token_to_index_vocabulary("tokens")
+    source_tokens = source.vocab.get_token_to_index_vocabulary("tokens")
+    assert vocab.get_token_to_index_vocabulary("ldnet_lm_tokens") == source_tokens
     assert torch.equal(lm.rnn.layers[2].weight_ih_l0, source.rnn.layers[2].weight_ih_l0)
     assert not hasattr(lm, "softmax")
     with pytest.raises(ConfigurationError, match="num_layers is 4 here but 3 in the archive"):

@@ -24,18 +24,18 @@ from allennlp.models.archival import CONFIG_NAME, archive_model, load_archive
 from allennlp.predictors import Predictor
 
 import green_nlp.integrations  # noqa: F401  (declares the spaCy factories)
-from green_nlp.commands.prune_ldnet import prune_archive
+from green_nlp.commands.green_prune_ldnet import prune_archive
 from tests.conftest import FIXTURES, REPO_ROOT
 
 COMMITTED = FIXTURES / "ldnet" / "archives" / "tagger_origin.tar.gz"
 TEXT = "Angela Merkel visited Paris on Monday . Shares in BMW rose 5 percent ."
-LD_NET_SETTINGS = ("GREEN_NLP_DATA", "LDNET_DATA", "LDNET_RUNS", "LDNET_FIXTURES")
+LDNET_SETTINGS = ("GREEN_NLP_DATA", "LDNET_DATA", "LDNET_RUNS", "LDNET_FIXTURES")
 
 
 def _isolated_env(empty: Path, **extra: str) -> Dict[str, str]:
     """A subprocess environment with no data and no LD-Net runs to be found, importing this clone."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LDNET_")}
-    env.update({name: str(empty) for name in LD_NET_SETTINGS})
+    env.update({name: str(empty) for name in LDNET_SETTINGS})
     env["PYTHONPATH"] = str(REPO_ROOT)  # this clone's green_nlp, whatever the working directory
     env.update(extra)
     return env
@@ -68,7 +68,7 @@ def elsewhere(tmp_path, monkeypatch) -> Path:
     """This process's working directory outside the clone, the settings at an empty folder."""
     empty = tmp_path / "empty"
     empty.mkdir()
-    for name in LD_NET_SETTINGS:
+    for name in LDNET_SETTINGS:
         monkeypatch.setenv(name, str(empty))
     work = tmp_path / "work"
     work.mkdir()

@@ -59,7 +59,7 @@ def test_dan_starts_from_the_vectors_and_its_archive_loads_without_the_file(tmp_
         vocab.add_token_to_namespace(ngram, NGRAM_NAMESPACE)
     vocab.add_tokens_to_namespace(["0", "1"], "labels")
     path = write_vectors(tmp_path / "vectors.txt.gz")
-    model = Model.from_params(vocab=vocab, params=Params({"type": "ngram_dan", "embedding_dim": 6,
+    model = Model.from_params(vocab=vocab, params=Params({"type": "green_ngram_dan", "embedding_dim": 6,
                                                           "pretrained_file": path}))
     weight = model.ngram_embedding.weight
     ids = [vocab.get_token_index(n, NGRAM_NAMESPACE) for n in ("good film", "good")]

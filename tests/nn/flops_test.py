@@ -2,7 +2,12 @@ import torch
 from allennlp.models.archival import load_archive
 
 from green_nlp.modules.dense_lstm import DenseLstm
-from green_nlp.nn.flops import dense_lstm_flops, ldnet_lm_flops_per_token, ldnet_tagger_flops_per_token, torch_lstm_flops
+from green_nlp.nn.flops import (
+    dense_lstm_flops,
+    ldnet_lm_flops_per_token,
+    ldnet_tagger_flops_per_token,
+    torch_lstm_flops,
+)
 from tests.conftest import FIXTURES
 
 

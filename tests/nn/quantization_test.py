@@ -1,4 +1,3 @@
-from allennlp.data import Batch
 from allennlp.models.archival import load_archive
 from torch import nn
 

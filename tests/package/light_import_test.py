@@ -28,7 +28,8 @@ def test_components_register_when_allennlp_is_imported_afterwards(tmp_path):
         "import green_nlp\n"
         "from allennlp.models import Model\n"
         "from allennlp.data import DatasetReader\n"
-        "print(Model.by_name('green_biaffine_parser').__name__, DatasetReader.by_name('conllu_dependencies').__name__)",
+        "print(Model.by_name('green_biaffine_parser').__name__,"
+        " DatasetReader.by_name('green_conllu_dependencies').__name__)",
         cwd=tmp_path)
     assert found == "BiaffineDependencyParser ConlluDependenciesReader"
 
@@ -37,7 +38,8 @@ def test_components_register_when_allennlp_came_first(tmp_path):
     found = _fresh(
         "from allennlp.models import Model\n"
         "import green_nlp\n"
-        "print('green_nlp.plugin' in __import__('sys').modules, Model.by_name('ngram_dan').__name__)", cwd=tmp_path)
+        "print('green_nlp.plugin' in __import__('sys').modules, Model.by_name('green_ngram_dan').__name__)",
+        cwd=tmp_path)
     assert found == "True NgramDan"
 
 

@@ -7,7 +7,7 @@ import pytest
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
-from green_nlp.commands.bulk_predict import BulkPredictor
+from green_nlp.commands.green_predict import BulkPredictor
 from green_nlp.dataset_readers import ConlluDependenciesReader
 from tests.conftest import BAD_INPUTS, FIXTURES
 from tests.dan_helpers import tiny_dan_run

@@ -29,7 +29,8 @@ def test_allennlp_predict_on_raw_text_gives_words_tags_and_spans(tmp_path):
         expected = []
         for start in record["sentence_starts"]:
             end = next((s for s in record["sentence_starts"] if s > start), len(record["words"]))
-            expected += [(label, s + start, e + start + 1) for label, (s, e) in bioes_to_spans(record["tags"][start:end])]
+            spans = bioes_to_spans(record["tags"][start:end])
+            expected += [(label, s + start, e + start + 1) for label, (s, e) in spans]
         assert [(s["label"], s["start"], s["end"]) for s in record["spans"]] == expected
         for span in record["spans"]:
             assert span["text"] == " ".join(record["words"][span["start"]:span["end"]])
@@ -39,5 +40,6 @@ def test_text_without_words_gives_empty_lists():
     from allennlp.predictors import Predictor
 
     predictor = Predictor.from_path(str(ORIGIN), "green_sentence_tagger")
-    assert predictor.predict_json(predictor.load_line("   ")) == {"words": [], "tags": [], "sentence_starts": [], "spans": []}
+    empty = {"words": [], "tags": [], "sentence_starts": [], "spans": []}
+    assert predictor.predict_json(predictor.load_line("   ")) == empty
     assert predictor.predict_json({"words": ["Paris", "."]})["words"] == ["Paris", "."]

@@ -7,8 +7,12 @@ from allennlp.models.archival import load_archive
 from allennlp.nn import RegularizerApplicator
 from allennlp.training.optimizers import Optimizer
 
-from green_nlp.training.layer_selection import (LayerSelectionRegularizer, ProjectedSgdOptimizer,
-                                                layer_selection_penalty, prune_tagger)
+from green_nlp.training.layer_selection import (
+    LayerSelectionRegularizer,
+    ProjectedSgdOptimizer,
+    layer_selection_penalty,
+    prune_tagger,
+)
 from tests.conftest import FIXTURES, REPO_ROOT
 
 ORIGIN = FIXTURES / "ldnet" / "archives" / "tagger_origin.tar.gz"

@@ -11,8 +11,8 @@ import torch
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
-from green_nlp.commands.prune_ldnet import prune_archive
-from tests.commands.prune_ldnet_test import TEXT, _gated_archive
+from green_nlp.commands.green_prune_ldnet import prune_archive
+from tests.commands.green_prune_ldnet_test import TEXT, _gated_archive
 from tests.conftest import REPO_ROOT
 
 

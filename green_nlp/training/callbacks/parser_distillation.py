@@ -6,13 +6,14 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import Archive, load_archive
 from allennlp.training.callbacks.callback import TrainerCallback
 
+from green_nlp.names import register_with_old_names
 from green_nlp.training.callbacks.distillation_schedule import DistillationSchedule
 from green_nlp.training.parser_distiller import ParserDistiller, check_vocabularies_match
 
 logger = logging.getLogger(__name__)
 
 
-@TrainerCallback.register("green_parser_distillation")
+@register_with_old_names(TrainerCallback, "green_parser_distillation")
 class ParserDistillationCallback(DistillationSchedule):
     """
     For the biaffine parser (`green_biaffine_parser`); registered also under its first name,
@@ -49,7 +50,7 @@ class ParserDistillationCallback(DistillationSchedule):
         if cross_fit_teacher_archives is not None and len(cross_fit_teacher_archives) < 2:
             raise ConfigurationError("cross_fit_teacher_archives needs at least two archives, one per fold; "
                                      f"got {len(cross_fit_teacher_archives)}")
-        self.teacher_archives = [teacher_archive] if teacher_archive is not None else list(cross_fit_teacher_archives)
+        self.teacher_archives = [teacher_archive] if teacher_archive is not None else list(cross_fit_teacher_archives or [])
         self.cross_fit = cross_fit_teacher_archives is not None
         self.cache_teacher_outputs = cache_teacher_outputs
         self.distiller: Optional[ParserDistiller] = None
@@ -93,6 +94,4 @@ def check_fold_teacher(archive: Archive, path: str, fold: int, fold_count: int) 
             f"cross_fit_folds={fold_count}, leave_out_fold={fold}. List the archives in fold order.")
 
 
-# The callback's first registered name, kept so that existing configs and archives still train.
-TrainerCallback.register("green_distillation")(ParserDistillationCallback)
 DistillationCallback = ParserDistillationCallback

@@ -71,7 +71,7 @@ class HybridAdamOptimizer(Optimizer):
                     raise ConfigurationError("a sparse_parameters match has a dense gradient; give its embedding "
                                              "sparse=True or change sparse_parameters")
         dense = self._dense_parameters()
-        if any(p.grad.is_sparse for p in dense):
+        if any(p.grad is not None and p.grad.is_sparse for p in dense):
             raise ConfigurationError("a dense parameter has a sparse gradient; add its name to sparse_parameters")
         if self.max_dense_grad_norm is not None and dense:
             self.last_dense_grad_norm = float(torch.nn.utils.clip_grad_norm_(dense, self.max_dense_grad_norm))

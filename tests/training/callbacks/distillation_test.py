@@ -11,7 +11,7 @@ from allennlp.data import Batch, Vocabulary
 from allennlp.models.archival import load_archive
 
 from green_nlp.data.folds import sentence_fold
-from green_nlp.pretrained_paths import minilm_dir
+from green_nlp.settings import minilm_dir
 from green_nlp.training.callbacks import ParserDistillationCallback
 from green_nlp.training.callbacks.parser_distillation import check_fold_teacher
 from green_nlp.training.parser_distiller import ParserDistiller, check_vocabularies_match

@@ -78,7 +78,8 @@ def test_state_round_trip_through_torch_save_keeps_moments_and_scheduler_reach()
     restored = HybridAdamOptimizer(list(model.named_parameters()))
     restored.load_state_dict(torch.load(buffer, weights_only=True))  # as `allennlp train -r` loads it
     weight = model.ngram_embedding.weight
-    assert torch.equal(restored.sparse_optimizer.state[weight]["exp_avg"], optimizer.sparse_optimizer.state[weight]["exp_avg"])
+    restored_state, state = restored.sparse_optimizer.state[weight], optimizer.sparse_optimizer.state[weight]
+    assert torch.equal(restored_state["exp_avg"], state["exp_avg"])
     scheduler = LearningRateScheduler.from_params(optimizer=restored, params=Params({"type": "step", "step_size": 1,
                                                                                       "gamma": 0.5}))
     scheduler.step()

@@ -6,7 +6,7 @@ import torch
 from allennlp.models.archival import archive_model, load_archive
 from allennlp.predictors import Predictor
 
-from green_nlp.commands.prune_ldnet import prune_archive
+from green_nlp.commands.green_prune_ldnet import prune_archive
 from tests.conftest import FIXTURES, REPO_ROOT
 
 ORIGIN = FIXTURES / "ldnet" / "archives" / "tagger_origin.tar.gz"

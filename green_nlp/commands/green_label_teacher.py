@@ -26,17 +26,24 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.common.tqdm import Tqdm
 from allennlp.models.archival import load_archive
 
-from green_nlp.commands.bulk_predict import parse_shard
+from green_nlp.commands.green_predict import parse_shard
 from green_nlp.data.teacher_cache import CacheWriter
+from green_nlp.dataset_readers.text_classification import (
+    FORMATS,
+    SPLITS,
+    TextExample,
+    check_split,
+    read_examples,
+    split_heldout,
+    subsample,
+)
 from green_nlp.distributed_ray.options import RayOptions, add_ray_arguments, ray_options
-from green_nlp.dataset_readers.text_classification import (FORMATS, SPLITS, TextExample, check_split, read_examples,
-                                                           split_heldout, subsample)
 
 logger = logging.getLogger(__name__)
 
 
 @Subcommand.register("green-label-teacher")
-class LabelWithTeacher(Subcommand):
+class GreenLabelTeacher(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description = "Write a teacher classifier's logits for text files into a distillation cache."
         subparser = parser.add_parser(self.name, description=description, help=description)

@@ -42,7 +42,7 @@ def prune_archive(archive_file: str, output_file: str) -> Dict[str, Any]:
         archive_model(str(serialization), weights="weights.th", archive_path=output_file)
     summary = {
         "kept_layers": kept,
-        "gates": [round(float(z), 4) for z in model.lm_gates.detach()],
+        "gates": [round(float(z), 4) for z in getattr(model, "lm_gates").detach()],
         "params_before": sum(p.numel() for p in model.parameters()),
         "params_after": sum(p.numel() for p in pruned.parameters()),
         "lm_flops_per_token_before": ldnet_lm_flops_per_token(model),
@@ -53,7 +53,7 @@ def prune_archive(archive_file: str, output_file: str) -> Dict[str, Any]:
 
 
 @Subcommand.register("green-prune-ldnet")
-class PruneLdNet(Subcommand):
+class GreenPruneLdNet(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         subparser = parser.add_parser(self.name, description=__doc__, help="Remove LD-Net LM layers whose gate is 0.")
         _add_arguments(subparser)

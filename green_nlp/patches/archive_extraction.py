@@ -1,20 +1,12 @@
-"""Loading archives without trusting them.
+"""Extract `model.tar.gz` archives safely (a required patch: never skipped).
 
-Weights: every `torch.load` in allennlp 2.10.1 leaves `weights_only` unset, which on torch >= 2.6
-means `weights_only=True`: a `weights.th` / `best.th` / training state holding anything but
-tensors and allow-listed types is refused before any of its code runs. green_nlp itself unpickles
-nothing (tests/safety_test.py checks that any `torch.load` in it passes `weights_only=True`). The one way to lose that is the environment variable
-`TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`, which flips every unset call back to full unpickling;
-`warn_if_weights_only_disabled` says so loudly at import.
-
-Archive files: allennlp extracts `model.tar.gz` with a bare `tarfile.extractall`, which on
-Python 3.11 writes members named `../x` or absolute paths outside the temporary folder and follows
-links out of it. `patch_archive_extraction` replaces allennlp's `extracted_archive` with one that
-uses tarfile's `data` filter (refusing such members) and turns a truncated or corrupt archive into
-a `ConfigurationError` naming the file, instead of a gzip/tarfile traceback, and removes the
-half-extracted temporary folder of such an archive.
+allennlp extracts an archive with a bare `tarfile.extractall`, which on Python 3.11 writes members
+named `../x` or absolute paths outside the temporary folder and follows links out of it. `apply`
+replaces allennlp's `extracted_archive` with one that uses tarfile's `data` filter (refusing such
+members), turns a truncated or corrupt archive into a `ConfigurationError` naming the file instead of
+a gzip/tarfile traceback, and removes the half-extracted temporary folder of such an archive.
+Weights are the other half of loading untrusted archives: see `weights_only_check`.
 """
-import logging
 import os
 import shutil
 import tarfile
@@ -25,22 +17,10 @@ from typing import Iterator
 
 from allennlp.common.checks import ConfigurationError
 
-logger = logging.getLogger(__name__)
+from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
 
-_UNSAFE_ENV = "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"
-
-
-def weights_only_disabled() -> bool:
-    """True when the environment makes torch unpickle arbitrary objects in unset `torch.load` calls."""
-    return os.environ.get(_UNSAFE_ENV, "0").lower() in ("1", "y", "yes", "true")
-
-
-def warn_if_weights_only_disabled() -> bool:
-    if weights_only_disabled():
-        logger.warning("%s is set: allennlp's torch.load calls will unpickle arbitrary objects from archives "
-                       "and checkpoints. Unset it unless every archive you load is your own.", _UNSAFE_ENV)
-        return True
-    return False
+# Required: on another allennlp an unpatched load would extract archives unsafely, silently.
+WRITTEN_FOR = WrittenFor("allennlp", ALLENNLP_VERSION, required=True)
 
 
 @contextmanager
@@ -82,8 +62,8 @@ def _extract(resolved_archive_file: str, tempdir: str) -> None:
                                  "from the run's serialization folder.") from None
 
 
-def patch_archive_extraction() -> bool:
-    """Make allennlp's `load_archive` (and the pretrained-model initializer) extract safely."""
+def apply() -> bool:
+    """Make allennlp's `load_archive` (and the pretrained-model initializer) extract safely; True if this call did."""
     from allennlp.models import archival
 
     if archival.extracted_archive is safe_extracted_archive:
@@ -91,6 +71,3 @@ def patch_archive_extraction() -> bool:
     archival.extracted_archive = safe_extracted_archive
     return True
 
-
-patch_archive_extraction()
-warn_if_weights_only_disabled()

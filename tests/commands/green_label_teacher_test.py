@@ -6,7 +6,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import Batch
 from allennlp.models.archival import load_archive
 
-from green_nlp.commands.label_with_teacher import label_corpus
+from green_nlp.commands.green_label_teacher import label_corpus
 from green_nlp.data.teacher_cache import TeacherCacheError, read_cache
 from green_nlp.dataset_readers.ngram_text import NgramTextReader
 from green_nlp.dataset_readers.text_classification import read_examples

@@ -9,6 +9,10 @@ import logging
 import os
 import sys
 
+from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
+
+WRITTEN_FOR = WrittenFor("allennlp", ALLENNLP_VERSION)
+
 
 def _silent_command_line() -> bool:
     asked_for_a_level = "ALLENNLP_LOG_LEVEL" in os.environ or bool(os.environ.get("ALLENNLP_DEBUG"))
@@ -21,10 +25,15 @@ def _not_the_upos_namespace_advice(record: logging.LogRecord) -> bool:
     return "namespace was 'upos'" not in record.getMessage()
 
 
-def apply() -> None:
-    """Raise the root logger to WARNING under `--silent`, and drop one known piece of advice."""
-    logging.getLogger("allennlp.data.fields.sequence_label_field").addFilter(_not_the_upos_namespace_advice)
+def apply() -> bool:
+    """Raise the root logger to WARNING under `--silent`, and drop one known piece of advice; True if
+    this call added the filter."""
+    advice_logger = logging.getLogger("allennlp.data.fields.sequence_label_field")
     if _silent_command_line():
         logging.getLogger().setLevel(logging.WARNING)
         for handler in logging.getLogger().handlers:
             handler.setLevel(logging.WARNING)
+    if _not_the_upos_namespace_advice in advice_logger.filters:
+        return False
+    advice_logger.addFilter(_not_the_upos_namespace_advice)
+    return True

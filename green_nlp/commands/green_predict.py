@@ -24,8 +24,7 @@ from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
 from green_nlp.distributed_ray.options import RayOptions, add_ray_arguments, ray_options
-from green_nlp.line_stream import (LineModel, LineStreamer, UsageError, count_lines,  # noqa: F401
-                                   read_lines, shard_bounds)
+from green_nlp.line_stream import LineModel, LineStreamer, UsageError, count_lines, read_lines, shard_bounds  # noqa: F401
 from green_nlp.line_stream import parse_shard as _parse_shard
 
 logger = logging.getLogger(__name__)
@@ -70,7 +69,8 @@ class GreenPredict(Subcommand):
         subparser = parser.add_parser(self.name, description=description,
                                       help="Stream a large line-based file through a model, optionally sharded.")
         subparser.add_argument("archive_file", type=str, help="the model.tar.gz to predict with")
-        subparser.add_argument("input_file", type=Path, help="one input per line (text or JSON, as the predictor reads)")
+        subparser.add_argument("input_file", type=Path,
+                               help="one input per line (text or JSON, as the predictor reads)")
         subparser.add_argument("--output-file", type=Path, help="where to write the outputs (default: stdout)")
         subparser.add_argument("--errors-file", type=Path,
                                help="also write every skipped line as JSON {file, line, error}")
@@ -96,7 +96,7 @@ def build_predictor(archive_file: str, predictor_name: Optional[str] = None, pre
     except json.JSONDecodeError as error:
         raise ConfigurationError(f"--predictor-args is not a JSON object: {error}") from None
     archive = load_archive(archive_file, cuda_device=cuda_device, overrides=overrides)
-    return Predictor.from_archive(archive, predictor_name, extra_args=extra_args)
+    return Predictor.from_archive(archive, predictor_name, extra_args=extra_args)  # type: ignore[arg-type]  # None: the model's
 
 
 def parse_shard(text: str) -> Tuple[int, int]:
@@ -136,6 +136,7 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
         if bulk is not None:
             report = bulk.run(args.input_file, output, shard, progress=not args.no_progress, errors=errors)
         else:
+            assert on_ray is not None  # one of the two was built above
             report = _run_on_ray(args, on_ray, output, shard, errors)
     print(report.summary("green-predict", args.input_file, shard), file=sys.stderr)
 

@@ -31,7 +31,7 @@ EMBEDDING_KEY = "ngram_embedding.weight"
 
 
 @Subcommand.register("green-prune-ngrams")
-class PruneNgrams(Subcommand):
+class GreenPruneNgrams(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description = "Keep an n-gram DAN's most frequent n-grams only; writes a smaller archive."
         subparser = parser.add_parser(self.name, description=description, help=description)
@@ -69,7 +69,8 @@ def prune_archive(archive_file: str, keep: int, output: str, frequency_file: Opt
     if not 0 < keep <= size:
         raise ConfigurationError(f"--keep must be in 1..{size} (the archive's n-gram count), got {keep}")
     ngrams = [vocab.get_token_from_index(i, namespace) for i in range(2, size + 2)]
-    kept_ids = ranked_ngram_ids(ngrams, archive.dataset_reader.analyzer, frequency_file)[:keep]
+    analyzer = archive.dataset_reader.analyzer  # type: ignore[attr-defined]  # an n-gram DAN's reader
+    kept_ids = ranked_ngram_ids(ngrams, analyzer, frequency_file)[:keep]
     if frequency_file is None:
         kept_ids.sort()  # already a prefix: keep the frequency order
     rows = torch.tensor([0, 1] + kept_ids)

@@ -7,7 +7,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
-from green_nlp.commands.average_checkpoints import average_run
+from green_nlp.commands.green_average_checkpoints import average_run
 from green_nlp.training.checkpoint_averaging import epoch_checkpoints
 from tests.dan_helpers import tiny_dan_run
 

@@ -17,8 +17,9 @@ from allennlp.commands.predict import _PredictManager
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
-from green_nlp import predict_per_line
 from green_nlp.dataset_readers import read_conllu
+from green_nlp.line_stream import json_object
+from green_nlp.patches import predict_per_line
 from tests.conftest import FIXTURES, REPO_ROOT
 from tests.dan_helpers import tiny_dan_run
 
@@ -250,11 +251,11 @@ def test_other_predictors_keep_allennlps_behaviour(tmp_path):
 @pytest.mark.parametrize("line, expected", [('{"text": "x"}', {"text": "x"}), ("plain text", None),
                                             ("[1, 2]", None), ("a {brace} inside", None)])
 def test_load_json_object_reads_objects_and_leaves_text(line, expected):
-    assert predict_per_line.load_json_object(line) == expected
+    assert json_object(line) == expected
 
 
 @pytest.mark.parametrize("line", ['{"text": "unclosed', "{not json} at all", "{'text': 'python quotes'}",
                                   "{text: no quotes}"])
 def test_load_json_object_refuses_a_broken_object(line):
     with pytest.raises(ValueError, match="broken JSON object"):
-        predict_per_line.load_json_object(line)
+        json_object(line)

@@ -11,7 +11,14 @@ from typing import List, Tuple
 import pytest
 from allennlp.common.checks import ConfigurationError
 
-from green_nlp.commands.bulk_predict import BulkPredictor, build_predictor, count_lines, parse_shard, read_lines, shard_bounds
+from green_nlp.commands.green_predict import (
+    BulkPredictor,
+    build_predictor,
+    count_lines,
+    parse_shard,
+    read_lines,
+    shard_bounds,
+)
 from green_nlp.dataset_readers import read_conllu
 from tests.conftest import FIXTURES, REPO_ROOT
 

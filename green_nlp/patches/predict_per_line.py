@@ -14,7 +14,8 @@ green_nlp predictor's run (without `--use-dataset-reader`) through `green_nlp.li
 - line numbers are those of the file (blank lines count; blank lines give no output, as before).
 
 Standard input (`-`) and .gz/.bz2/.xz files stream the same way. Other predictors and
-`--use-dataset-reader` keep AllenNLP's own behaviour. The patch is narrow and idempotent: `apply()` returns True the first time, False after.
+`--use-dataset-reader` keep AllenNLP's own behaviour. The patch is narrow and idempotent: `apply()`
+returns True the first time, False after.
 """
 import json
 import logging
@@ -23,22 +24,13 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from allennlp.common.util import JsonDict
 
+from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
+
+WRITTEN_FOR = WrittenFor("allennlp", ALLENNLP_VERSION)
+
 logger = logging.getLogger(__name__)
 
 _PATCHED = "_green_nlp_per_line"
-
-
-def load_json_object(line: str) -> Optional[JsonDict]:
-    """A line's JSON object, or None when the line is text (the predictors' shared rule, the
-    runtime's too: `green_nlp.line_stream.json_object`).
-
-    A line that starts with `{` but does not parse is an error (ValueError), not text to tag,
-    classify or parse as if it were prose; so is a field of the wrong type (`{"words": "abc"}`,
-    `{"sentence": null}`): the message names the field and the type it needs.
-    """
-    from green_nlp.line_stream import json_object
-
-    return json_object(line)
 
 
 class _Input:
@@ -99,7 +91,7 @@ def _model(predictor: Any) -> Any:
     physical line number and echo, and each good output its line number."""
     from allennlp.common.checks import ConfigurationError
 
-    from green_nlp.commands.bulk_predict import predictor_line_model
+    from green_nlp.commands.green_predict import predictor_line_model
     from green_nlp.line_stream import LineModel
 
     base = predictor_line_model(predictor)

@@ -3,7 +3,7 @@ started with and a config names the same files from any folder."""
 import os
 from pathlib import Path
 
-from green_nlp.data_paths import DATA_ENV_VAR, LDNET_DEFAULT_FIXTURES, export_default_data_dir
+from green_nlp.settings import DATA_ENV_VAR, LDNET_DEFAULT_FIXTURES, export_default_data_dir
 
 LDNET_PATHS = ("LDNET_DATA", "LDNET_RUNS", "LDNET_FIXTURES")
 

@@ -54,7 +54,7 @@ def average_run(serialization_dir: str, output_file: str,
 
 
 @Subcommand.register("green-average-checkpoints")
-class AverageCheckpoints(Subcommand):
+class GreenAverageCheckpoints(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help_text = "Archive the average of a run's checkpoints (best.th + the last epoch by default)."
         subparser = parser.add_parser(self.name, description=__doc__, help=help_text,

@@ -1,6 +1,7 @@
 """`allennlp green-export`: a trained archive -> a folder the torch-free runtime loads.
 
-    allennlp green-export runs/ewt_raw/model.tar.gz exported/ewt_raw --card model_cards/parser_ewt_green_nlp_raw_text.md
+    allennlp green-export runs/ewt_raw/model.tar.gz exported/ewt_raw \\
+        --card experiments/model_cards/parser_ewt_green_nlp_raw_text.md
 
 The folder holds `model.onnx`, `model.int8.onnx` (onnxruntime dynamic quantization) and
 `green_model.json`; load it with `green_nlp.runtime.load(folder)` (see docs/runtime.md).
@@ -14,14 +15,15 @@ logger = logging.getLogger(__name__)
 
 
 @Subcommand.register("green-export")
-class Export(Subcommand):
+class GreenExport(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description = "Export a model.tar.gz to ONNX (fp32 and int8) for green_nlp's runtime."
         subparser = parser.add_parser(self.name, description=description, help=description)
         subparser.add_argument("archive_file", help="the model.tar.gz to export")
         subparser.add_argument("output_dir", help="the folder to write (created if missing)")
         subparser.add_argument("--card", default=None,
-                               help="a model card (model_cards/*.md) whose test figures and license go into the folder")
+                               help="a model card (experiments/model_cards/*.md) whose test figures and license "
+                                    "go into the folder")
         subparser.set_defaults(func=_run)
         return subparser
 

@@ -1,0 +1,58 @@
+"""Everything green_nlp changes in allennlp's behaviour, applied by one `apply_all()`.
+
+allennlp 2.10.1 (2022, its last release) runs here on a torch, numpy and Python it never saw, and a
+few of its behaviours are unsafe or lossy. Each module below fixes one of them, narrowly: it exposes
+`WRITTEN_FOR` (the allennlp release its replacement code was read against, see `versions`) and
+`apply() -> bool` (idempotent; True when that call changed something).
+
+- `lr_scheduler`: `reduce_on_plateau` builds on torch without `ReduceLROnPlateau(verbose=...)`.
+- `numpy_safe_globals`: training states holding numpy scalars load with torch's `weights_only=True`.
+- `crash_safe_checkpoints`: a killed save never leaves a truncated newest checkpoint.
+- `autocast_warning`: allennlp's per-epoch `torch.cuda.amp.autocast` FutureWarning is dropped.
+- `ddp_metrics`: attachment scores and span F1 add up across DDP workers.
+- `ddp_test_evaluation`: `evaluate_on_test` after DDP training runs over the whole test file.
+- `archive_extraction`: `model.tar.gz` extracted with tarfile's `data` filter (required: never skipped).
+- `weights_only_check`: a loud warning when the environment turns `weights_only` loading off.
+- `predict_per_line`: `allennlp predict` with green predictors survives bad lines.
+- `quiet_logging`: `--silent` also silences INFO logging.
+
+`green_nlp.plugin` calls `apply_all()` once, before any component is registered; that covers
+`--include-package green_nlp`, `.allennlp_plugins`, `green_nlp.register()` and `green-nlp`
+commands that need allennlp. Importing this package alone imports neither torch nor allennlp.
+"""
+import importlib
+import logging
+from typing import List
+
+from green_nlp.patches.versions import check
+
+logger = logging.getLogger(__name__)
+
+# In the order they are applied (the archive check first: nothing should load before it is safe).
+PATCHES = ("archive_extraction", "weights_only_check", "lr_scheduler", "numpy_safe_globals",
+           "crash_safe_checkpoints", "autocast_warning", "ddp_metrics", "ddp_test_evaluation",
+           "predict_per_line", "quiet_logging")
+
+_APPLIED: List[str] = []
+
+
+def apply_all() -> List[str]:
+    """Apply every patch whose allennlp version matches; returns the names this call changed something for.
+
+    A patch written for another allennlp release is skipped with a warning, or is an error
+    (`PatchVersionError`) when it is a safety fix.
+    """
+    applied = []
+    for name in PATCHES:
+        module = importlib.import_module(f"green_nlp.patches.{name}")
+        if check(name, module.WRITTEN_FOR) and module.apply():
+            applied.append(name)
+    _APPLIED.extend(applied)
+    if applied:
+        logger.debug("green_nlp patches applied: %s", ", ".join(applied))
+    return applied
+
+
+def applied() -> List[str]:
+    """Every patch applied in this process so far."""
+    return list(_APPLIED)
