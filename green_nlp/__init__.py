@@ -11,6 +11,7 @@ callbacks, optimizers, subcommands). It runs by itself whenever allennlp is in t
 when AllenNLP imports green_nlp as a plugin (`--include-package green_nlp`, `.allennlp_plugins`), and
 when a program imports green_nlp first and allennlp afterwards (`green_nlp._allennlp_hook`).
 """
+
 import sys
 from typing import Any
 

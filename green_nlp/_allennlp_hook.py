@@ -8,6 +8,7 @@ middle of an import can meet half-imported green modules, so the hook waits one 
 `list_available`, through which `by_name` and `from_params` go) register green_nlp on first use.
 Python has no post-import hook of its own, hence the `sys.meta_path` finder.
 """
+
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -20,8 +21,10 @@ _LOOKUPS = ("resolve_class_name", "list_available")
 
 def _green_import_in_progress() -> bool:
     """True while any green_nlp module is still executing its import (registering now could meet it half-done)."""
-    return any(name.startswith("green_nlp.") and getattr(getattr(module, "__spec__", None), "_initializing", False)
-               for name, module in list(sys.modules.items()))
+    return any(
+        name.startswith("green_nlp.") and getattr(getattr(module, "__spec__", None), "_initializing", False)
+        for name, module in list(sys.modules.items())
+    )
 
 
 def register_on_first_lookup(register: Callable[[], None]) -> None:
@@ -74,8 +77,9 @@ class AllennlpImportHook(importlib.abc.MetaPathFinder):
     def __init__(self, register: Callable[[], None]) -> None:
         self.register = register
 
-    def find_spec(self, fullname: str, path: Optional[Sequence[str]] = None,
-                  target: Optional[ModuleType] = None) -> Optional[importlib.machinery.ModuleSpec]:
+    def find_spec(
+        self, fullname: str, path: Optional[Sequence[str]] = None, target: Optional[ModuleType] = None
+    ) -> Optional[importlib.machinery.ModuleSpec]:
         if fullname != "allennlp":
             return None
         remove()

@@ -13,6 +13,7 @@
 working directory or `~/.allennlp/plugins`), because AllenNLP picks the subcommand before it reads
 `--include-package`; `green-nlp` registers green_nlp first, so it works in every folder.
 """
+
 import argparse
 import io
 import json
@@ -44,23 +45,30 @@ def _runtime_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="green-nlp", description="Run an exported green model (no torch).")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, help_text, formats in (
-            ("parse", "dependency-parse raw text, one sentence or paragraph per line", ("conllu", "json")),
-            ("tag", "tag entities or chunks in raw text, one sentence per line", ("json", "conll")),
-            ("classify", "classify texts, one per line", ("json",))):
+        ("parse", "dependency-parse raw text, one sentence or paragraph per line", ("conllu", "json")),
+        ("tag", "tag entities or chunks in raw text, one sentence per line", ("json", "conll")),
+        ("classify", "classify texts, one per line", ("json",)),
+    ):
         command = commands.add_parser(name, help=help_text)
         command.add_argument("model", help="a shipped model's name (see `green-nlp models`) or an exported folder")
-        command.add_argument("input_file", type=Path, help="one text per line (or a JSON object with \"text\")")
+        command.add_argument("input_file", type=Path, help='one text per line (or a JSON object with "text")')
         command.add_argument("-o", "--output-file", type=Path, help="where to write the output (default: stdout)")
         command.add_argument("--format", choices=formats, default=formats[0], help="output format")
-        command.add_argument("--errors-file", type=Path,
-                             help="also write every skipped line as JSON {file, line, error}")
+        command.add_argument(
+            "--errors-file", type=Path, help="also write every skipped line as JSON {file, line, error}"
+        )
         command.add_argument("--batch-size", type=int, default=32, help="lines per model call")
-        command.add_argument("--precision", choices=("auto", "fp32", "int8"), default="auto",
-                             help="which exported graph to run (auto: fp32 where the folder has it)")
+        command.add_argument(
+            "--precision",
+            choices=("auto", "fp32", "int8"),
+            default="auto",
+            help="which exported graph to run (auto: fp32 where the folder has it)",
+        )
         command.add_argument("--threads", type=int, default=None, help="CPU threads for onnxruntime")
         command.add_argument("--shard", default="0/1", help="i/N: only the i-th of N contiguous blocks of lines")
-        command.add_argument("--no-progress", action="store_true",
-                             help="no progress bar (none is shown off a terminal)")
+        command.add_argument(
+            "--no-progress", action="store_true", help="no progress bar (none is shown off a terminal)"
+        )
         from green_nlp.distributed_ray.options import add_ray_arguments  # light: Ray is imported only with --ray
 
         add_ray_arguments(command)
@@ -81,8 +89,10 @@ def _batch_call(nlp: Any, command: str) -> Callable[[List[str]], List[Any]]:
     many = {"parse": "parse_many", "tag": "tag_many", "classify": "classify_many"}[command]
     if not hasattr(nlp, many):
         family = type(nlp).__name__
-        raise SystemExit(f"green-nlp {command}: this model ({family}) does not {command}; "
-                         f"use the command of its family (parse, tag or classify)")
+        raise SystemExit(
+            f"green-nlp {command}: this model ({family}) does not {command}; "
+            f"use the command of its family (parse, tag or classify)"
+        )
     method = getattr(nlp, many)
     return lambda texts: list(method(texts, batch_size=len(texts)))
 
@@ -93,8 +103,9 @@ def runtime_line_model(command: str, model: str, precision: str, threads: Option
     from green_nlp.runtime import load
 
     nlp = load(model, precision=precision, threads=threads)
-    return line_stream.LineModel(load=line_stream.json_or_text, predict_batch=_batch_call(nlp, command),
-                                 dump=_dumper(command, output_format))
+    return line_stream.LineModel(
+        load=line_stream.json_or_text, predict_batch=_batch_call(nlp, command), dump=_dumper(command, output_format)
+    )
 
 
 def run_runtime(argv: List[str]) -> int:
@@ -136,10 +147,17 @@ def run_runtime(argv: List[str]) -> int:
 
             from green_nlp.distributed_ray.lines import stream_lines
 
-            make_model = partial(runtime_line_model, args.command, args.model, args.precision,
-                                 args.threads or max(1, int(on_ray.cpus_per_actor)), args.format)
-            report = stream_lines(make_model, args.input_file, output, on_ray, args.batch_size, shard,
-                                  progress=progress, errors=errors)
+            make_model = partial(
+                runtime_line_model,
+                args.command,
+                args.model,
+                args.precision,
+                args.threads or max(1, int(on_ray.cpus_per_actor)),
+                args.format,
+            )
+            report = stream_lines(
+                make_model, args.input_file, output, on_ray, args.batch_size, shard, progress=progress, errors=errors
+            )
     print(report.summary(f"green-nlp {args.command}", args.input_file, shard), file=sys.stderr)
     return 0
 

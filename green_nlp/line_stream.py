@@ -7,6 +7,7 @@ fails on it) is reported as `file:line: why` with its physical line number and l
 every other line is still predicted, in input order; `--shard i/N` gives process `i` of `N` one
 contiguous block of lines, so the N outputs concatenated in shard order are one unsharded run's.
 """
+
 import json
 import logging
 from dataclasses import dataclass, field
@@ -111,8 +112,9 @@ class StreamReport:
 
     def summary(self, command: str, path: Path, shard: Tuple[int, int] = (0, 1)) -> str:
         where = f"shard {shard[0]}/{shard[1]} of {path}" if shard != (0, 1) else str(path)
-        lines = [f"{command}: {where}: {self.predicted} lines predicted, {len(self.errors)} skipped, "
-                 f"{self.blank} blank"]
+        lines = [
+            f"{command}: {where}: {self.predicted} lines predicted, {len(self.errors)} skipped, {self.blank} blank"
+        ]
         lines += [f"  skipped {message}" for message in self.errors[:20]]
         if len(self.errors) > 20:
             lines.append(f"  ... and {len(self.errors) - 20} more")
@@ -145,8 +147,14 @@ class LineStreamer(Generic[Inputs, Result]):
         self.model = model
         self.batch_size = batch_size
 
-    def run(self, input_path: Path, output: IO[str], shard: Tuple[int, int] = (0, 1), progress: bool = True,
-            errors: Optional[IO[str]] = None) -> StreamReport:
+    def run(
+        self,
+        input_path: Path,
+        output: IO[str],
+        shard: Tuple[int, int] = (0, 1),
+        progress: bool = True,
+        errors: Optional[IO[str]] = None,
+    ) -> StreamReport:
         from tqdm import tqdm  # a dependency of spaCy and of AllenNLP alike
 
         # counting reads the whole input once more: only for shards and the progress bar (not stdin)
@@ -156,8 +164,7 @@ class LineStreamer(Generic[Inputs, Result]):
         report = StreamReport()
         batch: List[Tuple[int, Inputs]] = []
         desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
-        with tqdm(total=None if end is None else end - start, unit="lines", disable=not progress,
-                  desc=desc) as bar:
+        with tqdm(total=None if end is None else end - start, unit="lines", disable=not progress, desc=desc) as bar:
             for number, raw in read_lines(input_path, start, end):
                 bar.update(1)
                 loaded = self._load(input_path, number, raw, report, errors)
@@ -171,8 +178,9 @@ class LineStreamer(Generic[Inputs, Result]):
                 self._predict(input_path, batch, output, report, errors)
         return report
 
-    def _load(self, path: Path, number: int, raw: bytes, report: StreamReport, errors: Optional[IO[str]]
-              ) -> Optional[Inputs]:
+    def _load(
+        self, path: Path, number: int, raw: bytes, report: StreamReport, errors: Optional[IO[str]]
+    ) -> Optional[Inputs]:
         text, why = decode_line(raw)
         if text is None:
             self._skip(path, number, why or "unreadable", report, errors)
@@ -189,16 +197,26 @@ class LineStreamer(Generic[Inputs, Result]):
             self.model.number_inputs(inputs, number)
         return inputs
 
-    def _predict(self, path: Path, batch: List[Tuple[int, Inputs]], output: IO[str], report: StreamReport,
-                 errors: Optional[IO[str]]) -> None:
+    def _predict(
+        self,
+        path: Path,
+        batch: List[Tuple[int, Inputs]],
+        output: IO[str],
+        report: StreamReport,
+        errors: Optional[IO[str]],
+    ) -> None:
         try:
             results: List[Optional[Result]] = list(self.model.predict_batch([inputs for _, inputs in batch]))
         except Exception:  # noqa: BLE001  one bad line must not end the run: find it line by line
             attempts = [self._predict_one(inputs) for _, inputs in batch]
             failures = [error for _, error in attempts if error is not None]
             fatal = self.model.fatal_errors
-            if fatal and report.predicted == 0 and len(failures) == len(batch) and all(
-                    isinstance(error, fatal) for error in failures):
+            if (
+                fatal
+                and report.predicted == 0
+                and len(failures) == len(batch)
+                and all(isinstance(error, fatal) for error in failures)
+            ):
                 raise failures[0]  # model and input kind do not fit: every line would fail the same way
             results = []
             for (number, _), (result, error) in zip(batch, attempts):
@@ -237,8 +255,18 @@ _FORBIDDEN_IN_WORDS = {"\t": "a tab", "\n": "a line break", "\r": "a line break"
 
 
 def _kind(value: Any) -> str:
-    return "null" if value is None else {list: "a list", dict: "an object", str: "a string", bool: "a boolean",
-                                         int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+    return (
+        "null"
+        if value is None
+        else {
+            list: "a list",
+            dict: "an object",
+            str: "a string",
+            bool: "a boolean",
+            int: "a number",
+            float: "a number",
+        }.get(type(value), type(value).__name__)
+    )
 
 
 def _unwritable(text: str) -> Optional[str]:
@@ -281,8 +309,7 @@ def check_json_fields(record: Dict[str, Any]) -> Dict[str, Any]:
                 raise ValueError(f"field {key!r} must be a list of strings; item {index + 1} is {_kind(item)}")
             if not item.strip():
                 raise ValueError(f"field {key!r}: item {index + 1} is empty or only whitespace")
-            bad = next((name for char, name in _FORBIDDEN_IN_WORDS.items() if char in item), None) or \
-                _unwritable(item)
+            bad = next((name for char, name in _FORBIDDEN_IN_WORDS.items() if char in item), None) or _unwritable(item)
             if bad:
                 raise ValueError(f"field {key!r}: item {index + 1} holds {bad}")
     return record
@@ -302,8 +329,10 @@ def json_object(line: str) -> Optional[Dict[str, Any]]:
     except RecursionError:
         raise ValueError("JSON nested too deeply to read") from None
     except json.JSONDecodeError as error:
-        raise ValueError(f"broken JSON object: {error.msg} (column {error.colno}); a line starting with "
-                         "'{' is read as JSON (give text that starts with a brace as {\"text\": ...})") from None
+        raise ValueError(
+            f"broken JSON object: {error.msg} (column {error.colno}); a line starting with "
+            "'{' is read as JSON (give text that starts with a brace as {\"text\": ...})"
+        ) from None
     if not isinstance(value, dict):  # `{` then valid JSON that is not an object cannot happen; be sure
         raise ValueError("a JSON line must be an object")
     return check_json_fields(value)

@@ -6,6 +6,7 @@ names stay registered as aliases of the same class, because configs and model ar
 before the rename name them in their `type` fields, and exported runtime folders carry them as
 `model_type`. This module imports nothing heavy, so the runtime can read it too.
 """
+
 from typing import Any, Callable, Dict, List, TypeVar
 
 T = TypeVar("T", bound=type)
@@ -44,6 +45,7 @@ def register_with_old_names(base: Any, name: str, **options: Any) -> Callable[[T
     `base` is the AllenNLP `Registrable` (Model, DatasetReader, ...), passed in so that this module
     need not import allennlp.
     """
+
     def register(cls: T) -> T:
         for registered in (name, *old_names(name)):
             base.register(registered, **options)(cls)

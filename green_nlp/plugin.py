@@ -5,6 +5,7 @@ the Jsonnet configs read (`green_nlp.settings`) and imports every reader, model,
 callback and subcommand so that AllenNLP finds them by name. `green_nlp.register()` imports it; so
 does a plain `import green_nlp` as soon as allennlp is (or gets) imported in the same process.
 """
+
 from green_nlp import patches as _patches
 from green_nlp import settings as _settings
 

@@ -27,6 +27,7 @@ are absolute paths, so a config names the same files whatever the working direct
 
 This module imports nothing heavy (os and pathlib): `import green_nlp` stays light.
 """
+
 import logging
 import os
 from pathlib import Path
@@ -118,5 +119,7 @@ def export_ldnet_defaults() -> None:
         os.environ["LDNET_DATA"] = str(real if has_real else ldnet_fixtures_dir() / "data")
     if "LDNET_LM_PRESET" not in os.environ:
         os.environ["LDNET_LM_PRESET"] = "cpu" if all(path.exists() for path in ldnet_trained_lms()) else "tiny"
-    logger.debug("LD-Net configs: %s", {name: os.environ[name] for name in
-                                        ("LDNET_DATA", "LDNET_RUNS", "LDNET_LM_PRESET", "LDNET_FIXTURES")})
+    logger.debug(
+        "LD-Net configs: %s",
+        {name: os.environ[name] for name in ("LDNET_DATA", "LDNET_RUNS", "LDNET_LM_PRESET", "LDNET_FIXTURES")},
+    )

@@ -2,6 +2,7 @@
 
 Each `allennlp green-X` lives in `green_X.py` as the class `GreenX`.
 """
+
 # Imported for their registration side effect (`@Subcommand.register`).
 from green_nlp.commands import (
     green_average_checkpoints,  # noqa: F401  (`allennlp green-average-checkpoints`)

@@ -7,6 +7,7 @@ run's checkpoints (by default `best.th` and the newest `model_state_e*_b*.th`).
 Pick between the averaged and the plain model on the dev set, never the test set; the parser
 benchmark does exactly that. The archive carries the run's own config and vocabulary.
 """
+
 import argparse
 import json
 import logging
@@ -26,13 +27,11 @@ from green_nlp.training.checkpoint_averaging import best_and_last, load_and_aver
 logger = logging.getLogger(__name__)
 
 
-def average_run(serialization_dir: str, output_file: str,
-                checkpoints: Optional[List[str]] = None) -> Dict[str, Any]:
+def average_run(serialization_dir: str, output_file: str, checkpoints: Optional[List[str]] = None) -> Dict[str, Any]:
     """Write the archive; returns which checkpoints went in."""
     run = Path(serialization_dir)
     if not (run / CONFIG_NAME).exists() or not (run / "vocabulary").is_dir():
-        raise ConfigurationError(f"{run} is not an AllenNLP serialization directory (no {CONFIG_NAME} "
-                                 "or vocabulary/)")
+        raise ConfigurationError(f"{run} is not an AllenNLP serialization directory (no {CONFIG_NAME} or vocabulary/)")
     paths = [run / c if (run / c).exists() else Path(c) for c in checkpoints] if checkpoints else best_and_last(run)
     for path in paths:
         if not path.exists():
@@ -57,13 +56,19 @@ def average_run(serialization_dir: str, output_file: str,
 class GreenAverageCheckpoints(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help_text = "Archive the average of a run's checkpoints (best.th + the last epoch by default)."
-        subparser = parser.add_parser(self.name, description=__doc__, help=help_text,
-                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+        subparser = parser.add_parser(
+            self.name, description=__doc__, help=help_text, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
         subparser.add_argument("serialization_dir", help="the training run's folder (-s of allennlp train)")
         subparser.add_argument("--output", required=True, help="the model.tar.gz to write")
-        subparser.add_argument("--checkpoints", nargs="+", default=None,
-                               help="weight files to average (names inside the run folder, or paths); "
-                                    "default: best.th and the newest model_state_e*_b*.th")
-        subparser.set_defaults(func=lambda args: print(json.dumps(
-            average_run(args.serialization_dir, args.output, args.checkpoints))))
+        subparser.add_argument(
+            "--checkpoints",
+            nargs="+",
+            default=None,
+            help="weight files to average (names inside the run folder, or paths); "
+            "default: best.th and the newest model_state_e*_b*.th",
+        )
+        subparser.set_defaults(
+            func=lambda args: print(json.dumps(average_run(args.serialization_dir, args.output, args.checkpoints)))
+        )
         return subparser

@@ -6,6 +6,7 @@
 The folder holds `model.onnx`, `model.int8.onnx` (onnxruntime dynamic quantization) and
 `green_model.json`; load it with `green_nlp.runtime.load(folder)` (see docs/runtime.md).
 """
+
 import argparse
 import logging
 
@@ -21,9 +22,11 @@ class GreenExport(Subcommand):
         subparser = parser.add_parser(self.name, description=description, help=description)
         subparser.add_argument("archive_file", help="the model.tar.gz to export")
         subparser.add_argument("output_dir", help="the folder to write (created if missing)")
-        subparser.add_argument("--card", default=None,
-                               help="a model card (experiments/model_cards/*.md) whose test figures and license "
-                                    "go into the folder")
+        subparser.add_argument(
+            "--card",
+            default=None,
+            help="a model card (experiments/model_cards/*.md) whose test figures and license go into the folder",
+        )
         subparser.set_defaults(func=_run)
         return subparser
 

@@ -12,6 +12,7 @@ DAN reader reads the shards back with a glob (`kd.teacher.*.jsonl`). `--ray [ADD
 chunks on a pool of Ray actors that each load the teacher once and writes the same cache, in the
 same order, still resumable (docs/distributed.md).
 """
+
 import argparse
 import itertools
 import json
@@ -52,23 +53,47 @@ class GreenLabelTeacher(Subcommand):
         subparser.add_argument("--output", required=True, help="the cache to write (JSON lines)")
         subparser.add_argument("--format", default="auto", choices=FORMATS, help="input format (default: by name)")
         subparser.add_argument("--fine-labels", action="store_true", help="TREC: keep fine labels")
-        subparser.add_argument("--max-examples-per-input", type=int, default=None,
-                               help="label at most this many examples of each input (CPU-sized runs)")
-        subparser.add_argument("--skip-per-input", type=int, default=0,
-                               help="leave out the first examples of each input (e.g. those labeled earlier)")
-        subparser.add_argument("--every-nth", type=int, default=1,
-                               help="take every n-th example of each input (IMDB's files are sorted by label)")
-        subparser.add_argument("--split", default="all", choices=SPLITS,
-                               help="label only the train or dev part of a file with no dev set (see --dev-every)")
-        subparser.add_argument("--dev-every", type=int, default=10,
-                               help="with --split: every n-th example is the dev part, the others train")
+        subparser.add_argument(
+            "--max-examples-per-input",
+            type=int,
+            default=None,
+            help="label at most this many examples of each input (CPU-sized runs)",
+        )
+        subparser.add_argument(
+            "--skip-per-input",
+            type=int,
+            default=0,
+            help="leave out the first examples of each input (e.g. those labeled earlier)",
+        )
+        subparser.add_argument(
+            "--every-nth",
+            type=int,
+            default=1,
+            help="take every n-th example of each input (IMDB's files are sorted by label)",
+        )
+        subparser.add_argument(
+            "--split",
+            default="all",
+            choices=SPLITS,
+            help="label only the train or dev part of a file with no dev set (see --dev-every)",
+        )
+        subparser.add_argument(
+            "--dev-every",
+            type=int,
+            default=10,
+            help="with --split: every n-th example is the dev part, the others train",
+        )
         subparser.add_argument("--batch-size", type=int, default=32)
         subparser.add_argument("--shard", default=None, help="i/N: label documents i, i+N, i+2N, ...")
         subparser.add_argument("--cuda-device", type=int, default=-1)
         subparser.add_argument("--threads", type=int, default=None, help="torch CPU threads")
-        subparser.add_argument("-o", "--overrides", default="",
-                               help="JSON overrides of the teacher's archived config, as for `allennlp predict` "
-                                    "(e.g. longer inputs read in segments); recorded in the cache's header")
+        subparser.add_argument(
+            "-o",
+            "--overrides",
+            default="",
+            help="JSON overrides of the teacher's archived config, as for `allennlp predict` "
+            "(e.g. longer inputs read in segments); recorded in the cache's header",
+        )
         add_ray_arguments(subparser)
         subparser.set_defaults(func=_run)
         return subparser
@@ -81,25 +106,59 @@ def _run(args: argparse.Namespace) -> None:
         on_ray = ray_options(args)
     except ValueError as error:
         raise ConfigurationError(str(error)) from None
-    label_corpus(args.archive_file, args.input_files, args.output, args.format, args.fine_labels,
-                 args.max_examples_per_input, args.batch_size, args.shard, args.cuda_device, args.every_nth,
-                 args.skip_per_input, split=args.split, dev_every=args.dev_every, overrides=args.overrides,
-                 ray=on_ray)
+    label_corpus(
+        args.archive_file,
+        args.input_files,
+        args.output,
+        args.format,
+        args.fine_labels,
+        args.max_examples_per_input,
+        args.batch_size,
+        args.shard,
+        args.cuda_device,
+        args.every_nth,
+        args.skip_per_input,
+        split=args.split,
+        dev_every=args.dev_every,
+        overrides=args.overrides,
+        ray=on_ray,
+    )
 
 
-def _corpus(inputs: List[str], format: str, fine_labels: bool, max_per_input: Optional[int],
-            every: int, skip: int, split: str = "all", dev_every: int = 10) -> Iterator[TextExample]:
+def _corpus(
+    inputs: List[str],
+    format: str,
+    fine_labels: bool,
+    max_per_input: Optional[int],
+    every: int,
+    skip: int,
+    split: str = "all",
+    dev_every: int = 10,
+) -> Iterator[TextExample]:
     for path in inputs:
         examples = split_heldout(read_examples(path, format, fine_labels), split, dev_every)
         examples = itertools.islice(examples, skip, None)
         yield from subsample(examples, every, max_per_input)
 
 
-def label_corpus(archive_file: str, inputs: List[str], output: str, format: str = "auto", fine_labels: bool = False,
-                 max_per_input: Optional[int] = None, batch_size: int = 32, shard: Optional[str] = None,
-                 cuda_device: int = -1, every_nth: int = 1, skip_per_input: int = 0,
-                 chunk_batches: int = 8, split: str = "all", dev_every: int = 10, overrides: str = "",
-                 ray: Optional[RayOptions] = None) -> int:
+def label_corpus(
+    archive_file: str,
+    inputs: List[str],
+    output: str,
+    format: str = "auto",
+    fine_labels: bool = False,
+    max_per_input: Optional[int] = None,
+    batch_size: int = 32,
+    shard: Optional[str] = None,
+    cuda_device: int = -1,
+    every_nth: int = 1,
+    skip_per_input: int = 0,
+    chunk_batches: int = 8,
+    split: str = "all",
+    dev_every: int = 10,
+    overrides: str = "",
+    ray: Optional[RayOptions] = None,
+) -> int:
     """Label (the rest of) the corpus; returns the number of records the cache now holds. With `ray`,
     the chunks are labelled on Ray actors (see green_nlp.distributed_ray.teacher), in the same order."""
     if batch_size < 1:
@@ -121,9 +180,14 @@ def label_corpus(archive_file: str, inputs: List[str], output: str, format: str 
 
             teacher = stack.enter_context(RayTeacher(archive_file, parsed_overrides, ray))
         header: Dict[str, Any] = {
-            "labels": teacher.labels, "archive": os.path.basename(archive_file),
-            "inputs": [os.path.basename(p) for p in inputs], "shard": f"{shard_index}/{shard_count}",
-            "max_examples_per_input": max_per_input, "every_nth": every_nth, "skip_per_input": skip_per_input}
+            "labels": teacher.labels,
+            "archive": os.path.basename(archive_file),
+            "inputs": [os.path.basename(p) for p in inputs],
+            "shard": f"{shard_index}/{shard_count}",
+            "max_examples_per_input": max_per_input,
+            "every_nth": every_nth,
+            "skip_per_input": skip_per_input,
+        }
         if teacher.label_names:  # the students' readers must name the labels the same way (checked when they read)
             header["label_names"] = dict(teacher.label_names)
         if split != "all":
@@ -149,8 +213,9 @@ def label_corpus(archive_file: str, inputs: List[str], output: str, format: str 
     return writer.done
 
 
-def load_teacher(archive_file: str, cuda_device: int = -1, overrides: Optional[Dict[str, Any]] = None
-                 ) -> Tuple[Any, Any, List[str], Optional[Dict[str, str]]]:
+def load_teacher(
+    archive_file: str, cuda_device: int = -1, overrides: Optional[Dict[str, Any]] = None
+) -> Tuple[Any, Any, List[str], Optional[Dict[str, str]]]:
     """(model in eval mode, its validation reader, label names in index order, the reader's label_names)."""
     archive = load_archive(archive_file, cuda_device=cuda_device, overrides=overrides or {})
     model, reader = archive.model.eval(), archive.validation_dataset_reader
@@ -166,8 +231,9 @@ class LocalTeacher:
     def __init__(self, archive_file: str, cuda_device: int = -1, overrides: Optional[Dict[str, Any]] = None) -> None:
         self.model, self.reader, self.labels, self.label_names = load_teacher(archive_file, cuda_device, overrides)
 
-    def label(self, chunks: Iterable[List[TextExample]], batch_size: int
-              ) -> Iterator[Tuple[List[TextExample], List[List[float]]]]:
+    def label(
+        self, chunks: Iterable[List[TextExample]], batch_size: int
+    ) -> Iterator[Tuple[List[TextExample], List[List[float]]]]:
         for chunk in chunks:
             yield chunk, _predict_logits(self.model, self.reader, chunk, batch_size)
 
@@ -177,7 +243,7 @@ def _predict_logits(model: Any, reader: Any, chunk: List[TextExample], batch_siz
     order = sorted(range(len(chunk)), key=lambda i: len(chunk[i].text))
     logits: List[Optional[List[float]]] = [None] * len(chunk)
     for start in range(0, len(order), batch_size):
-        indices = order[start:start + batch_size]
+        indices = order[start : start + batch_size]
         instances = [reader.text_to_instance(chunk[i].text) for i in indices]
         for instance in instances:
             reader.apply_token_indexers(instance)

@@ -8,6 +8,7 @@ every other line is still predicted; output order is input order; and `--shard i
 (`cat out.0 out.1 ...`) are the output of one unsharded run. `--ray [ADDRESS]` runs the batches on
 a pool of Ray actors that each load the archive once, with the same output (docs/distributed.md).
 """
+
 import argparse
 import json
 import logging
@@ -29,6 +30,7 @@ from green_nlp.line_stream import parse_shard as _parse_shard
 
 logger = logging.getLogger(__name__)
 
+
 def predictor_line_model(predictor: Predictor) -> LineModel[JsonDict, JsonDict]:
     """A predictor as the streamer sees it: its own `load_line`, batched prediction and `dump_line`."""
 
@@ -36,8 +38,13 @@ def predictor_line_model(predictor: Predictor) -> LineModel[JsonDict, JsonDict]:
         if isinstance(inputs, dict) and "line" in inputs:
             inputs["line"] = number  # predictors that number lines themselves count only what they saw
 
-    return LineModel(load=predictor.load_line, predict_batch=predictor.predict_batch_json, dump=predictor.dump_line,
-                     fatal_errors=(ConfigurationError,), number_inputs=number_inputs)
+    return LineModel(
+        load=predictor.load_line,
+        predict_batch=predictor.predict_batch_json,
+        dump=predictor.dump_line,
+        fatal_errors=(ConfigurationError,),
+        number_inputs=number_inputs,
+    )
 
 
 class BulkPredictor(LineStreamer[JsonDict, JsonDict]):
@@ -66,20 +73,30 @@ class GreenPredict(Subcommand):
 
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description = (__doc__ or "").split("\n\n", 1)[1].strip()
-        subparser = parser.add_parser(self.name, description=description,
-                                      help="Stream a large line-based file through a model, optionally sharded.")
+        subparser = parser.add_parser(
+            self.name,
+            description=description,
+            help="Stream a large line-based file through a model, optionally sharded.",
+        )
         subparser.add_argument("archive_file", type=str, help="the model.tar.gz to predict with")
-        subparser.add_argument("input_file", type=Path,
-                               help="one input per line (text or JSON, as the predictor reads)")
+        subparser.add_argument(
+            "input_file", type=Path, help="one input per line (text or JSON, as the predictor reads)"
+        )
         subparser.add_argument("--output-file", type=Path, help="where to write the outputs (default: stdout)")
-        subparser.add_argument("--errors-file", type=Path,
-                               help="also write every skipped line as JSON {file, line, error}")
+        subparser.add_argument(
+            "--errors-file", type=Path, help="also write every skipped line as JSON {file, line, error}"
+        )
         subparser.add_argument("--predictor", type=str, help="registered predictor name (default: the model's)")
-        subparser.add_argument("--predictor-args", type=str, default="",
-                               help="JSON object of extra predictor constructor arguments")
+        subparser.add_argument(
+            "--predictor-args", type=str, default="", help="JSON object of extra predictor constructor arguments"
+        )
         subparser.add_argument("--batch-size", type=int, default=32, help="lines per model call")
-        subparser.add_argument("--shard", type=str, default="0/1",
-                               help="i/N: predict only the i-th of N contiguous blocks of lines (i from 0)")
+        subparser.add_argument(
+            "--shard",
+            type=str,
+            default="0/1",
+            help="i/N: predict only the i-th of N contiguous blocks of lines (i from 0)",
+        )
         subparser.add_argument("--cuda-device", type=int, default=-1, help="GPU id, -1 for CPU")
         subparser.add_argument("-o", "--overrides", type=str, default="", help="JSON overrides of the archive's config")
         subparser.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
@@ -88,8 +105,13 @@ class GreenPredict(Subcommand):
         return subparser
 
 
-def build_predictor(archive_file: str, predictor_name: Optional[str] = None, predictor_args: str = "",
-                    cuda_device: int = -1, overrides: str = "") -> Predictor:
+def build_predictor(
+    archive_file: str,
+    predictor_name: Optional[str] = None,
+    predictor_args: str = "",
+    cuda_device: int = -1,
+    overrides: str = "",
+) -> Predictor:
     check_for_gpu(cuda_device)
     try:
         extra_args: Dict[str, Any] = json.loads(predictor_args) if predictor_args else {}
@@ -107,8 +129,14 @@ def parse_shard(text: str) -> Tuple[int, int]:
         raise ConfigurationError(str(error)) from None
 
 
-def predictor_model(archive_file: str, predictor_name: Optional[str], predictor_args: str, cuda_device: int,
-                    overrides: str, threads: Optional[int] = None) -> LineModel[JsonDict, JsonDict]:
+def predictor_model(
+    archive_file: str,
+    predictor_name: Optional[str],
+    predictor_args: str,
+    cuda_device: int,
+    overrides: str,
+    threads: Optional[int] = None,
+) -> LineModel[JsonDict, JsonDict]:
     """The archive's predictor as a `LineModel`; built on each Ray actor (hence a plain function)."""
     import torch
 
@@ -128,8 +156,14 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
         on_ray = ray_options(args)
     except ValueError as error:
         raise ConfigurationError(str(error)) from None
-    bulk = None if on_ray else BulkPredictor(build_predictor(args.archive_file, args.predictor, args.predictor_args,
-                                                             args.cuda_device, args.overrides), args.batch_size)
+    bulk = (
+        None
+        if on_ray
+        else BulkPredictor(
+            build_predictor(args.archive_file, args.predictor, args.predictor_args, args.cuda_device, args.overrides),
+            args.batch_size,
+        )
+    )
     with ExitStack() as stack:
         output = stack.enter_context(open(args.output_file, "w", encoding="utf-8")) if args.output_file else sys.stdout
         errors = stack.enter_context(open(args.errors_file, "w", encoding="utf-8")) if args.errors_file else None
@@ -141,8 +175,7 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
     print(report.summary("green-predict", args.input_file, shard), file=sys.stderr)
 
 
-def _run_on_ray(args: argparse.Namespace, options: RayOptions, output: Any, shard: Tuple[int, int],
-                errors: Any) -> Any:
+def _run_on_ray(args: argparse.Namespace, options: RayOptions, output: Any, shard: Tuple[int, int], errors: Any) -> Any:
     """The same run on a pool of Ray actors, each loading the archive once (on its GPU with
     `--ray-gpus-per-actor`, which Ray shows the actor as device 0)."""
     from green_nlp.distributed_ray.lines import stream_lines
@@ -150,7 +183,22 @@ def _run_on_ray(args: argparse.Namespace, options: RayOptions, output: Any, shar
     if args.batch_size < 1:
         raise ConfigurationError(f"--batch-size must be positive, got {args.batch_size}")
     archive = str(Path(args.archive_file).resolve()) if Path(args.archive_file).exists() else args.archive_file
-    make_model = partial(predictor_model, archive, args.predictor, args.predictor_args,
-                         0 if options.gpus_per_actor > 0 else -1, args.overrides, max(1, int(options.cpus_per_actor)))
-    return stream_lines(make_model, args.input_file, output, options, args.batch_size, shard,
-                        progress=not args.no_progress, errors=errors)
+    make_model = partial(
+        predictor_model,
+        archive,
+        args.predictor,
+        args.predictor_args,
+        0 if options.gpus_per_actor > 0 else -1,
+        args.overrides,
+        max(1, int(options.cpus_per_actor)),
+    )
+    return stream_lines(
+        make_model,
+        args.input_file,
+        output,
+        options,
+        args.batch_size,
+        shard,
+        progress=not args.no_progress,
+        errors=errors,
+    )

@@ -10,6 +10,7 @@ AllenNLP finds a plugin's subcommands only through a `.allennlp_plugins` file in
 directory (the clone's root has one), not through `--include-package`; in any other folder, write
 one holding the line `green_nlp` first. The archives it reads and writes load from any folder.
 """
+
 import argparse
 import json
 import logging

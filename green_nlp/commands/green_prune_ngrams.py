@@ -9,6 +9,7 @@ The result is an ordinary archive: its config is unchanged and its vocabulary an
 table are cut to match, so it reloads from the config like any other. A text keeps its
 prediction exactly when all its n-grams are kept.
 """
+
 import argparse
 import json
 import logging
@@ -38,10 +39,12 @@ class GreenPruneNgrams(Subcommand):
         subparser.add_argument("archive_file", help="the DAN's model.tar.gz")
         subparser.add_argument("--keep", type=int, required=True, help="number of n-grams to keep")
         subparser.add_argument("--output", required=True, help="the pruned model.tar.gz to write")
-        subparser.add_argument("--frequency-file", default=None,
-                               help="rank n-grams by their counts in this classification file instead")
-        subparser.set_defaults(func=lambda args: prune_archive(args.archive_file, args.keep, args.output,
-                                                               args.frequency_file))
+        subparser.add_argument(
+            "--frequency-file", default=None, help="rank n-grams by their counts in this classification file instead"
+        )
+        subparser.set_defaults(
+            func=lambda args: prune_archive(args.archive_file, args.keep, args.output, args.frequency_file)
+        )
         return subparser
 
 

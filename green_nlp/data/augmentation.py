@@ -11,6 +11,7 @@ that is not available offline; here it draws from the corpus's own word frequenc
 hand (a few lines) because the augmentation libraries on PyPI either need downloaded models or do
 not take a seeded generator and a corpus-frequency sampler.
 """
+
 import bisect
 import itertools
 import os
@@ -48,9 +49,16 @@ def check_probabilities(p_mask: float, p_replace: float, p_ngram: float, max_ngr
         raise ValueError(f"max_ngram must be >= 1, got {max_ngram}")
 
 
-def augment_words(words: Sequence[str], rng: random.Random, sampler: WordSampler, p_mask: float = 0.1,
-                  p_replace: float = 0.1, p_ngram: float = 0.25, max_ngram: int = 5,
-                  mask_token: str = MASK_TOKEN) -> List[str]:
+def augment_words(
+    words: Sequence[str],
+    rng: random.Random,
+    sampler: WordSampler,
+    p_mask: float = 0.1,
+    p_replace: float = 0.1,
+    p_ngram: float = 0.25,
+    max_ngram: int = 5,
+    mask_token: str = MASK_TOKEN,
+) -> List[str]:
     """One perturbed copy of `words` (Tang et al.'s per-word rule, then the n-gram cut)."""
     copy = []
     for word in words:
@@ -64,12 +72,13 @@ def augment_words(words: Sequence[str], rng: random.Random, sampler: WordSampler
     if copy and rng.random() < p_ngram:
         length = rng.randint(1, min(max_ngram, len(copy)))
         start = rng.randint(0, len(copy) - length)
-        copy = copy[start:start + length]
+        copy = copy[start : start + length]
     return copy
 
 
-def augmented_copies(texts: Iterable[str], sampler: WordSampler, copies: int, seed: int = 13,
-                     max_tries: int = 3, **rule: float) -> Iterator[str]:
+def augmented_copies(
+    texts: Iterable[str], sampler: WordSampler, copies: int, seed: int = 13, max_tries: int = 3, **rule: float
+) -> Iterator[str]:
     """Up to `copies` distinct perturbed copies of each text, none equal to the text itself (after
     `copies * max_tries` draws a short text may yield fewer: it has few distinct copies)."""
     if copies < 1:
@@ -89,10 +98,21 @@ def augmented_copies(texts: Iterable[str], sampler: WordSampler, copies: int, se
                 yield copy
 
 
-def write_augmented_texts(input_path: str, output_path: str, copies: int = 20, seed: int = 13,
-                          format: str = "auto", split: str = "all", dev_every: int = 10,
-                          p_mask: float = 0.1, p_replace: float = 0.1, p_ngram: float = 0.25,
-                          max_ngram: int = 5, fine_labels: bool = False, max_examples: Optional[int] = None) -> int:
+def write_augmented_texts(
+    input_path: str,
+    output_path: str,
+    copies: int = 20,
+    seed: int = 13,
+    format: str = "auto",
+    split: str = "all",
+    dev_every: int = 10,
+    p_mask: float = 0.1,
+    p_replace: float = 0.1,
+    p_ngram: float = 0.25,
+    max_ngram: int = 5,
+    fine_labels: bool = False,
+    max_examples: Optional[int] = None,
+) -> int:
     """
     Write augmented copies of a classification file's texts, one per line (the `lines` format
     `green-label-teacher --format lines` takes), and return how many. `split`/`dev_every` pick the
@@ -110,8 +130,9 @@ def write_augmented_texts(input_path: str, output_path: str, copies: int = 20, s
     partial = f"{output_path}.partial"
     count = 0
     with open(partial, "w", encoding="utf-8") as out:
-        for line in augmented_copies(texts(), sampler, copies, seed, p_mask=p_mask, p_replace=p_replace,
-                                     p_ngram=p_ngram, max_ngram=max_ngram):
+        for line in augmented_copies(
+            texts(), sampler, copies, seed, p_mask=p_mask, p_replace=p_replace, p_ngram=p_ngram, max_ngram=max_ngram
+        ):
             out.write(line.replace("\n", " ") + "\n")
             count += 1
     os.replace(partial, output_path)

@@ -3,6 +3,7 @@
 Both resolve names to indices only in `index(vocab)`, so the reader needs no vocabulary and the
 teacher's label order never has to match the student's.
 """
+
 from typing import Callable, Dict, List, Optional, Sequence
 
 import numpy

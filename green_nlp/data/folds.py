@@ -1,4 +1,5 @@
 """Cross-fitting folds for teachers that must not have seen the sentences they give targets for."""
+
 import hashlib
 from typing import Optional, Sequence
 
@@ -24,8 +25,10 @@ def check_fold_settings(cross_fit_folds: Optional[int], leave_out_fold: Optional
     if cross_fit_folds is None and leave_out_fold is None:
         return
     if cross_fit_folds is None or leave_out_fold is None:
-        raise ConfigurationError("set cross_fit_folds and leave_out_fold together (got "
-                                 f"cross_fit_folds={cross_fit_folds}, leave_out_fold={leave_out_fold})")
+        raise ConfigurationError(
+            "set cross_fit_folds and leave_out_fold together (got "
+            f"cross_fit_folds={cross_fit_folds}, leave_out_fold={leave_out_fold})"
+        )
     if cross_fit_folds < 2:
         raise ConfigurationError(f"cross_fit_folds must be at least 2, got {cross_fit_folds}")
     if not 0 <= leave_out_fold < cross_fit_folds:

@@ -11,6 +11,7 @@ Vocabulary creation is unchanged (`count_vocab_items` counts every label), so tr
 adds its labels as before; a model that meets `UNSEEN_LABEL` while training raises
 (`check_no_unseen_while_training`), as it cannot learn a class it has no output for.
 """
+
 import logging
 from typing import List, Optional, Sequence, Set, Tuple, Union
 
@@ -35,8 +36,13 @@ def index_gold_label(vocab: Vocabulary, namespace: str, label: str, source: Opti
     if (namespace, label) not in _warned:
         _warned.add((namespace, label))
         where = f" (first at {source})" if source else ""
-        logger.warning("gold label %r%s is not among the model's %d %s; it is scored as a wrong label and "
-                       "left out of the loss", label, where, len(lookup), namespace)
+        logger.warning(
+            "gold label %r%s is not among the model's %d %s; it is scored as a wrong label and left out of the loss",
+            label,
+            where,
+            len(lookup),
+            namespace,
+        )
     return UNSEEN_LABEL
 
 
@@ -46,7 +52,8 @@ def check_no_unseen_while_training(model: torch.nn.Module, gold: torch.Tensor, w
         raise ConfigurationError(
             f"a gold {what} in this batch is not in the model's vocabulary (the warning above names it and its "
             "file:line); training needs every gold label in the vocabulary: build the vocabulary from this "
-            "data or extend it")
+            "data or extend it"
+        )
 
 
 class GoldLabelField(SequenceLabelField):
@@ -55,8 +62,13 @@ class GoldLabelField(SequenceLabelField):
     `sources`, optional: the `file:line` of each label, for the warning.
     """
 
-    def __init__(self, labels: Union[List[str], List[int]], sequence_field: SequenceField,
-                 label_namespace: str = "labels", sources: Optional[Sequence[str]] = None) -> None:
+    def __init__(
+        self,
+        labels: Union[List[str], List[int]],
+        sequence_field: SequenceField,
+        label_namespace: str = "labels",
+        sources: Optional[Sequence[str]] = None,
+    ) -> None:
         super().__init__(labels, sequence_field, label_namespace)
         self.sources = list(sources) if sources is not None else None
 
@@ -65,7 +77,8 @@ class GoldLabelField(SequenceLabelField):
             return
         self._indexed_labels = [
             index_gold_label(vocab, self._label_namespace, str(label), self.sources[i] if self.sources else None)
-            for i, label in enumerate(self.labels)]
+            for i, label in enumerate(self.labels)
+        ]
 
 
 class GoldLabel(LabelField):
@@ -74,8 +87,13 @@ class GoldLabel(LabelField):
     `source`, optional: the label's `file:line`, for the warning.
     """
 
-    def __init__(self, label: Union[str, int], label_namespace: str = "labels", skip_indexing: bool = False,
-                 source: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        label: Union[str, int],
+        label_namespace: str = "labels",
+        skip_indexing: bool = False,
+        source: Optional[str] = None,
+    ) -> None:
         super().__init__(label, label_namespace, skip_indexing)
         self.source = source
 

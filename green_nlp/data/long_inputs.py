@@ -5,6 +5,7 @@ AllenNLP already folds long inputs: a `pretrained_transformer` indexer and embed
 a pooled classifier sees the whole input. These overrides switch that on for an archive trained
 with short, cut inputs (the tokenizer's `max_length`), without retraining it.
 """
+
 from typing import Dict
 
 
@@ -18,4 +19,3 @@ def long_input_overrides(max_length: int, segment_length: int) -> Dict[str, int]
         overrides[f"{reader}.tokenizer.max_length"] = max_length
         overrides[f"{reader}.token_indexers.tokens.max_length"] = segment_length
     return overrides
-

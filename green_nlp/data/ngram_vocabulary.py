@@ -6,6 +6,7 @@ the model, with no extra file to carry. Entries are in decreasing frequency orde
 alphabetically), so index 2 is the most frequent n-gram and pruning to k n-grams keeps the ids
 below k + 2 (0 is padding, 1 the unused OOV entry).
 """
+
 import glob
 import logging
 from collections import defaultdict
@@ -108,8 +109,9 @@ class NgramVocabulary(Vocabulary):
                 analyzer = analyzer or field.analyzer
                 texts.append(field.text)
         if analyzer is None:
-            raise ConfigurationError("the green_ngram_count_vectorizer vocabulary needs instances from the "
-                                     "green_ngram_text reader")
+            raise ConfigurationError(
+                "the green_ngram_count_vectorizer vocabulary needs instances from the green_ngram_text reader"
+            )
         if text_paths:
             texts = []
             for path in _expand(text_paths):
@@ -118,8 +120,12 @@ class NgramVocabulary(Vocabulary):
                         break
                     texts.append(example.text)
         ngrams = top_ngrams(texts, analyzer, max_features)
-        logger.info("n-gram vocabulary: %d entries from %d texts (most frequent: %s)", len(ngrams), len(texts),
-                    [name for name, _ in ngrams[:5]])
+        logger.info(
+            "n-gram vocabulary: %d entries from %d texts (most frequent: %s)",
+            len(ngrams),
+            len(texts),
+            [name for name, _ in ngrams[:5]],
+        )
         vocab = cls(counter=counter, min_count=min_count)  # type: ignore[arg-type]  # allennlp's default is None
         vocab.add_tokens_to_namespace([name for name, _ in ngrams], namespace)
         return vocab

@@ -7,6 +7,7 @@ students' readers must share), then one record per document, in input order:
 `{"text": ..., "label": gold label as the input file writes it, or null, "logits": [...], "source": "file:line"}`.
 Appending complete lines only (and dropping a torn last line on resume) makes it resumable.
 """
+
 import json
 import os
 from dataclasses import dataclass
@@ -14,8 +15,16 @@ from typing import Any, Dict, Iterator, List, Optional
 
 CACHE_VERSION = 1
 # Header entries that must match for a rerun to continue a cache, with the value a missing one means.
-_COMPARED: Dict[str, Any] = {"labels": None, "label_names": None, "inputs": None, "shard": None, "max_examples_per_input": None, "every_nth": 1,
-             "skip_per_input": 0, "overrides": {}}
+_COMPARED: Dict[str, Any] = {
+    "labels": None,
+    "label_names": None,
+    "inputs": None,
+    "shard": None,
+    "max_examples_per_input": None,
+    "every_nth": 1,
+    "skip_per_input": 0,
+    "overrides": {},
+}
 
 
 class TeacherCacheError(ValueError):
@@ -89,7 +98,8 @@ class CacheWriter:
                 if existing.get(key, default) != header.get(key, default):
                     raise TeacherCacheError(
                         f"{path}: exists with a different {key} ({existing.get(key)!r}, now {header.get(key)!r}); "
-                        "remove it or choose another --output")
+                        "remove it or choose another --output"
+                    )
             self.done = count_complete_records(path)
             self._handle = open(path, "a", encoding="utf-8")
         else:

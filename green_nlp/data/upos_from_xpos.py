@@ -7,6 +7,7 @@ word), so the choice is counted per (word, tag) on a UD treebank's own XPOS and 
 the tag's and then the word's most frequent UPOS as fallbacks. Written here because no maintained
 library ships a UD-v2 English mapping.
 """
+
 from collections import Counter, defaultdict
 from typing import Any, DefaultDict, Dict, Iterable, List, Sequence, Tuple
 
@@ -23,8 +24,9 @@ def _most_frequent(counts: Dict[Any, Counter]) -> Dict[Any, str]:
 class UposFromXpos:
     """Maps (word, PTB tag) sequences to UPOS; build it with `fit` on sentences with both columns."""
 
-    def __init__(self, by_word_and_tag: Dict[Tuple[str, str], str], by_tag: Dict[str, str],
-                 by_word: Dict[str, str]) -> None:
+    def __init__(
+        self, by_word_and_tag: Dict[Tuple[str, str], str], by_tag: Dict[str, str], by_word: Dict[str, str]
+    ) -> None:
         self.by_word_and_tag = by_word_and_tag
         self.by_tag = by_tag
         self.by_word = by_word
@@ -56,8 +58,9 @@ class UposFromXpos:
         upos = []
         for word, tag in zip(words, tags):
             word = word.lower()
-            upos.append(self.by_word_and_tag.get((word, tag)) or self.by_tag.get(tag)
-                        or self.by_word.get(word) or UNKNOWN_UPOS)
+            upos.append(
+                self.by_word_and_tag.get((word, tag)) or self.by_tag.get(tag) or self.by_word.get(word) or UNKNOWN_UPOS
+            )
         return upos
 
     def accuracy(self, sentences: Iterable[DependencySentence]) -> float:

@@ -1,4 +1,5 @@
 """AllenNLP dataset readers (registered on import) and the file parsers they are built on."""
+
 from green_nlp.dataset_readers.conll_tagging import ConllTaggingFormatError, ConllTaggingReader
 from green_nlp.dataset_readers.conllu_dependencies import ConlluDependenciesReader
 from green_nlp.dataset_readers.conllu_sentences import ConlluFormatError, DependencySentence, read_conllu

@@ -1,5 +1,6 @@
 """CoNLL-style tagging files (CoNLL-03 NER, WNUT-17, CoNLL-2000 chunking), trained as BIOES (or BIOUL
 / BIO for taggers, such as allennlp-models' `crf_tagger`, whose span metrics read those)."""
+
 import codecs
 import logging
 import random
@@ -53,13 +54,15 @@ def to_bioes(tags: List[str], encoding: str, where: List[str]) -> List[str]:
             starts.append(False)
         elif prefix == "B":
             if encoding == "IOB1" and previous != label:
-                logger.debug("%s: B-%s does not follow an %s span (accepted, as IOB1 readers do)",
-                             where[i], label, label)
+                logger.debug(
+                    "%s: B-%s does not follow an %s span (accepted, as IOB1 readers do)", where[i], label, label
+                )
             starts.append(True)
         else:  # I
             if encoding == "BIO" and previous != label:
                 raise ConllTaggingFormatError(
-                    f"{where[i]}: {tag} does not continue a {label} span (BIO needs B-{label} first)")
+                    f"{where[i]}: {tag} does not continue a {label} span (BIO needs B-{label} first)"
+                )
             starts.append(previous != label)
         labels.append(label)
     bioes = []
@@ -93,17 +96,19 @@ def _decoded(file_path: str, file_encoding: str) -> Iterator[Tuple[int, str]]:
     with open(file_path, "rb") as handle:
         for number, raw in enumerate(handle, start=1):
             if number == 1 and raw.startswith(codecs.BOM_UTF8) and codecs.lookup(file_encoding).name == "utf-8":
-                raw = raw[len(codecs.BOM_UTF8):]
+                raw = raw[len(codecs.BOM_UTF8) :]
             try:
                 line = raw.decode(file_encoding)
             except UnicodeDecodeError as error:
                 raise ConllTaggingFormatError(
                     f"{file_path}:{number}: not valid {file_encoding} (byte {raw[error.start]:#04x} at column "
                     f"{error.start + 1}); re-encode the file as UTF-8 or set the reader's file_encoding "
-                    "(e.g. \"latin-1\")") from None
+                    '(e.g. "latin-1")'
+                ) from None
             if "\x00" in line:
-                raise ConllTaggingFormatError(f"{file_path}:{number}: holds a NUL byte at column "
-                                              f"{line.index(chr(0)) + 1} (binary data?)")
+                raise ConllTaggingFormatError(
+                    f"{file_path}:{number}: holds a NUL byte at column {line.index(chr(0)) + 1} (binary data?)"
+                )
             yield number, line
 
 
@@ -128,18 +133,21 @@ def read_columns(file_path: str, file_encoding: str = "utf-8") -> Iterator[Tuple
             width = len(columns)
             if width < 2:
                 raise ConllTaggingFormatError(
-                    f"{file_path}:{number}: expected a word and a tag column, found {line.strip()!r}")
+                    f"{file_path}:{number}: expected a word and a tag column, found {line.strip()!r}"
+                )
         if len(columns) != width or not all(columns):
             raise ConllTaggingFormatError(
                 f"{file_path}:{number}: expected {width} non-empty columns like the first line, "
-                f"found {len(columns)}: {line.rstrip()!r}")
+                f"found {len(columns)}: {line.rstrip()!r}"
+            )
         rows.append(columns)
         where.append(f"{file_path}:{number}")
     if rows:
         yield rows, where
     if width is None:
-        raise ConllTaggingFormatError(f"{file_path}:1: file contains no tagged words (it is empty or only "
-                                      "blank and -DOCSTART- lines)")
+        raise ConllTaggingFormatError(
+            f"{file_path}:1: file contains no tagged words (it is empty or only blank and -DOCSTART- lines)"
+        )
 
 
 @DatasetReader.register("green_conll_tagging")
@@ -169,9 +177,17 @@ class ConllTaggingReader(DatasetReader):
         decode is an error naming file and line; a UTF-8 byte-order mark is accepted.
     """
 
-    def __init__(self, token_indexers: Optional[Dict[str, TokenIndexer]] = None, encoding: str = "IOB1",
-                 split: str = "all", dev_size: int = 1000, seed: int = 13, label_encoding: str = "BIOES",
-                 file_encoding: str = "utf-8", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        token_indexers: Optional[Dict[str, TokenIndexer]] = None,
+        encoding: str = "IOB1",
+        split: str = "all",
+        dev_size: int = 1000,
+        seed: int = 13,
+        label_encoding: str = "BIOES",
+        file_encoding: str = "utf-8",
+        **kwargs: Any,
+    ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         if encoding not in ENCODINGS:
             raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}")
@@ -195,8 +211,9 @@ class ConllTaggingReader(DatasetReader):
         sentences = list(read_columns(file_path, self._file_encoding))
         if self._split != "all":
             if len(sentences) <= self._dev_size:
-                raise ValueError(f"{file_path} has {len(sentences)} sentences, too few to carve "
-                                 f"{self._dev_size} for dev")
+                raise ValueError(
+                    f"{file_path} has {len(sentences)} sentences, too few to carve {self._dev_size} for dev"
+                )
             dev = set(random.Random(self._seed).sample(range(len(sentences)), self._dev_size))
             sentences = [s for i, s in enumerate(sentences) if (i in dev) == (self._split == "dev")]
         for rows, where in self.shard_iterable(sentences):
@@ -204,8 +221,9 @@ class ConllTaggingReader(DatasetReader):
             bioes = to_bioes([row[-1] for row in rows], self._encoding, where)
             yield self.text_to_instance(words, from_bioes(bioes, self._label_encoding), where)
 
-    def text_to_instance(self, words: List[str], tags: Optional[List[str]] = None,
-                         sources: Optional[List[str]] = None) -> Instance:
+    def text_to_instance(
+        self, words: List[str], tags: Optional[List[str]] = None, sources: Optional[List[str]] = None
+    ) -> Instance:
         """`sources`, optional: each word's `file:line`, named when a gold tag is one the model never saw
         (it is indexed as `UNSEEN_LABEL` and scored as an error, see `green_nlp.data.gold_label_field`);
         the gold tags are also kept as text in the metadata (`tags`), so the span F1 can count spans

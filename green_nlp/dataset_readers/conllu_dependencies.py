@@ -1,4 +1,5 @@
 """AllenNLP reader for dependency trees in CoNLL-U (Universal Dependencies)."""
+
 import logging
 from typing import Any, Dict, Iterable, List, Optional
 
@@ -82,8 +83,10 @@ class ConlluDependenciesReader(DatasetReader):
         if field_names not in FIELD_NAMES:
             raise ConfigurationError(f"field_names must be one of {FIELD_NAMES}, got {field_names!r}")
         if field_names == "allennlp_models" and not use_gold_upos:
-            raise ConfigurationError("allennlp-models' biaffine_parser needs the POS column (pos_tags): "
-                                     "field_names 'allennlp_models' needs use_gold_upos true")
+            raise ConfigurationError(
+                "allennlp-models' biaffine_parser needs the POS column (pos_tags): "
+                "field_names 'allennlp_models' needs use_gold_upos true"
+            )
         self._field_names = field_names
         self._skip_malformed = skip_malformed
         self.malformed: List[str] = []  # with skip_malformed: the `file:line: why` of each skipped sentence
@@ -97,8 +100,10 @@ class ConlluDependenciesReader(DatasetReader):
         on_error = self._report_malformed if self._skip_malformed else None
         sentences = self.shard_iterable(read_conllu(file_path, on_error=on_error))
         for sentence in sentences:
-            if self._cross_fit_folds is not None and \
-                    sentence_fold(sentence.words, self._cross_fit_folds) == self._leave_out_fold:
+            if (
+                self._cross_fit_folds is not None
+                and sentence_fold(sentence.words, self._cross_fit_folds) == self._leave_out_fold
+            ):
                 left_out += 1
                 continue
             if self._max_sentence_length is not None and len(sentence.words) > self._max_sentence_length:
@@ -106,11 +111,17 @@ class ConlluDependenciesReader(DatasetReader):
                 continue
             yield self.sentence_to_instance(sentence)
         if skipped:
-            logger.warning("%s: skipped %d sentences longer than %d words", file_path, skipped,
-                           self._max_sentence_length)
+            logger.warning(
+                "%s: skipped %d sentences longer than %d words", file_path, skipped, self._max_sentence_length
+            )
         if left_out:
-            logger.info("%s: left out the %d sentences of fold %d of %d", file_path, left_out,
-                        self._leave_out_fold, self._cross_fit_folds)
+            logger.info(
+                "%s: left out the %d sentences of fold %d of %d",
+                file_path,
+                left_out,
+                self._leave_out_fold,
+                self._cross_fit_folds,
+            )
 
     def sentence_to_instance(self, sentence: DependencySentence) -> Instance:
         return self.text_to_instance(
@@ -148,13 +159,15 @@ class ConlluDependenciesReader(DatasetReader):
         return Instance(fields)
 
     @staticmethod
-    def _allennlp_models_fields(text_field: TextField, upos: Optional[List[str]], heads: Optional[List[int]],
-                                deprels: Optional[List[str]]) -> Dict[str, Field]:
+    def _allennlp_models_fields(
+        text_field: TextField, upos: Optional[List[str]], heads: Optional[List[int]], deprels: Optional[List[str]]
+    ) -> Dict[str, Field]:
         """The label fields of allennlp-models' `universal_dependencies` reader, by its names."""
         if upos is None:
             raise ValueError("allennlp-models' biaffine_parser needs POS tags for every sentence")
         fields: Dict[str, Field] = {
-            MODELS_POS_FIELD: SequenceLabelField(upos, text_field, label_namespace=MODELS_POS_NAMESPACE)}
+            MODELS_POS_FIELD: SequenceLabelField(upos, text_field, label_namespace=MODELS_POS_NAMESPACE)
+        }
         if heads is not None and deprels is not None:
             fields["head_tags"] = SequenceLabelField(deprels, text_field, label_namespace=MODELS_DEPREL_NAMESPACE)
             fields["head_indices"] = SequenceLabelField(heads, text_field, label_namespace="head_index_tags")

@@ -10,6 +10,7 @@ Multiword tokens (`1-2`) and empty nodes (`1.1`) are legal CoNLL-U but not part 
 tree: the syntactic words are read, multiword-token lines are kept (`multiword_tokens`) so a
 predictor can write them back, and empty nodes (enhanced graphs only) are dropped.
 """
+
 import codecs
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,12 +63,15 @@ def _decoded_lines(path: Path) -> Iterator[_Line]:
     with open(path, "rb") as handle:
         for line_number, raw in enumerate(handle, start=1):
             if line_number == 1 and raw.startswith(codecs.BOM_UTF8):
-                raw = raw[len(codecs.BOM_UTF8):]  # a BOM some editors write: not part of the first ID
+                raw = raw[len(codecs.BOM_UTF8) :]  # a BOM some editors write: not part of the first ID
             try:
                 yield _Line(line_number, raw.decode("utf-8").rstrip("\r\n"), None)
             except UnicodeDecodeError as error:
-                yield _Line(line_number, "?", f"not valid UTF-8 ({error.reason} at byte {error.start}); "
-                            "re-encode the file as UTF-8")
+                yield _Line(
+                    line_number,
+                    "?",
+                    f"not valid UTF-8 ({error.reason} at byte {error.start}); re-encode the file as UTF-8",
+                )
 
 
 def _blocks(path: Path) -> Iterator[List[_Line]]:
@@ -88,8 +92,11 @@ def _check_structure(path: str, heads: List[int], lines: List[int], require_sing
     if not roots:
         _fail(path, lines[0], "sentence has no root (no word with HEAD 0)")
     if require_single_root and len(roots) > 1:
-        _fail(path, lines[roots[1]], f"sentence has {len(roots)} roots (words {[r + 1 for r in roots]}); "
-              "UD allows exactly one word with HEAD 0")
+        _fail(
+            path,
+            lines[roots[1]],
+            f"sentence has {len(roots)} roots (words {[r + 1 for r in roots]}); UD allows exactly one word with HEAD 0",
+        )
     # Walk up from every word; a walk longer than the sentence means a cycle.
     for start in range(len(heads)):
         node, steps = start + 1, 0
@@ -97,8 +104,9 @@ def _check_structure(path: str, heads: List[int], lines: List[int], require_sing
             node = heads[node - 1]
             steps += 1
             if steps > len(heads):
-                _fail(path, lines[start], f"word {start + 1} is on a cycle of HEAD links; "
-                      "every word must reach the root")
+                _fail(
+                    path, lines[start], f"word {start + 1} is on a cycle of HEAD links; every word must reach the root"
+                )
 
 
 def _token_id(path: str, line_number: int, raw: str) -> Union[int, tuple]:
@@ -109,8 +117,12 @@ def _token_id(path: str, line_number: int, raw: str) -> Union[int, tuple]:
     except ParseException:
         value = None
     if value is None:  # conllu reads "_" (and "") as no ID
-        _fail(path, line_number, f"column {ID_COLUMN} (ID): {raw!r} is not a word ID (1), a multiword-token "
-              "range (1-2) or an empty node (1.1); IDs are ASCII digits")
+        _fail(
+            path,
+            line_number,
+            f"column {ID_COLUMN} (ID): {raw!r} is not a word ID (1), a multiword-token "
+            "range (1-2) or an empty node (1.1); IDs are ASCII digits",
+        )
     return value
 
 
@@ -121,8 +133,12 @@ def _head(path: str, line_number: int, raw: str, words: int) -> int:
     except ParseException:
         head = None
     if head is None or head < 0:
-        _fail(path, line_number, f"column {HEAD_COLUMN} (HEAD): HEAD {raw!r} is not a non-negative integer "
-              "(HEAD must be ASCII digits, or _ for a sentence without a tree)")
+        _fail(
+            path,
+            line_number,
+            f"column {HEAD_COLUMN} (HEAD): HEAD {raw!r} is not a non-negative integer "
+            "(HEAD must be ASCII digits, or _ for a sentence without a tree)",
+        )
     if head > words:
         _fail(path, line_number, f"HEAD {raw} is out of range: the sentence has {words} words")
     return head
@@ -138,8 +154,9 @@ def _check_columns(path: str, line_number: int, columns: List[str]) -> None:
             _fail(path, line_number, f"column {number} ({name}): {value!r} holds a space")
 
 
-def _word_lines(path: str, block: List[_Line]) -> Tuple[List[Tuple[int, List[str]]], List[str],
-                                                          List[Tuple[int, List[str]]]]:
+def _word_lines(
+    path: str, block: List[_Line]
+) -> Tuple[List[Tuple[int, List[str]]], List[str], List[Tuple[int, List[str]]]]:
     """(word lines, comment lines, multiword-token lines) of a block, IDs checked."""
     token_lines: List[Tuple[int, List[str]]] = []
     comment_lines: List[str] = []
@@ -151,8 +168,11 @@ def _word_lines(path: str, block: List[_Line]) -> Tuple[List[Tuple[int, List[str
             comment_lines.append(line)
             continue
         if "\x00" in line:
-            _fail(path, line_number, f"column {line[:line.index(chr(0))].count(chr(9)) + 1}: holds a NUL byte "
-                  "(binary data?)")
+            _fail(
+                path,
+                line_number,
+                f"column {line[: line.index(chr(0))].count(chr(9)) + 1}: holds a NUL byte (binary data?)",
+            )
         columns = line.split("\t")
         if len(columns) != NUM_COLUMNS:
             _fail(path, line_number, f"expected {NUM_COLUMNS} tab-separated columns, found {len(columns)}")
@@ -162,11 +182,17 @@ def _word_lines(path: str, block: List[_Line]) -> Tuple[List[Tuple[int, List[str
         if isinstance(token_id, tuple):
             first, kind, _ = token_id
             if kind == "-" and first != expected:
-                _fail(path, line_number, f"column {ID_COLUMN} (ID): multiword token {columns[0]} must start at "
-                      f"the next word, {expected}")
+                _fail(
+                    path,
+                    line_number,
+                    f"column {ID_COLUMN} (ID): multiword token {columns[0]} must start at the next word, {expected}",
+                )
             if kind == "." and first != expected - 1:
-                _fail(path, line_number, f"column {ID_COLUMN} (ID): empty node {columns[0]} must follow word "
-                      f"{expected - 1}")
+                _fail(
+                    path,
+                    line_number,
+                    f"column {ID_COLUMN} (ID): empty node {columns[0]} must follow word {expected - 1}",
+                )
             if kind == "-":
                 multiword.append((first, columns))
             continue  # not part of the basic tree
@@ -185,15 +211,19 @@ def _parse_block(path: str, block: List[_Line], require_single_root: bool) -> Op
     for first, columns in multiword:
         last = int(columns[0].split("-")[1])
         if last > len(token_lines):
-            _fail(path, block[0].number, f"multiword token {columns[0]} spans words the sentence lacks "
-                  f"(it has {len(token_lines)})")
+            _fail(
+                path,
+                block[0].number,
+                f"multiword token {columns[0]} spans words the sentence lacks (it has {len(token_lines)})",
+            )
 
     raw_heads = [columns[6] for _, columns in token_lines]
     has_tree = any(head != "_" for head in raw_heads)
     heads: Optional[List[int]] = None
     if has_tree:
-        heads = [_head(path, line_number, raw, len(token_lines))
-                 for (line_number, _), raw in zip(token_lines, raw_heads)]
+        heads = [
+            _head(path, line_number, raw, len(token_lines)) for (line_number, _), raw in zip(token_lines, raw_heads)
+        ]
         _check_structure(path, heads, [n for n, _ in token_lines], require_single_root)
 
     # The checked lines are now safe to hand to `conllu` for field parsing.
@@ -215,8 +245,11 @@ def _parse_block(path: str, block: List[_Line], require_single_root: bool) -> Op
     )
 
 
-def read_conllu(file_path: Union[str, Path], require_single_root: bool = True,
-                on_error: Optional[Callable[[ConlluFormatError], None]] = None) -> Iterator[DependencySentence]:
+def read_conllu(
+    file_path: Union[str, Path],
+    require_single_root: bool = True,
+    on_error: Optional[Callable[[ConlluFormatError], None]] = None,
+) -> Iterator[DependencySentence]:
     """Yield the sentences of a CoNLL-U file, lazily; raise `ConlluFormatError` on the first bad line,
     or, with `on_error`, hand it each malformed sentence's error and go on with the next sentence."""
     path = Path(file_path)

@@ -4,6 +4,7 @@ The IMDB unlabeled reviews (spaCy's rule-based tokenizer, as the raw-text predic
 training text of the tagging sets, one sentence a line, shuffled, 1 % held out as `dev.txt`; read
 by the `green_lm_text` reader. (A module of its own, with no registrations, so `python -m` works.)
 """
+
 import argparse
 import gzip
 import json
@@ -31,8 +32,14 @@ def imdb_sentences(path: Path, max_tokens: int) -> Iterator[List[str]]:
                     return
 
 
-def write_review_sentences(imdb: Path, out_file: Path, count: Optional[int] = None, min_tokens: int = 4,
-                           max_tokens: int = 40, questions_only: bool = False) -> int:
+def write_review_sentences(
+    imdb: Path,
+    out_file: Path,
+    count: Optional[int] = None,
+    min_tokens: int = 4,
+    max_tokens: int = 40,
+    questions_only: bool = False,
+) -> int:
     """Write the first `count` (default: all) IMDB sentences of `min_tokens`-`max_tokens` tokens, one a line: the
     unlabeled, sentence-sized text that SST-2's teacher labels for distillation. With
     `questions_only`, only sentences ending in "?": the nearest thing to a question corpus here
@@ -63,8 +70,9 @@ def column_sentences(path: Path) -> Iterator[List[str]]:
         yield words
 
 
-def build_corpus(out_dir: Path, imdb: Path, tagging_files: List[Path], imdb_tokens: int,
-                 dev_fraction: float = 0.01, seed: int = 13) -> Dict[str, int]:
+def build_corpus(
+    out_dir: Path, imdb: Path, tagging_files: List[Path], imdb_tokens: int, dev_fraction: float = 0.01, seed: int = 13
+) -> Dict[str, int]:
     """Write `train.txt` / `dev.txt` (one sentence a line) and return their token counts."""
     sentences = [" ".join(words) for words in imdb_sentences(imdb, imdb_tokens)]
     for path in tagging_files:
@@ -86,8 +94,11 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("out_dir", type=Path)
     parser.add_argument("--imdb-tokens", type=int, default=2_000_000, help="IMDB tokens to take (the file has 11.7M)")
     args = parser.parse_args(argv)
-    tagging = [data_path("ner", "conll2003", "eng.train"), data_path("ner", "wnut17", "wnut17train.conll"),
-               data_path("chunk", "conll2000", "train.txt")]
+    tagging = [
+        data_path("ner", "conll2003", "eng.train"),
+        data_path("ner", "wnut17", "wnut17train.conll"),
+        data_path("chunk", "conll2000", "train.txt"),
+    ]
     counts = build_corpus(args.out_dir, data_path("cls", "imdb", "train_unsup.jsonl.gz"), tagging, args.imdb_tokens)
     print(json.dumps(counts))
 

@@ -1,5 +1,6 @@
 """Raw text for LD-Net's language models: one whitespace-tokenized sentence per line
 (`green_nlp.dataset_readers.lm_corpus` builds such a corpus)."""
+
 import logging
 from typing import Any, Dict, Iterable, Iterator, List, Optional
 
@@ -25,8 +26,9 @@ class LmTextReader(DatasetReader):
     To subsample a large corpus, AllenNLP's own `max_instances` stops after that many sequences.
     """
 
-    def __init__(self, token_indexers: Optional[Dict[str, TokenIndexer]] = None, max_sequence_length: int = 60,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, token_indexers: Optional[Dict[str, TokenIndexer]] = None, max_sequence_length: int = 60, **kwargs: Any
+    ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         if max_sequence_length < 2:
             raise ValueError(f"max_sequence_length must be at least 2, got {max_sequence_length}")
@@ -41,7 +43,7 @@ class LmTextReader(DatasetReader):
             for line in text:
                 words = line.split()
                 for start in range(0, len(words), self._max_sequence_length):
-                    piece = words[start:start + self._max_sequence_length]
+                    piece = words[start : start + self._max_sequence_length]
                     if len(piece) < 2:
                         continue
                     yield self.text_to_instance(piece)

@@ -1,4 +1,5 @@
 """AllenNLP reader for the n-gram DAN: text -> 1-4-gram ids (+ label, + the teacher's logits)."""
+
 import glob
 import logging
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -56,11 +57,23 @@ class NgramTextReader(DatasetReader):
     `file_path` may be a glob (e.g. the shards of a cache); matches are read in sorted order.
     """
 
-    def __init__(self, ngram_range: Tuple[int, int] = (1, 4), lowercase: bool = True, format: str = "auto",
-                 fine_labels: bool = False, max_examples: Optional[int] = None, use_gold_labels: bool = False,
-                 skip_unlabeled: bool = False, sample_every: int = 1, sample_offset: int = 0,
-                 split: str = "all", dev_every: int = 10, split_file: Optional[str] = None,
-                 label_names: Optional[Dict[str, str]] = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        ngram_range: Tuple[int, int] = (1, 4),
+        lowercase: bool = True,
+        format: str = "auto",
+        fine_labels: bool = False,
+        max_examples: Optional[int] = None,
+        use_gold_labels: bool = False,
+        skip_unlabeled: bool = False,
+        sample_every: int = 1,
+        sample_offset: int = 0,
+        split: str = "all",
+        dev_every: int = 10,
+        split_file: Optional[str] = None,
+        label_names: Optional[Dict[str, str]] = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         self.label_names = check_label_names(label_names)
         check_sampling(sample_every, sample_offset)
@@ -89,17 +102,21 @@ class NgramTextReader(DatasetReader):
         except ValueError as error:
             raise TeacherCacheError(f"{path}:1: the header's label_names are not usable: {error}") from error
         if teacher_names and teacher_names != self.label_names:
-            raise TeacherCacheError(f"{path}:1: the teacher named its labels with label_names {teacher_names}, "
-                                    f"this reader with {self.label_names}; give the student's readers the "
-                                    "teacher's label_names")
+            raise TeacherCacheError(
+                f"{path}:1: the teacher named its labels with label_names {teacher_names}, "
+                f"this reader with {self.label_names}; give the student's readers the "
+                "teacher's label_names"
+            )
         try:
             labels = [readable_label(label, self.label_names) for label in raw]
         except TextFormatError as error:
-            raise TeacherCacheError(f"{path}:1: the teacher's labels {raw} do not fit this reader's label_names "
-                                    f"({error})") from error
+            raise TeacherCacheError(
+                f"{path}:1: the teacher's labels {raw} do not fit this reader's label_names ({error})"
+            ) from error
         if len(set(labels)) != len(labels):
-            raise TeacherCacheError(f"{path}:1: the teacher's labels {raw} name the same class twice under "
-                                    f"label_names {self.label_names}")
+            raise TeacherCacheError(
+                f"{path}:1: the teacher's labels {raw} name the same class twice under label_names {self.label_names}"
+            )
         return labels
 
     def _examples(self, path: str) -> Iterator[Instance]:
@@ -113,22 +130,30 @@ class NgramTextReader(DatasetReader):
                         raise TeacherCacheError(f"{record.source}: no gold label, but use_gold_labels is set")
                     gold = readable_label(str(record.label), self.label_names, record.source)
                     if gold not in labels:
-                        raise TeacherCacheError(f"{record.source}: gold label {gold!r} is not one of the "
-                                                f"teacher's labels {labels}")
+                        raise TeacherCacheError(
+                            f"{record.source}: gold label {gold!r} is not one of the teacher's labels {labels}"
+                        )
                 yield self.text_to_instance(record.text, gold, record.logits, labels, source=record.source)
             return
-        for example in reader_examples(path, self._format, self._fine_labels, self._split, self._dev_every,
-                                       self._split_file, self._skip_unlabeled):
+        for example in reader_examples(
+            path, self._format, self._fine_labels, self._split, self._dev_every, self._split_file, self._skip_unlabeled
+        ):
             yield self.text_to_instance(example.text, example.label, source=example.source)
 
     def _read(self, file_path: str) -> Iterator[Instance]:
         for path in self._paths(file_path):
-            yield from self.shard_iterable(subsample(self._examples(path), self._sample_every, self._max_examples,
-                                                         self._sample_offset))
+            yield from self.shard_iterable(
+                subsample(self._examples(path), self._sample_every, self._max_examples, self._sample_offset)
+            )
 
-    def text_to_instance(self, text: str, label: Optional[str] = None,
-                         teacher_logits: Optional[list] = None, teacher_labels: Optional[list] = None,
-                         source: str = "") -> Instance:
+    def text_to_instance(
+        self,
+        text: str,
+        label: Optional[str] = None,
+        teacher_logits: Optional[list] = None,
+        teacher_labels: Optional[list] = None,
+        source: str = "",
+    ) -> Instance:
         """`label` as the file writes it or already named; `teacher_labels` already named
         (`teacher_labels()`). A label the model's vocabulary lacks is indexed as `UNSEEN_LABEL` (scored as a
         wrong prediction, with one warning naming it and `source`, the example's `file:line`)."""

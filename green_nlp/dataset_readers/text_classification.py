@@ -18,6 +18,7 @@ stay those of the file); a labeled line whose text is empty is skipped with a wa
 `file:line`, and the count of such lines is logged. Anything else malformed raises
 `TextFormatError` naming `file:line`.
 """
+
 import codecs
 import gzip
 import itertools
@@ -73,15 +74,18 @@ def _lines(path: str, encoding: str) -> Iterator[tuple]:
     with opener(path, "rb") as handle:
         for number, raw in enumerate(handle, start=1):
             if number == 1 and utf8 and raw.startswith(codecs.BOM_UTF8):
-                raw = raw[len(codecs.BOM_UTF8):]
+                raw = raw[len(codecs.BOM_UTF8) :]
             try:
                 line = raw.decode(encoding)
             except UnicodeDecodeError as error:
-                raise TextFormatError(f"{path}:{number}: not valid {encoding} ({error.reason} at column "
-                                      f"{error.start + 1}); re-encode the file as UTF-8") from error
+                raise TextFormatError(
+                    f"{path}:{number}: not valid {encoding} ({error.reason} at column "
+                    f"{error.start + 1}); re-encode the file as UTF-8"
+                ) from error
             if "\x00" in line:
-                raise TextFormatError(f"{path}:{number}: holds a NUL byte at column {line.index(chr(0)) + 1} "
-                                      "(binary data?)")
+                raise TextFormatError(
+                    f"{path}:{number}: holds a NUL byte at column {line.index(chr(0)) + 1} (binary data?)"
+                )
             yield number, line.rstrip("\r\n")
 
 
@@ -116,8 +120,9 @@ def _parse_jsonl(path: str, number: int, line: str) -> TextExample:
     return TextExample(record["text"].strip(), None if label is None else str(label), f"{path}:{number}")
 
 
-def read_examples(path: str, format: str = "auto", fine_labels: bool = False,
-                  encoding: Optional[str] = None) -> Iterator[TextExample]:
+def read_examples(
+    path: str, format: str = "auto", fine_labels: bool = False, encoding: Optional[str] = None
+) -> Iterator[TextExample]:
     """
     Stream the examples of one file. In `lines` format every line is an example (empty ones
     included, so predictions stay aligned with the input); elsewhere empty documents are skipped
@@ -200,8 +205,9 @@ def check_sampling(every: int, offset: int = 0) -> None:
 Item = TypeVar("Item")
 
 
-def subsample(examples: Iterator[Item], every: int = 1, max_examples: Optional[int] = None,
-              offset: int = 0) -> Iterator[Item]:
+def subsample(
+    examples: Iterator[Item], every: int = 1, max_examples: Optional[int] = None, offset: int = 0
+) -> Iterator[Item]:
     """Every `every`-th example starting at index `offset`, at most `max_examples` of them: a
     deterministic, order-preserving sample that stays balanced on label-sorted files such as IMDB's.
     Two offsets of the same `every` give disjoint samples, e.g. a training sample and a held-out
@@ -219,8 +225,10 @@ def check_split(split: str, dev_every: int, split_file: Optional[str] = None, re
     if split != "all" and dev_every < 2:
         raise ValueError(f"dev_every must be >= 2 to carve a dev split, got {dev_every}")
     if reader and split != "all" and not split_file:
-        raise ValueError(f"split {split!r} needs split_file, the file the dev part is carved from: AllenNLP "
-                         "reads the test set with the validation reader, which must read it whole")
+        raise ValueError(
+            f"split {split!r} needs split_file, the file the dev part is carved from: AllenNLP "
+            "reads the test set with the validation reader, which must read it whole"
+        )
 
 
 def split_heldout(examples: Iterator[TextExample], split: str = "all", dev_every: int = 10) -> Iterator[TextExample]:
@@ -250,13 +258,21 @@ def split_for_file(path: str, split: str, split_file: Optional[str]) -> str:
     return split if same else "all"
 
 
-def reader_examples(path: str, format: str, fine_labels: bool, split: str, dev_every: int,
-                    split_file: Optional[str], skip_unlabeled: bool) -> Iterator[TextExample]:
+def reader_examples(
+    path: str,
+    format: str,
+    fine_labels: bool,
+    split: str,
+    dev_every: int,
+    split_file: Optional[str],
+    skip_unlabeled: bool,
+) -> Iterator[TextExample]:
     """The examples a classification reader keeps from one file, shared by the readers so the order
     stays right: the dev part is carved over *every* example of the file (as green-label-teacher and
     augmentation count them), and only then are unlabeled examples dropped."""
-    examples = split_heldout(read_examples(path, format, fine_labels), split_for_file(path, split, split_file),
-                             dev_every)
+    examples = split_heldout(
+        read_examples(path, format, fine_labels), split_for_file(path, split, split_file), dev_every
+    )
     if skip_unlabeled:
         examples = (example for example in examples if example.label is not None)
     return examples
@@ -319,11 +335,22 @@ class TextClassificationReader(DatasetReader):
     `IgnoredUnseenLabel`), instead of a KeyError.
     """
 
-    def __init__(self, tokenizer: Optional[Tokenizer] = None, token_indexers: Optional[Dict[str, TokenIndexer]] = None,
-                 format: str = "auto", fine_labels: bool = False, skip_unlabeled: bool = False,
-                 max_examples: Optional[int] = None, sample_every: int = 1, sample_offset: int = 0,
-                 split: str = "all", dev_every: int = 10, split_file: Optional[str] = None,
-                 label_names: Optional[Dict[str, str]] = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        tokenizer: Optional[Tokenizer] = None,
+        token_indexers: Optional[Dict[str, TokenIndexer]] = None,
+        format: str = "auto",
+        fine_labels: bool = False,
+        skip_unlabeled: bool = False,
+        max_examples: Optional[int] = None,
+        sample_every: int = 1,
+        sample_offset: int = 0,
+        split: str = "all",
+        dev_every: int = 10,
+        split_file: Optional[str] = None,
+        label_names: Optional[Dict[str, str]] = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         self.label_names = check_label_names(label_names)
         check_sampling(sample_every, sample_offset)
@@ -338,16 +365,22 @@ class TextClassificationReader(DatasetReader):
         self._split, self._dev_every, self._split_file = split, dev_every, split_file
 
     def examples(self, file_path: str) -> Iterator[TextExample]:
-        examples = reader_examples(file_path, self._format, self._fine_labels, self._split, self._dev_every,
-                                   self._split_file, self._skip_unlabeled)
+        examples = reader_examples(
+            file_path,
+            self._format,
+            self._fine_labels,
+            self._split,
+            self._dev_every,
+            self._split_file,
+            self._skip_unlabeled,
+        )
         return subsample(examples, self._sample_every, self._max_examples, self._sample_offset)
 
     def _read(self, file_path: str) -> Iterator[Instance]:
         for example in self.shard_iterable(self.examples(file_path)):
             yield self.text_to_instance(example.text, example.label, example.source)
 
-    def text_to_instance(self, text: str, label: Optional[str] = None,
-                         source: str = "") -> Instance:
+    def text_to_instance(self, text: str, label: Optional[str] = None, source: str = "") -> Instance:
         fields: Dict[str, Any] = {"tokens": TextField(self._tokenizer.tokenize(text))}
         if label is not None:
             fields["label"] = IgnoredUnseenLabel(readable_label(label, self.label_names, source), source=source or None)

@@ -12,6 +12,7 @@ Not Ray Data: its readers decode text (a line that is not UTF-8 would end the re
 reported alone) and lose physical line numbers, and one-process batching needs the driver between
 reading and predicting; an actor pool with ordered calls is what remains of it, and Ray's own.
 """
+
 import io
 import itertools
 import json
@@ -92,12 +93,18 @@ class LineWorker:
             report, output, errors = StreamReport(predicted=1), io.StringIO(), io.StringIO()
             self._streamer._predict(Path(path), batch, output, report, errors)
             report.predicted -= 1
-        return BatchResult(output.getvalue(), report.predicted, _skipped(errors),
-                           None if fatal is None else str(fatal), None if fatal is None else type(fatal))
+        return BatchResult(
+            output.getvalue(),
+            report.predicted,
+            _skipped(errors),
+            None if fatal is None else str(fatal),
+            None if fatal is None else type(fatal),
+        )
 
 
-def _events(pool: ActorPool, path: Path, records: Iterator[Tuple[int, bytes]], batch_size: int
-            ) -> Iterator[Tuple[str, Any]]:
+def _events(
+    pool: ActorPool, path: Path, records: Iterator[Tuple[int, bytes]], batch_size: int
+) -> Iterator[Tuple[str, Any]]:
     """What happens, in the one-process order: ("read", lines), ("skip", (line, why)), ("blank", None),
     ("batch", ObjectRef of a BatchResult) once `batch_size` readable lines are together.
     Predictions are submitted as the events are drawn."""
@@ -154,9 +161,17 @@ class _Writer:
             self.output.flush()
 
 
-def stream_lines(make_model: Callable[[], LineModel], input_path: Path, output: IO[str], options: RayOptions,
-                 batch_size: int = 32, shard: Tuple[int, int] = (0, 1), progress: bool = True,
-                 errors: Optional[IO[str]] = None, timings: Optional[Dict[str, float]] = None) -> StreamReport:
+def stream_lines(
+    make_model: Callable[[], LineModel],
+    input_path: Path,
+    output: IO[str],
+    options: RayOptions,
+    batch_size: int = 32,
+    shard: Tuple[int, int] = (0, 1),
+    progress: bool = True,
+    errors: Optional[IO[str]] = None,
+    timings: Optional[Dict[str, float]] = None,
+) -> StreamReport:
     """`LineStreamer.run` on a pool of actors, each holding a model from `make_model` (a picklable
     callable: it runs on the actors' machines). Same output, same skipped-line records. `timings`,
     if given, receives the seconds spent connecting to Ray, loading the models and streaming."""
@@ -165,8 +180,10 @@ def stream_lines(make_model: Callable[[], LineModel], input_path: Path, output: 
     LineStreamer(LineModel(load=str, predict_batch=list, dump=str), batch_size)  # the same --batch-size check
     start, end = shard_bounds(count_lines(input_path), *shard)
     clock = time.perf_counter()
-    with connected(options.address) as connect_seconds, \
-            ActorPool(LineWorker, (make_model, batch_size), options) as pool:
+    with (
+        connected(options.address) as connect_seconds,
+        ActorPool(LineWorker, (make_model, batch_size), options) as pool,
+    ):
         wait_until_loaded(pool)
         loaded = time.perf_counter()
         desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
@@ -184,6 +201,7 @@ def stream_lines(make_model: Callable[[], LineModel], input_path: Path, output: 
             while pending:
                 writer.write(*pending.popleft())
         if timings is not None:
-            timings.update(connect=connect_seconds, load=loaded - clock - connect_seconds,
-                           stream=time.perf_counter() - loaded)
+            timings.update(
+                connect=connect_seconds, load=loaded - clock - connect_seconds, stream=time.perf_counter() - loaded
+            )
     return writer.report

@@ -1,5 +1,6 @@
 """The `--ray` switches shared by `allennlp green-predict`, `allennlp green-label-teacher` and
 `green-nlp parse|tag|classify`. Imports nothing heavy: parsing the command line must not need Ray."""
+
 import argparse
 import importlib.util
 from dataclasses import dataclass
@@ -22,14 +23,28 @@ class RayOptions:
 def add_ray_arguments(parser: argparse.ArgumentParser) -> None:
     """Add `--ray [ADDRESS]`, `--ray-actors`, `--ray-cpus-per-actor`, `--ray-gpus-per-actor`."""
     group = parser.add_argument_group("Ray (several processes or machines)")
-    group.add_argument("--ray", nargs="?", const=LOCAL, default=None, metavar="ADDRESS",
-                       help="run on Ray: no ADDRESS starts a local instance with this machine's CPUs, "
-                            "'auto' joins a running cluster (`ray start --head`), or give host:port")
-    group.add_argument("--ray-actors", type=int, default=None,
-                       help="model-holding actors, each loading the archive once (default: what the cluster fits)")
+    group.add_argument(
+        "--ray",
+        nargs="?",
+        const=LOCAL,
+        default=None,
+        metavar="ADDRESS",
+        help="run on Ray: no ADDRESS starts a local instance with this machine's CPUs, "
+        "'auto' joins a running cluster (`ray start --head`), or give host:port",
+    )
+    group.add_argument(
+        "--ray-actors",
+        type=int,
+        default=None,
+        help="model-holding actors, each loading the archive once (default: what the cluster fits)",
+    )
     group.add_argument("--ray-cpus-per-actor", type=float, default=1.0, help="CPUs reserved by each actor")
-    group.add_argument("--ray-gpus-per-actor", type=float, default=0.0,
-                       help="GPUs reserved by each actor (then it runs the model on its GPU)")
+    group.add_argument(
+        "--ray-gpus-per-actor",
+        type=float,
+        default=0.0,
+        help="GPUs reserved by each actor (then it runs the model on its GPU)",
+    )
 
 
 def ray_options(args: argparse.Namespace) -> Optional[RayOptions]:
@@ -42,5 +57,9 @@ def ray_options(args: argparse.Namespace) -> Optional[RayOptions]:
         raise ValueError("--ray-cpus-per-actor must be positive and --ray-gpus-per-actor not negative")
     if importlib.util.find_spec("ray") is None:  # found without importing it
         raise ValueError("--ray needs Ray, which is not installed: pip install 'green_nlp[ray]'")
-    return RayOptions(address=args.ray, actors=args.ray_actors, cpus_per_actor=args.ray_cpus_per_actor,
-                      gpus_per_actor=args.ray_gpus_per_actor)
+    return RayOptions(
+        address=args.ray,
+        actors=args.ray_actors,
+        cpus_per_actor=args.ray_cpus_per_actor,
+        gpus_per_actor=args.ray_gpus_per_actor,
+    )

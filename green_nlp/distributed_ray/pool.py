@@ -6,6 +6,7 @@ dies Ray starts a new one (which loads the model again) and re-runs every call i
 The calls are pure functions of their arguments, so a re-run gives the same answer, and the driver
 writes each answer once, in submission order: nothing is lost and nothing doubled.
 """
+
 import contextlib
 import logging
 import os
@@ -83,10 +84,15 @@ class ActorPool:
         size = _actor_count(options)
         available = ray.cluster_resources().get("CPU", 0)
         if size * options.cpus_per_actor > available:
-            logger.warning("%d actors x %g CPUs exceed the cluster's %g CPUs: some wait for room",
-                           size, options.cpus_per_actor, available)
-        settings: Dict[str, Any] = dict(num_cpus=options.cpus_per_actor, num_gpus=options.gpus_per_actor,
-                                        max_restarts=-1, max_task_retries=-1)
+            logger.warning(
+                "%d actors x %g CPUs exceed the cluster's %g CPUs: some wait for room",
+                size,
+                options.cpus_per_actor,
+                available,
+            )
+        settings: Dict[str, Any] = dict(
+            num_cpus=options.cpus_per_actor, num_gpus=options.gpus_per_actor, max_restarts=-1, max_task_retries=-1
+        )
         self.actors = [actor_class.options(**settings).remote(*args) for _ in range(size)]
         self._outstanding: List[List[Any]] = [[] for _ in self.actors]
 
@@ -145,4 +151,3 @@ def wait_until_loaded(pool: ActorPool) -> None:
     except ray.exceptions.RayActorError as error:
         lines = [line for line in str(error).splitlines() if line.strip()]
         raise ModelLoadError(f"the Ray actors could not load the model: {lines[-1] if lines else error}") from None
-

@@ -6,6 +6,7 @@ cache itself with the same `CacheWriter`, in corpus order: so the cache is the o
 labels a chunk with the one-process code (`_predict_logits`: length-sorted batches of the chunk),
 so every chunk's logits are the ones the one-process run computes.
 """
+
 import time
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
@@ -58,8 +59,11 @@ class RayTeacher:
         self._connection = connected(self.options.address)
         self.connect_seconds = self._connection.__enter__()
         cuda_device = 0 if self.options.gpus_per_actor > 0 else -1  # Ray shows an actor its GPU as device 0
-        self.pool = ActorPool(TeacherWorker, (self.archive_file, self.overrides, cuda_device,
-                                              max(1, int(self.options.cpus_per_actor))), self.options)
+        self.pool = ActorPool(
+            TeacherWorker,
+            (self.archive_file, self.overrides, cuda_device, max(1, int(self.options.cpus_per_actor))),
+            self.options,
+        )
         wait_until_loaded(self.pool)
         self.labels, self.label_names = ray.get(self.pool.actors[0].describe.remote())
         self.load_seconds = time.perf_counter() - clock - self.connect_seconds

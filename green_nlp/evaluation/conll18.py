@@ -8,6 +8,7 @@ subtypes (`nsubj:pass` counts as `nsubj`, `obl:tmod` as `obl`).
 
     python -m green_nlp.evaluation.conll18 GOLD.conllu PREDICTED.conllu
 """
+
 import argparse
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -35,8 +36,10 @@ def _scorer() -> Any:
     try:
         from stanza.utils import conll18_ud_eval
     except ImportError as error:  # the runtime install has no stanza: it is a training/benchmark tool
-        raise ImportError("the CoNLL 2018 evaluation needs stanza (pip install -r requirements/base.txt "
-                          "-c requirements/constraints.txt)") from error
+        raise ImportError(
+            "the CoNLL 2018 evaluation needs stanza (pip install -r requirements/base.txt "
+            "-c requirements/constraints.txt)"
+        ) from error
     return conll18_ud_eval
 
 
@@ -46,17 +49,25 @@ def score_conllu(gold: PathLike, predicted: PathLike) -> Conll18Scores:
     scorer = _scorer()
     try:
         with open(gold, encoding="utf-8") as gold_file, open(predicted, encoding="utf-8") as predicted_file:
-            evaluation = scorer.evaluate(scorer.load_conllu(gold_file, str(gold), {}),
-                                         scorer.load_conllu(predicted_file, str(predicted), {}))
+            evaluation = scorer.evaluate(
+                scorer.load_conllu(gold_file, str(gold), {}), scorer.load_conllu(predicted_file, str(predicted), {})
+            )
     except scorer.UDError as error:
         raise ValueError(f"cannot score {predicted} against {gold}: {error}") from error
 
     def percent(metric: str) -> float:
         return 100.0 * evaluation[metric].f1
 
-    return Conll18Scores(uas=percent("UAS"), las=percent("LAS"), clas=percent("CLAS"), mlas=percent("MLAS"),
-                         gold_words=evaluation["Words"].gold_total, tokens=percent("Tokens"),
-                         words=percent("Words"), upos=percent("UPOS"))
+    return Conll18Scores(
+        uas=percent("UAS"),
+        las=percent("LAS"),
+        clas=percent("CLAS"),
+        mlas=percent("MLAS"),
+        gold_words=evaluation["Words"].gold_total,
+        tokens=percent("Tokens"),
+        words=percent("Words"),
+        upos=percent("UPOS"),
+    )
 
 
 def main() -> None:
@@ -65,8 +76,12 @@ def main() -> None:
     parser.add_argument("predicted", type=Path)
     args = parser.parse_args()
     scores = asdict(score_conllu(args.gold, args.predicted))
-    print("  ".join(f"{name.upper()} {value:.2f}" if isinstance(value, float) else f"{name} {value}"
-                    for name, value in scores.items()))
+    print(
+        "  ".join(
+            f"{name.upper()} {value:.2f}" if isinstance(value, float) else f"{name} {value}"
+            for name, value in scores.items()
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 `allennlp green-export ARCHIVE OUTPUT_DIR [--card FILE]` or `export_archive(...)`.
 """
+
 from green_nlp.export.common import export_archive, read_model_card
 
 __all__ = ["export_archive", "read_model_card"]

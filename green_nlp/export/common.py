@@ -5,6 +5,7 @@ this module loads the archive, picks the family, quantizes the graph to int8 and
 `green_model.json`. The folder it writes holds only ONNX (protobuf) and JSON files, never a
 pickle, so loading it runs no code from the archive.
 """
+
 import hashlib
 import importlib
 import json
@@ -36,8 +37,10 @@ def model_family(model: Model) -> str:
     for cls, family in ((BiaffineDependencyParser, "parser"), (NgramDan, "classifier"), (LdNetTagger, "tagger")):
         if isinstance(model, cls):
             return family
-    raise ConfigurationError(f"cannot export a model of type {_model_type(model)}: green-export handles "
-                             "green_biaffine_parser, green_ngram_dan and green_ldnet_tagger")
+    raise ConfigurationError(
+        f"cannot export a model of type {_model_type(model)}: green-export handles "
+        "green_biaffine_parser, green_ngram_dan and green_ldnet_tagger"
+    )
 
 
 def _model_type(model: Model) -> str:
@@ -101,8 +104,9 @@ def check_onnx(path: PathLike) -> None:
 DEFAULT_INT8_OP_TYPES = ["MatMul", "Gemm", "LSTM"]
 
 
-def quantize_int8(fp32_path: PathLike, int8_path: PathLike, op_types: Sequence[str] = tuple(DEFAULT_INT8_OP_TYPES)
-                  ) -> None:
+def quantize_int8(
+    fp32_path: PathLike, int8_path: PathLike, op_types: Sequence[str] = tuple(DEFAULT_INT8_OP_TYPES)
+) -> None:
     """onnxruntime's dynamic quantization of the given operators' weights. By default the LSTM and
     matrix-multiply weights, the layers `green_nlp.nn.quantization.quantize_for_cpu` quantizes in
     torch (convolutions stay float: onnxruntime's CPU ConvInteger takes no int8 weights); a family
@@ -113,8 +117,9 @@ def quantize_int8(fp32_path: PathLike, int8_path: PathLike, op_types: Sequence[s
     level = root.level
     root.setLevel(logging.ERROR)  # its advice to run shape pre-processing concerns static quantization
     try:
-        quantize_dynamic(str(fp32_path), str(int8_path), weight_type=QuantType.QInt8,
-                         op_types_to_quantize=list(op_types))
+        quantize_dynamic(
+            str(fp32_path), str(int8_path), weight_type=QuantType.QInt8, op_types_to_quantize=list(op_types)
+        )
     finally:
         root.setLevel(level)
 
@@ -140,8 +145,9 @@ def export_archive(archive_path: PathLike, output_dir: PathLike, card: Optional[
     output_dir.mkdir(parents=True, exist_ok=True)
     family_meta = module.export(model, config, output_dir)
     check_onnx(output_dir / FP32_FILE)
-    quantize_int8(output_dir / FP32_FILE, output_dir / INT8_FILE,
-                  getattr(module, "INT8_OP_TYPES", DEFAULT_INT8_OP_TYPES))
+    quantize_int8(
+        output_dir / FP32_FILE, output_dir / INT8_FILE, getattr(module, "INT8_OP_TYPES", DEFAULT_INT8_OP_TYPES)
+    )
     check_onnx(output_dir / INT8_FILE)
     meta = {
         "format_version": FORMAT_VERSION,

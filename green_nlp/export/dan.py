@@ -7,6 +7,7 @@ runtime re-implements the reader's CountVectorizer analyzer from the settings wr
 reads the n-gram vocabulary from `ngrams.txt`, one n-gram per line in id order (plain text, so
 the folder holds no pickle).
 """
+
 import logging
 import warnings
 from pathlib import Path
@@ -61,8 +62,10 @@ def _reader_config(config: Dict[str, Any]) -> Dict[str, Any]:
     """The reader `allennlp predict` uses: the validation reader when the config has one."""
     reader = config.get("validation_dataset_reader") or config.get("dataset_reader") or {}
     if current_name(reader.get("type", "")) != NGRAM_TEXT_READER:
-        raise ConfigurationError(f"cannot export this {MODEL_TYPE}: its reader is {reader.get('type')!r}, "
-                                 f"the exporter knows {NGRAM_TEXT_READER!r} only")
+        raise ConfigurationError(
+            f"cannot export this {MODEL_TYPE}: its reader is {reader.get('type')!r}, "
+            f"the exporter knows {NGRAM_TEXT_READER!r} only"
+        )
     return reader
 
 
@@ -74,14 +77,20 @@ def analyzer_settings(reader: Dict[str, Any]) -> Dict[str, Any]:
     analyzer = make_analyzer(ngram_range, lowercase)
     vectorizer = getattr(getattr(analyzer, "keywords", {}).get("ngrams"), "__self__", None)
     if vectorizer is None or vectorizer.analyzer != "word":
-        raise ConfigurationError(f"cannot export this {MODEL_TYPE}: its analyzer is not CountVectorizer's "
-                                 "word analyzer")
+        raise ConfigurationError(
+            f"cannot export this {MODEL_TYPE}: its analyzer is not CountVectorizer's word analyzer"
+        )
     for setting in ("strip_accents", "stop_words", "preprocessor", "tokenizer"):
         if getattr(vectorizer, setting) is not None:
-            raise ConfigurationError(f"cannot export this {MODEL_TYPE}: the runtime does not repeat "
-                                     f"CountVectorizer's {setting}")
-    return {"type": "sklearn_count_vectorizer_words", "token_pattern": vectorizer.token_pattern,
-            "lowercase": bool(vectorizer.lowercase), "ngram_range": list(vectorizer.ngram_range)}
+            raise ConfigurationError(
+                f"cannot export this {MODEL_TYPE}: the runtime does not repeat CountVectorizer's {setting}"
+            )
+    return {
+        "type": "sklearn_count_vectorizer_words",
+        "token_pattern": vectorizer.token_pattern,
+        "lowercase": bool(vectorizer.lowercase),
+        "ngram_range": list(vectorizer.ngram_range),
+    }
 
 
 def _namespace_tokens(model: NgramDan, namespace: str) -> List[str]:
@@ -98,8 +107,11 @@ def dan_metadata(model: NgramDan, config: Dict[str, Any]) -> Dict[str, Any]:
         "model_type": MODEL_TYPE,
         "labels": labels,
         "analyzer": analyzer_settings(reader),
-        "ngrams": {"file": NGRAM_FILE, "count": model.vocab.get_vocab_size(model._ngram_namespace) - FIRST_NGRAM_ID,
-                   "first_id": FIRST_NGRAM_ID},
+        "ngrams": {
+            "file": NGRAM_FILE,
+            "count": model.vocab.get_vocab_size(model._ngram_namespace) - FIRST_NGRAM_ID,
+            "first_id": FIRST_NGRAM_ID,
+        },
         "max_length": None,  # the reader keeps every n-gram of a text
         "inputs": {"ngram_ids": INPUT_NAME},
         "outputs": {name: name for name in OUTPUT_NAMES},
@@ -124,8 +136,17 @@ def export_onnx(model: NgramDan, path: Path) -> None:
     axes = {INPUT_NAME: {0: "batch", 1: "ngrams"}, "logits": {0: "batch"}, "probs": {0: "batch"}}
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")  # the TorchScript exporter announces its deprecation
-        torch.onnx.export(graph, (example,), str(path), dynamo=False, opset_version=OPSET, input_names=[INPUT_NAME],
-                          output_names=OUTPUT_NAMES, dynamic_axes=axes, do_constant_folding=True)
+        torch.onnx.export(
+            graph,
+            (example,),
+            str(path),
+            dynamo=False,
+            opset_version=OPSET,
+            input_names=[INPUT_NAME],
+            output_names=OUTPUT_NAMES,
+            dynamic_axes=axes,
+            do_constant_folding=True,
+        )
 
 
 def export(model: NgramDan, config_params: Any, output_dir: Path) -> Dict[str, Any]:

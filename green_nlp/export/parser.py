@@ -7,6 +7,7 @@ greedy head (the common case: a trained parser's greedy heads are usually a tree
 label MLP outputs plus the label biaffine weight, so the runtime can score labels for the few words
 whose head the maximum spanning tree changes.
 """
+
 import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, cast
@@ -54,8 +55,9 @@ class ParserGraph(nn.Module):
         self.char_key = char_key
         self.lstm = cast(nn.LSTM, model.encoder._module)
 
-    def forward(self, word_ids: torch.Tensor, char_ids: Optional[torch.Tensor] = None,
-                upos_ids: Optional[torch.Tensor] = None) -> Tuple[torch.Tensor, ...]:
+    def forward(
+        self, word_ids: torch.Tensor, char_ids: Optional[torch.Tensor] = None, upos_ids: Optional[torch.Tensor] = None
+    ) -> Tuple[torch.Tensor, ...]:
         model = self.model
         words: Dict[str, Dict[str, Any]] = {self.word_key: {"tokens": word_ids}}
         if self.char_key is not None:
@@ -82,8 +84,13 @@ class ParserGraph(nn.Module):
         greedy_heads = arc_scores.argmax(-1)
         index = greedy_heads.unsqueeze(-1).expand(-1, -1, label_head.size(-1))
         greedy_labels = model.label_scorer.score_pairs(label_dep, label_head.gather(1, index)).argmax(-1)
-        outputs: Tuple[torch.Tensor, ...] = (arc_scores, greedy_labels, label_dep, label_head,
-                                             model.label_scorer.weight)
+        outputs: Tuple[torch.Tensor, ...] = (
+            arc_scores,
+            greedy_labels,
+            label_dep,
+            label_head,
+            model.label_scorer.weight,
+        )
         if model.upos_projection is not None:
             outputs += (model.upos_projection(encoded[:, 1:]).argmax(-1),)
         return outputs
@@ -94,8 +101,9 @@ def _reader_config(config: Dict[str, Any]) -> Dict[str, Any]:
     """The reader the predictor uses: the validation reader when the config has one."""
     reader = config.get("validation_dataset_reader") or config.get("dataset_reader") or {}
     if current_name(reader.get("type", "")) != CONLLU_DEPENDENCIES_READER:
-        raise _unsupported(f"dataset reader type {reader.get('type')!r} (the runtime reproduces "
-                           f"{CONLLU_DEPENDENCIES_READER!r})")
+        raise _unsupported(
+            f"dataset reader type {reader.get('type')!r} (the runtime reproduces {CONLLU_DEPENDENCIES_READER!r})"
+        )
     if reader.get("field_names", "green_nlp") != "green_nlp":
         raise _unsupported(f"reader field_names {reader.get('field_names')!r}")
     return reader
@@ -119,12 +127,16 @@ def _embedder_keys(model: BiaffineDependencyParser) -> Tuple[str, Optional[str]]
             word_key = key
         elif type(token_embedder) is TokenCharactersEncoder and char_key is None:
             if type(token_embedder._encoder._module) is not CnnEncoder:
-                raise _unsupported(f"character encoder {type(token_embedder._encoder._module).__name__} of "
-                                   f"token embedder {key!r} (only 'cnn')")
+                raise _unsupported(
+                    f"character encoder {type(token_embedder._encoder._module).__name__} of "
+                    f"token embedder {key!r} (only 'cnn')"
+                )
             char_key = key
         else:
-            raise _unsupported(f"token embedder {key!r} of type {type(token_embedder).__name__} "
-                               "(one 'embedding' and at most one 'character_encoding' with a 'cnn')")
+            raise _unsupported(
+                f"token embedder {key!r} of type {type(token_embedder).__name__} "
+                "(one 'embedding' and at most one 'character_encoding' with a 'cnn')"
+            )
     if word_key is None:
         raise _unsupported("a model without a word 'embedding' token embedder")
     return word_key, char_key
@@ -152,25 +164,37 @@ def _word_input(vocab: Vocabulary, indexer: TokenIndexer, key: str) -> Dict[str,
         raise _unsupported(f"token indexer {key!r} of type {type(indexer).__name__} for a word embedding")
     if indexer.namespace is None or indexer._start_tokens or indexer._end_tokens or indexer._feature_name != "text":
         raise _unsupported(f"single_id indexer {key!r} with a feature, start or end tokens or no namespace")
-    return {"input": "word_ids", "namespace": indexer.namespace, "lowercase": indexer.lowercase_tokens,
-            "vocabulary": _vocabulary(vocab, indexer.namespace),
-            "oov_index": _oov_index(vocab, indexer.namespace)}
+    return {
+        "input": "word_ids",
+        "namespace": indexer.namespace,
+        "lowercase": indexer.lowercase_tokens,
+        "vocabulary": _vocabulary(vocab, indexer.namespace),
+        "oov_index": _oov_index(vocab, indexer.namespace),
+    }
 
 
 def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, model: BiaffineDependencyParser) -> Dict[str, Any]:
     if type(indexer) is not TokenCharactersIndexer:
         raise _unsupported(f"token indexer {key!r} of type {type(indexer).__name__} for a character encoder")
     tokenizer = indexer._character_tokenizer
-    if indexer._start_tokens or indexer._end_tokens or tokenizer._byte_encoding is not None \
-            or tokenizer._start_tokens or tokenizer._end_tokens:
+    if (
+        indexer._start_tokens
+        or indexer._end_tokens
+        or tokenizer._byte_encoding is not None
+        or tokenizer._start_tokens
+        or tokenizer._end_tokens
+    ):
         raise _unsupported(f"characters indexer {key!r} with start/end tokens or a byte encoding")
     cnn: CnnEncoder = model.text_field_embedder._token_embedders[key]._encoder._module
     widest = max(layer.kernel_size[0] for layer in cnn._convolution_layers)
-    return {"input": "char_ids", "namespace": indexer._namespace,
-            "lowercase": bool(tokenizer._lowercase_characters),
-            "min_padding_length": max(indexer._min_padding_length, widest),
-            "vocabulary": _vocabulary(vocab, indexer._namespace),
-            "oov_index": _oov_index(vocab, indexer._namespace)}
+    return {
+        "input": "char_ids",
+        "namespace": indexer._namespace,
+        "lowercase": bool(tokenizer._lowercase_characters),
+        "min_padding_length": max(indexer._min_padding_length, widest),
+        "vocabulary": _vocabulary(vocab, indexer._namespace),
+        "oov_index": _oov_index(vocab, indexer._namespace),
+    }
 
 
 def parser_metadata(model: BiaffineDependencyParser, config: Dict[str, Any]) -> Dict[str, Any]:
@@ -183,19 +207,29 @@ def parser_metadata(model: BiaffineDependencyParser, config: Dict[str, Any]) -> 
     if char_key is not None:
         inputs["characters"] = _char_input(vocab, _indexer(reader, char_key), char_key, model)
     if model.upos_embedding is not None:
-        inputs["upos"] = {"input": "upos_ids", "namespace": UPOS_NAMESPACE,
-                          "vocabulary": _vocabulary(vocab, UPOS_NAMESPACE),
-                          "oov_index": _oov_index(vocab, UPOS_NAMESPACE)}
+        inputs["upos"] = {
+            "input": "upos_ids",
+            "namespace": UPOS_NAMESPACE,
+            "vocabulary": _vocabulary(vocab, UPOS_NAMESPACE),
+            "oov_index": _oov_index(vocab, UPOS_NAMESPACE),
+        }
     scorer = model.label_scorer
     return {
         "model_type": MODEL_TYPE,
         "inputs": inputs,
-        "outputs": {"arc_scores": "arc_scores", "greedy_labels": "greedy_labels", "label_dep": "label_dep",
-                    "label_head": "label_head", "label_weight": "label_weight",
-                    "upos": "upos_tags" if model.upos_projection is not None else None},
+        "outputs": {
+            "arc_scores": "arc_scores",
+            "greedy_labels": "greedy_labels",
+            "label_dep": "label_dep",
+            "label_head": "label_head",
+            "label_weight": "label_weight",
+            "upos": "upos_tags" if model.upos_projection is not None else None,
+        },
         "label_scorer": {"bias_x": bool(scorer.bias_x), "bias_y": bool(scorer.bias_y)},
-        "labels": {"deprel": _vocabulary(vocab, DEPREL_NAMESPACE),
-                   "upos": _vocabulary(vocab, UPOS_NAMESPACE) if model.upos_projection is not None else None},
+        "labels": {
+            "deprel": _vocabulary(vocab, DEPREL_NAMESPACE),
+            "upos": _vocabulary(vocab, UPOS_NAMESPACE) if model.upos_projection is not None else None,
+        },
         "needs_upos": model.upos_embedding is not None,
         "predicts_upos": model.upos_projection is not None,
         "tokenizer": dict(TOKENIZER),
@@ -230,20 +264,30 @@ def export_onnx(model: BiaffineDependencyParser, meta: Dict[str, Any], path: Pat
     if meta["predicts_upos"]:
         output_names.append("upos_tags")
     axes: Dict[str, Dict[int, str]] = {
-        "word_ids": {0: "batch", 1: "words"}, "upos_ids": {0: "batch", 1: "words"},
+        "word_ids": {0: "batch", 1: "words"},
+        "upos_ids": {0: "batch", 1: "words"},
         "char_ids": {0: "batch", 1: "words", 2: "characters"},
         "arc_scores": {0: "batch", 1: "positions", 2: "positions"},
         "greedy_labels": {0: "batch", 1: "positions"},
-        "label_dep": {0: "batch", 1: "positions"}, "label_head": {0: "batch", 1: "positions"},
+        "label_dep": {0: "batch", 1: "positions"},
+        "label_head": {0: "batch", 1: "positions"},
         "upos_tags": {0: "batch", 1: "words"},
     }
     # Positional in `ParserGraph.forward`'s order; a missing input is None and not a graph input.
     args = (example["word_ids"], example.get("char_ids"), example.get("upos_ids"))
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")  # the TorchScript exporter announces its deprecation
-        torch.onnx.export(graph, args, str(path), dynamo=False, opset_version=OPSET, input_names=input_names,
-                          output_names=output_names, do_constant_folding=True,
-                          dynamic_axes={name: axes[name] for name in input_names + output_names if name in axes})
+        torch.onnx.export(
+            graph,
+            args,
+            str(path),
+            dynamo=False,
+            opset_version=OPSET,
+            input_names=input_names,
+            output_names=output_names,
+            do_constant_folding=True,
+            dynamic_axes={name: axes[name] for name in input_names + output_names if name in axes},
+        )
     _name_constant_outputs(path, output_names)
 
 

@@ -6,6 +6,7 @@ from the CRF's transition scores and BIOES constraint mask written to the JSON f
 time with a data-dependent backtrace is short in numpy and would be an ONNX Loop in the graph, and
 in numpy it is checked path for path against allennlp's decoder.
 """
+
 import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, cast
@@ -45,10 +46,10 @@ def _unsupported(part: str) -> ConfigurationError:
     return ConfigurationError(f"cannot export this {MODEL_TYPE}: {part} is not supported by the ONNX exporter")
 
 
-
 def _token_embedders(model: LdNetTagger) -> Dict[str, Any]:
     """The tagger's token embedders by indexer key (a BasicTextFieldEmbedder's, untyped in allennlp)."""
     return getattr(model.text_field_embedder, "_token_embedders")
+
 
 class CharacterLstm(nn.Module):
     """A word's characters -> the final states of an LSTM, as allennlp's `PytorchSeq2VecWrapper`
@@ -70,14 +71,15 @@ class CharacterLstm(nn.Module):
         batch, words, width = char_ids.shape
         flat = char_ids.reshape(batch * words, width)
         lengths = (flat != 0).sum(-1)
-        packed = pack_padded_sequence(self.embedding(flat), lengths.clamp(min=1), batch_first=True,
-                                      enforce_sorted=False)
+        packed = pack_padded_sequence(
+            self.embedding(flat), lengths.clamp(min=1), batch_first=True, enforce_sorted=False
+        )
         # (batch * words, width, directions * hidden)
         outputs, _ = pad_packed_sequence(self.lstm(packed)[0], batch_first=True, total_length=width)
         last = (lengths.clamp(min=1) - 1).view(-1, 1, 1).expand(-1, 1, self.hidden)
         final = outputs[:, :, : self.hidden].gather(1, last).squeeze(1)
         if self.lstm.bidirectional:
-            final = torch.cat([final, outputs[:, 0, self.hidden:]], dim=-1)
+            final = torch.cat([final, outputs[:, 0, self.hidden :]], dim=-1)
         final = final * (lengths > 0).unsqueeze(-1).to(final.dtype)
         return final.reshape(batch, words, -1)
 
@@ -95,12 +97,14 @@ class TaggerGraph(nn.Module):
         self.model = model
         self.kinds = embedder_kinds
         embedders = _token_embedders(model)
-        self.char_lstm = nn.ModuleDict({key: CharacterLstm(embedders[key])
-                                        for key, kind in embedder_kinds.items() if kind == "char_lstm"})
+        self.char_lstm = nn.ModuleDict(
+            {key: CharacterLstm(embedders[key]) for key, kind in embedder_kinds.items() if kind == "char_lstm"}
+        )
         self.lstm = cast(nn.LSTM, model.encoder._module)
 
-    def forward(self, word_ids: torch.Tensor, char_ids: Optional[torch.Tensor] = None,
-                lm_ids: Optional[torch.Tensor] = None) -> torch.Tensor:
+    def forward(
+        self, word_ids: torch.Tensor, char_ids: Optional[torch.Tensor] = None, lm_ids: Optional[torch.Tensor] = None
+    ) -> torch.Tensor:
         model = self.model
         mask = word_ids != 0
         embedders = _token_embedders(model)
@@ -151,11 +155,14 @@ def embedder_kinds(model: LdNetTagger) -> Dict[str, str]:
                 kinds[key] = "char_lstm"
             else:
                 inner = getattr(encoder, "_module", encoder)
-                raise _unsupported(f"character encoder {type(inner).__name__} of token embedder {key!r} "
-                                   "(only 'lstm' and 'cnn')")
+                raise _unsupported(
+                    f"character encoder {type(inner).__name__} of token embedder {key!r} (only 'lstm' and 'cnn')"
+                )
         else:
-            raise _unsupported(f"token embedder {key!r} of type {type(token_embedder).__name__} "
-                               "(one 'embedding' and at most one 'character_encoding')")
+            raise _unsupported(
+                f"token embedder {key!r} of type {type(token_embedder).__name__} "
+                "(one 'embedding' and at most one 'character_encoding')"
+            )
     if "words" not in kinds.values():
         raise _unsupported("a model without a word 'embedding' token embedder")
     return kinds
@@ -175,9 +182,11 @@ def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, kind: str, m
     if type(indexer) is not TokenCharactersIndexer:
         raise _unsupported(f"token indexer {key!r} of type {type(indexer).__name__} for a character encoder")
     tokenizer = indexer._character_tokenizer
-    extras = {"start tokens": indexer._start_tokens or tokenizer._start_tokens,
-              "end tokens": indexer._end_tokens or tokenizer._end_tokens,
-              "a byte encoding": tokenizer._byte_encoding is not None}
+    extras = {
+        "start tokens": indexer._start_tokens or tokenizer._start_tokens,
+        "end tokens": indexer._end_tokens or tokenizer._end_tokens,
+        "a byte encoding": tokenizer._byte_encoding is not None,
+    }
     if any(extras.values()):
         extra_names = " and ".join(name for name, on in extras.items() if on)
         raise _unsupported(f"characters indexer {key!r} with {extra_names}")
@@ -185,9 +194,14 @@ def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, kind: str, m
     if kind == "char_cnn":  # a word shorter than the widest filter is padded to it, as the indexer pads
         cnn: CnnEncoder = _token_embedders(model)[key]._encoder._module
         width = max(width, max(layer.kernel_size[0] for layer in cnn._convolution_layers))
-    return {"input": "char_ids", "namespace": indexer._namespace, "lowercase": bool(tokenizer._lowercase_characters),
-            "min_padding_length": width, "vocabulary": _vocabulary(vocab, indexer._namespace),
-            "oov_index": _oov_index(vocab, indexer._namespace)}
+    return {
+        "input": "char_ids",
+        "namespace": indexer._namespace,
+        "lowercase": bool(tokenizer._lowercase_characters),
+        "min_padding_length": width,
+        "vocabulary": _vocabulary(vocab, indexer._namespace),
+        "oov_index": _oov_index(vocab, indexer._namespace),
+    }
 
 
 def _lm_input(vocab: Vocabulary, indexer: TokenIndexer, model: LdNetTagger) -> Dict[str, Any]:
@@ -195,12 +209,22 @@ def _lm_input(vocab: Vocabulary, indexer: TokenIndexer, model: LdNetTagger) -> D
     if not isinstance(indexer, LmTokenIndexer) and type(indexer) is not SingleIdTokenIndexer:
         raise _unsupported(f"LM token indexer {key!r} of type {type(indexer).__name__}")
     namespace = model._lms()[0].namespace
-    if indexer.namespace != namespace or indexer._start_tokens or indexer._end_tokens \
-            or indexer._feature_name != "text":
-        raise _unsupported(f"LM indexer {key!r} with start/end tokens, a feature or a namespace other than the "
-                           f"LMs' {namespace!r}")
-    return {"input": "lm_ids", "namespace": namespace, "lowercase": indexer.lowercase_tokens,
-            "vocabulary": _vocabulary(vocab, namespace), "oov_index": _oov_index(vocab, namespace)}
+    if (
+        indexer.namespace != namespace
+        or indexer._start_tokens
+        or indexer._end_tokens
+        or indexer._feature_name != "text"
+    ):
+        raise _unsupported(
+            f"LM indexer {key!r} with start/end tokens, a feature or a namespace other than the LMs' {namespace!r}"
+        )
+    return {
+        "input": "lm_ids",
+        "namespace": namespace,
+        "lowercase": indexer.lowercase_tokens,
+        "vocabulary": _vocabulary(vocab, namespace),
+        "oov_index": _oov_index(vocab, namespace),
+    }
 
 
 def _labels(vocab: Vocabulary) -> List[str]:
@@ -249,8 +273,10 @@ def tagger_metadata(model: LdNetTagger, config: Dict[str, Any]) -> Dict[str, Any
         "labels": _labels(vocab),
         "label_encoding": LABEL_ENCODING,
         "crf": crf_metadata(model),
-        "language_models": [{"direction": lm.direction, "layers": lm.rnn.num_layers, "hidden_dim": lm.rnn.hidden_dim}
-                            for lm in model._lms()],
+        "language_models": [
+            {"direction": lm.direction, "layers": lm.rnn.num_layers, "hidden_dim": lm.rnn.hidden_dim}
+            for lm in model._lms()
+        ],
         "tokenizer": dict(TOKENIZER),
     }
 
@@ -278,16 +304,26 @@ def export_onnx(model: LdNetTagger, meta: Dict[str, Any], path: Path) -> None:
     example = _example_inputs(meta)
     input_names = list(example)
     axes: Dict[str, Dict[int, str]] = {
-        "word_ids": {0: "batch", 1: "words"}, "lm_ids": {0: "batch", 1: "words"},
-        "char_ids": {0: "batch", 1: "words", 2: "characters"}, OUTPUT_NAME: {0: "batch", 1: "words"},
+        "word_ids": {0: "batch", 1: "words"},
+        "lm_ids": {0: "batch", 1: "words"},
+        "char_ids": {0: "batch", 1: "words", 2: "characters"},
+        OUTPUT_NAME: {0: "batch", 1: "words"},
     }
     # Positional in `TaggerGraph.forward`'s order; a missing input is None and not a graph input.
     args: Tuple[Optional[torch.Tensor], ...] = (example["word_ids"], example.get("char_ids"), example.get("lm_ids"))
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")  # the TorchScript exporter announces its deprecation
-        torch.onnx.export(graph, args, str(path), dynamo=False, opset_version=OPSET, input_names=input_names,
-                          output_names=[OUTPUT_NAME], do_constant_folding=True,
-                          dynamic_axes={name: axes[name] for name in input_names + [OUTPUT_NAME]})
+        torch.onnx.export(
+            graph,
+            args,
+            str(path),
+            dynamo=False,
+            opset_version=OPSET,
+            input_names=input_names,
+            output_names=[OUTPUT_NAME],
+            do_constant_folding=True,
+            dynamic_axes={name: axes[name] for name in input_names + [OUTPUT_NAME]},
+        )
     _name_constant_outputs(path, [OUTPUT_NAME])
 
 

@@ -17,6 +17,7 @@ unannotated by that component with the reason in `doc._.green_error` (`"<compone
 warning names its index in the stream), and every other document is annotated as usual.
 `nlp(text)` on such a document raises the error instead.
 """
+
 import functools
 import logging
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -104,14 +105,23 @@ class ParserComponent(_ArchiveComponent):
     needs `token.pos_` set by an earlier component; parsers for raw text need nothing.
     """
 
-    def __init__(self, name: str, archive: str, cuda_device: int = -1, batch_size: int = 32, overrides: str = "",
-                 max_sentence_length: int = 1000) -> None:
+    def __init__(
+        self,
+        name: str,
+        archive: str,
+        cuda_device: int = -1,
+        batch_size: int = 32,
+        overrides: str = "",
+        max_sentence_length: int = 1000,
+    ) -> None:
         super().__init__(name, archive, cuda_device, batch_size, overrides)
         self.model = self.archive.model
         reader = self.archive.validation_dataset_reader
         if not isinstance(reader, ConlluDependenciesReader) or not hasattr(self.model, "decode"):
-            raise ValueError(f"{name}: {archive} is not a green_nlp dependency parser archive "
-                             f"(model {type(self.model).__name__}, reader {type(reader).__name__})")
+            raise ValueError(
+                f"{name}: {archive} is not a green_nlp dependency parser archive "
+                f"(model {type(self.model).__name__}, reader {type(reader).__name__})"
+            )
         self.reader = reader
         self.needs_upos = getattr(self.model, "upos_embedding", None) is not None
         self.max_sentence_length = max_sentence_length
@@ -119,15 +129,19 @@ class ParserComponent(_ArchiveComponent):
     def _sentence_input(self, sentence: Span) -> Tuple[List[int], List[str], Optional[List[str]]]:
         indices, words = _words(sentence)
         if len(words) > self.max_sentence_length:
-            raise ValueError(f"{self.name}: a sentence of {len(words)} tokens (from token {sentence.start}) is over "
-                             f"max_sentence_length={self.max_sentence_length}; split it or raise the limit")
+            raise ValueError(
+                f"{self.name}: a sentence of {len(words)} tokens (from token {sentence.start}) is over "
+                f"max_sentence_length={self.max_sentence_length}; split it or raise the limit"
+            )
         upos = None
         if self.needs_upos and words:
             upos = [sentence.doc[i].pos_ for i in indices]
             if not all(upos):
-                raise ValueError(f"{self.name}: {self.archive_path} was trained with gold UPOS input, but token.pos_ "
-                                 "is unset; put a tagger before it or use a parser trained for raw text "
-                                 "(upos_embedding_dim 0, predict_upos true)")
+                raise ValueError(
+                    f"{self.name}: {self.archive_path} was trained with gold UPOS input, but token.pos_ "
+                    "is unset; put a tagger before it or use a parser trained for raw text "
+                    "(upos_embedding_dim 0, predict_upos true)"
+                )
         return indices, words, upos
 
     def annotate(self, docs: List[Doc]) -> None:
@@ -157,8 +171,9 @@ class ParserComponent(_ArchiveComponent):
                 doc.from_array(attrs, arrays[number][:, : len(attrs)].astype("uint64"))  # type: ignore[arg-type]  # thinc's Ints2d
 
     @staticmethod
-    def _fill(doc: Doc, array: numpy.ndarray, sentence: Span, indices: List[int],
-              output: Optional[Dict[str, Any]]) -> None:
+    def _fill(
+        doc: Doc, array: numpy.ndarray, sentence: Span, indices: List[int], output: Optional[Dict[str, Any]]
+    ) -> None:
         """Columns: relative head (spaCy's HEAD), relation string id, UPOS symbol id."""
         strings = doc.vocab.strings
         if output is not None:
@@ -209,8 +224,9 @@ def entity_spans(doc: Doc, indices: List[int], words: List[str], tags: Sequence[
 
 
 class _PredictorComponent(_ArchiveComponent):
-    def __init__(self, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
-                 predictor: Optional[str]) -> None:
+    def __init__(
+        self, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str, predictor: Optional[str]
+    ) -> None:
         super().__init__(name, archive, cuda_device, batch_size, overrides)
         self.predictor = Predictor.from_archive(self.archive, predictor)  # type: ignore[arg-type]  # None: the model's
 
@@ -225,7 +241,7 @@ class NerComponent(_PredictorComponent):
     def annotate(self, docs: List[Doc]) -> None:
         jobs = []  # (doc number, token indices, words)
         for number, doc in enumerate(docs):
-            for sentence in (doc.sents if doc.has_annotation("SENT_START") else [doc[:]]):
+            for sentence in doc.sents if doc.has_annotation("SENT_START") else [doc[:]]:
                 indices, words = _words(sentence)
                 if words:
                     jobs.append((number, indices, words))
@@ -255,8 +271,16 @@ class ClassifierComponent(_PredictorComponent):
     `{"negative": ..., "positive": ...}`.
     """
 
-    def __init__(self, name: str, archive: str, cuda_device: int = -1, batch_size: int = 32, overrides: str = "",
-                 predictor: Optional[str] = None, label_namespace: str = "labels") -> None:
+    def __init__(
+        self,
+        name: str,
+        archive: str,
+        cuda_device: int = -1,
+        batch_size: int = 32,
+        overrides: str = "",
+        predictor: Optional[str] = None,
+        label_namespace: str = "labels",
+    ) -> None:
         super().__init__(name, archive, cuda_device, batch_size, overrides, predictor)
         namespace = getattr(self.archive.model, "_label_namespace", label_namespace)
         readable = getattr(self.archive.validation_dataset_reader, "label_names", None) or {}
@@ -266,13 +290,19 @@ class ClassifierComponent(_PredictorComponent):
             raise ValueError(f"{name}: {archive} has no labels in vocabulary namespace {namespace!r}")
 
     def annotate(self, docs: List[Doc]) -> None:
-        outputs = self.predictor.predict_batch_json([{"sentence": doc.text, "text": doc.text} for doc in docs]) if docs else []
+        outputs = (
+            self.predictor.predict_batch_json([{"sentence": doc.text, "text": doc.text} for doc in docs])
+            if docs
+            else []
+        )
         for doc, output in zip(docs, outputs):
             names = output.get("label_names")
             doc.cats = probs_to_cats(output["probs"], dict(enumerate(names)) if names else self.labels)
             if "label" in output and doc.cats and max(doc.cats, key=lambda label: doc.cats[label]) != output["label"]:
-                raise ValueError(f"{self.name}: the predictor's label {output['label']!r} is not the most probable "
-                                 "class of its probs; label_namespace does not match the model")
+                raise ValueError(
+                    f"{self.name}: the predictor's label {output['label']!r} is not the most probable "
+                    "class of its probs; label_namespace does not match the model"
+                )
 
 
 # ------------------------------------------------------------------------------- factories

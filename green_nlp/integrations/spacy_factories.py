@@ -6,6 +6,7 @@ This module is what those entry points name: it imports nothing but spaCy, and t
 (`spacy_components`, which needs torch and allennlp) are imported only when one is added to a
 pipeline. The names, default configs and signatures are the components' public config.
 """
+
 from types import ModuleType
 from typing import TYPE_CHECKING, Optional
 
@@ -25,23 +26,45 @@ def _components() -> ModuleType:
     return spacy_components
 
 
-@Language.factory("green_nlp_parser", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
-                                                      "max_sentence_length": 1000})
-def make_parser(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
-                max_sentence_length: int) -> "ParserComponent":
+@Language.factory(
+    "green_nlp_parser",
+    default_config={"cuda_device": -1, "batch_size": 32, "overrides": "", "max_sentence_length": 1000},
+)
+def make_parser(
+    nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str, max_sentence_length: int
+) -> "ParserComponent":
     return _components().ParserComponent(name, archive, cuda_device, batch_size, overrides, max_sentence_length)
 
 
-@Language.factory("green_nlp_ner", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
-                                                   "predictor": None})
-def make_ner(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
-             predictor: Optional[str]) -> "NerComponent":
+@Language.factory(
+    "green_nlp_ner", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "", "predictor": None}
+)
+def make_ner(
+    nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str, predictor: Optional[str]
+) -> "NerComponent":
     return _components().NerComponent(name, archive, cuda_device, batch_size, overrides, predictor)
 
 
-@Language.factory("green_nlp_classifier", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "",
-                                                          "predictor": None, "label_namespace": "labels"})
-def make_classifier(nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str,
-                    predictor: Optional[str], label_namespace: str) -> "ClassifierComponent":
-    return _components().ClassifierComponent(name, archive, cuda_device, batch_size, overrides, predictor,
-                                             label_namespace)
+@Language.factory(
+    "green_nlp_classifier",
+    default_config={
+        "cuda_device": -1,
+        "batch_size": 32,
+        "overrides": "",
+        "predictor": None,
+        "label_namespace": "labels",
+    },
+)
+def make_classifier(
+    nlp: Language,
+    name: str,
+    archive: str,
+    cuda_device: int,
+    batch_size: int,
+    overrides: str,
+    predictor: Optional[str],
+    label_namespace: str,
+) -> "ClassifierComponent":
+    return _components().ClassifierComponent(
+        name, archive, cuda_device, batch_size, overrides, predictor, label_namespace
+    )

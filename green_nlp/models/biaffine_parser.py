@@ -1,4 +1,5 @@
 """Biaffine dependency parser (Dozat & Manning 2017), the teacher and the students of green_nlp."""
+
 from typing import Any, Dict, List, Optional
 
 import torch
@@ -80,7 +81,8 @@ class BiaffineDependencyParser(Model, Distillable):
             raise ConfigurationError(
                 f"encoder input_size is {encoder.get_input_dim()} but the embeddings give {input_dim} "
                 f"(text_field_embedder {text_field_embedder.get_output_dim()} + upos_embedding_dim "
-                f"{upos_embedding_dim}); make them equal")
+                f"{upos_embedding_dim}); make them equal"
+            )
         if not encoder.is_bidirectional():
             raise ConfigurationError("the biaffine parser needs a bidirectional encoder")
         for name, value in (("arc_mlp_dim", arc_mlp_dim), ("label_mlp_dim", label_mlp_dim)):
@@ -92,7 +94,8 @@ class BiaffineDependencyParser(Model, Distillable):
         if (upos_embedding_dim > 0 or predict_upos) and not upos_labels:
             raise ConfigurationError(
                 "the model uses UPOS but the vocabulary has no 'upos' labels: set the reader's "
-                "use_gold_upos to true, or upos_embedding_dim to 0 and predict_upos to false")
+                "use_gold_upos to true, or upos_embedding_dim to 0 and predict_upos to false"
+            )
         num_labels = vocab.get_vocab_size(DEPREL_NAMESPACE)
 
         self.text_field_embedder = text_field_embedder
@@ -135,8 +138,10 @@ class BiaffineDependencyParser(Model, Distillable):
         embedded = self.text_field_embedder(words)
         if self.upos_embedding is not None:
             if upos is None:
-                raise ConfigurationError("this parser was trained with UPOS input; give it a 'upos' field "
-                                         "(CoNLL-U with a UPOS column), or use a words-only model for raw text")
+                raise ConfigurationError(
+                    "this parser was trained with UPOS input; give it a 'upos' field "
+                    "(CoNLL-U with a UPOS column), or use a words-only model for raw text"
+                )
             embedded = torch.cat([embedded, self.upos_embedding(upos)], dim=-1)
         batch_size = embedded.size(0)
         root = self.root_embedding.expand(batch_size, 1, -1)
@@ -169,8 +174,14 @@ class BiaffineDependencyParser(Model, Distillable):
         return self.label_scorer.score_pairs(scores["label_dep"], head_repr)
 
     # -------------------------------------------------------------------- loss
-    def loss(self, scores: Dict[str, torch.Tensor], head_indices: torch.Tensor, head_tags: torch.Tensor,
-             upos: Optional[torch.Tensor] = None, gold_label_scores: Optional[torch.Tensor] = None) -> torch.Tensor:
+    def loss(
+        self,
+        scores: Dict[str, torch.Tensor],
+        head_indices: torch.Tensor,
+        head_tags: torch.Tensor,
+        upos: Optional[torch.Tensor] = None,
+        gold_label_scores: Optional[torch.Tensor] = None,
+    ) -> torch.Tensor:
         """Cross-entropy of gold heads and of gold labels at gold heads, averaged over words.
         `gold_label_scores`: `label_scores(scores, gold heads)` when the caller has them already
         (distillation needs them for its KL term), so the label biaffine runs once per step."""
@@ -202,8 +213,9 @@ class BiaffineDependencyParser(Model, Distillable):
             decoded["upos_tags"] = scores["upos_logits"].argmax(-1)
         return decoded
 
-    def greedy_attachments(self, scores: Dict[str, torch.Tensor],
-                           gold_label_scores: torch.Tensor) -> Dict[str, torch.Tensor]:
+    def greedy_attachments(
+        self, scores: Dict[str, torch.Tensor], gold_label_scores: torch.Tensor
+    ) -> Dict[str, torch.Tensor]:
         """Training figures: each word's highest-scoring head (no tree constraint, no MST) and, as
         its label, the best label at the gold head (`gold_label_scores`, which the loss computes
         anyway). UAS / LAS come out as with the labels of the greedy heads: a label counts only
@@ -235,8 +247,9 @@ class BiaffineDependencyParser(Model, Distillable):
             output["loss"] = self.loss(scores, head_indices, head_tags, upos, gold_label_scores=gold_label_scores)
             distiller = self.distiller  # attached by the green_parser_distillation callback
             if distiller is not None and self.training:
-                output["loss"] = distiller.loss(scores, gold_label_scores, output["loss"], words, upos, gold_heads,
-                                                metadata)
+                output["loss"] = distiller.loss(
+                    scores, gold_label_scores, output["loss"], words, upos, gold_heads, metadata
+                )
         decoded: Optional[Dict[str, torch.Tensor]] = None
         if not self.training:
             decoded = self.decode(scores)
@@ -249,14 +262,18 @@ class BiaffineDependencyParser(Model, Distillable):
             output["words"] = [m["words"] for m in metadata]
         return output
 
-    def _update_metrics(self, scores: Dict[str, torch.Tensor], decoded: Dict[str, torch.Tensor],
-                        upos: Optional[torch.Tensor], head_indices: Optional[torch.Tensor],
-                        head_tags: Optional[torch.Tensor]) -> None:
+    def _update_metrics(
+        self,
+        scores: Dict[str, torch.Tensor],
+        decoded: Dict[str, torch.Tensor],
+        upos: Optional[torch.Tensor],
+        head_indices: Optional[torch.Tensor],
+        head_tags: Optional[torch.Tensor],
+    ) -> None:
         """UAS / LAS (and UPOS accuracy) of `decoded` against the gold fields that are given."""
         word_mask = decoded["mask"]
         if head_indices is not None and head_tags is not None:
-            self._attachment_scores(decoded["heads"], decoded["head_tags"], head_indices, head_tags,
-                                    word_mask)  # type: ignore[arg-type]  # allennlp annotates masks as BoolTensor
+            self._attachment_scores(decoded["heads"], decoded["head_tags"], head_indices, head_tags, word_mask)  # type: ignore[arg-type]  # allennlp annotates masks as BoolTensor
         if self._upos_accuracy is not None and upos is not None:
             self._upos_accuracy(scores["upos_logits"], upos, word_mask)  # type: ignore[arg-type]  # allennlp annotates masks as BoolTensor
 
@@ -274,11 +291,13 @@ class BiaffineDependencyParser(Model, Distillable):
         output_dict["predicted_heads"] = [h[:n] for h, n in zip(heads_batch, lengths)]
         output_dict["predicted_deprels"] = [
             [self.vocab.get_token_from_index(t, DEPREL_NAMESPACE) for t in tags[:n]]
-            for tags, n in zip(tags_batch, lengths)]
+            for tags, n in zip(tags_batch, lengths)
+        ]
         if upos_batch is not None:
             output_dict["predicted_upos"] = [
                 [self.vocab.get_token_from_index(t, UPOS_NAMESPACE) for t in tags[:n]]
-                for tags, n in zip(upos_batch, lengths)]
+                for tags, n in zip(upos_batch, lengths)
+            ]
         return output_dict
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:

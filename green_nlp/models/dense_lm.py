@@ -4,6 +4,7 @@ The same class serves two purposes: trained on raw text with `allennlp train` (r
 perplexity), and, built with `with_softmax=False` inside `green_ldnet_tagger`, as the frozen source of
 contextual layer outputs; there `pretrained_file` names the trained LM archive to copy.
 """
+
 import logging
 import math
 from typing import Any, Dict, List, Optional
@@ -95,14 +96,18 @@ class DenseLanguageModel(Model):
             raise ConfigurationError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
         pretrained = _load_pretrained(pretrained_file) if pretrained_file else None
         if pretrained is not None and pretrained_file is not None:
-            _check_same_architecture(pretrained_file, pretrained, dict(
-                embedding_dim=embedding_dim, hidden_dim=hidden_dim, num_layers=num_layers, direction=direction))
+            _check_same_architecture(
+                pretrained_file,
+                pretrained,
+                dict(embedding_dim=embedding_dim, hidden_dim=hidden_dim, num_layers=num_layers, direction=direction),
+            )
             _copy_namespace(pretrained.vocab, pretrained.namespace, vocab, namespace, pretrained_file)
         vocab_size = vocab.get_vocab_size(namespace)
         if vocab_size <= 2:
             raise ConfigurationError(
                 f"the vocabulary namespace {namespace!r} is empty: give the LM training text, or "
-                f"`pretrained_file` naming a trained green_dense_lm archive")
+                f"`pretrained_file` naming a trained green_dense_lm archive"
+            )
         self.namespace = namespace
         self.direction = direction
         self.embedding_dim = embedding_dim
@@ -117,7 +122,8 @@ class DenseLanguageModel(Model):
             if not kept_cutoffs:
                 kept_cutoffs = [max(1, (vocab_size - 1) // 2)]
             self.softmax = torch.nn.AdaptiveLogSoftmaxWithLoss(
-                self.projection_dim, vocab_size, kept_cutoffs, div_value=4.0)
+                self.projection_dim, vocab_size, kept_cutoffs, div_value=4.0
+            )
         self._nll = Average()
         if pretrained is not None and pretrained_file is not None:
             self._copy_weights(pretrained, pretrained_file)
@@ -135,8 +141,9 @@ class DenseLanguageModel(Model):
         """Size of the concatenated layer outputs that `layer_outputs` returns."""
         return self.rnn.get_output_dim()
 
-    def layer_outputs(self, token_ids: torch.Tensor, mask: torch.Tensor,
-                      gates: Optional[torch.Tensor] = None) -> List[torch.Tensor]:
+    def layer_outputs(
+        self, token_ids: torch.Tensor, mask: torch.Tensor, gates: Optional[torch.Tensor] = None
+    ) -> List[torch.Tensor]:
         """Each layer's `(batch, seq_len, hidden_dim)` output, in text order, times its gate."""
         embedded = self._embed(token_ids, mask)
         outputs = self.rnn(embedded, gates)
@@ -188,26 +195,36 @@ def _load_pretrained(pretrained_file: str) -> DenseLanguageModel:
 
 
 def _check_same_architecture(path: str, pretrained: DenseLanguageModel, wanted: Dict[str, Any]) -> None:
-    found = dict(embedding_dim=pretrained.embedding_dim, hidden_dim=pretrained.rnn.hidden_dim,
-                 num_layers=pretrained.rnn.num_layers, direction=pretrained.direction)
+    found = dict(
+        embedding_dim=pretrained.embedding_dim,
+        hidden_dim=pretrained.rnn.hidden_dim,
+        num_layers=pretrained.rnn.num_layers,
+        direction=pretrained.direction,
+    )
     different = {key: (wanted[key], found[key]) for key in ARCHITECTURE_KEYS if wanted[key] != found[key]}
     if different:
         raise ConfigurationError(
-            f"the LM config does not match {path}: " + ", ".join(
-                f"{key} is {mine} here but {theirs} in the archive" for key, (mine, theirs) in different.items()))
+            f"the LM config does not match {path}: "
+            + ", ".join(
+                f"{key} is {mine} here but {theirs} in the archive" for key, (mine, theirs) in different.items()
+            )
+        )
 
 
-def _copy_namespace(source: Vocabulary, source_namespace: str, target: Vocabulary, target_namespace: str,
-                    path: str) -> None:
+def _copy_namespace(
+    source: Vocabulary, source_namespace: str, target: Vocabulary, target_namespace: str, path: str
+) -> None:
     """Give `target_namespace` exactly the archive's word ids (or check it already has them)."""
     words = [source.get_token_from_index(i, source_namespace) for i in range(source.get_vocab_size(source_namespace))]
     if target.get_vocab_size(target_namespace) > 2:
-        existing = [target.get_token_from_index(i, target_namespace)
-                    for i in range(target.get_vocab_size(target_namespace))]
+        existing = [
+            target.get_token_from_index(i, target_namespace) for i in range(target.get_vocab_size(target_namespace))
+        ]
         if existing != words:
             raise ConfigurationError(
                 f"vocabulary namespace {target_namespace!r} differs from the vocabulary of {path}; train the "
-                f"forward and backward LMs on the same text so they share one vocabulary")
+                f"forward and backward LMs on the same text so they share one vocabulary"
+            )
         return
     target.add_tokens_to_namespace(words[2:], target_namespace)  # 0 and 1: padding and OOV
     copied = [target.get_token_from_index(i, target_namespace) for i in range(len(words))]

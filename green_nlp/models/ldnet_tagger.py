@@ -1,4 +1,5 @@
 """LD-Net's sequence labeler (Liu et al. 2018): characters + words + frozen dense LMs -> BiLSTM -> CRF."""
+
 import logging
 from os import PathLike
 from typing import Any, Dict, List, Optional, Sequence, Union, cast
@@ -59,8 +60,13 @@ class SpanF1WithUnseenGold(SpanBasedF1Measure):
     as a missed gold span, and whatever was predicted there as a false positive.
     """
 
-    def __call__(self, predictions: torch.Tensor, gold_labels: torch.Tensor,  # type: ignore[override]
-                 mask: Optional[torch.BoolTensor] = None, gold_tags: Optional[List[List[str]]] = None) -> None:
+    def __call__(
+        self,
+        predictions: torch.Tensor,
+        gold_labels: torch.Tensor,
+        mask: Optional[torch.BoolTensor] = None,
+        gold_tags: Optional[List[List[str]]] = None,  # type: ignore[override]  # one more keyword
+    ) -> None:
         unseen = gold_labels == UNSEEN_LABEL
         if mask is not None:
             unseen = unseen & mask.bool()
@@ -73,8 +79,7 @@ class SpanF1WithUnseenGold(SpanBasedF1Measure):
         seen_rows = [i for i, row in enumerate(rows) if not row]
         if seen_rows:
             index = torch.tensor(seen_rows, device=gold_labels.device)
-            super().__call__(predictions[index], gold_labels[index],
-                             None if mask is None else mask[index])  # type: ignore[arg-type]  # allennlp annotates masks as BoolTensor
+            super().__call__(predictions[index], gold_labels[index], None if mask is None else mask[index])  # type: ignore[arg-type]  # allennlp annotates masks as BoolTensor
         lengths = mask.sum(-1).tolist() if mask is not None else [gold_labels.size(1)] * len(rows)
         best = predictions.argmax(-1).tolist()
         for i in (i for i, row in enumerate(rows) if row):
@@ -161,15 +166,17 @@ class LdNetTagger(Model):
         lm_dim = sum(lm.get_output_dim() for lm in self._lms())
         embedded_dim = text_field_embedder.get_output_dim()
         if self.language_models:
-            self.lm_gates = torch.nn.Parameter(torch.ones(sum(lm.rnn.num_layers for lm in self._lms())),
-                                               requires_grad=gates_trainable)
+            self.lm_gates = torch.nn.Parameter(
+                torch.ones(sum(lm.rnn.num_layers for lm in self._lms())), requires_grad=gates_trainable
+            )
             self.lm_projection = torch.nn.Linear(lm_dim, lm_projection_dim)
             embedded_dim += lm_projection_dim
         if encoder.get_input_dim() != embedded_dim:
             raise ConfigurationError(
                 f"encoder input_dim is {encoder.get_input_dim()} but words + characters + LM projection give "
                 f"{embedded_dim} ({text_field_embedder.get_output_dim()} + "
-                f"{lm_projection_dim if self.language_models else 0})")
+                f"{lm_projection_dim if self.language_models else 0})"
+            )
         self.encoder = encoder
         self.dropout = torch.nn.Dropout(dropout)
         self.lm_dropout = torch.nn.Dropout(lm_dropout)
@@ -199,8 +206,9 @@ class LdNetTagger(Model):
         config = config.duplicate()
         removed = drop_training_only_keys(config.params.get("model"))
         if removed:
-            logger.debug("loading %s without %d training-only keys (pretrained files, initializers)",
-                         serialization_dir, removed)
+            logger.debug(
+                "loading %s without %d training-only keys (pretrained files, initializers)", serialization_dir, removed
+            )
         return super()._load(config, serialization_dir, weights_file, cuda_device)
 
     def train(self, mode: bool = True) -> "LdNetTagger":
@@ -221,8 +229,11 @@ class LdNetTagger(Model):
     def _lm_features(self, tokens: TextFieldTensors, mask: torch.Tensor) -> torch.Tensor:
         lm_ids = util.get_token_ids_from_text_field_tensors({self.lm_indexer_key: tokens[self.lm_indexer_key]})
         with torch.set_grad_enabled(torch.is_grad_enabled() and self.lm_gates.requires_grad):
-            layers = [output for lm, gates in zip(self._lms(), self.gates_per_lm())
-                      for output in lm.layer_outputs(lm_ids, mask, gates)]
+            layers = [
+                output
+                for lm, gates in zip(self._lms(), self.gates_per_lm())
+                for output in lm.layer_outputs(lm_ids, mask, gates)
+            ]
         # (batch, seq_len, lm_projection_dim)
         return torch.relu(self.lm_projection(self.lm_dropout(torch.cat(layers, dim=-1))))
 
@@ -252,8 +263,12 @@ class LdNetTagger(Model):
     def _decode(self, logits: torch.Tensor, mask: torch.Tensor) -> List[List[int]]:
         return batched_viterbi_tags(self.crf, logits, mask)  # same paths as crf.viterbi_tags, one loop per batch
 
-    def forward(self, tokens: TextFieldTensors, tags: Optional[torch.LongTensor] = None,
-                metadata: Optional[List[Dict[str, Any]]] = None) -> Dict[str, Any]:
+    def forward(
+        self,
+        tokens: TextFieldTensors,
+        tags: Optional[torch.LongTensor] = None,
+        metadata: Optional[List[Dict[str, Any]]] = None,
+    ) -> Dict[str, Any]:
         mask = util.get_text_field_mask(tokens)  # (batch, seq_len)
         logits = self._score(tokens, mask)
         predicted = self._decode(logits, mask)
@@ -270,8 +285,9 @@ class LdNetTagger(Model):
         return output
 
     def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
-        output_dict["tags"] = [[self.vocab.get_token_from_index(t, LABELS) for t in path]
-                               for path in output_dict["predicted_tags"]]
+        output_dict["tags"] = [
+            [self.vocab.get_token_from_index(t, LABELS) for t in path] for path in output_dict["predicted_tags"]
+        ]
         return output_dict
 
     def active_lm_layers(self) -> int:

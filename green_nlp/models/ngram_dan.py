@@ -4,6 +4,7 @@ An n-gram embedding table (most of the parameters, sparse gradients) -> mean ove
 n-grams -> two fully connected layers -> logits. Per text the cost is one embedding lookup per
 n-gram plus two small matrix products, whatever the table's size.
 """
+
 from typing import Any, Dict, Optional
 
 import torch
@@ -57,29 +58,41 @@ class NgramDan(Model, Distillable):
 
     default_predictor = "green_text_classifier"
 
-    def __init__(self, vocab: Vocabulary, embedding_dim: int = 1000, hidden_dim: Optional[int] = None,
-                 activation: Optional[Activation] = None, dropout: float = 0.0, ngram_dropout: float = 0.0,
-                 init_std: float = 0.1, pretrained_file: Optional[str] = None,
-                 ngram_namespace: str = NGRAM_NAMESPACE, label_namespace: str = "labels",
-                 initializer: Optional[InitializerApplicator] = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        embedding_dim: int = 1000,
+        hidden_dim: Optional[int] = None,
+        activation: Optional[Activation] = None,
+        dropout: float = 0.0,
+        ngram_dropout: float = 0.0,
+        init_std: float = 0.1,
+        pretrained_file: Optional[str] = None,
+        ngram_namespace: str = NGRAM_NAMESPACE,
+        label_namespace: str = "labels",
+        initializer: Optional[InitializerApplicator] = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(vocab, **kwargs)
         num_ngrams = vocab.get_vocab_size(ngram_namespace)
         num_labels = vocab.get_vocab_size(label_namespace)
         if num_ngrams <= 2:
-            raise ConfigurationError(f"vocabulary namespace '{ngram_namespace}' has no n-grams; build it with "
-                                     '"vocabulary": {"type": "green_ngram_count_vectorizer", ...}')
+            raise ConfigurationError(
+                f"vocabulary namespace '{ngram_namespace}' has no n-grams; build it with "
+                '"vocabulary": {"type": "green_ngram_count_vectorizer", ...}'
+            )
         if num_labels < 2:
             raise ConfigurationError(f"vocabulary namespace '{label_namespace}' has {num_labels} labels; need >= 2")
         if embedding_dim < 1 or (hidden_dim is not None and hidden_dim < 1):
             raise ConfigurationError(
-                f"embedding_dim and hidden_dim must be positive, got {embedding_dim}, {hidden_dim}")
+                f"embedding_dim and hidden_dim must be positive, got {embedding_dim}, {hidden_dim}"
+            )
         if not 0.0 <= ngram_dropout < 1.0 or not 0.0 <= dropout < 1.0:
             raise ConfigurationError(f"dropout and ngram_dropout must be in [0, 1), got {dropout}, {ngram_dropout}")
         hidden_dim = hidden_dim or embedding_dim
         self._ngram_namespace, self._label_namespace = ngram_namespace, label_namespace
         # padding_idx=0: padding is left out of the mean (and its row gets no gradient).
-        self.ngram_embedding = torch.nn.EmbeddingBag(num_ngrams, embedding_dim, mode="mean", sparse=True,
-                                                     padding_idx=0)
+        self.ngram_embedding = torch.nn.EmbeddingBag(num_ngrams, embedding_dim, mode="mean", sparse=True, padding_idx=0)
         with torch.no_grad():
             self.ngram_embedding.weight.normal_(0.0, init_std)
             self.ngram_embedding.weight[0].zero_()
@@ -111,8 +124,9 @@ class NgramDan(Model, Distillable):
         # (batch, embedding_dim); a text without known n-grams gets zeros
         return self.ngram_embedding(ngrams)
 
-    def forward(self, ngrams: torch.Tensor, label: Optional[torch.Tensor] = None,
-                teacher_logits: Optional[torch.Tensor] = None) -> Dict[str, torch.Tensor]:
+    def forward(
+        self, ngrams: torch.Tensor, label: Optional[torch.Tensor] = None, teacher_logits: Optional[torch.Tensor] = None
+    ) -> Dict[str, torch.Tensor]:
         pooled = self.encode(ngrams)
         # (batch, hidden_dim)
         hidden = self.activation(self.hidden(self.dropout(pooled)))
@@ -127,8 +141,9 @@ class NgramDan(Model, Distillable):
             self.teacher_agreement(logits, teacher_logits.argmax(-1))
         return output
 
-    def _loss(self, logits: torch.Tensor, teacher_logits: Optional[torch.Tensor],
-              label: Optional[torch.Tensor]) -> torch.Tensor:
+    def _loss(
+        self, logits: torch.Tensor, teacher_logits: Optional[torch.Tensor], label: Optional[torch.Tensor]
+    ) -> torch.Tensor:
         """The distiller's loss over the examples whose gold label the model knows."""
         distiller = self.distiller
         assert distiller is not None  # default_distiller() gives one

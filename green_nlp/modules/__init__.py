@@ -1,4 +1,5 @@
 """Building blocks the models share."""
+
 from green_nlp.modules.dense_lstm import DenseLstm
 
 __all__ = [

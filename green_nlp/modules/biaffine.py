@@ -1,4 +1,5 @@
 """Biaffine scorer (Dozat & Manning 2017) that scores either all word pairs or chosen pairs."""
+
 import torch
 from torch import nn
 
@@ -22,8 +23,9 @@ class Biaffine(nn.Module):
         Append a constant 1 to `x` / `y` so the scorer also has linear and bias terms.
     """
 
-    def __init__(self, input_dim_x: int, input_dim_y: int, num_outputs: int = 1,
-                 bias_x: bool = True, bias_y: bool = True) -> None:
+    def __init__(
+        self, input_dim_x: int, input_dim_y: int, num_outputs: int = 1, bias_x: bool = True, bias_y: bool = True
+    ) -> None:
         super().__init__()
         self.num_outputs = num_outputs
         self.bias_x, self.bias_y = bias_x, bias_y

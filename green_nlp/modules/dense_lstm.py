@@ -1,5 +1,6 @@
 """Densely connected LSTM (LD-Net, Liu et al. 2018): every layer reads the input and all earlier
 layers' outputs, so any layer can be removed without cutting off the ones above it."""
+
 from typing import List, Optional
 
 import torch
@@ -34,13 +35,15 @@ class DenseLstm(torch.nn.Module, FromParams):
         Probability of withholding a layer's output from the layers above it (per batch).
     """
 
-    def __init__(self, input_dim: int, hidden_dim: int, num_layers: int, dropout: float = 0.0,
-                 layer_dropout: float = 0.0) -> None:
+    def __init__(
+        self, input_dim: int, hidden_dim: int, num_layers: int, dropout: float = 0.0, layer_dropout: float = 0.0
+    ) -> None:
         super().__init__()
         if min(input_dim, hidden_dim) < 1 or num_layers < 0:
             raise ConfigurationError(
                 f"DenseLstm needs positive input_dim/hidden_dim and num_layers >= 0, got "
-                f"{input_dim}/{hidden_dim}/{num_layers}")
+                f"{input_dim}/{hidden_dim}/{num_layers}"
+            )
         if not (0.0 <= dropout < 1.0 and 0.0 <= layer_dropout < 1.0):
             raise ConfigurationError(f"dropout and layer_dropout must be in [0, 1), got {dropout}, {layer_dropout}")
         self.input_dim = input_dim
@@ -49,7 +52,8 @@ class DenseLstm(torch.nn.Module, FromParams):
         self.layer_dropout = layer_dropout
         self._dropout = torch.nn.Dropout(dropout)
         self.layers = torch.nn.ModuleList(
-            torch.nn.LSTM(input_dim + i * hidden_dim, hidden_dim, batch_first=True) for i in range(num_layers))
+            torch.nn.LSTM(input_dim + i * hidden_dim, hidden_dim, batch_first=True) for i in range(num_layers)
+        )
 
     def get_output_dim(self) -> int:
         """Size of the concatenated layer outputs (the input is not included)."""

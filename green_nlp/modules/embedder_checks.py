@@ -4,6 +4,7 @@ A character encoder whose `embedding_dim` differs from its character embedding's
 fine and then fails on the first batch with a convolution error 37 frames deep in torch; checked
 here, the config error names both numbers before any data is read.
 """
+
 from typing import Any
 
 from allennlp.common.checks import ConfigurationError
@@ -30,4 +31,5 @@ def check_character_encoders(text_field_embedder: TextFieldEmbedder) -> None:
             raise ConfigurationError(
                 f"token embedder {name!r}: the character embedding gives {given} numbers per character "
                 f"(embedding.embedding_dim {given}) but its encoder takes {expected} (encoder.embedding_dim "
-                f"{expected}); make them equal")
+                f"{expected}); make them equal"
+            )

@@ -8,6 +8,7 @@ known a start that already places "great film" near "excellent movie", as the or
 keep their random start, so an n-gram can still learn what its words' mean does not say
 ("not good").
 """
+
 import logging
 from typing import Dict, List, Set, Tuple
 
@@ -48,12 +49,15 @@ def ngram_vectors(ngrams: List[str], path: str, embedding_dim: int) -> Tuple[tor
     words = {word for ngram in ngrams for word in ngram.split(" ")}
     vectors = read_word_vectors(path, words)
     if not vectors:
-        raise ConfigurationError(f"pretrained_file {path}: none of the n-grams' {len(words)} words has a vector "
-                                 "there (is it a GloVe-style text file of lower-cased words?)")
+        raise ConfigurationError(
+            f"pretrained_file {path}: none of the n-grams' {len(words)} words has a vector "
+            "there (is it a GloVe-style text file of lower-cased words?)"
+        )
     dim = len(next(iter(vectors.values())))
     if dim > embedding_dim:
-        raise ConfigurationError(f"pretrained_file {path} has {dim}-d vectors; embedding_dim must be >= {dim}, "
-                                 f"got {embedding_dim}")
+        raise ConfigurationError(
+            f"pretrained_file {path} has {dim}-d vectors; embedding_dim must be >= {dim}, got {embedding_dim}"
+        )
     table = torch.zeros(len(ngrams), dim)
     known = torch.zeros(len(ngrams), dtype=torch.bool)
     for row, ngram in enumerate(ngrams):
@@ -61,8 +65,9 @@ def ngram_vectors(ngrams: List[str], path: str, embedding_dim: int) -> Tuple[tor
         if found:
             table[row] = torch.stack(found).mean(0)
             known[row] = True
-    logger.info("pretrained_file %s: %d of %d n-grams start from their words' vectors",
-                path, int(known.sum()), len(ngrams))
+    logger.info(
+        "pretrained_file %s: %d of %d n-grams start from their words' vectors", path, int(known.sum()), len(ngrams)
+    )
     return table, known
 
 

@@ -1,9 +1,11 @@
 """Knowledge-distillation losses (pure functions, shared by every green_nlp student)."""
+
 import torch
 
 
-def masked_kl_divergence(student_logits: torch.Tensor, teacher_logits: torch.Tensor, mask: torch.Tensor,
-                         temperature: float = 1.0) -> torch.Tensor:
+def masked_kl_divergence(
+    student_logits: torch.Tensor, teacher_logits: torch.Tensor, mask: torch.Tensor, temperature: float = 1.0
+) -> torch.Tensor:
     """
     KL(teacher || student) over the last dimension, averaged over the unmasked positions and
     scaled by T^2 (Hinton et al. 2015) so its gradients keep their size as T changes.

@@ -1,6 +1,7 @@
 """FLOPs per word of LD-Net's language models and tagger, counted as the paper's #FLOPs column:
 multiply-adds of the matrix products (element-wise gate arithmetic and embedding look-ups are
 left out; they are small and the same for every variant)."""
+
 from typing import Any, Dict
 
 import torch
@@ -28,8 +29,10 @@ def torch_lstm_flops(lstm: torch.nn.LSTM) -> int:
 
 def ldnet_lm_flops_per_token(model: torch.nn.Module) -> int:
     """LM FLOPs per word of an `green_ldnet_tagger` (all its LMs; 0 for NoLM)."""
-    return sum(dense_lstm_flops(lm.rnn.input_dim, lm.rnn.hidden_dim, lm.rnn.num_layers)
-               for lm in getattr(model, "language_models", []))
+    return sum(
+        dense_lstm_flops(lm.rnn.input_dim, lm.rnn.hidden_dim, lm.rnn.num_layers)
+        for lm in getattr(model, "language_models", [])
+    )
 
 
 def ldnet_tagger_flops_per_token(model: Any, mean_word_chars: float) -> Dict[str, float]:
@@ -44,13 +47,14 @@ def ldnet_tagger_flops_per_token(model: Any, mean_word_chars: float) -> Dict[str
     chars = 0.0
     for module in model.text_field_embedder.modules():
         if isinstance(module, TokenCharactersEncoder):
-            chars += mean_word_chars * sum(torch_lstm_flops(m) for m in module.modules()
-                                           if isinstance(m, torch.nn.LSTM))
+            chars += mean_word_chars * sum(
+                torch_lstm_flops(m) for m in module.modules() if isinstance(m, torch.nn.LSTM)
+            )
     words = sum(torch_lstm_flops(m) for m in model.encoder.modules() if isinstance(m, torch.nn.LSTM))
     linears = model.tag_projection.in_features * model.tag_projection.out_features
     if getattr(model, "language_models", None):
         linears += model.lm_projection.in_features * model.lm_projection.out_features
     num_tags = model.tag_projection.out_features
     lm = ldnet_lm_flops_per_token(model)
-    rest = chars + words + linears + num_tags ** 2
+    rest = chars + words + linears + num_tags**2
     return {"lm": float(lm), "tagger": float(rest), "total": float(lm + rest)}

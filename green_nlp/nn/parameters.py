@@ -1,4 +1,5 @@
 """Parameter counting: the paper's measure of how green a model is."""
+
 from torch import nn
 
 

@@ -1,4 +1,5 @@
 """int8 dynamic quantization of LSTM and Linear layers for faster CPU inference."""
+
 import copy
 import warnings
 
@@ -15,4 +16,5 @@ def quantize_for_cpu(model: nn.Module) -> nn.Module:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # torch.ao.quantization announces its move to torchao
         return torch.ao.quantization.quantize_dynamic(
-            copy.deepcopy(model).eval(), {nn.LSTM, nn.Linear}, dtype=torch.qint8)
+            copy.deepcopy(model).eval(), {nn.LSTM, nn.Linear}, dtype=torch.qint8
+        )

@@ -3,6 +3,7 @@
 Pure functions, no registration. Scores follow the parser's layout: `scores[dep, head]` over
 positions 0..n, where position 0 is the artificial ROOT.
 """
+
 import numpy as np
 import torch
 

@@ -6,6 +6,7 @@ tagging time. This runs the same recursion with one loop over time for the whole
 transition scores, constraints and the -10000 "impossible" score are the CRF's own, built the way
 `viterbi_tags` builds them, so the paths are the same (the tests compare the two).
 """
+
 from typing import List, Tuple
 
 import torch

@@ -20,6 +20,7 @@ few of its behaviours are unsafe or lossy. Each module below fixes one of them, 
 `--include-package green_nlp`, `.allennlp_plugins`, `green_nlp.register()` and `green-nlp`
 commands that need allennlp. Importing this package alone imports neither torch nor allennlp.
 """
+
 import importlib
 import logging
 from typing import List
@@ -29,9 +30,18 @@ from green_nlp.patches.versions import check
 logger = logging.getLogger(__name__)
 
 # In the order they are applied (the archive check first: nothing should load before it is safe).
-PATCHES = ("archive_extraction", "weights_only_check", "lr_scheduler", "numpy_safe_globals",
-           "crash_safe_checkpoints", "autocast_warning", "ddp_metrics", "ddp_test_evaluation",
-           "predict_per_line", "quiet_logging")
+PATCHES = (
+    "archive_extraction",
+    "weights_only_check",
+    "lr_scheduler",
+    "numpy_safe_globals",
+    "crash_safe_checkpoints",
+    "autocast_warning",
+    "ddp_metrics",
+    "ddp_test_evaluation",
+    "predict_per_line",
+    "quiet_logging",
+)
 
 _APPLIED: List[str] = []
 

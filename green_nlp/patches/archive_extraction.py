@@ -7,6 +7,7 @@ members), turns a truncated or corrupt archive into a `ConfigurationError` namin
 a gzip/tarfile traceback, and removes the half-extracted temporary folder of such an archive.
 Weights are the other half of loading untrusted archives: see `weights_only_check`.
 """
+
 import os
 import shutil
 import tarfile
@@ -35,8 +36,10 @@ def safe_extracted_archive(resolved_archive_file: str, cleanup: bool = True) -> 
     try:
         _extract(resolved_archive_file, tempdir)
         if not os.path.isfile(os.path.join(tempdir, "config.json")):
-            raise ConfigurationError(f"archive {resolved_archive_file} holds no config.json: it is not a model "
-                                     "archive written by allennlp train (or archive_model)")
+            raise ConfigurationError(
+                f"archive {resolved_archive_file} holds no config.json: it is not a model "
+                "archive written by allennlp train (or archive_model)"
+            )
     except BaseException:
         shutil.rmtree(tempdir, ignore_errors=True)
         raise
@@ -52,14 +55,17 @@ def _extract(resolved_archive_file: str, tempdir: str) -> None:
         with tarfile.open(resolved_archive_file, "r:gz") as archive:
             archive.extractall(tempdir, filter="data")
     except tarfile.FilterError as error:
-        raise ConfigurationError(f"archive {resolved_archive_file} was refused: member {error.tarinfo.name!r} "
-                                 f"would be written outside the extraction folder or is not a plain file "
-                                 f"({type(error).__name__}). Do not load archives from untrusted sources."
-                                 ) from None
+        raise ConfigurationError(
+            f"archive {resolved_archive_file} was refused: member {error.tarinfo.name!r} "
+            f"would be written outside the extraction folder or is not a plain file "
+            f"({type(error).__name__}). Do not load archives from untrusted sources."
+        ) from None
     except (tarfile.ReadError, EOFError, zlib.error, OSError) as error:
-        raise ConfigurationError(f"archive {resolved_archive_file} is not a readable model.tar.gz (truncated "
-                                 f"or corrupt?): {error}. Re-create it, e.g. with allennlp's archive_model "
-                                 "from the run's serialization folder.") from None
+        raise ConfigurationError(
+            f"archive {resolved_archive_file} is not a readable model.tar.gz (truncated "
+            f"or corrupt?): {error}. Re-create it, e.g. with allennlp's archive_model "
+            "from the run's serialization folder."
+        ) from None
 
 
 def apply() -> bool:
@@ -70,4 +76,3 @@ def apply() -> bool:
         return False
     archival.extracted_archive = safe_extracted_archive
     return True
-

@@ -4,6 +4,7 @@ torch 2.4 deprecated `torch.cuda.amp.autocast` in favour of `torch.amp.autocast(
 2.10.1's trainer calls the old one, so every training run repeats a warning the user cannot act on.
 Only that message is filtered.
 """
+
 import warnings
 
 from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
@@ -15,8 +16,10 @@ _MESSAGE = r".*torch\.cuda\.amp\.autocast.*"
 
 def apply() -> bool:
     """Install the filter; True if this call installed it."""
-    if any(action == "ignore" and getattr(message, "pattern", None) == _MESSAGE and category is FutureWarning
-           for action, message, category, *_ in warnings.filters):
+    if any(
+        action == "ignore" and getattr(message, "pattern", None) == _MESSAGE and category is FutureWarning
+        for action, message, category, *_ in warnings.filters
+    ):
         return False
     warnings.filterwarnings("ignore", message=_MESSAGE, category=FutureWarning)
     return True

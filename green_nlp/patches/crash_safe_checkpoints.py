@@ -9,6 +9,7 @@ checkpoint is only visible once both halves are complete; allennlp's own code th
 present and does its usual bookkeeping (timers, keeping the most recent N). `best.th` gets the same
 atomic write.
 """
+
 import functools
 import os
 from typing import Any

@@ -12,6 +12,7 @@ Outside distributed runs allennlp's figures are unchanged (tests/distributed/met
   (`all_gather_object`, which every worker reaches together because AllenNLP asks all of them for
   metrics after each batch) and computes the figures from the totals.
 """
+
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Callable, DefaultDict, Dict, List, Optional
 
@@ -30,16 +31,22 @@ ORIGINAL_ATTACHMENT_SCORES_CALL: Optional[Callable[..., None]] = None  # allennl
 ORIGINAL_SPAN_F1_GET_METRIC: Optional[Callable[..., Dict[str, float]]] = None
 
 
-def _attachment_scores_call(self: "AttachmentScores", predicted_indices: torch.Tensor,
-                            predicted_labels: torch.Tensor, gold_indices: torch.Tensor,
-                            gold_labels: torch.Tensor, mask: Optional[torch.Tensor] = None) -> None:
+def _attachment_scores_call(
+    self: "AttachmentScores",
+    predicted_indices: torch.Tensor,
+    predicted_labels: torch.Tensor,
+    gold_indices: torch.Tensor,
+    gold_labels: torch.Tensor,
+    mask: Optional[torch.Tensor] = None,
+) -> None:
     """Same counts as allennlp's `AttachmentScores.__call__`, reduced as scalars across workers."""
     from allennlp.nn.util import dist_reduce_sum
 
     if mask is None:
         mask = torch.ones_like(predicted_indices).bool()
     predicted_indices, predicted_labels, gold_indices, gold_labels, mask = self.detach_tensors(
-        predicted_indices, predicted_labels, gold_indices, gold_labels, mask)
+        predicted_indices, predicted_labels, gold_indices, gold_labels, mask
+    )
     mask = mask.bool()
     gold_labels = gold_labels.long()
     for label in self._ignore_classes:
@@ -51,10 +58,16 @@ def _attachment_scores_call(self: "AttachmentScores", predicted_indices: torch.T
     # (batch,)
     unlabeled_exact = (correct_indices + ~mask).prod(dim=-1)
     labeled_exact = (correct_both + ~mask).prod(dim=-1)
-    counts = torch.stack([
-        correct_indices.sum(), unlabeled_exact.sum(), correct_both.sum(), labeled_exact.sum(),
-        torch.tensor(correct_indices.size(0), device=mask.device), mask.sum(),
-    ]).double()
+    counts = torch.stack(
+        [
+            correct_indices.sum(),
+            unlabeled_exact.sum(),
+            correct_both.sum(),
+            labeled_exact.sum(),
+            torch.tensor(correct_indices.size(0), device=mask.device),
+            mask.sum(),
+        ]
+    ).double()
     # (6,): one collective per batch instead of six, identical in shape on every worker
     totals = dist_reduce_sum(counts).tolist()
     self._unlabeled_correct += totals[0]
@@ -85,8 +98,9 @@ def _span_f1_get_metric(self: "SpanBasedF1Measure", reset: bool = False) -> Dict
     for tag in set(true_positives) | set(false_positives) | set(false_negatives):
         precision, recall, f1 = self._compute_metrics(true_positives[tag], false_positives[tag], false_negatives[tag])
         metrics.update({f"precision-{tag}": precision, f"recall-{tag}": recall, f"f1-measure-{tag}": f1})
-    precision, recall, f1 = self._compute_metrics(sum(true_positives.values()), sum(false_positives.values()),
-                                                  sum(false_negatives.values()))
+    precision, recall, f1 = self._compute_metrics(
+        sum(true_positives.values()), sum(false_positives.values()), sum(false_negatives.values())
+    )
     metrics.update({"precision-overall": precision, "recall-overall": recall, "f1-measure-overall": f1})
     if reset:
         self.reset()

@@ -7,6 +7,7 @@ read at start-up as this worker's shard, so the figures would cover part of the 
 replacement leaves the process group and drops those instances first, so the test evaluation runs
 as in one process over the whole file. Outside distributed runs nothing changes.
 """
+
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 
 import torch.distributed as dist

@@ -5,6 +5,7 @@ always passes. The replacement constructor keeps allennlp's signature (FromParam
 the scheduler from a config) and drops `verbose` only on its way to torch. On a torch that still
 takes `verbose` nothing is changed.
 """
+
 import functools
 import inspect
 from typing import Any, Dict, List, Union
@@ -36,13 +37,30 @@ def apply() -> bool:
     original = Scheduler.__init__
 
     @functools.wraps(original)
-    def __init__(self: Scheduler, optimizer: torch.optim.Optimizer, mode: str = "min", factor: float = 0.1,
-                 patience: int = 10, verbose: bool = False, threshold_mode: str = "rel",
-                 threshold: float = 1e-4, cooldown: int = 0, min_lr: Union[float, List[float]] = 0,
-                 eps: float = 1e-8) -> None:
+    def __init__(
+        self: Scheduler,
+        optimizer: torch.optim.Optimizer,
+        mode: str = "min",
+        factor: float = 0.1,
+        patience: int = 10,
+        verbose: bool = False,
+        threshold_mode: str = "rel",
+        threshold: float = 1e-4,
+        cooldown: int = 0,
+        min_lr: Union[float, List[float]] = 0,
+        eps: float = 1e-8,
+    ) -> None:
         # allennlp's annotations say `str` where torch's say Literal[...]: the values pass through as given
-        options: Dict[str, Any] = dict(mode=mode, factor=factor, patience=patience, threshold_mode=threshold_mode,
-                                       threshold=threshold, cooldown=cooldown, min_lr=min_lr, eps=eps)
+        options: Dict[str, Any] = dict(
+            mode=mode,
+            factor=factor,
+            patience=patience,
+            threshold_mode=threshold_mode,
+            threshold=threshold,
+            cooldown=cooldown,
+            min_lr=min_lr,
+            eps=eps,
+        )
         scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer=optimizer, **options)
         # allennlp annotates the wrapped scheduler as `_LRScheduler`; ReduceLROnPlateau is not one (as in its code)
         MetricsWrapper.__init__(self, scheduler)  # type: ignore[arg-type]

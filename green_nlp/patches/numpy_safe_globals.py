@@ -5,6 +5,7 @@ state holding numpy scalars (numpy metrics, callback state) then fails on `allen
 allow-lists exactly the numpy scalar and dtype types rather than switching `weights_only` off. On a
 torch without `add_safe_globals` (< 2.4) nothing is changed.
 """
+
 import numpy
 import torch
 

@@ -17,6 +17,7 @@ Standard input (`-`) and .gz/.bz2/.xz files stream the same way. Other predictor
 `--use-dataset-reader` keep AllenNLP's own behaviour. The patch is narrow and idempotent: `apply()`
 returns True the first time, False after.
 """
+
 import json
 import logging
 from pathlib import Path
@@ -111,8 +112,10 @@ def _model(predictor: Any) -> Any:
         results = base.predict_batch([inputs.json for inputs in batch])
         if len(results) != len(batch):
             raise ConfigurationError(f"the predictor returned {len(results)} results for {len(batch)} inputs")
-        return [result if isinstance(result, dict) and "error" in result else (inputs.number, inputs.echo, result)
-                for inputs, result in zip(batch, results)]
+        return [
+            result if isinstance(result, dict) and "error" in result else (inputs.number, inputs.echo, result)
+            for inputs, result in zip(batch, results)
+        ]
 
     def dump(numbered: Tuple[int, str, JsonDict]) -> str:
         number, echo, result = numbered
@@ -120,8 +123,9 @@ def _model(predictor: Any) -> Any:
         text.number, text.echo = number, echo
         return text
 
-    return LineModel(load=load, predict_batch=predict_batch, dump=dump, fatal_errors=base.fatal_errors,
-                     number_inputs=number_inputs)
+    return LineModel(
+        load=load, predict_batch=predict_batch, dump=dump, fatal_errors=base.fatal_errors, number_inputs=number_inputs
+    )
 
 
 def _green_predictor(predictor: Any) -> bool:
@@ -149,8 +153,12 @@ def run_per_line(manager: Any, path: Path) -> None:
 
     sink = _InOrder(manager)
     try:
-        LineStreamer(_model(manager._predictor), manager._batch_size).run(path, sink, progress=False,  # type: ignore
-                                                                          errors=_ErrorStream(sink))  # type: ignore
+        LineStreamer(_model(manager._predictor), manager._batch_size).run(
+            path,
+            sink,  # type: ignore[arg-type]  # duck-typed: write() and flush() are all it uses
+            progress=False,
+            errors=_ErrorStream(sink),  # type: ignore[arg-type]  # the same
+        )
         sink.flush()  # bad lines after the last batch
     finally:
         if manager._output_file is not None:
@@ -185,4 +193,3 @@ def is_applied() -> bool:
     from allennlp.commands.predict import _PredictManager
 
     return bool(getattr(_PredictManager.run, _PATCHED, False))
-

@@ -5,6 +5,7 @@ hundred INFO lines (archive extraction, vocabulary, parameters) to stderr even w
 which only silences the predictions on stdout. A user asking for silence wants warnings and
 errors only; `ALLENNLP_LOG_LEVEL` stays the way to choose a level explicitly.
 """
+
 import logging
 import os
 import sys

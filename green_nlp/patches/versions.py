@@ -5,6 +5,7 @@ copy that differs in one narrow way. On another allennlp release that copy could
 upstream made, or break in a place far from the cause, so each patch names the release it was read
 against and `check` compares it with the installed one before anything is replaced.
 """
+
 import logging
 from importlib import metadata
 from typing import NamedTuple, Optional
@@ -43,10 +44,14 @@ def check(patch: str, written_for: WrittenFor) -> bool:
     found = installed_version(written_for.package)
     if found == written_for.version:
         return True
-    message = (f"green_nlp patch {patch!r} was written for {written_for.package} {written_for.version}, "
-               f"but {written_for.package} {found or '(not installed)'} is installed")
+    message = (
+        f"green_nlp patch {patch!r} was written for {written_for.package} {written_for.version}, "
+        f"but {written_for.package} {found or '(not installed)'} is installed"
+    )
     if written_for.required:
-        raise PatchVersionError(f"{message}; it cannot be skipped. Check green_nlp/patches/{patch}.py against "
-                                f"this release and update its WRITTEN_FOR.")
+        raise PatchVersionError(
+            f"{message}; it cannot be skipped. Check green_nlp/patches/{patch}.py against "
+            f"this release and update its WRITTEN_FOR."
+        )
     logger.warning("%s: skipped, so allennlp's own behaviour stays (see green_nlp/patches/%s.py).", message, patch)
     return False

@@ -7,6 +7,7 @@ allow-listed types is refused before any of its code runs. green_nlp itself unpi
 lose that is `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`, which flips every unset call back to full
 unpickling; this check changes nothing, it warns.
 """
+
 import logging
 import os
 
@@ -27,6 +28,9 @@ def weights_only_disabled() -> bool:
 def apply() -> bool:
     """Warn when `weights_only` loading is switched off; changes nothing, so always False."""
     if weights_only_disabled():
-        logger.warning("%s is set: allennlp's torch.load calls will unpickle arbitrary objects from archives "
-                       "and checkpoints. Unset it unless every archive you load is your own.", _UNSAFE_ENV)
+        logger.warning(
+            "%s is set: allennlp's torch.load calls will unpickle arbitrary objects from archives "
+            "and checkpoints. Unset it unless every archive you load is your own.",
+            _UNSAFE_ENV,
+        )
     return False

@@ -1,4 +1,5 @@
 """`allennlp predict` for the biaffine parser: raw text or CoNLL-U in, CoNLL-U or JSON lines out."""
+
 import json
 import logging
 from typing import Any, Dict, List, Optional
@@ -42,8 +43,15 @@ class DependencyParserPredictor(Predictor):
         Longer sentences are reported as errors rather than exhausting memory (scores are n^2).
     """
 
-    def __init__(self, model: Model, dataset_reader: DatasetReader, language: str = "en",
-                 output_format: str = "conllu", max_sentence_length: int = 1000, frozen: bool = True) -> None:
+    def __init__(
+        self,
+        model: Model,
+        dataset_reader: DatasetReader,
+        language: str = "en",
+        output_format: str = "conllu",
+        max_sentence_length: int = 1000,
+        frozen: bool = True,
+    ) -> None:
         super().__init__(model, dataset_reader, frozen)
         if output_format not in OUTPUT_FORMATS:
             raise ValueError(f"output_format must be one of {OUTPUT_FORMATS}, got {output_format!r}")
@@ -74,8 +82,9 @@ class DependencyParserPredictor(Predictor):
             return [{"words": words, "upos": upos}]
         if "sentence" not in inputs:
             raise ValueError("input needs a 'sentence' (text) or 'words' (list of tokens) key")
-        sentences = [{"words": words, "upos": None, "text": text}
-                     for text, words in self._segmenter.segment(inputs["sentence"])]
+        sentences = [
+            {"words": words, "upos": None, "text": text} for text, words in self._segmenter.segment(inputs["sentence"])
+        ]
         if not sentences:  # else the line would vanish from the CoNLL-U output without a word
             raise ValueError("no words to parse in 'sentence'")
         return sentences
@@ -84,8 +93,10 @@ class DependencyParserPredictor(Predictor):
         if not words:
             raise ValueError("no tokens to parse")
         if len(words) > self._max_sentence_length:
-            raise ValueError(f"sentence has {len(words)} tokens, over max_sentence_length="
-                             f"{self._max_sentence_length}; split it or raise the limit")
+            raise ValueError(
+                f"sentence has {len(words)} tokens, over max_sentence_length="
+                f"{self._max_sentence_length}; split it or raise the limit"
+            )
 
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:
         sentence = self._sentences(json_dict)[0]
@@ -139,8 +150,14 @@ class DependencyParserPredictor(Predictor):
             record = self._sentence_record(metadata["words"], metadata.get("upos"), output)
             source = metadata.get("sentence")
             if source is not None:
-                record.update(lemmas=source.lemmas, xpos=source.xpos, feats=source.feats, misc=source.misc,
-                              comments=source.metadata, gold_upos=source.upos)
+                record.update(
+                    lemmas=source.lemmas,
+                    xpos=source.xpos,
+                    feats=source.feats,
+                    misc=source.misc,
+                    comments=source.metadata,
+                    gold_upos=source.upos,
+                )
                 if source.multiword_tokens:
                     record["multiword_tokens"] = [columns for _, columns in source.multiword_tokens]
             results.append({"sentences": [record]})
@@ -169,8 +186,10 @@ class DependencyParserPredictor(Predictor):
         if "error" in outputs:
             why = " ".join(str(outputs["error"]).split())  # one comment line, whatever the message holds
             return f"# error: line {outputs.get('line')}: {why}\n\n"
-        return "".join(with_multiword_tokens(to_conllu(sentence), sentence.get("multiword_tokens"))
-                       for sentence in outputs["sentences"])
+        return "".join(
+            with_multiword_tokens(to_conllu(sentence), sentence.get("multiword_tokens"))
+            for sentence in outputs["sentences"]
+        )
 
 
 def with_multiword_tokens(block: str, multiword_tokens: Optional[List[List[str]]]) -> str:

@@ -1,4 +1,5 @@
 """`allennlp predict` for the LD-Net tagger: raw text in, words + BIOES tags + typed spans out."""
+
 import json
 from typing import Any, Dict, List
 
@@ -70,8 +71,14 @@ class SentenceTaggerPredictor(Predictor):
                 record["words"].extend(words)
                 record["tags"].extend(tags)
                 for label, (start, end) in bioes_to_spans(list(tags)):
-                    record["spans"].append({"start": offset + start, "end": offset + end + 1, "label": label,
-                                            "text": " ".join(words[start:end + 1])})
+                    record["spans"].append(
+                        {
+                            "start": offset + start,
+                            "end": offset + end + 1,
+                            "label": label,
+                            "text": " ".join(words[start : end + 1]),
+                        }
+                    )
             results.append(record)
         return sanitize(results)
 

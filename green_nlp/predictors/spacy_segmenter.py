@@ -1,4 +1,5 @@
 """Rule-based tokenization and sentence splitting with spaCy, needing no downloaded model."""
+
 from typing import Any, List
 
 from green_nlp.runtime.parser_segmenter import TextSegmenter

@@ -1,5 +1,6 @@
 """`allennlp predict` for text classifiers (the n-gram DAN and its transformer teacher): raw
 text in, one document per line; JSON lines out with `label`, `probs` and `label_names`."""
+
 import json
 from typing import Any, Dict, List
 
@@ -54,8 +55,9 @@ class TextClassifierPredictor(Predictor):
 
     def _select(self, output: Dict[str, Any]) -> JsonDict:
         selected = {key: output[key] for key in OUTPUT_KEYS if key in output}
-        selected["label_names"] = [self._readable(str(name)) for name in selected.get("label_names",
-                                                                                         self._label_names())]
+        selected["label_names"] = [
+            self._readable(str(name)) for name in selected.get("label_names", self._label_names())
+        ]
         if "label" in selected:
             selected["label"] = self._readable(str(selected["label"]))
         return sanitize(selected)

@@ -8,6 +8,7 @@
 A folder comes from `allennlp green-export ARCHIVE FOLDER`. Each model family has its own class,
 imported only when a folder of that family is loaded, so importing this package stays cheap.
 """
+
 import importlib
 from pathlib import Path
 from typing import Any, Optional, Union

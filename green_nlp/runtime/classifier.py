@@ -5,6 +5,7 @@ Texts become padded n-gram id matrices in numpy (`ngram_extractor`, the reader's
 analyzer repeated exactly); the exported graph (`green_nlp.export.dan`) sums the embeddings and
 runs the two layers, in fp32 or int8 depending on the session the loader opened.
 """
+
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -32,8 +33,13 @@ class Classification:
 
     def to_json(self) -> Dict[str, Any]:
         """The predictor's JSON keys: `probs` in label order, named by `label_names`."""
-        return {"label": self.label, "probs": list(self.probabilities.values()),
-                "label_names": list(self.probabilities), "logits": self.logits, "num_ngrams": self.num_ngrams}
+        return {
+            "label": self.label,
+            "probs": list(self.probabilities.values()),
+            "label_names": list(self.probabilities),
+            "logits": self.logits,
+            "num_ngrams": self.num_ngrams,
+        }
 
 
 def read_ngrams(path: Path) -> List[str]:
@@ -79,10 +85,16 @@ class ClassifierRuntime:
         ngram_meta, analyzer = meta["ngrams"], meta["analyzer"]
         ngrams = read_ngrams(self.folder / ngram_meta["file"])
         if len(ngrams) != int(ngram_meta["count"]):
-            raise ValueError(f"{self.folder / ngram_meta['file']}: {len(ngrams)} n-grams, the metadata says "
-                             f"{ngram_meta['count']}")
-        self.extractor = NgramExtractor(ngrams, tuple(analyzer["ngram_range"]), analyzer["token_pattern"],
-                                        bool(analyzer["lowercase"]), int(ngram_meta["first_id"]))
+            raise ValueError(
+                f"{self.folder / ngram_meta['file']}: {len(ngrams)} n-grams, the metadata says {ngram_meta['count']}"
+            )
+        self.extractor = NgramExtractor(
+            ngrams,
+            tuple(analyzer["ngram_range"]),
+            analyzer["token_pattern"],
+            bool(analyzer["lowercase"]),
+            int(ngram_meta["first_id"]),
+        )
         self._input = meta["inputs"]["ngram_ids"]
         self._outputs = [meta["outputs"]["logits"], meta["outputs"]["probs"]]
 
@@ -118,5 +130,7 @@ class ClassifierRuntime:
         labels = self.labels
         # whole-batch conversions: numpy calls per row would cost more than the model here
         best = probs.argmax(1).tolist()
-        return [Classification(labels[top], dict(zip(labels, row)), logit_row, count)
-                for top, row, logit_row, count in zip(best, probs.tolist(), logits.tolist(), counts.tolist())]
+        return [
+            Classification(labels[top], dict(zip(labels, row)), logit_row, count)
+            for top, row, logit_row, count in zip(best, probs.tolist(), logits.tolist(), counts.tolist())
+        ]

@@ -1,5 +1,6 @@
 """CoNLL-U for parsed sentences, written by the `conllu` package (no torch): the same text the
 `green_dependency_parser` predictor writes for the same record."""
+
 from typing import Any, Dict, List, Optional
 
 import conllu
@@ -17,11 +18,22 @@ def sentence_to_conllu(sentence: Dict[str, Any]) -> str:
 
     upos, lemmas, xpos, feats, misc = (column(name) for name in ("upos", "lemmas", "xpos", "feats", "misc"))
     tokens = [
-        {"id": i + 1, "form": words[i], "lemma": lemmas[i], "upos": upos[i], "xpos": xpos[i], "feats": feats[i],
-         "head": sentence["heads"][i], "deprel": sentence["deprels"][i], "deps": None, "misc": misc[i]}
+        {
+            "id": i + 1,
+            "form": words[i],
+            "lemma": lemmas[i],
+            "upos": upos[i],
+            "xpos": xpos[i],
+            "feats": feats[i],
+            "head": sentence["heads"][i],
+            "deprel": sentence["deprels"][i],
+            "deps": None,
+            "misc": misc[i],
+        }
         for i in range(n)
     ]
     comments = dict(sentence.get("comments") or {})
     comments.setdefault("text", " ".join(words))
-    return conllu.models.TokenList([conllu.models.Token(token) for token in tokens],
-                                   metadata=conllu.models.Metadata(comments)).serialize()
+    return conllu.models.TokenList(
+        [conllu.models.Token(token) for token in tokens], metadata=conllu.models.Metadata(comments)
+    ).serialize()

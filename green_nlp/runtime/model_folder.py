@@ -6,6 +6,7 @@ name under each directory of `GREEN_NLP_MODELS` (os.pathsep-separated), then und
 package's `green_nlp/pretrained/`
 (the clone's `pretrained/`).
 """
+
 import json
 import os
 from pathlib import Path
@@ -57,8 +58,10 @@ def resolve_model(name_or_path: Union[str, Path]) -> Path:
     if is_model_folder(path):
         return path
     if path.is_dir():
-        raise FileNotFoundError(f"{path} is a folder but holds no {META_FILE}: export a model into it with "
-                                "`allennlp green-export ARCHIVE FOLDER`")
+        raise FileNotFoundError(
+            f"{path} is a folder but holds no {META_FILE}: export a model into it with "
+            "`allennlp green-export ARCHIVE FOLDER`"
+        )
     name = str(name_or_path)
     if len(path.parts) == 1:
         for directory in search_dirs():
@@ -66,8 +69,9 @@ def resolve_model(name_or_path: Union[str, Path]) -> Path:
                 return directory / name
     names = sorted(available_models())
     listing = ", ".join(names) if names else f"none (set {MODELS_ENV_VAR} to folders of exported models)"
-    raise FileNotFoundError(f"no model {name!r}: not a folder with {META_FILE}, nor a model name. "
-                            f"Models available: {listing}")
+    raise FileNotFoundError(
+        f"no model {name!r}: not a folder with {META_FILE}, nor a model name. Models available: {listing}"
+    )
 
 
 def read_meta(folder: Path) -> Dict[str, Any]:
@@ -78,8 +82,10 @@ def read_meta(folder: Path) -> Dict[str, Any]:
         raise ValueError(f"{folder / META_FILE} is not readable JSON: {error}") from None
     if not isinstance(meta, dict) or meta.get("format_version") != FORMAT_VERSION:
         found = meta.get("format_version") if isinstance(meta, dict) else None
-        raise ValueError(f"{folder / META_FILE} has format_version {found!r}; this runtime reads "
-                         f"{FORMAT_VERSION} (re-export the model with this version of green_nlp)")
+        raise ValueError(
+            f"{folder / META_FILE} has format_version {found!r}; this runtime reads "
+            f"{FORMAT_VERSION} (re-export the model with this version of green_nlp)"
+        )
     return meta
 
 

@@ -7,6 +7,7 @@ not once per text; batches below `SMALL_BATCH` texts, where that fixed cost (abo
 outweighs the per-text work, go through the trie's plain-Python path instead, as do all batches
 of a (never exported) non-default token pattern.
 """
+
 from typing import Optional, Sequence, Tuple
 
 import numpy
@@ -18,9 +19,14 @@ SMALL_BATCH = 4  # measured on SST-2: numpy's path costs about as much as 3-4 te
 
 
 class NgramExtractor:
-    def __init__(self, ngrams: Sequence[str], ngram_range: Tuple[int, int] = (1, 4),
-                 token_pattern: str = DEFAULT_TOKEN_PATTERN, lowercase: bool = True,
-                 first_id: int = 2) -> None:
+    def __init__(
+        self,
+        ngrams: Sequence[str],
+        ngram_range: Tuple[int, int] = (1, 4),
+        token_pattern: str = DEFAULT_TOKEN_PATTERN,
+        lowercase: bool = True,
+        first_id: int = 2,
+    ) -> None:
         low, high = ngram_range
         if not 1 <= low <= high:
             raise ValueError(f"ngram_range must be (low, high) with 1 <= low <= high, got {ngram_range}")
@@ -59,8 +65,9 @@ def pad(ids: numpy.ndarray, counts: numpy.ndarray, rows: Optional[numpy.ndarray]
     if rows is not None:
         lengths = counts[rows]
         # positions in `ids` of the chosen rows' n-grams, row after row
-        ids = ids[numpy.repeat(offsets[rows] - (numpy.cumsum(lengths) - lengths), lengths)
-                  + numpy.arange(int(lengths.sum()))]
+        ids = ids[
+            numpy.repeat(offsets[rows] - (numpy.cumsum(lengths) - lengths), lengths) + numpy.arange(int(lengths.sum()))
+        ]
         counts = lengths
         offsets = numpy.cumsum(counts) - counts
     padded = numpy.zeros((len(counts), max(1, int(counts.max(initial=0)))), dtype=numpy.int64)

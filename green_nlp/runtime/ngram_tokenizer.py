@@ -7,6 +7,7 @@ non-word character to a space and splitting, which `str.translate` + `str.split`
 three times faster than the regex. Non-ASCII texts and any other token pattern go through the
 regex itself, as CountVectorizer does (lower-casing first when asked).
 """
+
 import re
 from typing import Dict, Iterable, List
 

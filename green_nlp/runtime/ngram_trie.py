@@ -9,6 +9,7 @@ batch (a bucketed hash table in numpy was tried: slower here, its table does not
 A key is present only when the exact word sequence is a prefix of a vocabulary n-gram, so
 the answer is the vocabulary's, with no hashing collisions.
 """
+
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy
@@ -45,7 +46,7 @@ class NgramTrie:
             if node_vocab_id[node]:
                 raise ValueError(f"n-gram {ngram!r} appears twice in the vocabulary")
             node_vocab_id[node] = first_id + index
-        if len(node_vocab_id) * self.num_words >= 2 ** 62:
+        if len(node_vocab_id) * self.num_words >= 2**62:
             raise ValueError("n-gram vocabulary too large for 64-bit trie keys")
         # kept for `text_ids` (one text: Python beats numpy's per-call cost)
         self._children, self._node_vocab_id = children, node_vocab_id
@@ -77,7 +78,7 @@ class NgramTrie:
         nodes = word_ids  # 1-gram nodes are word ids; negative = no node
         for n in range(1, min(high, self.max_n) + 1):
             if n > 1:
-                parents, last = nodes[:-1], word_ids[n - 1:]
+                parents, last = nodes[:-1], word_ids[n - 1 :]
                 if not len(parents):
                     break
                 # only positions whose (n-1)-gram is a trie node and whose next word is known
@@ -101,8 +102,10 @@ class NgramTrie:
         nodes = words
         ids = [vocab_id[node] for node in nodes if node >= 0] if low == 1 else []
         for n in range(2, min(high, self.max_n) + 1):
-            nodes = [child(parent * width + word, -1) if parent >= 0 and word >= 0 else -1
-                     for parent, word in zip(nodes, words[n - 1:])]
+            nodes = [
+                child(parent * width + word, -1) if parent >= 0 and word >= 0 else -1
+                for parent, word in zip(nodes, words[n - 1 :])
+            ]
             if n >= low:
                 ids += [vocab_id[node] for node in nodes if node >= 0]
         return [i for i in ids if i]

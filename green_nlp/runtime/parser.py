@@ -7,6 +7,7 @@ spanning tree, `parser_decoding`) and words whose head the tree changed get thei
 again in numpy with the exported label biaffine weight, as the model scores labels at its decoded
 heads.
 """
+
 from itertools import islice
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -56,28 +57,33 @@ class ParserRuntime:
         if batch_size < 1:
             raise ValueError(f"batch_size must be positive, got {batch_size}")
         if self.inputs.needs_upos:
-            raise ValueError("this parser was trained with gold UPOS input, which raw text does not have: give it "
-                             "tokens and tags (parse_tokens / parse_sentences), or use a raw-text model")
+            raise ValueError(
+                "this parser was trained with gold UPOS input, which raw text does not have: give it "
+                "tokens and tags (parse_tokens / parse_sentences), or use a raw-text model"
+            )
         iterator = iter(lines)
         while True:
             texts = list(islice(iterator, batch_size))
             if not texts:
                 return
-            per_text: List[List[Sentence]] = [[(words, None, sentence) for sentence, words in self.segmenter.segment(text.strip())]
-                        for text in texts]
+            per_text: List[List[Sentence]] = [
+                [(words, None, sentence) for sentence, words in self.segmenter.segment(text.strip())] for text in texts
+            ]
             yield from self._parse_grouped(per_text)
 
     def parse_tokens(self, words: Sequence[str], upos: Optional[Sequence[str]] = None) -> ParsedDoc:
         """One pre-tokenized sentence (with its UPOS tags when the model takes them)."""
         return next(self._parse_grouped([[(list(words), list(upos) if upos is not None else None, None)]]))
 
-    def parse_sentences(self, sentences: Iterable[Tuple[Sequence[str], Optional[Sequence[str]]]],
-                        batch_size: int = 32) -> Iterator[ParsedSentence]:
+    def parse_sentences(
+        self, sentences: Iterable[Tuple[Sequence[str], Optional[Sequence[str]]]], batch_size: int = 32
+    ) -> Iterator[ParsedSentence]:
         """Many pre-tokenized (words, UPOS or None) sentences, `batch_size` per model call."""
         iterator = iter(sentences)
         while True:
-            chunk: List[Sentence] = [(list(w), list(u) if u is not None else None, None)
-                                     for w, u in islice(iterator, batch_size)]
+            chunk: List[Sentence] = [
+                (list(w), list(u) if u is not None else None, None) for w, u in islice(iterator, batch_size)
+            ]
             if not chunk:
                 return
             yield from self._predict(chunk)
@@ -93,8 +99,10 @@ class ParserRuntime:
         if not words:
             raise ValueError("no tokens to parse")
         if len(words) > self.max_sentence_length:
-            raise ValueError(f"sentence has {len(words)} tokens, over max_sentence_length="
-                             f"{self.max_sentence_length}; split it or raise the limit")
+            raise ValueError(
+                f"sentence has {len(words)} tokens, over max_sentence_length="
+                f"{self.max_sentence_length}; split it or raise the limit"
+            )
 
     def _predict(self, sentences: List[Sentence]) -> List[ParsedSentence]:
         """Sentences in one model call, sorted by length (less padding), returned in input order."""
@@ -113,9 +121,15 @@ class ParserRuntime:
         return restored  # type: ignore[return-value]
 
     # --------------------------------------------------------------- decoding
-    def _decode(self, batch: List[Sentence], arc_scores: np.ndarray, greedy_labels: np.ndarray,
-                label_dep: np.ndarray, label_head: np.ndarray, upos_tags: Optional[np.ndarray] = None
-                ) -> List[ParsedSentence]:
+    def _decode(
+        self,
+        batch: List[Sentence],
+        arc_scores: np.ndarray,
+        greedy_labels: np.ndarray,
+        label_dep: np.ndarray,
+        label_head: np.ndarray,
+        upos_tags: Optional[np.ndarray] = None,
+    ) -> List[ParsedSentence]:
         parsed = []
         for b, (words, upos, text) in enumerate(batch):
             n = len(words)
@@ -125,12 +139,20 @@ class ParserRuntime:
             changed = np.nonzero(heads != greedy_heads)[0]
             if changed.size:
                 dep_positions = changed + 1
-                labels[changed] = self._label_scores(label_dep[b, dep_positions],
-                                                     label_head[b, heads[changed]]).argmax(-1)
+                labels[changed] = self._label_scores(label_dep[b, dep_positions], label_head[b, heads[changed]]).argmax(
+                    -1
+                )
             if upos_tags is not None and self.upos_labels is not None:
                 upos = [self.upos_labels[t] for t in upos_tags[b, :n].tolist()]
-            parsed.append(ParsedSentence(words=list(words), heads=[int(h) for h in heads],
-                                         deprels=[self.deprels[t] for t in labels.tolist()], upos=upos, text=text))
+            parsed.append(
+                ParsedSentence(
+                    words=list(words),
+                    heads=[int(h) for h in heads],
+                    deprels=[self.deprels[t] for t in labels.tolist()],
+                    upos=upos,
+                    text=text,
+                )
+            )
         return parsed
 
     def _label_scores(self, dep: np.ndarray, head: np.ndarray) -> np.ndarray:

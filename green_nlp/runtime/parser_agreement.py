@@ -5,6 +5,7 @@ change. `int8_agreement` parses the same sentences with both graphs of one folde
 words whose head, head and label, and UPOS stay the same. Benchmarks call it beside their
 accuracy figures, which say whether the changes that do happen cost anything.
 """
+
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -13,7 +14,9 @@ import conllu
 TokensAndTags = Tuple[Sequence[str], Optional[Sequence[str]]]
 
 
-def read_conllu_words(path: Union[str, Path], with_upos: bool = True) -> Iterator[Tuple[List[str], Optional[List[str]]]]:
+def read_conllu_words(
+    path: Union[str, Path], with_upos: bool = True
+) -> Iterator[Tuple[List[str], Optional[List[str]]]]:
     """(words, UPOS or None) of each sentence of a CoNLL-U file; multiword tokens and empty nodes
     skipped, as the `conllu_dependencies` reader skips them."""
     with open(path, encoding="utf-8") as handle:
@@ -23,8 +26,9 @@ def read_conllu_words(path: Union[str, Path], with_upos: bool = True) -> Iterato
                 yield [t["form"] for t in tokens], ([t["upos"] for t in tokens] if with_upos else None)
 
 
-def int8_agreement(folder: Union[str, Path], sentences: Iterable[TokensAndTags], batch_size: int = 32,
-                   threads: Optional[int] = None) -> Dict[str, float]:
+def int8_agreement(
+    folder: Union[str, Path], sentences: Iterable[TokensAndTags], batch_size: int = 32, threads: Optional[int] = None
+) -> Dict[str, float]:
     """Agreement of `folder`'s int8 graph with its fp32 graph over `sentences` ((words, UPOS or
     None) pairs): shares of words with the same head (`heads`), the same head and label
     (`heads_and_labels`), the same UPOS when the model tags (`upos`), and of sentences parsed
@@ -43,8 +47,12 @@ def int8_agreement(folder: Union[str, Path], sentences: Iterable[TokensAndTags],
         same_arc += sum(x == y for x, y in zip(zip(a.heads, a.deprels), zip(b.heads, b.deprels)))
         same_upos += sum(x == y for x, y in zip(a.upos or [], b.upos or []))
         same_sentence += (a.heads, a.deprels, a.upos) == (b.heads, b.deprels, b.upos)
-    result: Dict[str, float] = {"words": words, "sentences": same_sentence / len(sentences),
-              "heads": same_head / words, "heads_and_labels": same_arc / words}
+    result: Dict[str, float] = {
+        "words": words,
+        "sentences": same_sentence / len(sentences),
+        "heads": same_head / words,
+        "heads_and_labels": same_arc / words,
+    }
     if fp32.meta.get("predicts_upos"):
         result["upos"] = same_upos / words
     return result

@@ -5,6 +5,7 @@ tree and otherwise takes the exact maximum spanning tree (Chu-Liu/Edmonds from
 `ufal.chu_liu_edmonds`, with ROOT arcs penalised so that exactly one word attaches to ROOT).
 Scores are `scores[dep, head]` over positions 0..n, 0 being ROOT.
 """
+
 from typing import List, Sequence
 
 import numpy as np

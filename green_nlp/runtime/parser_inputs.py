@@ -5,6 +5,7 @@ get the vocabulary's OOV id), character ids its `characters` indexer (padded to 
 `min_padding_length` and the widest convolution), UPOS ids the `upos` namespace. 0 is padding
 everywhere, as in AllenNLP.
 """
+
 from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
@@ -44,7 +45,9 @@ class ParserInputs:
     def needs_upos(self) -> bool:
         return self.upos is not None
 
-    def feed(self, sentences: Sequence[Sequence[str]], upos: Sequence[Optional[Sequence[str]]]) -> Dict[str, np.ndarray]:
+    def feed(
+        self, sentences: Sequence[Sequence[str]], upos: Sequence[Optional[Sequence[str]]]
+    ) -> Dict[str, np.ndarray]:
         """{input name: int64 array} for a batch; `upos[i]` is sentence i's tags or None."""
         batch, longest = len(sentences), max(len(words) for words in sentences)
         word_ids = np.zeros((batch, longest), dtype=np.int64)
@@ -57,8 +60,10 @@ class ParserInputs:
             upos_ids = np.zeros((batch, longest), dtype=np.int64)
             for b, (words, tags) in enumerate(zip(sentences, upos)):
                 if tags is None:
-                    raise ValueError("this parser was trained with UPOS input; give it UPOS tags (parse_tokens with "
-                                     "upos=...), or use a model trained without them for raw text")
+                    raise ValueError(
+                        "this parser was trained with UPOS input; give it UPOS tags (parse_tokens with "
+                        "upos=...), or use a model trained without them for raw text"
+                    )
                 if len(tags) != len(words):
                     raise ValueError(f"{len(tags)} UPOS tags for {len(words)} words")
                 upos_ids[b, : len(tags)] = [self.upos(tag) for tag in tags]
@@ -69,8 +74,9 @@ class ParserInputs:
         assert self.chars is not None
         lowercase = self.chars.lowercase
         chars: List[List[List[Any]]] = [  # ids; the OOV id may be None (a vocabulary without one)
-            [[self.chars.index.get(c, self.chars.oov) for c in (word.lower() if lowercase else word)]
-             for word in words] for words in sentences]
+            [[self.chars.index.get(c, self.chars.oov) for c in (word.lower() if lowercase else word)] for word in words]
+            for words in sentences
+        ]
         width = max([self.min_chars] + [len(word) for words in chars for word in words])
         char_ids = np.zeros((len(sentences), longest, width), dtype=np.int64)
         for b, words in enumerate(chars):

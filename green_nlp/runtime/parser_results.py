@@ -1,4 +1,5 @@
 """What the runtime parser returns: plain dataclasses that print as the predictor's output."""
+
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
@@ -17,8 +18,12 @@ class ParsedSentence:
 
     def to_json(self) -> Dict[str, Any]:
         """The `green_dependency_parser` predictor's sentence record."""
-        record: Dict[str, Any] = {"words": list(self.words), "upos": list(self.upos) if self.upos else self.upos,
-                                  "heads": list(self.heads), "deprels": list(self.deprels)}
+        record: Dict[str, Any] = {
+            "words": list(self.words),
+            "upos": list(self.upos) if self.upos else self.upos,
+            "heads": list(self.heads),
+            "deprels": list(self.deprels),
+        }
         if self.text:
             record["comments"] = {"text": self.text}
         return record

@@ -4,6 +4,7 @@
 dropped. spaCy is imported on first use only: in an environment with torch, spaCy's thinc imports
 torch, and pre-tokenized input needs no tokenizer at all.
 """
+
 from typing import Any, List, Tuple
 
 

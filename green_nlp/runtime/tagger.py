@@ -6,6 +6,7 @@ own spaCy rules); words become ids as the archive's indexers made them (`ParserI
 LMs' vocabulary); the exported graph (`green_nlp.export.tagger`) gives each word's tag scores, and
 the CRF's constrained Viterbi path is decoded in numpy (`tagger_viterbi`).
 """
+
 from itertools import islice
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
@@ -57,8 +58,9 @@ class TaggerRuntime:
             for text in texts:
                 if not isinstance(text, str):
                     raise TypeError(f"expected text as str, got {type(text).__name__}")
-            yield from self._tag_grouped([[words for _, words in self.segmenter.segment(text.strip())]
-                                          for text in texts])
+            yield from self._tag_grouped(
+                [[words for _, words in self.segmenter.segment(text.strip())] for text in texts]
+            )
 
     def tag_tokens(self, words: Sequence[str]) -> TaggedText:
         """One pre-tokenized sentence (the predictor's `{"words": [...]}` input)."""
@@ -101,8 +103,7 @@ class TaggerRuntime:
         order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
         batch = [sentences[i] for i in order]
         logits = self.session.run([self._output], self._feed(batch))[0]
-        paths = viterbi_paths(logits, [len(words) for words in batch], self.transitions, self.to_first,
-                              self.from_last)
+        paths = viterbi_paths(logits, [len(words) for words in batch], self.transitions, self.to_first, self.from_last)
         restored: List[Optional[List[str]]] = [None] * len(sentences)
         for position, index in enumerate(order):
             restored[index] = [self.labels[t] for t in paths[position]]

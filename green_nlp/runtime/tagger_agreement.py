@@ -4,14 +4,16 @@ Dynamic quantization changes the tag scores a little; what matters is whether th
 change. `int8_agreement` tags the same sentences with both graphs of one folder and counts the
 words, sentences and spans that stay the same.
 """
+
 from pathlib import Path
 from typing import Dict, Iterable, Optional, Sequence, Union
 
 from green_nlp.runtime.tagger_results import bioes_spans
 
 
-def int8_agreement(folder: Union[str, Path], sentences: Iterable[Sequence[str]], batch_size: int = 32,
-                   threads: Optional[int] = None) -> Dict[str, float]:
+def int8_agreement(
+    folder: Union[str, Path], sentences: Iterable[Sequence[str]], batch_size: int = 32, threads: Optional[int] = None
+) -> Dict[str, float]:
     """Agreement of `folder`'s int8 graph with its fp32 graph over pre-tokenized `sentences`:
     shares of words with the same tag (`tags`), of sentences tagged identically (`sentences`) and of
     fp32 spans int8 also finds (`spans`, 1.0 when fp32 finds none); `words` counts the words."""
@@ -30,5 +32,9 @@ def int8_agreement(folder: Union[str, Path], sentences: Iterable[Sequence[str]],
         found = set(bioes_spans(b))
         spans += len(bioes_spans(a))
         same_span += sum(span in found for span in bioes_spans(a))
-    return {"words": words, "tags": same_tag / words, "sentences": same_sentence / len(sentences),
-            "spans": same_span / spans if spans else 1.0}
+    return {
+        "words": words,
+        "tags": same_tag / words,
+        "sentences": same_sentence / len(sentences),
+        "spans": same_span / spans if spans else 1.0,
+    }

@@ -1,5 +1,6 @@
 """What the runtime tagger returns: a plain dataclass that prints as the `green_sentence_tagger`
 predictor's record (JSON) or as CoNLL-style columns."""
+
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -52,14 +53,24 @@ class TaggedText:
         found = []
         for start, end in zip(self.sentence_starts, self.sentence_starts[1:] + [len(self.words)]):
             for label, first, last in bioes_spans(self.tags[start:end]):
-                found.append({"start": start + first, "end": start + last + 1, "label": label,
-                              "text": " ".join(self.words[start + first : start + last + 1])})
+                found.append(
+                    {
+                        "start": start + first,
+                        "end": start + last + 1,
+                        "label": label,
+                        "text": " ".join(self.words[start + first : start + last + 1]),
+                    }
+                )
         return found
 
     def to_json(self) -> Dict[str, Any]:
         """The predictor's JSON-lines record: words, tags, sentence_starts and spans."""
-        return {"words": list(self.words), "tags": list(self.tags), "sentence_starts": list(self.sentence_starts),
-                "spans": self.spans}
+        return {
+            "words": list(self.words),
+            "tags": list(self.tags),
+            "sentence_starts": list(self.sentence_starts),
+            "spans": self.spans,
+        }
 
     def to_conll(self) -> str:
         """One `word<TAB>tag` line per word, a blank line after each sentence but the last

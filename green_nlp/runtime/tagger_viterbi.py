@@ -7,6 +7,7 @@ point back to themselves, and ties go to the lowest tag index, as torch's `max` 
 `argmax` both break them. Written here because no maintained numpy CRF decoder takes allennlp's
 constraint mask and start/end scores as they are.
 """
+
 from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
@@ -35,8 +36,9 @@ def constrained_scores(crf: Dict[str, Any]) -> Tuple[np.ndarray, np.ndarray, np.
     return constrain(transitions, allowed[:tags, :tags]), to_first, from_last
 
 
-def viterbi_paths(logits: np.ndarray, lengths: Sequence[int], transitions: np.ndarray, to_first: np.ndarray,
-                  from_last: np.ndarray) -> List[List[int]]:
+def viterbi_paths(
+    logits: np.ndarray, lengths: Sequence[int], transitions: np.ndarray, to_first: np.ndarray, from_last: np.ndarray
+) -> List[List[int]]:
     """Best tag path of each row of `logits` (batch, words, tags), row b cut to `lengths[b]` words
     (at least 1; padding after them)."""
     logits = np.asarray(logits, dtype=np.float32)

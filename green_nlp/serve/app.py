@@ -4,6 +4,7 @@ Starlette (with uvicorn) because it is a small, maintained ASGI toolkit with no 
 its own beyond anyio: routing, requests and responses without FastAPI's pydantic layer, which
 this API (two request fields, checked by hand for precise messages) would not use.
 """
+
 import contextlib
 import logging
 import time
@@ -66,13 +67,17 @@ class ModelServer:
         """The model and its runtime task for a URL; 404 naming what exists."""
         model = self.models.get(name)
         if model is None:
-            raise ApiError(404, f"no model {name!r} on this server: use one of {', '.join(sorted(self.models))} "
-                                "(GET /v1/models lists them)")
+            raise ApiError(
+                404,
+                f"no model {name!r} on this server: use one of {', '.join(sorted(self.models))} "
+                "(GET /v1/models lists them)",
+            )
         if task == RENDER:
             return model, model.tasks[0]
         if task not in model.tasks:
-            raise ApiError(404, f"model {name!r} is a {model.family} and does not {task}: "
-                                f"POST /v1/{name}/{model.tasks[0]} instead")
+            raise ApiError(
+                404, f"model {name!r} is a {model.family} and does not {task}: POST /v1/{name}/{model.tasks[0]} instead"
+            )
         return model, task
 
     async def run(self, name: str, task: str, texts: List[str]) -> List[Outcome]:
@@ -85,10 +90,16 @@ class ModelServer:
         per_model: Dict[str, Any] = {}
         for (name, task), batcher in self.batchers.items():
             per_model.setdefault(name, {})[task] = {**batcher.stats.to_json(), "queued": batcher.queued}
-        return {"status": "ok", "uptime_s": round(time.time() - self.started, 1), "rss_mb": rss_mb(),
-                "heavy_modules": import_guard.heavy_modules(),
-                "batching": vars(self.batching), "limits": vars(self.limits),
-                "responses": {str(k): v for k, v in sorted(self.status_counts.items())}, "models": per_model}
+        return {
+            "status": "ok",
+            "uptime_s": round(time.time() - self.started, 1),
+            "rss_mb": rss_mb(),
+            "heavy_modules": import_guard.heavy_modules(),
+            "batching": vars(self.batching),
+            "limits": vars(self.limits),
+            "responses": {str(k): v for k, v in sorted(self.status_counts.items())},
+            "models": per_model,
+        }
 
 
 def rss_mb() -> Any:
@@ -100,20 +111,25 @@ def rss_mb() -> Any:
         return None
     import os
 
-    return round(pages * os.sysconf("SC_PAGE_SIZE") / 2 ** 20, 1)
+    return round(pages * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
 
 
 async def read_body(request: Request, limit: int) -> bytes:
     """The body, refused with 413 as soon as it passes `limit` bytes (Starlette has no body limit of its own)."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise ApiError(413, f"the body has {int(declared):,} bytes, over the limit of {limit:,}: send fewer or "
-                            "shorter texts per request")
+        raise ApiError(
+            413,
+            f"the body has {int(declared):,} bytes, over the limit of {limit:,}: send fewer or "
+            "shorter texts per request",
+        )
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise ApiError(413, f"the body is over the limit of {limit:,} bytes: send fewer or shorter texts per request")
+            raise ApiError(
+                413, f"the body is over the limit of {limit:,} bytes: send fewer or shorter texts per request"
+            )
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -145,8 +161,9 @@ def answer(request: TextsRequest, outcomes: List[Outcome], model: ServedModel) -
     return JSONResponse({"model": model.name, "results": slots, "errors": failed})
 
 
-def create_app(models: Dict[str, ServedModel], limits: Optional[Limits] = None,
-               batching: Optional[Batching] = None) -> Starlette:
+def create_app(
+    models: Dict[str, ServedModel], limits: Optional[Limits] = None, batching: Optional[Batching] = None
+) -> Starlette:
     limits, batching = limits or Limits(), batching or Batching()
     server = ModelServer(models, limits, batching)
     page = resources.files("green_nlp.serve").joinpath("page.html").read_text(encoding="utf-8")
@@ -156,8 +173,9 @@ def create_app(models: Dict[str, ServedModel], limits: Optional[Limits] = None,
         model, model_task = server.model_and_task(name, task)
         formats = ("json",) if task == RENDER else TASK_FORMATS[model_task]
         body = await read_body(request, limits.max_body_bytes)
-        checked = read_request(body, limits, formats, request.query_params.get("format"),
-                               request.headers.get("accept", ""))
+        checked = read_request(
+            body, limits, formats, request.query_params.get("format"), request.headers.get("accept", "")
+        )
         outcomes = await server.run(name, model_task, checked.runnable)
         if task != RENDER:
             return answer(checked, outcomes, model)
@@ -167,8 +185,15 @@ def create_app(models: Dict[str, ServedModel], limits: Optional[Limits] = None,
         if outcome.error is not None:
             raise ApiError(422 if outcome.input_error else 500, outcome.error)
         result = outcome.result.to_json()
-        return JSONResponse({"model": name, "family": model.family, "task": model_task,
-                             "html": render(model_task, result), "result": result})
+        return JSONResponse(
+            {
+                "model": name,
+                "family": model.family,
+                "task": model_task,
+                "html": render(model_task, result),
+                "result": result,
+            }
+        )
 
     async def list_models(request: Request) -> Response:
         return JSONResponse({"models": [model.describe() for model in models.values()]})
@@ -185,14 +210,20 @@ def create_app(models: Dict[str, ServedModel], limits: Optional[Limits] = None,
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
-        return JSONResponse({"error": f"{error.detail}: {request.method} {request.url.path} is not part of this API "
-                                      "(GET /, /health, /v1/models; POST /v1/{model}/parse|tag|classify)"},
-                            status_code=error.status_code, headers=error.headers)
+        return JSONResponse(
+            {
+                "error": f"{error.detail}: {request.method} {request.url.path} is not part of this API "
+                "(GET /, /health, /v1/models; POST /v1/{model}/parse|tag|classify)"
+            },
+            status_code=error.status_code,
+            headers=error.headers,
+        )
 
     async def internal_error(request: Request, error: Exception) -> Response:
         logger.error("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
-        return JSONResponse({"error": f"internal error ({type(error).__name__}); the server log has the details"},
-                            status_code=500)
+        return JSONResponse(
+            {"error": f"internal error ({type(error).__name__}); the server log has the details"}, status_code=500
+        )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -201,10 +232,17 @@ def create_app(models: Dict[str, ServedModel], limits: Optional[Limits] = None,
         logger.info("requests drained; answering what is still queued, then stopping")
         await server.stop()
 
-    app = Starlette(routes=[Route("/", index), Route("/health", health), Route("/v1/models", list_models),
-                            Route("/v1/{model}/{task:str}", predict, methods=["POST"])],
-                    exception_handlers={ApiError: api_error, HTTPException: http_error, Exception: internal_error},
-                    middleware=[Middleware(StatusCounter, counts=server.status_counts)], lifespan=lifespan)
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/health", health),
+            Route("/v1/models", list_models),
+            Route("/v1/{model}/{task:str}", predict, methods=["POST"]),
+        ],
+        exception_handlers={ApiError: api_error, HTTPException: http_error, Exception: internal_error},
+        middleware=[Middleware(StatusCounter, counts=server.status_counts)],
+        lifespan=lifespan,
+    )
     app.state.server = server
     return app
 

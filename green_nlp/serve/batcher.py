@@ -13,6 +13,7 @@ requests.
 Written here rather than taken from a library: the serving frameworks that batch (Ray Serve,
 BentoML, Triton) bring their own process model and many dependencies; this is one small class.
 """
+
 import asyncio
 import logging
 from collections import Counter, deque
@@ -59,10 +60,15 @@ class BatchStats:
         self.failed_texts += failed
 
     def to_json(self) -> Dict[str, Any]:
-        return {"requests": self.requests, "texts": self.texts, "batches": self.batches,
-                "failed_texts": self.failed_texts, "largest_batch": max(self.sizes, default=0),
-                "mean_batch": round(sum(k * v for k, v in self.sizes.items()) / self.batches, 2) if self.batches else 0,
-                "batch_sizes": {str(size): count for size, count in sorted(self.sizes.items())}}
+        return {
+            "requests": self.requests,
+            "texts": self.texts,
+            "batches": self.batches,
+            "failed_texts": self.failed_texts,
+            "largest_batch": max(self.sizes, default=0),
+            "mean_batch": round(sum(k * v for k, v in self.sizes.items()) / self.batches, 2) if self.batches else 0,
+            "batch_sizes": {str(size): count for size, count in sorted(self.sizes.items())},
+        }
 
 
 def predict_each(predict: Callable[[List[str]], List[Any]], texts: List[str]) -> List[Outcome]:
@@ -84,8 +90,14 @@ def predict_each(predict: Callable[[List[str]], List[Any]], texts: List[str]) ->
 class MicroBatcher:
     """Groups the texts of concurrent requests into model calls; each caller gets its own answers."""
 
-    def __init__(self, predict: Callable[[List[str]], List[Any]], executor: Executor, max_batch: int = 32,
-                 max_wait: float = 0.005, max_queue: int = 4096) -> None:
+    def __init__(
+        self,
+        predict: Callable[[List[str]], List[Any]],
+        executor: Executor,
+        max_batch: int = 32,
+        max_wait: float = 0.005,
+        max_queue: int = 4096,
+    ) -> None:
         if max_batch < 1 or max_wait < 0 or max_queue < 1:
             raise ValueError("max_batch and max_queue must be positive and max_wait not negative")
         self.predict, self.executor = predict, executor
@@ -141,8 +153,9 @@ class MicroBatcher:
             batch = [self._pending.popleft() for _ in range(min(self.max_batch, len(self._pending)))]
             self._expected = len(batch)
             try:
-                outcomes = await loop.run_in_executor(self.executor, predict_each, self.predict,
-                                                      [item.text for item in batch])
+                outcomes = await loop.run_in_executor(
+                    self.executor, predict_each, self.predict, [item.text for item in batch]
+                )
             except RuntimeError as error:  # the executor is shut down: answer rather than hang
                 outcomes = [Outcome(error=f"the server is stopping: {error}", input_error=False)] * len(batch)
             self.stats.record(len(batch), sum(outcome.error is not None for outcome in outcomes))

@@ -6,6 +6,7 @@ start-up that a server running ONNX models never uses. thinc treats torch as opt
 ImportError), so refusing the import here leaves spaCy working and the server light in either
 environment.
 """
+
 import importlib.abc
 import sys
 from typing import Any, Optional, Sequence
@@ -19,8 +20,9 @@ class _RefuseHeavyImports(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname: str, path: Optional[Sequence[str]], target: Any = None) -> None:
         root = fullname.partition(".")[0]
         if root in BLOCKED:
-            raise ModuleNotFoundError(f"green-nlp serve runs without {root} (the ONNX runtime only); "
-                                      f"{fullname} was refused", name=fullname)
+            raise ModuleNotFoundError(
+                f"green-nlp serve runs without {root} (the ONNX runtime only); {fullname} was refused", name=fullname
+            )
 
 
 def heavy_modules() -> list:

@@ -1,5 +1,6 @@
 """Start `green-nlp serve` as a child process and wait until it listens: for tests, benchmarks and
 scripts that need a real server on a free loopback port."""
+
 import os
 import re
 import signal
@@ -16,12 +17,29 @@ LISTENING = re.compile(r"green-nlp serve: .* on (http://\S+) \(pid (\d+)\)")
 class ServerProcess:
     """A running `green-nlp serve`; `url` is its base address. Its stderr is kept in `log`."""
 
-    def __init__(self, models: Sequence[Union[str, Path]], options: Sequence[str] = (), timeout: float = 120,
-                 python: Optional[str] = None, env: Optional[dict] = None) -> None:
-        command = [python or sys.executable, "-m", "green_nlp.cli", "serve", *map(str, models),
-                   "--host", "127.0.0.1", "--port", "0", *options]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                        env={**os.environ, **(env or {})})
+    def __init__(
+        self,
+        models: Sequence[Union[str, Path]],
+        options: Sequence[str] = (),
+        timeout: float = 120,
+        python: Optional[str] = None,
+        env: Optional[dict] = None,
+    ) -> None:
+        command = [
+            python or sys.executable,
+            "-m",
+            "green_nlp.cli",
+            "serve",
+            *map(str, models),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            *options,
+        ]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})}
+        )
         self.log: List[str] = []
         self.url = ""
         self._listening = threading.Event()

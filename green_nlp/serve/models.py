@@ -1,4 +1,5 @@
 """The models a server holds: each runtime model with its name, family, tasks and card facts."""
+
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
@@ -37,10 +38,16 @@ class ServedModel:
 
     def describe(self) -> Dict[str, Any]:
         card = self.meta.get("card") or {}
-        return {"name": self.name, "family": self.family, "tasks": self.tasks,
-                "title": card.get("title"), "license": card.get("license"),
-                "metrics": card.get("metrics") or {}, "data": card.get("data") or [],
-                "labels": _labels(self.meta)}
+        return {
+            "name": self.name,
+            "family": self.family,
+            "tasks": self.tasks,
+            "title": card.get("title"),
+            "license": card.get("license"),
+            "metrics": card.get("metrics") or {},
+            "data": card.get("data") or [],
+            "labels": _labels(self.meta),
+        }
 
 
 def _labels(meta: Dict[str, Any]) -> Any:

@@ -8,6 +8,7 @@ are sorted by length and cut into runs where padding stays small, each run one m
 trees go back to their texts in order. Written here because the runtime belongs to another part of
 the project; it only uses the runtime's public pieces (its segmenter and `parse_sentences`).
 """
+
 from typing import Any, List, Tuple
 
 from green_nlp.runtime.parser_results import ParsedDoc
@@ -33,8 +34,11 @@ def parse_texts(runtime: Any, texts: List[str]) -> List[ParsedDoc]:
     """`runtime.parse_many(texts)`, with its sentences batched by length."""
     if getattr(runtime.inputs, "needs_upos", False):
         return list(runtime.parse_many(texts, batch_size=len(texts)))  # raises what raw text cannot do
-    sentences: List[Tuple[int, str, List[str]]] = [(t, sentence, words) for t, text in enumerate(texts)
-                                                   for sentence, words in runtime.segmenter.segment(text.strip())]
+    sentences: List[Tuple[int, str, List[str]]] = [
+        (t, sentence, words)
+        for t, text in enumerate(texts)
+        for sentence, words in runtime.segmenter.segment(text.strip())
+    ]
     parsed: List[Any] = [None] * len(sentences)
     for run in length_runs([len(words) for _, _, words in sentences]):
         trees = runtime.parse_sentences([(sentences[i][2], None) for i in run], batch_size=len(run))

@@ -4,6 +4,7 @@ The dependency tree and the entities are drawn by spaCy's displaCy (`manual=True
 dicts, so no spaCy pipeline or model is needed); the class probabilities are plain HTML bars.
 Everything is inline markup: the page fetches nothing from elsewhere.
 """
+
 import html
 import re
 from typing import Any, Dict, List
@@ -16,8 +17,14 @@ def dependency_svg(parse: Dict[str, Any]) -> str:
     docs = [displacy_dep(sentence) for sentence in parse.get("sentences", [])]
     if not docs:
         return '<p class="empty">No words to parse.</p>'
-    markup = displacy.render(docs, style="dep", manual=True, page=False, jupyter=False,
-                             options={"compact": True, "distance": 100, "offset_x": 40})
+    markup = displacy.render(
+        docs,
+        style="dep",
+        manual=True,
+        page=False,
+        jupyter=False,
+        options={"compact": True, "distance": 100, "offset_x": 40},
+    )
     return SVG_SIZE.sub(_with_view_box, markup)
 
 
@@ -69,9 +76,11 @@ def probability_bars(classified: Dict[str, Any]) -> str:
     bars = []
     for label, probability in rows:
         chosen = " chosen" if label == classified.get("label") else ""
-        bars.append(f'<div class="bar-row{chosen}"><span class="bar-label">{html.escape(str(label))}</span>'
-                    f'<span class="bar"><span class="bar-fill" style="width:{100 * probability:.1f}%"></span></span>'
-                    f'<span class="bar-value">{probability:.3f}</span></div>')
+        bars.append(
+            f'<div class="bar-row{chosen}"><span class="bar-label">{html.escape(str(label))}</span>'
+            f'<span class="bar"><span class="bar-fill" style="width:{100 * probability:.1f}%"></span></span>'
+            f'<span class="bar-value">{probability:.3f}</span></div>'
+        )
     return '<div class="bars">' + "".join(bars) + "</div>"
 
 

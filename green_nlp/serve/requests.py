@@ -3,6 +3,7 @@
 Every refusal is an `ApiError` with a 4xx status and a message saying what to change, so no input
 can make the server answer 5xx. One text inside "texts" that breaks a limit fails in its own slot.
 """
+
 import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
@@ -50,8 +51,11 @@ def decode_json(body: bytes) -> Any:
     except UnicodeDecodeError as error:
         raise ApiError(400, f"the body is not UTF-8 ({error.reason} at byte {error.start}): send UTF-8 JSON") from None
     except json.JSONDecodeError as error:
-        raise ApiError(400, f"malformed JSON ({error.msg} at line {error.lineno} column {error.colno}): "
-                            'send {"text": "..."} or {"texts": ["...", "..."]}') from None
+        raise ApiError(
+            400,
+            f"malformed JSON ({error.msg} at line {error.lineno} column {error.colno}): "
+            'send {"text": "..."} or {"texts": ["...", "..."]}',
+        ) from None
 
 
 def text_problem(text: Any, limits: Limits, where: str) -> Optional[str]:
@@ -59,21 +63,27 @@ def text_problem(text: Any, limits: Limits, where: str) -> Optional[str]:
     if not isinstance(text, str):
         return f"{where} must be a string, got {_json_type(text)}"
     if len(text) > limits.max_text_chars:
-        return (f"{where} has {len(text):,} characters, over the limit of {limits.max_text_chars:,}: "
-                "split it into shorter texts")
+        return (
+            f"{where} has {len(text):,} characters, over the limit of {limits.max_text_chars:,}: "
+            "split it into shorter texts"
+        )
     return None
 
 
-def read_request(body: bytes, limits: Limits, formats: Sequence[str], query_format: Optional[str] = None,
-                 accept: str = "") -> TextsRequest:
+def read_request(
+    body: bytes, limits: Limits, formats: Sequence[str], query_format: Optional[str] = None, accept: str = ""
+) -> TextsRequest:
     """A checked request from a raw body; `formats` are the task's output formats, the first the default."""
     payload = decode_json(body)
     if not isinstance(payload, dict):
         raise ApiError(400, f'the body must be a JSON object such as {{"text": "..."}}, got {_json_type(payload)}')
     unknown = sorted(set(payload) - set(ALLOWED_FIELDS))
     if unknown:
-        raise ApiError(400, f"unknown field(s) {', '.join(map(repr, unknown))}: a request has \"text\" (one "
-                            "string) or \"texts\" (a list of strings), and optionally \"format\"")
+        raise ApiError(
+            400,
+            f'unknown field(s) {", ".join(map(repr, unknown))}: a request has "text" (one '
+            'string) or "texts" (a list of strings), and optionally "format"',
+        )
     if ("text" in payload) == ("texts" in payload):
         raise ApiError(400, 'give exactly one of "text" (one string) or "texts" (a list of strings)')
     output_format = choose_format(payload.get("format"), query_format, accept, formats)
@@ -86,8 +96,11 @@ def read_request(body: bytes, limits: Limits, formats: Sequence[str], query_form
     if not isinstance(texts, list):
         raise ApiError(400, f'"texts" must be a list of strings, got {_json_type(texts)}')
     if len(texts) > limits.max_texts:
-        raise ApiError(413, f'"texts" has {len(texts)} texts, over the limit of {limits.max_texts} per request: '
-                            "send them in several requests")
+        raise ApiError(
+            413,
+            f'"texts" has {len(texts)} texts, over the limit of {limits.max_texts} per request: '
+            "send them in several requests",
+        )
     request = TextsRequest([], False, output_format)
     for slot, text in enumerate(texts):
         problem = text_problem(text, limits, f'"texts"[{slot}]')
@@ -109,6 +122,13 @@ def choose_format(given: Any, query_format: Optional[str], accept: str, formats:
 
 
 def _json_type(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null",
-             int: "a number", float: "a number"}
+    names = {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        type(None): "null",
+        int: "a number",
+        float: "a number",
+    }
     return names.get(type(value), type(value).__name__)

@@ -3,6 +3,7 @@
 uvicorn drains on SIGTERM and SIGINT: it stops listening, lets in-flight requests finish (up to
 --graceful-timeout seconds), then runs the app's shutdown, which answers whatever is still queued.
 """
+
 import argparse
 import logging
 import os
@@ -16,35 +17,61 @@ logger = logging.getLogger("green_nlp.serve")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="green-nlp serve",
-                                     description="Serve exported green models over HTTP (micro-batched, no torch).")
-    parser.add_argument("models", nargs="+", metavar="MODEL",
-                        help="shipped model names (see `green-nlp models`) or exported folders; "
-                             "served under their name or folder name")
+    parser = argparse.ArgumentParser(
+        prog="green-nlp serve", description="Serve exported green models over HTTP (micro-batched, no torch)."
+    )
+    parser.add_argument(
+        "models",
+        nargs="+",
+        metavar="MODEL",
+        help="shipped model names (see `green-nlp models`) or exported folders; served under their name or folder name",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, default=8080, help="port to listen on (0: any free port)")
     batching = parser.add_argument_group("micro-batching")
     batching.add_argument("--max-batch", type=int, default=32, help="most texts in one model call (1: no batching)")
-    batching.add_argument("--max-wait-ms", type=float, default=5.0,
-                          help="the longest a text waits for others to join its batch (only while traffic brings company)")
-    batching.add_argument("--max-queue", type=int, default=4096,
-                          help="texts queued per model before requests get 503 (retry later)")
+    batching.add_argument(
+        "--max-wait-ms",
+        type=float,
+        default=5.0,
+        help="the longest a text waits for others to join its batch (only while traffic brings company)",
+    )
+    batching.add_argument(
+        "--max-queue", type=int, default=4096, help="texts queued per model before requests get 503 (retry later)"
+    )
     limits = parser.add_argument_group("limits")
     limits.add_argument("--max-body-bytes", type=int, default=1_000_000, help="largest request body")
     limits.add_argument("--max-text-chars", type=int, default=10_000, help="longest text")
     limits.add_argument("--max-texts", type=int, default=64, help="most texts in one request")
     runtime = parser.add_argument_group("runtime")
-    runtime.add_argument("--precision", choices=("auto", "fp32", "int8"), default="auto",
-                         help="which exported graph to run (auto: fp32 where the folder has it)")
-    runtime.add_argument("--threads", type=int, default=1,
-                         help="onnxruntime threads per model call (throughput comes from batching; more "
-                              "threads compete with the server's own thread on a small machine)")
-    runtime.add_argument("--graceful-timeout", type=float, default=30.0,
-                         help="seconds to let in-flight requests finish after SIGTERM")
-    runtime.add_argument("--http", choices=("auto", "httptools", "h11"), default="auto",
-                         help="uvicorn's HTTP parser (auto: httptools, in C, where installed)")
-    runtime.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
-                         help="the event loop (auto: uvloop where installed)")
+    runtime.add_argument(
+        "--precision",
+        choices=("auto", "fp32", "int8"),
+        default="auto",
+        help="which exported graph to run (auto: fp32 where the folder has it)",
+    )
+    runtime.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="onnxruntime threads per model call (throughput comes from batching; more "
+        "threads compete with the server's own thread on a small machine)",
+    )
+    runtime.add_argument(
+        "--graceful-timeout", type=float, default=30.0, help="seconds to let in-flight requests finish after SIGTERM"
+    )
+    runtime.add_argument(
+        "--http",
+        choices=("auto", "httptools", "h11"),
+        default="auto",
+        help="uvicorn's HTTP parser (auto: httptools, in C, where installed)",
+    )
+    runtime.add_argument(
+        "--loop",
+        choices=("auto", "uvloop", "asyncio"),
+        default="auto",
+        help="the event loop (auto: uvloop where installed)",
+    )
     runtime.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     runtime.add_argument("--access-log", action="store_true", help="log every request (off: it costs throughput)")
     return parser
@@ -63,9 +90,11 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    problems = [f"--{name.replace('_', '-')} must be positive" for name in
-                ("max_batch", "max_queue", "max_body_bytes", "max_text_chars", "max_texts", "threads")
-                if getattr(args, name) < 1] + (["--max-wait-ms must not be negative"] if args.max_wait_ms < 0 else [])
+    problems = [
+        f"--{name.replace('_', '-')} must be positive"
+        for name in ("max_batch", "max_queue", "max_body_bytes", "max_text_chars", "max_texts", "threads")
+        if getattr(args, name) < 1
+    ] + (["--max-wait-ms must not be negative"] if args.max_wait_ms < 0 else [])
     if problems:
         print(f"green-nlp serve: {'; '.join(problems)}", file=sys.stderr)
         return 2
@@ -82,6 +111,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for problem in warm_up(model):
             logger.warning("%s", problem)
     import spacy.displacy  # noqa: F401  (the page's drawings; imported now, not on the first page request)
+
     return serve(models, args)
 
 
@@ -91,8 +121,11 @@ def serve(models: Dict[str, Any], args: argparse.Namespace) -> int:
     from green_nlp.serve.app import Batching, create_app
     from green_nlp.serve.requests import Limits
 
-    app = create_app(models, Limits(args.max_body_bytes, args.max_text_chars, args.max_texts),
-                     Batching(args.max_batch, args.max_wait_ms / 1000, args.max_queue))
+    app = create_app(
+        models,
+        Limits(args.max_body_bytes, args.max_text_chars, args.max_texts),
+        Batching(args.max_batch, args.max_wait_ms / 1000, args.max_queue),
+    )
     try:
         sock = listening_socket(args.host, args.port)
     except OSError as error:
@@ -100,9 +133,20 @@ def serve(models: Dict[str, Any], args: argparse.Namespace) -> int:
         return 2
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"green-nlp serve: {', '.join(models)} on http://{shown}:{port} (pid {os.getpid()})", file=sys.stderr, flush=True)
-    config = uvicorn.Config(app, http=args.http, loop=args.loop, log_level=args.log_level, access_log=args.access_log,
-                            timeout_graceful_shutdown=args.graceful_timeout, lifespan="on")
+    print(
+        f"green-nlp serve: {', '.join(models)} on http://{shown}:{port} (pid {os.getpid()})",
+        file=sys.stderr,
+        flush=True,
+    )
+    config = uvicorn.Config(
+        app,
+        http=args.http,
+        loop=args.loop,
+        log_level=args.log_level,
+        access_log=args.access_log,
+        timeout_graceful_shutdown=args.graceful_timeout,
+        lifespan="on",
+    )
     uvicorn.Server(config).run(sockets=[sock])
     print("green-nlp serve: stopped", file=sys.stderr, flush=True)
     return 0

@@ -5,6 +5,7 @@ at no training cost (the idea behind checkpoint averaging in machine translation
 weight averaging). Only the weights change: the run's config and vocabulary still describe the
 model, so the result is archived like any other run.
 """
+
 import re
 from pathlib import Path
 from typing import Dict, List, Sequence
@@ -19,9 +20,11 @@ _EPOCH_CHECKPOINT = re.compile(r"model_state_e(\d+)_b(\d+)\.th$")
 
 def epoch_checkpoints(serialization_dir: Path) -> List[Path]:
     """The run's `model_state_e{epoch}_b{batch}.th` files, oldest first."""
-    found = [(tuple(int(x) for x in match.groups()), path)
-             for path in Path(serialization_dir).glob("model_state_e*_b*.th")
-             if (match := _EPOCH_CHECKPOINT.search(path.name))]
+    found = [
+        (tuple(int(x) for x in match.groups()), path)
+        for path in Path(serialization_dir).glob("model_state_e*_b*.th")
+        if (match := _EPOCH_CHECKPOINT.search(path.name))
+    ]
     return [path for _, path in sorted(found)]
 
 
@@ -33,7 +36,8 @@ def best_and_last(serialization_dir: Path) -> List[Path]:
     if not best.exists() or not epochs:
         raise ConfigurationError(
             f"{serialization_dir} needs best.th and at least one model_state_e*_b*.th to average; "
-            "name the checkpoints explicitly otherwise")
+            "name the checkpoints explicitly otherwise"
+        )
     return [best, epochs[-1]]
 
 
@@ -48,12 +52,14 @@ def average_state_dicts(states: Sequence[StateDict]) -> StateDict:
             missing, extra = sorted(first.keys() - state.keys()), sorted(state.keys() - first.keys())
             raise ConfigurationError(
                 f"checkpoint {index} does not hold the same parameters as checkpoint 0 "
-                f"(missing {missing[:5]}, extra {extra[:5]}): were they saved by the same model?")
+                f"(missing {missing[:5]}, extra {extra[:5]}): were they saved by the same model?"
+            )
         for key, tensor in state.items():
             if tensor.shape != first[key].shape:
                 raise ConfigurationError(
                     f"{key} has shape {tuple(tensor.shape)} in checkpoint {index} but "
-                    f"{tuple(first[key].shape)} in checkpoint 0")
+                    f"{tuple(first[key].shape)} in checkpoint 0"
+                )
     averaged: StateDict = {}
     for key, tensor in first.items():
         if tensor.is_floating_point():
@@ -64,8 +70,9 @@ def average_state_dicts(states: Sequence[StateDict]) -> StateDict:
         else:
             for index, state in enumerate(states[1:], start=1):
                 if not torch.equal(state[key], tensor):
-                    raise ConfigurationError(f"{key} is not a floating-point tensor and differs in "
-                                             f"checkpoint {index}; it cannot be averaged")
+                    raise ConfigurationError(
+                        f"{key} is not a floating-point tensor and differs in checkpoint {index}; it cannot be averaged"
+                    )
             averaged[key] = tensor.clone()
     return averaged
 

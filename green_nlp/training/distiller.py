@@ -5,6 +5,7 @@ the teacher gives (a teacher run beside the student, or logits stored with the d
 batch's training loss. A student model mixes in `Distillable`, and a distillation callback
 attaches a distiller before the first batch and detaches it at the end.
 """
+
 import abc
 from typing import Any, Optional
 

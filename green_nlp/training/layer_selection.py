@@ -5,6 +5,7 @@ Paper (Sec. 2.4) and its reference code: with gates z, loss += lambda0 * sum z(1
 penalty, always) + lambda0 * sum z (sparsity, only while more than lambda1 gates are non-zero);
 after every SGD-with-momentum step z is clamped to [0, 1].
 """
+
 import copy
 import os
 import re
@@ -83,10 +84,16 @@ class ProjectedSgdOptimizer(Optimizer, torch.optim.SGD):
         self._projected = [p for name, p in model_parameters if any(re.search(r, name) for r in projected)]
         if not self._projected:
             raise ConfigurationError(
-                f"no trainable parameter matches {list(projected)}; set the tagger's `gates_trainable: true`")
+                f"no trainable parameter matches {list(projected)}; set the tagger's `gates_trainable: true`"
+            )
         self._bounds = (low, high)
-        super().__init__(params=make_parameter_groups(model_parameters, parameter_groups), lr=lr,
-                         momentum=momentum, weight_decay=weight_decay, nesterov=nesterov)
+        super().__init__(
+            params=make_parameter_groups(model_parameters, parameter_groups),
+            lr=lr,
+            momentum=momentum,
+            weight_decay=weight_decay,
+            nesterov=nesterov,
+        )
 
     @torch.no_grad()
     def step(self, closure=None):
@@ -154,8 +161,11 @@ def prune_tagger(model: Any, config: Params) -> Tuple[Model, Params]:
     kept = kept_layers_per_lm(model)
     new_config = pruned_config(config, kept)
     new_model: Any = Model.from_params(vocab=model.vocab, params=new_config.duplicate().pop("model"))
-    state = {k: v for k, v in model.state_dict().items()
-             if not k.startswith("language_models.") and k not in ("lm_gates", "lm_projection.weight")}
+    state = {
+        k: v
+        for k, v in model.state_dict().items()
+        if not k.startswith("language_models.") and k not in ("lm_gates", "lm_projection.weight")
+    }
     projection_columns: List[int] = []
     offset = 0
     new_index = 0

@@ -1,4 +1,5 @@
 """Distillation from precomputed teacher logits (the n-gram DAN's teacher never runs in training)."""
+
 from typing import Optional
 
 import torch
@@ -15,8 +16,9 @@ class LogitDistiller(Distiller):
     plain CE when there is no teacher. Plain object, not a module: nothing enters the state_dict.
     """
 
-    def loss(self, logits: torch.Tensor, teacher_logits: Optional[torch.Tensor] = None,
-             labels: Optional[torch.Tensor] = None) -> torch.Tensor:
+    def loss(
+        self, logits: torch.Tensor, teacher_logits: Optional[torch.Tensor] = None, labels: Optional[torch.Tensor] = None
+    ) -> torch.Tensor:
         # logits, teacher_logits: (batch, classes); labels: (batch,)
         ce = torch.nn.functional.cross_entropy(logits, labels) if labels is not None else None
         if teacher_logits is None:

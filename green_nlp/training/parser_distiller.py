@@ -1,5 +1,6 @@
 """The teacher side of parser distillation: frozen teacher scores (optionally cached) and the loss
 of the seed paper's equation 3, KL(arc) + KL(label) + CE(arc) + CE(label)."""
+
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
@@ -30,7 +31,8 @@ def check_vocabularies_match(teacher: Vocabulary, student: Vocabulary, teacher_a
                 f"student vocabulary differs from the teacher's in namespace '{namespace}' "
                 f"(teacher {len(teacher_map)} entries, student {len(student_map)}; only in teacher: "
                 f"{only_teacher}, only in student: {only_student}). Give the student the teacher's "
-                f'vocabulary: "vocabulary": {{"type": "from_files", "directory": "{teacher_archive}"}}')
+                f'vocabulary: "vocabulary": {{"type": "from_files", "directory": "{teacher_archive}"}}'
+            )
 
 
 class ParserDistiller(Distiller):
@@ -53,8 +55,14 @@ class ParserDistiller(Distiller):
         teacher (the teacher is frozen and in eval mode, so its scores do not change).
     """
 
-    def __init__(self, teacher: Any, temperature: float = 1.0, kl_weight: float = 1.0,
-                 ce_weight: float = 1.0, cache_teacher_outputs: bool = True) -> None:
+    def __init__(
+        self,
+        teacher: Any,
+        temperature: float = 1.0,
+        kl_weight: float = 1.0,
+        ce_weight: float = 1.0,
+        cache_teacher_outputs: bool = True,
+    ) -> None:
         super().__init__(temperature, kl_weight, ce_weight)
         self.teachers: List[Any] = list(teacher) if isinstance(teacher, (list, tuple)) else [teacher]
         if not self.teachers:
@@ -68,37 +76,48 @@ class ParserDistiller(Distiller):
         self.teacher_token_keys = set(self.teacher.text_field_embedder._token_embedders)
         for model in self.teachers[1:]:
             if set(model.text_field_embedder._token_embedders) != self.teacher_token_keys:
-                raise ConfigurationError("cross-fitting teachers must embed the same token indexers (the first "
-                                         f"uses {sorted(self.teacher_token_keys)}, another "
-                                         f"{sorted(model.text_field_embedder._token_embedders)}); train them all "
-                                         "from one config")
+                raise ConfigurationError(
+                    "cross-fitting teachers must embed the same token indexers (the first "
+                    f"uses {sorted(self.teacher_token_keys)}, another "
+                    f"{sorted(model.text_field_embedder._token_embedders)}); train them all "
+                    "from one config"
+                )
 
     # ------------------------------------------------------------ teacher side
-    def _run_teacher(self, words: TextFieldTensors, upos: Optional[torch.Tensor], gold_heads: torch.Tensor,
-                     metadata: Optional[List[Dict[str, Any]]] = None) -> Tuple[torch.Tensor, torch.Tensor]:
+    def _run_teacher(
+        self,
+        words: TextFieldTensors,
+        upos: Optional[torch.Tensor],
+        gold_heads: torch.Tensor,
+        metadata: Optional[List[Dict[str, Any]]] = None,
+    ) -> Tuple[torch.Tensor, torch.Tensor]:
         missing = self.teacher_token_keys - set(words)
         if missing:
             raise ConfigurationError(
                 f"the teacher needs token indexers {sorted(missing)} that the student's dataset reader does "
-                "not produce; add them to the student's dataset_reader.token_indexers")
+                "not produce; add them to the student's dataset_reader.token_indexers"
+            )
         teacher_words = {key: value for key, value in words.items() if key in self.teacher_token_keys}
         if len(self.teachers) == 1:
             return self._score(self.teacher, teacher_words, upos, gold_heads)
         if metadata is None:
             raise ConfigurationError("cross-fitting teachers need each sentence's words (the metadata field)")
         # each sentence goes to the one teacher that did not train on it
-        folds = torch.tensor([sentence_fold(m["words"], len(self.teachers)) for m in metadata],
-                             device=gold_heads.device)
+        folds = torch.tensor(
+            [sentence_fold(m["words"], len(self.teachers)) for m in metadata], device=gold_heads.device
+        )
         arc: Optional[torch.Tensor] = None
         label: Optional[torch.Tensor] = None
         for fold, model in enumerate(self.teachers):
             rows = (folds == fold).nonzero().squeeze(1)
             if rows.numel() == 0:
                 continue
-            fold_words = {key: {name: tensor[rows] for name, tensor in value.items()}
-                          for key, value in teacher_words.items()}
-            fold_arc, fold_label = self._score(model, fold_words, None if upos is None else upos[rows],
-                                               gold_heads[rows])
+            fold_words = {
+                key: {name: tensor[rows] for name, tensor in value.items()} for key, value in teacher_words.items()
+            }
+            fold_arc, fold_label = self._score(
+                model, fold_words, None if upos is None else upos[rows], gold_heads[rows]
+            )
             if arc is None or label is None:
                 arc = fold_arc.new_full((len(metadata),) + fold_arc.shape[1:], _PADDED_SCORE)
                 label = fold_label.new_zeros((len(metadata),) + fold_label.shape[1:])
@@ -107,20 +126,28 @@ class ParserDistiller(Distiller):
         return arc, label
 
     @staticmethod
-    def _score(model: Any, words: TextFieldTensors, upos: Optional[torch.Tensor],
-               gold_heads: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    def _score(
+        model: Any, words: TextFieldTensors, upos: Optional[torch.Tensor], gold_heads: torch.Tensor
+    ) -> Tuple[torch.Tensor, torch.Tensor]:
         with torch.no_grad():
             scores = model.score(words, upos if model.upos_embedding is not None else None)
             return scores["arc_scores"], model.label_scores(scores, gold_heads)
 
-    def teacher_scores(self, words: TextFieldTensors, upos: Optional[torch.Tensor], gold_heads: torch.Tensor,
-                       metadata: Optional[List[Dict[str, Any]]]) -> Tuple[torch.Tensor, torch.Tensor]:
+    def teacher_scores(
+        self,
+        words: TextFieldTensors,
+        upos: Optional[torch.Tensor],
+        gold_heads: torch.Tensor,
+        metadata: Optional[List[Dict[str, Any]]],
+    ) -> Tuple[torch.Tensor, torch.Tensor]:
         """Teacher arc scores (batch, n+1, n+1) and label scores at gold heads (batch, n+1, labels)."""
         if self.cache is None or metadata is None:
             return self._run_teacher(words, upos, gold_heads, metadata)
         # one key per sentence, whatever batch it lands in: the gold heads without the batch's padding
-        keys = [(tuple(m["words"]), tuple(m.get("upos") or ()), tuple(h[: len(m["words"])].tolist()))
-                for m, h in zip(metadata, gold_heads[:, 1:])]
+        keys = [
+            (tuple(m["words"]), tuple(m.get("upos") or ()), tuple(h[: len(m["words"])].tolist()))
+            for m, h in zip(metadata, gold_heads[:, 1:])
+        ]
         if any(key not in self.cache for key in keys):
             arc, label = self._run_teacher(words, upos, gold_heads, metadata)
             for b, key in enumerate(keys):
@@ -139,9 +166,16 @@ class ParserDistiller(Distiller):
         return arc, label
 
     # ------------------------------------------------------------------- loss
-    def loss(self, scores: Dict[str, torch.Tensor], label_scores: torch.Tensor,
-             gold_loss: torch.Tensor, words: TextFieldTensors, upos: Optional[torch.Tensor],
-             gold_heads: torch.Tensor, metadata: Optional[List[Dict[str, Any]]]) -> torch.Tensor:
+    def loss(
+        self,
+        scores: Dict[str, torch.Tensor],
+        label_scores: torch.Tensor,
+        gold_loss: torch.Tensor,
+        words: TextFieldTensors,
+        upos: Optional[torch.Tensor],
+        gold_heads: torch.Tensor,
+        metadata: Optional[List[Dict[str, Any]]],
+    ) -> torch.Tensor:
         """kl_weight * (KL(arc) + KL(label)) + ce_weight * gold_loss, from what the student computed.
 
         `scores`: the student's `score()` (arc scores and mask); `label_scores`: its label scores at

@@ -9,6 +9,7 @@ built with the teacher's vocabulary. Pretrained word vectors keep their width (G
 TEACHER is a model archive, a training run folder, or a training config (its vocabulary is then
 built from the config's training data).
 """
+
 import argparse
 import copy
 import json
@@ -40,7 +41,8 @@ def student_dims(model_params: Dict[str, Any], scale: float) -> Dict[str, int]:
         "arc_dim": _scaled(model_params.get("arc_mlp_dim", 500), scale),
         "label_dim": _scaled(model_params.get("label_mlp_dim", 100), scale),
         "upos_dim": _scaled(model_params.get("upos_embedding_dim", 100), scale)
-        if model_params.get("upos_embedding_dim", 100) > 0 else 0,
+        if model_params.get("upos_embedding_dim", 100) > 0
+        else 0,
         "word_dim": words["embedding_dim"] if "pretrained_file" in words else _scaled(words["embedding_dim"], scale),
     }
     if "token_characters" in embedders:
@@ -74,8 +76,9 @@ def count_parameters(model_params: Dict[str, Any], vocab: Vocabulary) -> int:
     return count_trainable_parameters(Model.from_params(vocab=vocab, params=Params(copy.deepcopy(model_params))))
 
 
-def size_student(model_params: Dict[str, Any], vocab: Vocabulary, fraction: float,
-                 iterations: int = 24) -> Tuple[Dict[str, int], int, float]:
+def size_student(
+    model_params: Dict[str, Any], vocab: Vocabulary, fraction: float, iterations: int = 24
+) -> Tuple[Dict[str, int], int, float]:
     """(dims, student params, fraction reached) with the fraction as close to `fraction` as bisection gets."""
     if not 0 < fraction <= 1:
         raise ValueError(f"fraction must be in (0, 1], got {fraction}")
@@ -112,8 +115,9 @@ def load_teacher_spec(teacher: Path) -> Tuple[Dict[str, Any], Vocabulary]:
 
     params = Params.from_file(str(teacher))
     reader = DatasetReader.from_params(params.pop("dataset_reader"))
-    vocab = Vocabulary.from_params(params.pop("vocabulary", Params({})),
-                                   instances=reader.read(params.pop("train_data_path")))
+    vocab = Vocabulary.from_params(
+        params.pop("vocabulary", Params({})), instances=reader.read(params.pop("train_data_path"))
+    )
     return params.pop("model").as_dict(), vocab
 
 

@@ -1,6 +1,7 @@
 """What every green_nlp distillation callback shares: temperature, KL/CE weights, optional teacher
 annealing, and the schedule's resumable state. Subclasses decide where the teacher's outputs come
 from (a teacher archive run alongside the student, or logits precomputed into the data)."""
+
 from typing import Any, Dict, Optional
 
 from allennlp.common.checks import ConfigurationError
@@ -24,8 +25,14 @@ class DistillationSchedule(TrainerCallback):
         pure gold supervision (CE only) at the last.
     """
 
-    def __init__(self, serialization_dir: str, temperature: float = 1.0, kl_weight: float = 1.0,
-                 ce_weight: float = 1.0, teacher_annealing: bool = False) -> None:
+    def __init__(
+        self,
+        serialization_dir: str,
+        temperature: float = 1.0,
+        kl_weight: float = 1.0,
+        ce_weight: float = 1.0,
+        teacher_annealing: bool = False,
+    ) -> None:
         super().__init__(serialization_dir)
         if temperature <= 0:
             raise ConfigurationError(f"temperature must be positive, got {temperature}")
@@ -67,15 +74,31 @@ class DistillationSchedule(TrainerCallback):
         self.distiller.kl_weight = self.kl_weight * (1.0 - progress)
         self.distiller.ce_weight = self.ce_weight * progress
 
-    def on_batch(self, trainer: Any, batch_inputs: Any, batch_outputs: Any, batch_metrics: Dict[str, Any],
-                 epoch: int, batch_number: int, is_training: bool, is_primary: bool = True,
-                 batch_grad_norm: Optional[float] = None, **kwargs: Any) -> None:
+    def on_batch(
+        self,
+        trainer: Any,
+        batch_inputs: Any,
+        batch_outputs: Any,
+        batch_metrics: Dict[str, Any],
+        epoch: int,
+        batch_number: int,
+        is_training: bool,
+        is_primary: bool = True,
+        batch_grad_norm: Optional[float] = None,
+        **kwargs: Any,
+    ) -> None:
         if is_training:
             self.batches_seen += 1
             self._update_weights()
 
-    def on_end(self, trainer: Any, metrics: Optional[Dict[str, Any]] = None, epoch: Optional[int] = None,
-               is_primary: bool = True, **kwargs: Any) -> None:
+    def on_end(
+        self,
+        trainer: Any,
+        metrics: Optional[Dict[str, Any]] = None,
+        epoch: Optional[int] = None,
+        is_primary: bool = True,
+        **kwargs: Any,
+    ) -> None:
         trainer.model.attach_distiller(None)  # the final archive and evaluation see the student alone
 
     def state_dict(self) -> Dict[str, Any]:

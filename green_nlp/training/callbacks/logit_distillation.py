@@ -1,4 +1,5 @@
 """The TrainerCallback for students whose teacher logits are precomputed into the data."""
+
 import logging
 from typing import Any
 

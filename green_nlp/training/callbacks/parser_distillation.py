@@ -1,4 +1,5 @@
 """The TrainerCallback that ties a teacher parser archive to the parser student being trained."""
+
 import logging
 from typing import Any, List, Optional
 
@@ -40,17 +41,30 @@ class ParserDistillationCallback(DistillationSchedule):
     cache_teacher_outputs : `bool`, optional (default = `True`)
     """
 
-    def __init__(self, serialization_dir: str, teacher_archive: Optional[str] = None, temperature: float = 1.0,
-                 kl_weight: float = 1.0, ce_weight: float = 1.0, teacher_annealing: bool = False,
-                 cache_teacher_outputs: bool = True, cross_fit_teacher_archives: Optional[List[str]] = None) -> None:
+    def __init__(
+        self,
+        serialization_dir: str,
+        teacher_archive: Optional[str] = None,
+        temperature: float = 1.0,
+        kl_weight: float = 1.0,
+        ce_weight: float = 1.0,
+        teacher_annealing: bool = False,
+        cache_teacher_outputs: bool = True,
+        cross_fit_teacher_archives: Optional[List[str]] = None,
+    ) -> None:
         super().__init__(serialization_dir, temperature, kl_weight, ce_weight, teacher_annealing)
         if (teacher_archive is None) == (cross_fit_teacher_archives is None):
-            raise ConfigurationError("give the distillation callback either teacher_archive or "
-                                     "cross_fit_teacher_archives (one of the two)")
+            raise ConfigurationError(
+                "give the distillation callback either teacher_archive or cross_fit_teacher_archives (one of the two)"
+            )
         if cross_fit_teacher_archives is not None and len(cross_fit_teacher_archives) < 2:
-            raise ConfigurationError("cross_fit_teacher_archives needs at least two archives, one per fold; "
-                                     f"got {len(cross_fit_teacher_archives)}")
-        self.teacher_archives = [teacher_archive] if teacher_archive is not None else list(cross_fit_teacher_archives or [])
+            raise ConfigurationError(
+                "cross_fit_teacher_archives needs at least two archives, one per fold; "
+                f"got {len(cross_fit_teacher_archives)}"
+            )
+        self.teacher_archives = (
+            [teacher_archive] if teacher_archive is not None else list(cross_fit_teacher_archives or [])
+        )
         self.cross_fit = cross_fit_teacher_archives is not None
         self.cache_teacher_outputs = cache_teacher_outputs
         self.distiller: Optional[ParserDistiller] = None
@@ -66,12 +80,19 @@ class ParserDistillationCallback(DistillationSchedule):
                 check_fold_teacher(archive, path, fold, len(self.teacher_archives))
             teacher = archive.model
             if type(teacher) is not type(student):
-                raise ConfigurationError(f"teacher is a {type(teacher).__name__}, student a "
-                                         f"{type(student).__name__}; distillation needs the same model family")
+                raise ConfigurationError(
+                    f"teacher is a {type(teacher).__name__}, student a "
+                    f"{type(student).__name__}; distillation needs the same model family"
+                )
             check_vocabularies_match(teacher.vocab, student.vocab, path)
             teachers.append(teacher.to(device))
-        self.distiller = ParserDistiller(teachers if self.cross_fit else teachers[0], self.temperature,
-                                         self.kl_weight, self.ce_weight, self.cache_teacher_outputs)
+        self.distiller = ParserDistiller(
+            teachers if self.cross_fit else teachers[0],
+            self.temperature,
+            self.kl_weight,
+            self.ce_weight,
+            self.cache_teacher_outputs,
+        )
         self._attach(trainer)
         logger.info("distilling from %s (temperature %s)", ", ".join(self.teacher_archives), self.temperature)
 
@@ -91,7 +112,8 @@ def check_fold_teacher(archive: Archive, path: str, fold: int, fold_count: int) 
         raise ConfigurationError(
             f"cross-fitting teacher {fold} ({path}) was trained with cross_fit_folds={trained[0]}, "
             f"leave_out_fold={trained[1]}; position {fold} of {fold_count} archives needs "
-            f"cross_fit_folds={fold_count}, leave_out_fold={fold}. List the archives in fold order.")
+            f"cross_fit_folds={fold_count}, leave_out_fold={fold}. List the archives in fold order."
+        )
 
 
 DistillationCallback = ParserDistillationCallback

@@ -1,4 +1,5 @@
 """Optimizers registered with AllenNLP."""
+
 from green_nlp.training.optimizers.hybrid import HybridAdamOptimizer
 
 __all__ = [

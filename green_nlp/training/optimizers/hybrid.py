@@ -6,6 +6,7 @@ a batch used. Gradient clipping applies to the dense parameters only: clipping a
 by a global norm would mix in rows the batch never saw. Leave the trainer's own `grad_norm` unset
 (it would clip every gradient, sparse ones included); set `max_dense_grad_norm` here instead.
 """
+
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -34,22 +35,33 @@ class HybridAdamOptimizer(Optimizer):
         Clip the dense parameters' gradients to this total norm before each step.
     """
 
-    def __init__(self, model_parameters: List[Tuple[str, torch.nn.Parameter]],
-                 sparse_parameters: Optional[List[str]] = None, lr: float = 5e-4, sparse_lr: Optional[float] = None,
-                 betas: Tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0.0,
-                 decoupled_weight_decay: bool = False, max_dense_grad_norm: Optional[float] = None,
-                 parameter_groups: Any = None) -> None:
+    def __init__(
+        self,
+        model_parameters: List[Tuple[str, torch.nn.Parameter]],
+        sparse_parameters: Optional[List[str]] = None,
+        lr: float = 5e-4,
+        sparse_lr: Optional[float] = None,
+        betas: Tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0.0,
+        decoupled_weight_decay: bool = False,
+        max_dense_grad_norm: Optional[float] = None,
+        parameter_groups: Any = None,
+    ) -> None:
         if parameter_groups:
-            raise ConfigurationError("green_hybrid_adam makes its own two groups; use sparse_parameters, not "
-                                     "parameter_groups")
+            raise ConfigurationError(
+                "green_hybrid_adam makes its own two groups; use sparse_parameters, not parameter_groups"
+            )
         patterns = sparse_parameters if sparse_parameters is not None else ["ngram_embedding"]
         trainable = [(name, p) for name, p in model_parameters if p.requires_grad]
         self.sparse_names = [name for name, _ in trainable if any(re.search(r, name) for r in patterns)]
         sparse = [p for name, p in trainable if name in self.sparse_names]
         dense = [p for name, p in trainable if name not in self.sparse_names]
         if not sparse:
-            raise ConfigurationError(f"no parameter name matches sparse_parameters {patterns}; names are "
-                                     f"{[name for name, _ in trainable][:10]}")
+            raise ConfigurationError(
+                f"no parameter name matches sparse_parameters {patterns}; names are "
+                f"{[name for name, _ in trainable][:10]}"
+            )
         if not dense:
             raise ConfigurationError("every parameter matched sparse_parameters; dense layers need Adam")
         self.sparse_optimizer = torch.optim.SparseAdam(sparse, lr=sparse_lr or lr, betas=betas, eps=eps)
@@ -68,8 +80,10 @@ class HybridAdamOptimizer(Optimizer):
         for group in self.sparse_optimizer.param_groups:
             for p in group["params"]:
                 if p.grad is not None and not p.grad.is_sparse:
-                    raise ConfigurationError("a sparse_parameters match has a dense gradient; give its embedding "
-                                             "sparse=True or change sparse_parameters")
+                    raise ConfigurationError(
+                        "a sparse_parameters match has a dense gradient; give its embedding "
+                        "sparse=True or change sparse_parameters"
+                    )
         dense = self._dense_parameters()
         if any(p.grad is not None and p.grad.is_sparse for p in dense):
             raise ConfigurationError("a dense parameter has a sparse gradient; add its name to sparse_parameters")
