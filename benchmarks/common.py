@@ -1,5 +1,6 @@
 """Helpers shared by the benchmark scripts: where things are, hardware description and result files.
 Only the standard library at import: the runtime benchmark's torch-free child processes import it."""
+
 import json
 import os
 import platform
@@ -50,8 +51,15 @@ def earlier_treebanks(results_file: Path, replace: bool) -> Dict[str, Any]:
     return json.loads(results_file.read_text()).get("treebanks", {})
 
 
-def write_results(out_dir: Path, name: str, results: Dict[str, Any], rows: Dict[str, Dict[str, Any]],
-                  columns: List[str], note: str, first_column: str = "model") -> None:
+def write_results(
+    out_dir: Path,
+    name: str,
+    results: Dict[str, Any],
+    rows: Dict[str, Dict[str, Any]],
+    columns: List[str],
+    note: str,
+    first_column: str = "model",
+) -> None:
     """Save `<name>.json` (everything) and `<name>.md` (a short table), and print the table."""
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / f"{name}.json").write_text(json.dumps(results, indent=2) + "\n")

@@ -9,6 +9,7 @@ Writes `pretrained/<name>/` (the ONNX graph, `green_model.json` and `README.md`,
 and benchmarks/results/pretrained_<name>.{json,md}. Each model's recipe is in
 scripts/pretrained_<family>.py; every figure on a card is measured by that recipe.
 """
+
 import argparse
 from pathlib import Path
 
@@ -23,8 +24,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("name", choices=MODELS)
     parser.add_argument("--archive", type=Path, help="an archive already trained with the model's config")
-    parser.add_argument("--tables-only", action="store_true",
-                        help="only rewrite the Markdown table from the saved results JSON")
+    parser.add_argument(
+        "--tables-only", action="store_true", help="only rewrite the Markdown table from the saved results JSON"
+    )
     args = parser.parse_args()
     if args.name == pretrained_sentiment.NAME:
         if args.tables_only:

@@ -3,6 +3,7 @@
 They are trained from the fixture configs (fixed seeds), so the same command gives the same
 weights; tests load them as teachers.
 """
+
 import shutil
 import tempfile
 from pathlib import Path

@@ -4,6 +4,7 @@ The sentences come from a small grammar written for these tests (subject, verb, 
 determiners, adjectives and prepositional phrases) so that a tiny parser can learn them in
 seconds; they are not drawn from any treebank.
 """
+
 import random
 from pathlib import Path
 from typing import List, Tuple

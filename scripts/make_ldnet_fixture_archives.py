@@ -5,6 +5,7 @@ LD-Net taggers on the fixture CoNLL-03, WNUT-17 and CoNLL-2000 files with those 
 the layer-selection configs start from on the fixtures). `python scripts/make_ldnet_fixture_archives.py
 NAME...` rebuilds only the named archives. Seeds are fixed, so the same command gives the same weights.
 """
+
 import os
 import shutil
 import sys

@@ -1,5 +1,6 @@
 """What the shipped models' recipes (scripts/pretrained_*.py) share: where things go, training with
 `allennlp train` (resumed with -r), the size budget, and writing the folder and the results."""
+
 import json
 import os
 import shutil

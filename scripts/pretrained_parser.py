@@ -5,6 +5,7 @@ Every figure on the card is measured here, by `allennlp train` (test scores of t
 by the runtime on the same test file. The int8 graph ships alone where it agrees with fp32 on at least
 99.5 % of the dev words' heads and labels, else fp32 alone, to stay within the 12 MB budget.
 """
+
 import json
 import tempfile
 import time
@@ -41,7 +42,8 @@ SHIPPED = {
     "en-ewt-parser": ShippedParser(
         name="en-ewt-parser",
         config="training_configs/parser/ud_ewt_raw_text_small.jsonnet",
-        treebank="UD_English-EWT", prefix="en_ewt-ud-",
+        treebank="UD_English-EWT",
+        prefix="en_ewt-ud-",
         title="en-ewt-parser: English dependency parser for raw text (UD English-EWT)",
         license="CC BY-SA 4.0 (the model is trained on UD English-EWT, CC BY-SA 4.0; GloVe 6B vectors, PDDL 1.0)",
         data_lines=(
@@ -65,8 +67,9 @@ def conllu_sentences(path: Path) -> List[Tuple[List[str], List[int], List[str]]]
     return sentences
 
 
-def score_runtime(folder: Path, precision: str, sentences: Sequence[Tuple[List[str], List[int], List[str]]]
-                  ) -> Dict[str, float]:
+def score_runtime(
+    folder: Path, precision: str, sentences: Sequence[Tuple[List[str], List[int], List[str]]]
+) -> Dict[str, float]:
     """UAS / LAS (all words, full relations) of the runtime on gold tokens, and tokens/s on one thread."""
     from green_nlp.runtime import load
 
@@ -81,8 +84,13 @@ def score_runtime(folder: Path, precision: str, sentences: Sequence[Tuple[List[s
             words += 1
             heads += head == gold_head
             arcs += head == gold_head and rel == gold_rel
-    return {"UAS": 100 * heads / words, "LAS": 100 * arcs / words, "tokens_per_s": words / seconds,
-            "sentences_per_s": len(sentences) / seconds, "words": words}
+    return {
+        "UAS": 100 * heads / words,
+        "LAS": 100 * arcs / words,
+        "tokens_per_s": words / seconds,
+        "sentences_per_s": len(sentences) / seconds,
+        "words": words,
+    }
 
 
 def raw_lines(path: Path, count: int) -> List[str]:
@@ -187,12 +195,16 @@ def build(model: ShippedParser, archive: Optional[Path]) -> Dict[str, Any]:
         keep_one_graph(exported, shipped)
         parameters = sum(p.numel() for p in load_archive(str(archive)).model.parameters())
         figures: Dict[str, Any] = {
-            "name": model.name, "archive_sha256": json.loads((exported / "green_model.json").read_text())[
-                "source_archive_sha256"],
+            "name": model.name,
+            "archive_sha256": json.loads((exported / "green_model.json").read_text())["source_archive_sha256"],
             "allennlp_test": {key: metrics[key] for key in ("test_UAS", "test_LAS", "test_upos_accuracy")},
-            "epochs": metrics["epoch"] + 1, "int8_agreement_dev": agreement,
-            "runtime": runtime, "fp32_equals_allennlp_test_500": equality, "shipped_precision": shipped,
-            "parameters": parameters, "hardware": hardware(),
+            "epochs": metrics["epoch"] + 1,
+            "int8_agreement_dev": agreement,
+            "runtime": runtime,
+            "fp32_equals_allennlp_test_500": equality,
+            "shipped_precision": shipped,
+            "parameters": parameters,
+            "hardware": hardware(),
         }
         figures["folder_bytes"] = folder_bytes(exported)
         finish_folder(model.name, exported, write_card(model, exported, figures), figures)
@@ -204,15 +216,21 @@ def results_markdown(figures: Dict[str, Any]) -> str:
     """The shipped model's figures as a short table (the JSON beside it holds them all)."""
     shipped, agreement = figures["shipped_precision"], figures["int8_agreement_dev"]
     equality = figures["fp32_equals_allennlp_test_500"]
-    rows = ["| form | UAS | LAS | tokens/s (1 thread, batch 32) |", "|---|---|---|---|",
-            f"| torch fp32 (allennlp train's test evaluation) | {100 * figures['allennlp_test']['test_UAS']:.2f} | "
-            f"{100 * figures['allennlp_test']['test_LAS']:.2f} | |"]
+    rows = [
+        "| form | UAS | LAS | tokens/s (1 thread, batch 32) |",
+        "|---|---|---|---|",
+        f"| torch fp32 (allennlp train's test evaluation) | {100 * figures['allennlp_test']['test_UAS']:.2f} | "
+        f"{100 * figures['allennlp_test']['test_LAS']:.2f} | |",
+    ]
     for precision, runtime in figures["runtime"].items():
         mark = " (shipped)" if precision == shipped else ""
-        rows.append(f"| runtime {precision}{mark} | {runtime['UAS']:.2f} | {runtime['LAS']:.2f} | "
-                    f"{runtime['tokens_per_s']:,.0f} |")
+        rows.append(
+            f"| runtime {precision}{mark} | {runtime['UAS']:.2f} | {runtime['LAS']:.2f} | "
+            f"{runtime['tokens_per_s']:,.0f} |"
+        )
     return "\n".join(rows) + (
         f"\n\n{figures['name']}: UD English-EWT test, gold tokens, all words; {figures['parameters']:,} parameters, "
         f"{figures['folder_bytes'] / 1e6:.1f} MB folder. int8 vs fp32 on dev words: "
         f"{100 * agreement['heads_and_labels']:.2f} % same head and label. Runtime fp32 = AllenNLP predictor on "
-        f"{equality['identical']} of {equality['lines']} test lines as raw text. {figures['hardware']}.\n")
+        f"{equality['identical']} of {equality['lines']} test lines as raw text. {figures['hardware']}.\n"
+    )

@@ -6,6 +6,7 @@ in SST-2's training set -> exported -> measured -> card.
 Each step is skipped when its output exists (training resumes with `allennlp train -r`, labeling
 after its last complete record), so an interrupted build is rerun with the same command.
 """
+
 import json
 import os
 import subprocess
@@ -34,8 +35,11 @@ NAME = "en-sst2-sentiment"
 TITLE = "en-sst2-sentiment: English sentiment classifier (SST-2), a distilled n-gram DAN"
 TEACHER_CONFIG = "training_configs/dan/teacher_sst2_full.jsonnet"
 # CPU-sized: the config's GPU recipe is 2 epochs at lr 3e-5; one epoch on one CPU thread takes ~25 min
-TEACHER_OVERRIDES = {"trainer.num_epochs": 1, "trainer.optimizer.lr": 5e-5,
-                     "trainer.learning_rate_scheduler.warmup_steps": 200}
+TEACHER_OVERRIDES = {
+    "trainer.num_epochs": 1,
+    "trainer.optimizer.lr": 5e-5,
+    "trainer.learning_rate_scheduler.warmup_steps": 200,
+}
 DAN_CONFIG = "training_configs/dan/en_sst2_sentiment.jsonnet"
 IMDB_SENTENCES = 60000
 # n-grams kept after training, each ranked two ways: by the vocabulary's own order (counts over the
@@ -44,9 +48,11 @@ IMDB_SENTENCES = 60000
 # the count here, see benchmarks/results/pretrained_en_sst2_sentiment.md)
 KEEP_CANDIDATES = (100000, 50000, 35000, 25000)
 RANKINGS = ("vocabulary", "sst2_train")
-LICENSE = ("research use only: trained on SST-2 (Stanford Sentiment Treebank, sentences from Rotten Tomatoes "
-           "reviews, Socher et al. 2013; no license granted for redistribution) and IMDB reviews (Maas et al. "
-           "2011, research); the teacher is all-MiniLM-L6-v2 (Apache-2.0)")
+LICENSE = (
+    "research use only: trained on SST-2 (Stanford Sentiment Treebank, sentences from Rotten Tomatoes "
+    "reviews, Socher et al. 2013; no license granted for redistribution) and IMDB reviews (Maas et al. "
+    "2011, research); the teacher is all-MiniLM-L6-v2 (Apache-2.0)"
+)
 DATA_LINES = (
     "SST-2 (GLUE split): train 67,349 phrases, dev 872 and test 1,821 sentences, labels negative/positive",
     f"Distillation text: all SST-2 training phrases + the first {IMDB_SENTENCES:,} sentences (4-40 spaCy tokens) "
@@ -61,11 +67,28 @@ def run_dir() -> Path:
 
 def label(teacher: Path, output: Path, inputs: Sequence[str]) -> "subprocess.Popen[bytes]":
     """Start `allennlp green-label-teacher` (one thread) writing `output`; resumes a partial cache."""
-    command = [allennlp_bin(), "green-label-teacher", str(teacher), *inputs, "--output", str(output),
-               "--batch-size", "64", "--threads", "1", "--include-package", "green_nlp"]
+    command = [
+        allennlp_bin(),
+        "green-label-teacher",
+        str(teacher),
+        *inputs,
+        "--output",
+        str(output),
+        "--batch-size",
+        "64",
+        "--threads",
+        "1",
+        "--include-package",
+        "green_nlp",
+    ]
     log = open(f"{output}.log", "w")
-    return subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
-                            env=dict(os.environ, OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1"))
+    return subprocess.Popen(
+        command,
+        cwd=REPO,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=dict(os.environ, OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1"),
+    )
 
 
 def distillation_corpus(teacher: Path, run: Path, sst2: Path) -> None:
@@ -75,8 +98,10 @@ def distillation_corpus(teacher: Path, run: Path, sst2: Path) -> None:
         from green_nlp.dataset_readers.lm_corpus import write_review_sentences
 
         write_review_sentences(data_dir() / "cls" / "imdb" / "train_unsup.jsonl.gz", sentences, count=IMDB_SENTENCES)
-    jobs = [label(teacher, run / "kd.teacher.jsonl", [str(sst2 / "train.tsv")]),
-            label(teacher, run / "kd_imdb.teacher.jsonl", ["--format", "lines", str(sentences)])]
+    jobs = [
+        label(teacher, run / "kd.teacher.jsonl", [str(sst2 / "train.tsv")]),
+        label(teacher, run / "kd_imdb.teacher.jsonl", ["--format", "lines", str(sentences)]),
+    ]
     for job in jobs:
         if job.wait() != 0:
             raise SystemExit(f"green-label-teacher failed: see {job.args[job.args.index('--output') + 1]}.log")
@@ -167,8 +192,12 @@ def build(archive: Any = None) -> Dict[str, Any]:
                 pruned, folder = prune_and_export(dan, keep, ranking, sst2, Path(temporary))
                 int8_bytes = folder_bytes(folder) - (folder / "model.onnx").stat().st_size
                 dev = accuracy(runtime_answers(folder, "int8", dev_texts), dev_gold)
-                sweep[f"{ranking} {keep}"] = {"ranking": ranking, "kept_ngrams": keep,
-                                              "folder_bytes_int8_only": int8_bytes, "dev_accuracy_int8": dev}
+                sweep[f"{ranking} {keep}"] = {
+                    "ranking": ranking,
+                    "kept_ngrams": keep,
+                    "folder_bytes_int8_only": int8_bytes,
+                    "dev_accuracy_int8": dev,
+                }
                 print(f"{ranking} {keep}: {int8_bytes / 1e6:.1f} MB, dev {dev:.2f}", flush=True)
                 if int8_bytes <= FOLDER_BUDGET_BYTES - 200_000:  # room for the card
                     fitting.append((dev, keep, ranking, pruned))
@@ -185,19 +214,32 @@ def build(archive: Any = None) -> Dict[str, Any]:
         n_dev = len(dev_texts)
         teacher_metrics = json.loads((teacher.parent / "metrics.json").read_text())
         figures: Dict[str, Any] = {
-            "name": NAME, "family": "classifier",
-            "teacher": {"test_accuracy": 100 * teacher_metrics["test_accuracy"],
-                        "dev_accuracy": 100 * teacher_metrics["best_validation_accuracy"]},
-            "dan_unpruned": {key: 100 * json.loads((dan.parent / "metrics.json").read_text())[key]
-                             for key in ("test_accuracy", "best_validation_accuracy")},
-            "kept_ngrams": keep, "pruning_ranking": ranking, "pruning_sweep": sweep,
-            "runtime": {precision: {"dev_accuracy": accuracy(a[:n_dev], dev_gold),
-                                    "test_accuracy": accuracy(a[n_dev:], test_gold)}
-                        for precision, a in answers.items()},
-            "int8_vs_fp32_same_label_dev_test": agreement, "shipped_precision": shipped,
+            "name": NAME,
+            "family": "classifier",
+            "teacher": {
+                "test_accuracy": 100 * teacher_metrics["test_accuracy"],
+                "dev_accuracy": 100 * teacher_metrics["best_validation_accuracy"],
+            },
+            "dan_unpruned": {
+                key: 100 * json.loads((dan.parent / "metrics.json").read_text())[key]
+                for key in ("test_accuracy", "best_validation_accuracy")
+            },
+            "kept_ngrams": keep,
+            "pruning_ranking": ranking,
+            "pruning_sweep": sweep,
+            "runtime": {
+                precision: {
+                    "dev_accuracy": accuracy(a[:n_dev], dev_gold),
+                    "test_accuracy": accuracy(a[n_dev:], test_gold),
+                }
+                for precision, a in answers.items()
+            },
+            "int8_vs_fp32_same_label_dev_test": agreement,
+            "shipped_precision": shipped,
             "fp32_equals_allennlp_dev_test": predictor_equality(pruned, folder, texts),
-            "texts_per_s_1_thread": {f"batch {size}": texts_per_second(folder, shipped, texts, size)
-                                     for size in (1, 32)},
+            "texts_per_s_1_thread": {
+                f"batch {size}": texts_per_second(folder, shipped, texts, size) for size in (1, 32)
+            },
             "hardware": hardware(),
         }
         keep_one_graph(folder, shipped)
@@ -251,8 +293,10 @@ def write_card(folder: Path, figures: Dict[str, Any]) -> Path:
         f"| int8 vs fp32, same label (dev + test) | {100 * figures['int8_vs_fp32_same_label_dev_test']:.2f} % |",
         f"| runtime fp32 = AllenNLP predictor, dev + test | {equality['same_label']} / {equality['texts']} same label, "
         f"probabilities within {equality['max_prob_diff']:.1e} |",
-        *[f"| texts/s (runtime, {shipped}, 1 thread, {size}) | {rate:,.0f} |"
-          for size, rate in figures["texts_per_s_1_thread"].items()],
+        *[
+            f"| texts/s (runtime, {shipped}, 1 thread, {size}) | {rate:,.0f} |"
+            for size, rate in figures["texts_per_s_1_thread"].items()
+        ],
         f"| folder size | {figures['folder_bytes'] / 1e6:.1f} MB |",
         "",
         f"Hardware: {figures['hardware']}.",
@@ -267,17 +311,25 @@ def write_card(folder: Path, figures: Dict[str, Any]) -> Path:
 
 
 def results_markdown(figures: Dict[str, Any]) -> str:
-    rows = ["| form | dev accuracy | test accuracy |", "|---|---|---|",
-            f"| teacher MiniLM-L6 (torch) | {figures['teacher']['dev_accuracy']:.2f} | "
-            f"{figures['teacher']['test_accuracy']:.2f} |",
-            f"| DAN before pruning (torch) | {figures['dan_unpruned']['best_validation_accuracy']:.2f} | "
-            f"{figures['dan_unpruned']['test_accuracy']:.2f} |"]
+    rows = [
+        "| form | dev accuracy | test accuracy |",
+        "|---|---|---|",
+        f"| teacher MiniLM-L6 (torch) | {figures['teacher']['dev_accuracy']:.2f} | "
+        f"{figures['teacher']['test_accuracy']:.2f} |",
+        f"| DAN before pruning (torch) | {figures['dan_unpruned']['best_validation_accuracy']:.2f} | "
+        f"{figures['dan_unpruned']['test_accuracy']:.2f} |",
+    ]
     for precision, runtime in figures["runtime"].items():
         mark = " (shipped)" if precision == figures["shipped_precision"] else ""
-        rows.append(f"| runtime {precision}, {figures['kept_ngrams']:,} n-grams{mark} | "
-                    f"{runtime['dev_accuracy']:.2f} | {runtime['test_accuracy']:.2f} |")
-    sweep = "; ".join(f"{row['ranking']} {row['kept_ngrams']:,}: {row['folder_bytes_int8_only'] / 1e6:.1f} MB, "
-                      f"dev {row['dev_accuracy_int8']:.2f}" for row in figures["pruning_sweep"].values())
+        rows.append(
+            f"| runtime {precision}, {figures['kept_ngrams']:,} n-grams{mark} | "
+            f"{runtime['dev_accuracy']:.2f} | {runtime['test_accuracy']:.2f} |"
+        )
+    sweep = "; ".join(
+        f"{row['ranking']} {row['kept_ngrams']:,}: {row['folder_bytes_int8_only'] / 1e6:.1f} MB, "
+        f"dev {row['dev_accuracy_int8']:.2f}"
+        for row in figures["pruning_sweep"].values()
+    )
     rates = ", ".join(f"{size} {rate:,.0f}" for size, rate in figures["texts_per_s_1_thread"].items())
     return "\n".join(rows) + (
         f"\n\n{figures['name']}: SST-2 accuracy (%); {figures['parameters']:,} parameters, "
@@ -285,7 +337,8 @@ def results_markdown(figures: Dict[str, Any]) -> str:
         f"accuracy; the best dev accuracy within the budget ships, here {figures['pruning_ranking']} "
         f"{figures['kept_ngrams']:,}): "
         f"{sweep}. int8 vs fp32: {100 * figures['int8_vs_fp32_same_label_dev_test']:.2f} % same label. "
-        f"Texts/s, one thread: {rates}. {figures['hardware']}.\n")
+        f"Texts/s, one thread: {rates}. {figures['hardware']}.\n"
+    )
 
 
 if __name__ == "__main__":

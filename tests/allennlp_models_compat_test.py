@@ -4,6 +4,7 @@ Each run starts in a temporary folder outside the clone, as another AllenNLP pro
 config (from fixtures/allennlp_models/, its data paths made absolute) is written there and only
 `--include-package green_nlp` brings in the readers.
 """
+
 import json
 import os
 import subprocess
@@ -32,16 +33,24 @@ def _train_outside_the_repo(config_name: str, tmp_path: Path) -> Dict[str, float
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
     result = subprocess.run(
         [sys.executable, "-m", "allennlp", "train", "config.json", "-s", "run", "--include-package", "green_nlp"],
-        cwd=work, env=env, capture_output=True, text=True, timeout=600)
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr[-4000:]
     assert (work / "run" / "model.tar.gz").is_file()
     return json.loads((work / "run" / "metrics.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("config_name, metric", [
-    ("biaffine_parser.jsonnet", "LAS"),
-    ("crf_tagger.jsonnet", "f1-measure-overall"),
-])
+@pytest.mark.parametrize(
+    "config_name, metric",
+    [
+        ("biaffine_parser.jsonnet", "LAS"),
+        ("crf_tagger.jsonnet", "f1-measure-overall"),
+    ],
+)
 def test_green_reader_trains_an_allennlp_models_model(config_name, metric, tmp_path):
     metrics = _train_outside_the_repo(config_name, tmp_path)
     assert metrics["epoch"] == 0

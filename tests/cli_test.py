@@ -1,4 +1,5 @@
 """`green-nlp`: AllenNLP subcommands with green_nlp registered, from any folder; quiet `--silent`."""
+
 import json
 import shutil
 import subprocess
@@ -13,8 +14,9 @@ ARCHIVE = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
 
 
 def _green_nlp(args: List[str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "green_nlp.cli", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "green_nlp.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=600
+    )
 
 
 def test_console_script_is_installed():
@@ -30,8 +32,9 @@ def test_green_subcommand_works_outside_the_clone(tmp_path: Path):
     archive = tmp_path / "elsewhere" / "parser.tar.gz"
     archive.parent.mkdir()
     shutil.copy(ARCHIVE, archive)
-    result = _green_nlp(["green-predict", str(archive), str(inputs), "--output-file", "out.conllu", "--no-progress"],
-                        cwd=tmp_path)
+    result = _green_nlp(
+        ["green-predict", str(archive), str(inputs), "--output-file", "out.conllu", "--no-progress"], cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     blocks = [block for block in (tmp_path / "out.conllu").read_text().split("\n\n") if block.strip()]
     assert len(blocks) == 5
@@ -40,8 +43,13 @@ def test_green_subcommand_works_outside_the_clone(tmp_path: Path):
 
 def test_plain_allennlp_outside_the_clone_needs_the_plugin(tmp_path: Path):
     """The failure `green-nlp` exists for: documented in the README, checked so the advice stays true."""
-    result = subprocess.run([str(Path(sys.executable).parent / "allennlp"), "green-predict", "--help"],
-                            capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    result = subprocess.run(
+        [str(Path(sys.executable).parent / "allennlp"), "green-predict", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+    )
     assert result.returncode != 0 and "invalid choice" in result.stderr
 
 
@@ -55,14 +63,24 @@ def test_configs_lists_the_training_configs(tmp_path: Path):
 def test_silent_predict_writes_no_info_lines(tmp_path: Path):
     inputs = tmp_path / "in.jsonl"
     inputs.write_text('{"words": ["The", "cat", "sat"], "upos": ["DET", "NOUN", "VERB"]}\n')
-    command = [str(Path(sys.executable).parent / "allennlp"), "predict", str(ARCHIVE), str(inputs), "--silent",
-               "--output-file", str(tmp_path / "out.txt"), "--include-package", "green_nlp"]
+    command = [
+        str(Path(sys.executable).parent / "allennlp"),
+        "predict",
+        str(ARCHIVE),
+        str(inputs),
+        "--silent",
+        "--output-file",
+        str(tmp_path / "out.txt"),
+        "--include-package",
+        "green_nlp",
+    ]
     result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     info = [line for line in result.stderr.splitlines() if " - INFO - " in line]
     # what AllenNLP logs before it imports green_nlp (the plugin lines) is out of green_nlp's reach
     assert all(" - allennlp.common.plugins - " in line for line in info), info
     assert (tmp_path / "out.txt").read_text().strip()
-    loud = subprocess.run([part for part in command if part != "--silent"], capture_output=True, text=True,
-                          cwd=tmp_path, timeout=600)
+    loud = subprocess.run(
+        [part for part in command if part != "--silent"], capture_output=True, text=True, cwd=tmp_path, timeout=600
+    )
     assert loud.stderr.count(" - INFO - ") > len(info) + 20  # without --silent AllenNLP's INFO log is kept

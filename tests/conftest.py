@@ -1,4 +1,5 @@
 """Shared test helpers: paths to fixtures and to the real data (tests skip when it is absent)."""
+
 import os
 from pathlib import Path
 
@@ -42,8 +43,9 @@ def quickstart_archive(tmp_path_factory) -> Path:
     cwd = os.getcwd()
     os.chdir(REPO_ROOT)  # the config names fixture paths relative to the repo root
     try:
-        train_model_from_file(str(REPO_ROOT / "training_configs" / "parser" / "quickstart.jsonnet"),
-                              str(serialization_dir), force=True)
+        train_model_from_file(
+            str(REPO_ROOT / "training_configs" / "parser" / "quickstart.jsonnet"), str(serialization_dir), force=True
+        )
     finally:
         os.chdir(cwd)
     return serialization_dir / "model.tar.gz"
@@ -61,14 +63,34 @@ def fold_teacher_archives(tmp_path_factory) -> list:
     archives = []
     for fold in (0, 1):
         run = tmp_path_factory.mktemp(f"fold{fold}") / "run"
-        overrides = {"dataset_reader.cross_fit_folds": 2, "dataset_reader.leave_out_fold": fold,
-                     "vocabulary": {"type": "from_files",
-                                    "directory": str(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz")},
-                     "trainer.num_epochs": 2}
+        overrides = {
+            "dataset_reader.cross_fit_folds": 2,
+            "dataset_reader.leave_out_fold": fold,
+            "vocabulary": {
+                "type": "from_files",
+                "directory": str(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"),
+            },
+            "trainer.num_epochs": 2,
+        }
         result = subprocess.run(
-            [sys.executable, "-m", "allennlp", "train", str(FIXTURES / "parser" / "teacher_experiment.jsonnet"),
-             "-s", str(run), "-o", json.dumps(overrides), "--include-package", "green_nlp"],
-            cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+            [
+                sys.executable,
+                "-m",
+                "allennlp",
+                "train",
+                str(FIXTURES / "parser" / "teacher_experiment.jsonnet"),
+                "-s",
+                str(run),
+                "-o",
+                json.dumps(overrides),
+                "--include-package",
+                "green_nlp",
+            ],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert result.returncode == 0, result.stderr[-3000:]
         archives.append(run / "model.tar.gz")
     return archives
@@ -102,6 +124,7 @@ def parser_archives(export_base, request):
     def make(name):
         quickstart = request.getfixturevalue("quickstart_archive") if name == "quickstart" else None
         return archive_of(name, export_base, quickstart)
+
     return _Lazy(make)
 
 
@@ -110,5 +133,6 @@ def parser_folders(export_base, parser_archives):
     """name -> exported runtime folder of `parser_archives[name]`."""
     from tests.export.exported_models import RAW_TEXT_CARD, exported
 
-    return _Lazy(lambda name: exported(name, parser_archives[name], export_base,
-                                       RAW_TEXT_CARD if name == "quickstart" else None))
+    return _Lazy(
+        lambda name: exported(name, parser_archives[name], export_base, RAW_TEXT_CARD if name == "quickstart" else None)
+    )

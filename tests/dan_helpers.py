@@ -1,4 +1,5 @@
 """Tiny n-gram DANs trained once per test process (a few seconds each), shared by the DAN tests."""
+
 import functools
 import json
 import os
@@ -36,8 +37,11 @@ def train_dan(config: Path, serialization_dir: Path, **overrides) -> Path:
 @functools.lru_cache(maxsize=None)
 def tiny_dan_run() -> Path:
     """Serialization dir of a tiny DAN trained on the fixture sentences (archive: model.tar.gz)."""
-    return train_dan(DAN_CONFIG, Path(tempfile.mkdtemp(prefix="tiny_dan_")) / "run",
-                     **{"trainer.num_epochs": 6, "trainer.patience": 6})
+    return train_dan(
+        DAN_CONFIG,
+        Path(tempfile.mkdtemp(prefix="tiny_dan_")) / "run",
+        **{"trainer.num_epochs": 6, "trainer.patience": 6},
+    )
 
 
 @functools.lru_cache(maxsize=None)
@@ -45,6 +49,13 @@ def tiny_named_dan_run() -> Path:
     """As `tiny_dan_run`, with SST-2's label names on both readers (what the SST-2 configs train):
     its vocabulary, predictions and `doc.cats` say "negative"/"positive", not "0"/"1"."""
     names = sst2_label_names()
-    return train_dan(DAN_CONFIG, Path(tempfile.mkdtemp(prefix="tiny_named_dan_")) / "run",
-                     **{"trainer.num_epochs": 6, "trainer.patience": 6, "dataset_reader.label_names": names,
-                        "validation_dataset_reader.label_names": names})
+    return train_dan(
+        DAN_CONFIG,
+        Path(tempfile.mkdtemp(prefix="tiny_named_dan_")) / "run",
+        **{
+            "trainer.num_epochs": 6,
+            "trainer.patience": 6,
+            "dataset_reader.label_names": names,
+            "validation_dataset_reader.label_names": names,
+        },
+    )

@@ -4,6 +4,7 @@ count them as errors and warn once per label with its `file:line`, as the parser
 The exact expectations come from a control file: the same words with labels the model knows give
 the same predictions, so the unseen labels' effect on the metrics can be computed exactly.
 """
+
 import json
 import os
 import subprocess
@@ -36,9 +37,25 @@ EXTRA_TAGS = [["I-PER", "I-PER", "I-PER", "O", "I-FICTION", "O"], ["I-FICTION", 
 def _evaluate(archive: Path, data_file: Path, cwd: Path) -> Tuple[Dict[str, float], str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
     metrics_file = cwd / f"{data_file.stem}.metrics.json"
-    result = subprocess.run([sys.executable, "-m", "allennlp", "evaluate", str(archive), data_file.name,
-                             "--output-file", str(metrics_file), "--include-package", "green_nlp"],
-                            cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "evaluate",
+            str(archive),
+            data_file.name,
+            "--output-file",
+            str(metrics_file),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(metrics_file.read_text()), result.stderr
 
@@ -60,8 +77,10 @@ def _with_sentences(path: Path, tags: List[List[str]]) -> Tuple[str, List[int]]:
 
 
 def _gold_spans(path: Path) -> int:
-    return sum(len(bioes_to_spans(to_bioes([row[-1] for row in rows], "IOB1", where)))
-               for rows, where in read_columns(str(path)))
+    return sum(
+        len(bioes_to_spans(to_bioes([row[-1] for row in rows], "IOB1", where)))
+        for rows, where in read_columns(str(path))
+    )
 
 
 def test_tagger_counts_unseen_tags_as_missed_spans(tmp_path):

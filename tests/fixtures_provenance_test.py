@@ -1,5 +1,6 @@
 """The LD-Net fixtures stand in for real data files but hold none of their content (the real data
 is read in place, never copied into the repository)."""
+
 import gzip
 from pathlib import Path
 from typing import Set

@@ -2,6 +2,7 @@
 trains from a fresh clone's state (saying loudly that it uses the fixtures), and the data/LM switch
 picks real data and trained LMs only when they exist, warning with the commands that build the LMs
 when they do not."""
+
 import json
 import os
 import subprocess
@@ -16,7 +17,8 @@ from green_nlp import settings
 from tests.conftest import REPO_ROOT, require_data
 
 CONFIGS = sorted((REPO_ROOT / "training_configs").glob("ldnet*.jsonnet")) + sorted(
-    (REPO_ROOT / "training_configs" / "ldnet").glob("*.jsonnet"))
+    (REPO_ROOT / "training_configs" / "ldnet").glob("*.jsonnet")
+)
 FIXTURE_WARNING = "WARNING: green_nlp LD-Net: training the tagger on the tiny made-up fixture files"
 FIXTURE_DATA = settings.LDNET_DEFAULT_FIXTURES / "data"
 TOY_LM_WARNING = "WARNING: green_nlp LD-Net: no trained language models at"
@@ -40,9 +42,17 @@ def _without_ldnet_settings() -> dict:
 
 def test_there_are_configs_for_every_task_and_stage():
     names = {p.name for p in CONFIGS}
-    assert {"ldnet_ner.jsonnet", "ldnet_ner_nolm.jsonnet", "ldnet_ner_prune.jsonnet", "ldnet_wnut17.jsonnet",
-            "ldnet_wnut17_nolm.jsonnet", "ldnet_chunking.jsonnet", "ldnet_chunking_nolm.jsonnet",
-            "lm_forward.jsonnet", "lm_backward.jsonnet"} <= names
+    assert {
+        "ldnet_ner.jsonnet",
+        "ldnet_ner_nolm.jsonnet",
+        "ldnet_ner_prune.jsonnet",
+        "ldnet_wnut17.jsonnet",
+        "ldnet_wnut17_nolm.jsonnet",
+        "ldnet_chunking.jsonnet",
+        "ldnet_chunking_nolm.jsonnet",
+        "lm_forward.jsonnet",
+        "lm_backward.jsonnet",
+    } <= names
 
 
 @pytest.mark.parametrize("config_path", CONFIGS, ids=[p.name for p in CONFIGS])
@@ -60,10 +70,23 @@ def test_headline_command_run_elsewhere_without_data_trains_on_fixtures_and_says
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     serialization = tmp_path / "run"
-    result = subprocess.run([sys.executable, "-m", "allennlp", "train",
-                             str(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet"),
-                             "--include-package", "green_nlp", "-s", str(serialization)],
-                            cwd=elsewhere, env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "train",
+            str(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet"),
+            "--include-package",
+            "green_nlp",
+            "-s",
+            str(serialization),
+        ],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stderr.count(FIXTURE_WARNING) == 1
     assert f"set GREEN_NLP_DATA (now {tmp_path / 'no-data-here'}) to the folder holding ner/conll2003" in result.stderr
@@ -71,7 +94,8 @@ def test_headline_command_run_elsewhere_without_data_trains_on_fixtures_and_says
     config = json.loads((serialization / "config.json").read_text())
     assert config["train_data_path"] == str(FIXTURE_DATA / "ner_conll2003_train.txt")
     assert config["model"]["language_models"][0]["pretrained_file"] == str(
-        settings.LDNET_DEFAULT_FIXTURES / "archives" / "lm_forward.tar.gz")
+        settings.LDNET_DEFAULT_FIXTURES / "archives" / "lm_forward.tar.gz"
+    )
     metrics = json.loads((serialization / "metrics.json").read_text())
     assert "test_f1-measure-overall" in metrics and (serialization / "model.tar.gz").exists()
 
@@ -94,8 +118,9 @@ def test_real_data_without_trained_lms_warns_with_the_commands_that_build_them(t
     lm_configs = REPO_ROOT / "training_configs" / "ldnet"
     for direction in ("forward", "backward"):
         assert f"{runs}/lm_{direction}/model.tar.gz" in err
-        assert (f"allennlp train {lm_configs}/lm_{direction}.jsonnet -s {runs}/lm_{direction} "
-                "--include-package green_nlp") in err
+        assert (
+            f"allennlp train {lm_configs}/lm_{direction}.jsonnet -s {runs}/lm_{direction} --include-package green_nlp"
+        ) in err
     assert f"python -m green_nlp.dataset_readers.lm_corpus {runs}/lm_corpus" in err
     _, err = _config_and_stderr(capfd, "ldnet_ner_nolm.jsonnet")  # no LMs: nothing to warn about
     assert "WARNING" not in err
@@ -105,8 +130,9 @@ def test_real_data_without_trained_lms_warns_with_the_commands_that_build_them(t
     assert config["model"]["language_models"][1]["pretrained_file"] == f"{runs}/lm_backward/model.tar.gz"
 
 
-@pytest.mark.parametrize("name", ["ldnet_wnut17_prune.jsonnet", "ldnet_chunking_finetune.jsonnet",
-                                  "ldnet/lm_backward.jsonnet"])
+@pytest.mark.parametrize(
+    "name", ["ldnet_wnut17_prune.jsonnet", "ldnet_chunking_finetune.jsonnet", "ldnet/lm_backward.jsonnet"]
+)
 def test_every_stage_on_fixtures_says_so(name, on_fixtures, capfd):
     _, err = _config_and_stderr(capfd, name)
     assert err.count("on the tiny made-up fixture files") == 1, err

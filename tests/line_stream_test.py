@@ -1,4 +1,5 @@
 """The torch-free streaming core shared by `allennlp green-predict` and `green-nlp parse|tag|classify`."""
+
 import io
 import json
 from pathlib import Path
@@ -48,7 +49,7 @@ def _upper_model(fail_on: str = "") -> LineModel:
 
 def test_streamer_keeps_order_and_physical_line_numbers(tmp_path: Path):
     path = tmp_path / "in.txt"
-    path.write_bytes(b"one\n\ntwo\ncaf\xe9\n{\"text\": \"three\"}\n{broken\nfour BOOM\nfive")
+    path.write_bytes(b'one\n\ntwo\ncaf\xe9\n{"text": "three"}\n{broken\nfour BOOM\nfive')
     output, errors = io.StringIO(), io.StringIO()
     report = LineStreamer(_upper_model(fail_on="BOOM"), batch_size=3).run(path, output, progress=False, errors=errors)
     assert output.getvalue() == "ONE\nTWO\nTHREE\nFIVE\n"
@@ -66,10 +67,13 @@ def test_streamer_rejects_a_batch_size_below_one():
 
 # ------------------------------------------------------------ the runtime CLI on bad lines (issue 34)
 def test_json_fields_of_the_wrong_type_or_with_a_nul_are_refused():
-    for bad, why in (('{"text": null}', "'text' must be a string, got null"),
-                     ('{"sentence": 42}', "'sentence' must be a string, got a number"),
-                     ('{"text": "a\\u0000b"}', "'text' holds a NUL character at position 2"),
-                     ("{'text': 'python quotes'}", "broken JSON object"), ("{not json} at all", "broken JSON object")):
+    for bad, why in (
+        ('{"text": null}', "'text' must be a string, got null"),
+        ('{"sentence": 42}', "'sentence' must be a string, got a number"),
+        ('{"text": "a\\u0000b"}', "'text' holds a NUL character at position 2"),
+        ("{'text': 'python quotes'}", "broken JSON object"),
+        ("{not json} at all", "broken JSON object"),
+    ):
         with pytest.raises(ValueError, match=why):
             json_or_text(bad)
     assert json_or_text("text with a {brace}") == "text with a {brace}"
@@ -84,8 +88,25 @@ def test_green_nlp_parse_reports_each_bad_line_and_keeps_the_others_in_order(tmp
 
     source = BAD_INPUTS / "raw_text_mixed.txt"
     out, errors = tmp_path / "out.jsonl", tmp_path / "errors.jsonl"
-    assert run_runtime(["parse", "en-ewt-parser", str(source), "--format", "json", "-o", str(out),
-                        "--errors-file", str(errors), "--no-progress", "--batch-size", "4"]) == 0
+    assert (
+        run_runtime(
+            [
+                "parse",
+                "en-ewt-parser",
+                str(source),
+                "--format",
+                "json",
+                "-o",
+                str(out),
+                "--errors-file",
+                str(errors),
+                "--no-progress",
+                "--batch-size",
+                "4",
+            ]
+        )
+        == 0
+    )
     reported = {record["line"]: record["error"] for record in map(json.loads, errors.read_text().splitlines())}
     assert sorted(reported) == [3, 5, 6, 7, 10, 11]
     assert "UTF-8" in reported[3] and "NUL" in reported[5] and "NUL" in reported[10]

@@ -3,6 +3,7 @@
 Temporary folders are counted in a private temp dir: `tempfile.tempdir` is what `mkdtemp` (and so
 allennlp's and green_nlp's extraction) uses.
 """
+
 import io
 import tarfile
 import tempfile
@@ -41,8 +42,9 @@ def test_a_truncated_archive_leaves_no_folder(private_tmp):
 
 
 def test_a_path_traversal_member_after_good_ones_leaves_no_folder(private_tmp, tmp_path):
-    archive = _tar(tmp_path / "evil.tar.gz", [("config.json", b"{}"), ("vocabulary/x.txt", b"a\n"),
-                                              ("../escaped.txt", b"gotcha")])
+    archive = _tar(
+        tmp_path / "evil.tar.gz", [("config.json", b"{}"), ("vocabulary/x.txt", b"a\n"), ("../escaped.txt", b"gotcha")]
+    )
     with pytest.raises(ConfigurationError, match="refused"):
         load_archive(str(archive))
     assert list(private_tmp.iterdir()) == []

@@ -1,5 +1,6 @@
 """Archives and checkpoints from elsewhere must not run code: malicious pickles are refused by the
 real allennlp loaders, and archive members cannot escape the extraction folder."""
+
 import io
 import os
 import pickle

@@ -1,5 +1,6 @@
 """GREEN_NLP_DATA and the LD-Net settings are exported absolute, so a resumed run sees the data paths it
 started with and a config names the same files from any folder."""
+
 import os
 from pathlib import Path
 

@@ -20,6 +20,7 @@ batch, the DAN's analyzer + a dict lookup), checked to give the same predictions
 Writes benchmarks/results/dan.json (datasets not re-run are kept from an earlier file), dan.md
 and dan_pruning.png.
 """
+
 import argparse
 import json
 import tempfile
@@ -48,17 +49,30 @@ MODELS = ("teacher", "dan_scratch", "dan_kd", "dan_kd_ft", "dan_kd_train_only", 
 # Ablations, where one was run: dan_kd_train_only (TREC) is DAN(KD) on the teacher's labels for the
 # training questions alone, without the augmented copies; dan_kd_augmented (SST-2) is DAN(KD) with
 # augmented copies of the labeled phrases added to its corpus
-RUN_FOLDER = {"teacher": "teacher", "dan_scratch": "scratch", "dan_kd": "kd", "dan_kd_ft": "kd_ft",
-              "dan_kd_train_only": "kd_train_only", "dan_kd_augmented": "kd_augmented"}
+RUN_FOLDER = {
+    "teacher": "teacher",
+    "dan_scratch": "scratch",
+    "dan_kd": "kd",
+    "dan_kd_ft": "kd_ft",
+    "dan_kd_train_only": "kd_train_only",
+    "dan_kd_augmented": "kd_augmented",
+}
 # dataset -> (run folder under RUNS/dan, config suffix, evaluation data) where they differ from its name
 # (the *_cpu datasets are the CPU-sized setups; the others have teachers fine-tuned on a GPU)
-RUN_SETUP = {"sst2": ("sst2_full", "sst2_full", "sst2"), "sst2_cpu": ("sst2", "sst2", "sst2"),
-             "imdb": ("imdb_full", "imdb_full", "imdb"), "imdb_cpu": ("imdb", "imdb", "imdb")}
+RUN_SETUP = {
+    "sst2": ("sst2_full", "sst2_full", "sst2"),
+    "sst2_cpu": ("sst2", "sst2", "sst2"),
+    "imdb": ("imdb_full", "imdb_full", "imdb"),
+    "imdb_cpu": ("imdb", "imdb", "imdb"),
+}
 DATASETS = ("sst2", "sst2_cpu", "trec", "imdb", "imdb_cpu")
 TREC_DEV_EVERY = 10  # as training_configs/dan/teacher_trec.jsonnet and student.jsonnet's DATASET=trec
 PRUNE_FRACTIONS = (1.0, 0.5, 0.25, 0.1, 0.03, 0.01, 0.003)
-AIM_NAMES = (("97 % of teacher", "meets_97_percent_of_teacher"), ("+1.0 over scratch", "meets_1_point_over_scratch"),
-             ("30x teacher speed", "meets_30x_speed"))
+AIM_NAMES = (
+    ("97 % of teacher", "meets_97_percent_of_teacher"),
+    ("+1.0 over scratch", "meets_1_point_over_scratch"),
+    ("30x teacher speed", "meets_30x_speed"),
+)
 
 
 def evaluation_sets(dataset: str) -> Dict[str, Tuple[List[TextExample], str]]:
@@ -66,14 +80,21 @@ def evaluation_sets(dataset: str) -> Dict[str, Tuple[List[TextExample], str]]:
     dataset = setup(dataset)[2]
     if dataset == "sst2":
         root = data_path("cls", "sst2")
-        return {"test": (list(read_examples(root / "test.tsv")), "SST-2 test, 1,821 sentences (labels public here)"),
-                "dev": (list(read_examples(root / "dev.tsv")), "SST-2 dev, 872 sentences")}
+        return {
+            "test": (list(read_examples(root / "test.tsv")), "SST-2 test, 1,821 sentences (labels public here)"),
+            "dev": (list(read_examples(root / "dev.tsv")), "SST-2 dev, 872 sentences"),
+        }
     if dataset == "trec":
         root = data_path("cls", "trec")
         dev = list(split_heldout(read_examples(root / "train.txt"), "dev", TREC_DEV_EVERY))
-        return {"test": (list(read_examples(root / "test.txt")), "TREC test, 500 questions, 6 classes"),
-                "dev": (dev, f"TREC dev: every {TREC_DEV_EVERY}th training question ({len(dev)}), held out "
-                             "from training and used for model selection")}
+        return {
+            "test": (list(read_examples(root / "test.txt")), "TREC test, 500 questions, 6 classes"),
+            "dev": (
+                dev,
+                f"TREC dev: every {TREC_DEV_EVERY}th training question ({len(dev)}), held out "
+                "from training and used for model selection",
+            ),
+        }
     if dataset == "imdb":
         sample = list(subsample(read_examples(data_path("cls", "imdb", "test.jsonl.gz")), every=25))
         return {"test": (sample, f"IMDB test, every 25th review ({len(sample)} of 25,000; CPU time)")}
@@ -123,7 +144,7 @@ def run_model(archive: Archive, texts: List[str], batch_size: int) -> Tuple[List
     model = archive.model.eval()
     namespace = getattr(model, "_label_namespace", "labels")
     names = model.vocab.get_index_to_token_vocabulary(namespace)
-    batches = [texts[i:i + batch_size] for i in range(0, len(texts), batch_size)]
+    batches = [texts[i : i + batch_size] for i in range(0, len(texts), batch_size)]
     with torch.no_grad():
         model(**_tensors(archive, batches[0]))
         start = time.perf_counter()
@@ -149,18 +170,26 @@ def direct_tensors(archive: Archive, texts: List[str]) -> Dict[str, Any]:
         rows = [[lookup[g] for g in analyzer(text) if g in lookup] for text in texts]
         ngrams = torch.zeros(len(rows), max(1, max(len(r) for r in rows)), dtype=torch.long)
         for i, row in enumerate(rows):
-            ngrams[i, :len(row)] = torch.tensor(row, dtype=torch.long)
+            ngrams[i, : len(row)] = torch.tensor(row, dtype=torch.long)
         return {"ngrams": ngrams}
     tokenizer = archive.validation_dataset_reader._tokenizer
-    encoded = tokenizer.tokenizer(texts, padding=True, truncation=True, max_length=tokenizer._max_length,
-                                  return_tensors="pt")
-    return {"tokens": {"tokens": {"token_ids": encoded["input_ids"], "mask": encoded["attention_mask"].bool(),
-                                  "type_ids": encoded["token_type_ids"]}}}
+    encoded = tokenizer.tokenizer(
+        texts, padding=True, truncation=True, max_length=tokenizer._max_length, return_tensors="pt"
+    )
+    return {
+        "tokens": {
+            "tokens": {
+                "token_ids": encoded["input_ids"],
+                "mask": encoded["attention_mask"].bool(),
+                "type_ids": encoded["token_type_ids"],
+            }
+        }
+    }
 
 
 def run_direct(archive: Archive, texts: List[str], batch_size: int) -> Tuple[List[int], float]:
     model = archive.model.eval()
-    batches = [texts[i:i + batch_size] for i in range(0, len(texts), batch_size)]
+    batches = [texts[i : i + batch_size] for i in range(0, len(texts), batch_size)]
     predicted: List[int] = []
     with torch.no_grad():
         model(**direct_tensors(archive, batches[0]))
@@ -200,8 +229,9 @@ def accuracies(archive: Archive, sets: Dict[str, Tuple[List[TextExample], str]],
     return result
 
 
-def speeds(archives: Dict[str, Archive], texts: List[str], batch_size: int,
-           repeats: int) -> Dict[str, Dict[str, float]]:
+def speeds(
+    archives: Dict[str, Archive], texts: List[str], batch_size: int, repeats: int
+) -> Dict[str, Dict[str, float]]:
     """Examples/s per model on `texts`, the models timed in turn (round-robin), best of `repeats`:
     end to end through AllenNLP's path, its tokenization + indexing alone, the forward pass alone
     (the difference), and end to end through the direct path."""
@@ -211,16 +241,31 @@ def speeds(archives: Dict[str, Archive], texts: List[str], batch_size: int,
             _, total, tokenize = run_model(archive, texts, batch_size)
             _, direct = run_direct(archive, texts, batch_size)
             seconds = best[model]
-            seconds.update(total=min(seconds["total"], total), tokenize=min(seconds["tokenize"], tokenize),
-                           direct=min(seconds["direct"], direct))
+            seconds.update(
+                total=min(seconds["total"], total),
+                tokenize=min(seconds["tokenize"], tokenize),
+                direct=min(seconds["direct"], direct),
+            )
     n = len(texts)
-    return {model: {"cpu_examples_per_s": n / s["total"], "tokenize_examples_per_s": n / s["tokenize"],
-                    "model_examples_per_s": n / max(1e-9, s["total"] - s["tokenize"]),
-                    "direct_cpu_examples_per_s": n / s["direct"]} for model, s in best.items()}
+    return {
+        model: {
+            "cpu_examples_per_s": n / s["total"],
+            "tokenize_examples_per_s": n / s["tokenize"],
+            "model_examples_per_s": n / max(1e-9, s["total"] - s["tokenize"]),
+            "direct_cpu_examples_per_s": n / s["direct"],
+        }
+        for model, s in best.items()
+    }
 
 
-def linear_baseline(archive: Archive, train: List[TextExample], sets: Dict[str, Any], timing_texts: List[str],
-                    batch_size: int, repeats: int) -> Dict[str, Any]:
+def linear_baseline(
+    archive: Archive,
+    train: List[TextExample],
+    sets: Dict[str, Any],
+    timing_texts: List[str],
+    batch_size: int,
+    repeats: int,
+) -> Dict[str, Any]:
     """fastText-style: a linear classifier over the DAN's own n-grams (L2-normalised counts), trained
     on DAN(scratch)'s labeled examples; timed like the DAN (text in, batches, best of `repeats`)."""
     from sklearn.feature_extraction.text import CountVectorizer
@@ -230,8 +275,11 @@ def linear_baseline(archive: Archive, train: List[TextExample], sets: Dict[str, 
 
     vocab = archive.model.vocab
     ngrams = [vocab.get_token_from_index(i, "ngrams") for i in range(2, vocab.get_vocab_size("ngrams"))]
-    pipeline = make_pipeline(CountVectorizer(analyzer=archive.dataset_reader.analyzer, vocabulary=ngrams),
-                             Normalizer(), LogisticRegression(C=10.0, max_iter=2000))
+    pipeline = make_pipeline(
+        CountVectorizer(analyzer=archive.dataset_reader.analyzer, vocabulary=ngrams),
+        Normalizer(),
+        LogisticRegression(C=10.0, max_iter=2000),
+    )
     pipeline.fit([e.text for e in train], [e.label for e in train])
     classes = len(pipeline[-1].classes_)
     outputs = classes if classes > 2 else 1
@@ -240,7 +288,7 @@ def linear_baseline(archive: Archive, train: List[TextExample], sets: Dict[str, 
         predicted = pipeline.predict([e.text for e in examples])
         accuracy = float(numpy.mean([p == e.label for p, e in zip(predicted, examples)]))
         result["accuracy" if name == "test" else f"{name}_accuracy"] = accuracy
-    batches = [timing_texts[i:i + batch_size] for i in range(0, len(timing_texts), batch_size)]
+    batches = [timing_texts[i : i + batch_size] for i in range(0, len(timing_texts), batch_size)]
     seconds = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
@@ -260,8 +308,9 @@ def training_examples(archive: Archive) -> List[TextExample]:
     return list(subsample(examples, reader._sample_every, reader._max_examples, reader._sample_offset))
 
 
-def pruning_curve(archive_file: Path, sets: Dict[str, Any], timing_texts: List[str], batch_size: int,
-                  repeats: int) -> List[Dict[str, Any]]:
+def pruning_curve(
+    archive_file: Path, sets: Dict[str, Any], timing_texts: List[str], batch_size: int, repeats: int
+) -> List[Dict[str, Any]]:
     archive = load_archive(str(archive_file))
     size = archive.model.vocab.get_vocab_size("ngrams") - 2
     del archive
@@ -275,8 +324,15 @@ def pruning_curve(archive_file: Path, sets: Dict[str, Any], timing_texts: List[s
             pruned_archive = load_archive(str(pruned))
             result = accuracies(pruned_archive, test, batch_size)
             speed = speeds({"pruned": pruned_archive}, timing_texts, batch_size, repeats)["pruned"]
-            curve.append({"kept_ngrams": keep, "fraction": fraction, "params": result["params"],
-                          "accuracy": result["accuracy"], "cpu_examples_per_s": speed["cpu_examples_per_s"]})
+            curve.append(
+                {
+                    "kept_ngrams": keep,
+                    "fraction": fraction,
+                    "params": result["params"],
+                    "accuracy": result["accuracy"],
+                    "cpu_examples_per_s": speed["cpu_examples_per_s"],
+                }
+            )
             print(f"  pruned to {keep:,} n-grams: accuracy {result['accuracy']:.4f}", flush=True)
     return curve
 
@@ -302,14 +358,18 @@ def aims(models: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def benchmark_dataset(runs: Path, dataset: str, batch_size: int, repeats: int,
-                      max_timing_examples: Optional[int]) -> Dict[str, Any]:
+def benchmark_dataset(
+    runs: Path, dataset: str, batch_size: int, repeats: int, max_timing_examples: Optional[int]
+) -> Dict[str, Any]:
     sets = evaluation_sets(dataset)
     timing_texts = [e.text for e in sets["test"][0]][:max_timing_examples]
     found: Dict[str, Any] = {"evaluation": {name: what for name, (_, what) in sets.items()}}
-    found["timing"] = {"texts": f"the first {len(timing_texts):,} of the {len(sets['test'][0]):,} test texts",
-                       "batch_size": batch_size, "threads": 1,
-                       "order": f"models in turn (round-robin), best of {repeats}"}
+    found["timing"] = {
+        "texts": f"the first {len(timing_texts):,} of the {len(sets['test'][0]):,} test texts",
+        "batch_size": batch_size,
+        "threads": 1,
+        "order": f"models in turn (round-robin), best of {repeats}",
+    }
     archive_files: Dict[str, Path] = {}
     archives: Dict[str, Archive] = {}
     for model, run in model_runs(dataset).items():
@@ -328,15 +388,18 @@ def benchmark_dataset(runs: Path, dataset: str, batch_size: int, repeats: int,
         print(f"  {model}: {json.dumps(speed)}", flush=True)
     if "dan_scratch" in archives:
         scratch = archives["dan_scratch"]
-        found["fasttext_style_logreg"] = linear_baseline(scratch, training_examples(scratch), sets, timing_texts,
-                                                         batch_size, repeats)
+        found["fasttext_style_logreg"] = linear_baseline(
+            scratch, training_examples(scratch), sets, timing_texts, batch_size, repeats
+        )
         print(f"{dataset}: linear baseline {json.dumps(found['fasttext_style_logreg'])}", flush=True)
     archives.clear()  # free the memory before pruning
     best = next((m for m in ("dan_kd_ft", "dan_kd") if m in archive_files), None)
     if best is not None:
         print(f"{dataset}: pruning {best} ...", flush=True)
-        found["pruning"] = {"model": best, "curve": pruning_curve(archive_files[best], sets, timing_texts,
-                                                                  batch_size, repeats)}
+        found["pruning"] = {
+            "model": best,
+            "curve": pruning_curve(archive_files[best], sets, timing_texts, batch_size, repeats),
+        }
     found["aims"] = aims(found)
     return found
 
@@ -352,11 +415,16 @@ def plot_pruning(results: Dict[str, Any], path: Path) -> None:
         if "pruning" not in found:
             continue
         curve = found["pruning"]["curve"]
-        axis.plot([c["params"] / 1e6 for c in curve], [100 * c["accuracy"] for c in curve], marker="o",
-                  label=f"{dataset} {found['pruning']['model']}")
+        axis.plot(
+            [c["params"] / 1e6 for c in curve],
+            [100 * c["accuracy"] for c in curve],
+            marker="o",
+            label=f"{dataset} {found['pruning']['model']}",
+        )
         if "teacher" in found:
-            axis.axhline(100 * found["teacher"]["accuracy"], linestyle="--", linewidth=0.8,
-                         color=axis.lines[-1].get_color())
+            axis.axhline(
+                100 * found["teacher"]["accuracy"], linestyle="--", linewidth=0.8, color=axis.lines[-1].get_color()
+            )
     axis.set_xscale("log")
     axis.set_xlabel("DAN parameters after n-gram pruning (millions, log scale)")
     axis.set_ylabel("test accuracy (%)")
@@ -378,19 +446,29 @@ def write_report(results: Dict[str, Any]) -> None:
                 if teacher and "direct_cpu_examples_per_s" in row:
                     row["direct_speedup"] = row["direct_cpu_examples_per_s"] / teacher["direct_cpu_examples_per_s"]
                 rows[f"{dataset} {model}"] = row
-    columns = ["accuracy", "dev_accuracy", "params", "cpu_examples_per_s", "tokenize_examples_per_s", "speedup",
-               "direct_cpu_examples_per_s", "direct_speedup"]
+    columns = [
+        "accuracy",
+        "dev_accuracy",
+        "params",
+        "cpu_examples_per_s",
+        "tokenize_examples_per_s",
+        "speedup",
+        "direct_cpu_examples_per_s",
+        "direct_speedup",
+    ]
     settings = results["settings"]
     missing = [d for d in DATASETS if d not in results["datasets"]]
-    note = (f"Accuracy on each dataset's test set (see `evaluation` in dan.json; SST-2 dev and TREC's held-out "
-            f"dev beside it). Speed: one CPU thread, batches of {settings['batch_size']}, the models of a "
-            f"dataset timed in turn on the same test texts, best of {settings.get('repeats', 1)}; "
-            "cpu_examples_per_s includes tokenization "
-            f"(tokenize_examples_per_s alone), direct_* skips AllenNLP's per-instance objects (same predictions); "
-            f"{results['hardware']}. Training was shortened for a 2-core CPU (see the configs' headers and "
-            f"docs/dan.md); the `sst2` and `imdb` teachers were fine-tuned on a GPU (all 67,349 phrases at 64 "
-            f"word pieces; 22,917 reviews at 512), `sst2_cpu` and `imdb_cpu` are the CPU-sized setups (10,000 "
-            f"phrases; 12,500 reviews at 256 pieces). Not measured (no runs): {', '.join(missing) or 'none'}.")
+    note = (
+        f"Accuracy on each dataset's test set (see `evaluation` in dan.json; SST-2 dev and TREC's held-out "
+        f"dev beside it). Speed: one CPU thread, batches of {settings['batch_size']}, the models of a "
+        f"dataset timed in turn on the same test texts, best of {settings.get('repeats', 1)}; "
+        "cpu_examples_per_s includes tokenization "
+        f"(tokenize_examples_per_s alone), direct_* skips AllenNLP's per-instance objects (same predictions); "
+        f"{results['hardware']}. Training was shortened for a 2-core CPU (see the configs' headers and "
+        f"docs/dan.md); the `sst2` and `imdb` teachers were fine-tuned on a GPU (all 67,349 phrases at 64 "
+        f"word pieces; 22,917 reviews at 512), `sst2_cpu` and `imdb_cpu` are the CPU-sized setups (10,000 "
+        f"phrases; 12,500 reviews at 256 pieces). Not measured (no runs): {', '.join(missing) or 'none'}."
+    )
     table = markdown_table(rows, columns, "dataset / model")
     aim_rows: Dict[str, Dict[str, Any]] = {}
     for dataset, found in results["datasets"].items():
@@ -401,14 +479,16 @@ def write_report(results: Dict[str, Any]) -> None:
                 "speedup (aim >= 30x)": aim["speedup_over_teacher"],
                 "direct speedup": aim["direct_speedup_over_teacher"],
                 "met": ", ".join(name for name, key in AIM_NAMES if aim.get(key)) or "none",
-                "not met": ", ".join(name for name, key in AIM_NAMES if aim.get(key) is False) or "none"}
+                "not met": ", ".join(name for name, key in AIM_NAMES if aim.get(key) is False) or "none",
+            }
     if aim_rows:
         table += "\nAims\n\n" + markdown_table(aim_rows, list(next(iter(aim_rows.values()))), "dataset / student")
     for dataset, found in results["datasets"].items():
         if "pruning" in found:
             curve = {f"{c['kept_ngrams']:,} n-grams": c for c in found["pruning"]["curve"]}
             table += f"\n{dataset}: {found['pruning']['model']} after pruning\n\n" + markdown_table(
-                curve, ["params", "accuracy", "cpu_examples_per_s"], "kept")
+                curve, ["params", "accuracy", "cpu_examples_per_s"], "kept"
+            )
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "dan.md").write_text(table + f"\n{note}\n")
     print(table + f"\n{note}")
@@ -420,8 +500,12 @@ def main() -> None:
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--repeats", type=int, default=3, help="timed passes per model; the best counts")
-    parser.add_argument("--max-timing-examples", type=int, default=None,
-                        help="time on the first N test texts only (accuracy always uses every text)")
+    parser.add_argument(
+        "--max-timing-examples",
+        type=int,
+        default=None,
+        help="time on the first N test texts only (accuracy always uses every text)",
+    )
     parser.add_argument("--report-only", action="store_true", help="rewrite dan.md and the plot from dan.json")
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -432,12 +516,17 @@ def main() -> None:
         plot_pruning(results, RESULTS / "dan_pruning.png")
         return
     results["hardware"] = hardware_description()
-    results["settings"] = {"batch_size": args.batch_size, "threads": 1, "repeats": args.repeats,
-                           "max_timing_examples": args.max_timing_examples}
+    results["settings"] = {
+        "batch_size": args.batch_size,
+        "threads": 1,
+        "repeats": args.repeats,
+        "max_timing_examples": args.max_timing_examples,
+    }
     for dataset in args.datasets:
         if (Path(args.runs) / "dan" / run_folder(dataset)).exists():
-            results["datasets"][dataset] = benchmark_dataset(Path(args.runs), dataset, args.batch_size, args.repeats,
-                                                             args.max_timing_examples)
+            results["datasets"][dataset] = benchmark_dataset(
+                Path(args.runs), dataset, args.batch_size, args.repeats, args.max_timing_examples
+            )
         else:
             print(f"{dataset}: no runs under {args.runs}/dan/{run_folder(dataset)}, kept as it was", flush=True)
     order = {name: i for i, name in enumerate(DATASETS)}  # tables in a fixed order, whatever ran last

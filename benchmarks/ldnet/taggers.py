@@ -8,6 +8,7 @@ benchmarks/results/ldnet.json and .md.
 
     python -m benchmarks.ldnet.taggers [--batch-size 64] [--repeats 3]
 """
+
 import argparse
 import json
 import time
@@ -35,7 +36,7 @@ def _f1(model, instances, batch_size: int) -> float:
     model.get_metrics(reset=True)
     with torch.no_grad():
         for start in range(0, len(instances), batch_size):
-            model.forward_on_instances(instances[start:start + batch_size])
+            model.forward_on_instances(instances[start : start + batch_size])
     return model.get_metrics(reset=True)["f1-measure-overall"]
 
 
@@ -43,7 +44,7 @@ def _timed_pass(model, reader, ordered: List[List[str]], batch_size: int) -> flo
     start = time.perf_counter()
     with torch.no_grad():
         for i in range(0, len(ordered), batch_size):
-            model.forward_on_instances([reader.text_to_instance(s) for s in ordered[i:i + batch_size]])
+            model.forward_on_instances([reader.text_to_instance(s) for s in ordered[i : i + batch_size]])
     return time.perf_counter() - start
 
 
@@ -53,7 +54,7 @@ def _tensor_batches(model, reader, ordered: List[List[str]], batch_size: int) ->
 
     batches = []
     for i in range(0, len(ordered), batch_size):
-        batch = Batch([reader.text_to_instance(s) for s in ordered[i:i + batch_size]])
+        batch = Batch([reader.text_to_instance(s) for s in ordered[i : i + batch_size]])
         batch.index_instances(model.vocab)
         batches.append(batch.as_tensor_dict())
     return batches
@@ -105,8 +106,10 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
         loaded[variant] = (model, reader, sorted(sentences, key=len))
     best = {variant: float("inf") for variant in variants}
     best_model_only = dict(best)
-    tensors = {variant: _tensor_batches(model, reader, ordered, batch_size)
-               for variant, (model, reader, ordered) in loaded.items()}
+    tensors = {
+        variant: _tensor_batches(model, reader, ordered, batch_size)
+        for variant, (model, reader, ordered) in loaded.items()
+    }
     for _ in range(repeats):
         for variant, (model, reader, ordered) in loaded.items():
             best[variant] = min(best[variant], _timed_pass(model, reader, ordered, batch_size))
@@ -124,11 +127,13 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
         # a share of a gain within noise (< 0.5 F1) says nothing, so it is only given for a real gain
         "pruned_share_of_gain": round((pruned - nolm) / gain, 3) if gain >= 0.5 else None,
         "pruned_keeps_80pct_of_gain": gain >= 0.5 and (pruned - nolm) >= 0.8 * gain,
-        "lm_flops_reduction": round(results["origin"]["lm_flops_per_token"]
-                                    / results["pruned"]["lm_flops_per_token"], 2),
+        "lm_flops_reduction": round(
+            results["origin"]["lm_flops_per_token"] / results["pruned"]["lm_flops_per_token"], 2
+        ),
         "speedup_words_per_s": round(results["pruned"]["cpu_words_per_s"] / results["origin"]["cpu_words_per_s"], 2),
-        "speedup_model_only": round(results["pruned"]["model_only_words_per_s"]
-                                    / results["origin"]["model_only_words_per_s"], 2),
+        "speedup_model_only": round(
+            results["pruned"]["model_only_words_per_s"] / results["origin"]["model_only_words_per_s"], 2
+        ),
     }
     results["aims"]["lm_flops_5x_fewer"] = results["aims"]["lm_flops_reduction"] >= 5
     results["aims"]["words_per_s_3x"] = results["aims"]["speedup_words_per_s"] >= 3
@@ -138,29 +143,38 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
         results["aims"]["pruned_ft_share_of_gain"] = round((tuned - nolm) / gain, 3) if gain >= 0.5 else None
         results["aims"]["pruned_ft_keeps_80pct_of_gain"] = gain >= 0.5 and (tuned - nolm) >= 0.8 * gain
         results["aims"]["pruned_ft_speedup_words_per_s"] = round(
-            results["pruned_ft"]["cpu_words_per_s"] / results["origin"]["cpu_words_per_s"], 2)
+            results["pruned_ft"]["cpu_words_per_s"] / results["origin"]["cpu_words_per_s"], 2
+        )
     return results
 
 
 def aims_text(dataset: str, aims: Dict[str, Any]) -> str:
     """The issue's aims for one data set as a sentence, each marked met or not met."""
+
     def mark(ok: bool) -> str:
         return "met" if ok else "not met"
 
     def share_text(share: Any) -> str:
         return "n/a" if share is None else f"{100 * share:.0f} %"
 
-    tuned = "" if "pruned_ft_f1_change" not in aims else (
-        f" Fine-tuning the pruned tagger (beyond the paper) changes its F1 by {aims['pruned_ft_f1_change']:+.2f} "
-        f"(share of the gain {share_text(aims['pruned_ft_share_of_gain'])}; words/s "
-        f"{aims['pruned_ft_speedup_words_per_s']}x origin).")
-    return (f"{dataset}: LM gain over NoLM {aims['origin_gain_f1']:+.2f} F1 "
-            f"(aim +0.5: {mark(aims['origin_beats_nolm_by_0.5'])}); "
-            f"pruned keeps {share_text(aims['pruned_share_of_gain'])} of that gain "
-            f"(aim 80 %: {mark(aims['pruned_keeps_80pct_of_gain'])}); LM FLOPs {aims['lm_flops_reduction']}x fewer "
-            f"(aim 5x: {mark(aims['lm_flops_5x_fewer'])}); words/s {aims['speedup_words_per_s']}x origin "
-            f"(aim 3x: {mark(aims['words_per_s_3x'])}; model alone, input already indexed: "
-            f"{aims['speedup_model_only']}x)." + tuned)
+    tuned = (
+        ""
+        if "pruned_ft_f1_change" not in aims
+        else (
+            f" Fine-tuning the pruned tagger (beyond the paper) changes its F1 by {aims['pruned_ft_f1_change']:+.2f} "
+            f"(share of the gain {share_text(aims['pruned_ft_share_of_gain'])}; words/s "
+            f"{aims['pruned_ft_speedup_words_per_s']}x origin)."
+        )
+    )
+    return (
+        f"{dataset}: LM gain over NoLM {aims['origin_gain_f1']:+.2f} F1 "
+        f"(aim +0.5: {mark(aims['origin_beats_nolm_by_0.5'])}); "
+        f"pruned keeps {share_text(aims['pruned_share_of_gain'])} of that gain "
+        f"(aim 80 %: {mark(aims['pruned_keeps_80pct_of_gain'])}); LM FLOPs {aims['lm_flops_reduction']}x fewer "
+        f"(aim 5x: {mark(aims['lm_flops_5x_fewer'])}); words/s {aims['speedup_words_per_s']}x origin "
+        f"(aim 3x: {mark(aims['words_per_s_3x'])}; model alone, input already indexed: "
+        f"{aims['speedup_model_only']}x)." + tuned
+    )
 
 
 # Test F1 of the NoLM and origin taggers trained with more than one seed (from each run's own
@@ -185,26 +199,40 @@ def seed_summary(dataset: str) -> Dict[str, Any]:
         nolm, origin = _test_f1(RUNS / folder / "nolm"), _test_f1(RUNS / folder / "origin")
         if nolm is None or origin is None:
             continue
-        seeds[seed] = {"nolm": nolm, "origin": origin, "gain": round(origin - nolm, 2),
-                       "origin_without_lm_dropout": _test_f1(RUNS / WITHOUT_LM_DROPOUT / folder / "origin")}
+        seeds[seed] = {
+            "nolm": nolm,
+            "origin": origin,
+            "gain": round(origin - nolm, 2),
+            "origin_without_lm_dropout": _test_f1(RUNS / WITHOUT_LM_DROPOUT / folder / "origin"),
+        }
     if not seeds:
         return {}
     gains = [row["gain"] for row in seeds.values()]
     summary: Dict[str, Any] = {"seeds": seeds, "mean_gain": round(sum(gains) / len(gains), 2)}
-    earlier = [row["origin_without_lm_dropout"] - row["nolm"] for row in seeds.values()
-               if row["origin_without_lm_dropout"] is not None]
+    earlier = [
+        row["origin_without_lm_dropout"] - row["nolm"]
+        for row in seeds.values()
+        if row["origin_without_lm_dropout"] is not None
+    ]
     if len(earlier) == len(seeds):
         summary["mean_gain_without_lm_dropout"] = round(sum(earlier) / len(earlier), 2)
     return summary
 
 
 def seeds_text(dataset: str, summary: Dict[str, Any]) -> str:
-    per_seed = "; ".join(f"seed {seed}: NoLM {row['nolm']}, origin {row['origin']} ({row['gain']:+.2f})"
-                         for seed, row in summary["seeds"].items())
-    earlier = ("" if "mean_gain_without_lm_dropout" not in summary
-               else f", {summary['mean_gain_without_lm_dropout']:+.2f} without LM dropout")
-    return (f"{dataset} over {len(summary['seeds'])} seeds ({per_seed}): "
-            f"mean LM gain {summary['mean_gain']:+.2f} F1{earlier}.")
+    per_seed = "; ".join(
+        f"seed {seed}: NoLM {row['nolm']}, origin {row['origin']} ({row['gain']:+.2f})"
+        for seed, row in summary["seeds"].items()
+    )
+    earlier = (
+        ""
+        if "mean_gain_without_lm_dropout" not in summary
+        else f", {summary['mean_gain_without_lm_dropout']:+.2f} without LM dropout"
+    )
+    return (
+        f"{dataset} over {len(summary['seeds'])} seeds ({per_seed}): "
+        f"mean LM gain {summary['mean_gain']:+.2f} F1{earlier}."
+    )
 
 
 def language_models() -> Dict[str, Any]:
@@ -213,9 +241,11 @@ def language_models() -> Dict[str, Any]:
         metrics_file = RUNS / f"lm_{direction}" / "metrics.json"
         if metrics_file.exists():
             metrics = json.loads(metrics_file.read_text())
-            found[direction] = {"validation_perplexity": round(metrics["best_validation_perplexity"], 1),
-                                "training_perplexity": round(metrics["training_perplexity"], 1),
-                                "epochs": metrics.get("epoch", -1) + 1}
+            found[direction] = {
+                "validation_perplexity": round(metrics["best_validation_perplexity"], 1),
+                "training_perplexity": round(metrics["training_perplexity"], 1),
+                "epochs": metrics.get("epoch", -1) + 1,
+            }
     return found
 
 
@@ -244,23 +274,42 @@ def main() -> None:
         "seeds": seeds,
         "language_models": lms,
         "not_measured": missing,
-        "setting": {"threads": 1, "batch_size_sentences": args.batch_size, "repeats": args.repeats,
-                    "hardware": hardware_description(),
-                    "flops": "multiply-adds of matrix products per word (green_nlp.nn.flops)"},
+        "setting": {
+            "threads": 1,
+            "batch_size_sentences": args.batch_size,
+            "repeats": args.repeats,
+            "hardware": hardware_description(),
+            "flops": "multiply-adds of matrix products per word (green_nlp.nn.flops)",
+        },
     }
     rows = {f"{d} {v}": datasets[d][v] for d in datasets for v in VARIANTS + OPTIONAL_VARIANTS if v in datasets[d]}
     perplexity = ", ".join(f"{k} {v['validation_perplexity']}" for k, v in lms.items())
-    note = (f"Span F1 on the test set; words/s on one CPU thread, batches of {args.batch_size} sentences "
-            f"sorted by length, variants timed in turn, best of {args.repeats} ({hardware_description()}). "
-            "LM perplexity (dev): "
-            f"{perplexity or 'n/a'}. Not measured (no trained runs): {', '.join(missing) or 'none'}. Aims: "
-            + " ".join(aims_text(d, datasets[d]["aims"]) for d in datasets)
-            + "".join(" " + seeds_text(d, summary) for d, summary in seeds.items()))
-    write_results(args.out, "ldnet", results, rows,
-                  ["f1", "lm_flops_per_token", "tagger_flops_per_token", "cpu_words_per_s", "model_only_words_per_s",
-                    "params",
-                   "lm_layers", "epochs"],
-                  note, first_column="dataset / variant")
+    note = (
+        f"Span F1 on the test set; words/s on one CPU thread, batches of {args.batch_size} sentences "
+        f"sorted by length, variants timed in turn, best of {args.repeats} ({hardware_description()}). "
+        "LM perplexity (dev): "
+        f"{perplexity or 'n/a'}. Not measured (no trained runs): {', '.join(missing) or 'none'}. Aims: "
+        + " ".join(aims_text(d, datasets[d]["aims"]) for d in datasets)
+        + "".join(" " + seeds_text(d, summary) for d, summary in seeds.items())
+    )
+    write_results(
+        args.out,
+        "ldnet",
+        results,
+        rows,
+        [
+            "f1",
+            "lm_flops_per_token",
+            "tagger_flops_per_token",
+            "cpu_words_per_s",
+            "model_only_words_per_s",
+            "params",
+            "lm_layers",
+            "epochs",
+        ],
+        note,
+        first_column="dataset / variant",
+    )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ the allennlp-models peer for EWT at RUNS/ewt_allennlp_models/.
 Writes benchmarks/results/parser_distillation.json, then the table and plots
 (`benchmarks.reports.parser_distillation`).
 """
+
 import argparse
 import json
 import time
@@ -68,12 +69,19 @@ def load_models(runs: Path, treebank: str, quantize: bool = True) -> Dict[str, D
             continue
         archive_path, from_best = ensure_archive(run_dir)
         archive = load_archive(str(archive_path))
-        found[variant] = {"archive": archive, "model": archive.model.eval(), "peer": is_peer,
-                          "info": {**training_info(run_dir), "archived_from_best_th": from_best}}
+        found[variant] = {
+            "archive": archive,
+            "model": archive.model.eval(),
+            "peer": is_peer,
+            "info": {**training_info(run_dir), "archived_from_best_th": from_best},
+        }
     supar_run = runs / SUPAR_PEERS.get(treebank, "-") / "model"
     if supar_run.exists():
-        found["SuPar biaffine-dep"] = {"supar": supar_peer.load(supar_run), "peer": True,
-                                       "info": supar_peer.training_info(supar_run.parent)}
+        found["SuPar biaffine-dep"] = {
+            "supar": supar_peer.load(supar_run),
+            "peer": True,
+            "info": supar_peer.training_info(supar_run.parent),
+        }
     for variant in QUANTIZED if quantize else []:
         if variant in found:
             base = found[variant]
@@ -81,11 +89,18 @@ def load_models(runs: Path, treebank: str, quantize: bool = True) -> Dict[str, D
     return found
 
 
-def time_models(models: Dict[str, Dict[str, Any]], test_file: Path, batch_sizes: List[int], repeats: int,
-                device: torch.device, peer_max_batch: int) -> Dict[str, Dict[str, List[float]]]:
+def time_models(
+    models: Dict[str, Dict[str, Any]],
+    test_file: Path,
+    batch_sizes: List[int],
+    repeats: int,
+    device: torch.device,
+    peer_max_batch: int,
+) -> Dict[str, Dict[str, List[float]]]:
     """seconds[model][batch size] over interleaved repeats; also fills each model's predictions.
     Peers score every label for every word pair ((batch, n, n, labels) floats), which at batch 4096
     needs tens of GB, so they are timed only up to `peer_max_batch` (memory permitting)."""
+
     def skipped(entry: Dict[str, Any], size: int) -> bool:
         return entry["peer"] and size > peer_max_batch
 
@@ -93,13 +108,19 @@ def time_models(models: Dict[str, Dict[str, Any]], test_file: Path, batch_sizes:
     mean_length = sum(len(s.words) for s in read_conllu(test_file)) / sum(1 for _ in read_conllu(test_file))
     for name, entry in models.items():
         if "supar" in entry:
-            batches[name] = {size: supar_peer.make_batches(entry["supar"], test_file, size, mean_length)
-                             for size in batch_sizes if not skipped(entry, size)}
+            batches[name] = {
+                size: supar_peer.make_batches(entry["supar"], test_file, size, mean_length)
+                for size in batch_sizes
+                if not skipped(entry, size)
+            }
             continue
         instances = read_for_model(entry["archive"], test_file)
         vocab = entry["model"].vocab
-        batches[name] = {size: [(to_device(t, device), w) for t, w in make_batches(instances, vocab, size)]
-                         for size in batch_sizes if not skipped(entry, size)}
+        batches[name] = {
+            size: [(to_device(t, device), w) for t, w in make_batches(instances, vocab, size)]
+            for size in batch_sizes
+            if not skipped(entry, size)
+        }
     seconds: Dict[str, Dict[str, List[float]]] = {name: {str(s): [] for s in batch_sizes} for name in models}
     for _ in range(repeats):
         for size in batch_sizes:
@@ -124,8 +145,9 @@ def per_second(count: int, runs: Dict[str, List[float]]) -> Dict[str, Any]:
     return {size: round(count / median(values), 1) if values else None for size, values in runs.items()}
 
 
-def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeats: int,
-                       peer_max_batch: int, devices: List[str]) -> Dict[str, Any]:
+def benchmark_treebank(
+    runs: Path, treebank: str, batch_sizes: List[int], repeats: int, peer_max_batch: int, devices: List[str]
+) -> Dict[str, Any]:
     _, test_name = TREEBANKS[treebank]
     test_file = data_path("ud", treebank, test_name)
     gold = list(read_conllu(test_file))
@@ -137,8 +159,11 @@ def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeat
     if "cpu" in devices:
         cpu_seconds = time_models(models, test_file, batch_sizes, repeats, torch.device("cpu"), peer_max_batch)
     if "gpu" in devices and torch.cuda.is_available():
-        gpu_models = {n: {**e, "model": e["model"].cuda()} for n, e in models.items()
-                      if "quantized_from" not in e and "supar" not in e}
+        gpu_models = {
+            n: {**e, "model": e["model"].cuda()}
+            for n, e in models.items()
+            if "quantized_from" not in e and "supar" not in e
+        }
         gpu_seconds = time_models(gpu_models, test_file, batch_sizes, repeats, torch.device("cuda"), peer_max_batch)
         for name, entry in gpu_models.items():  # a GPU-only run scores the GPU predictions
             models[name].setdefault("predictions", entry["predictions"])
@@ -151,7 +176,9 @@ def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeat
         else:
             params = count_trainable_parameters(models[entry.get("quantized_from", name)]["model"])
         row = {
-            "uas": round(uas, 2), "las": round(las, 2), "params": params,
+            "uas": round(uas, 2),
+            "las": round(las, 2),
+            "params": params,
             "param_fraction": round(params / full_params, 4) if full_params and not entry["peer"] else None,
             "peer": entry["peer"],
             **entry["info"],
@@ -163,8 +190,10 @@ def benchmark_treebank(runs: Path, treebank: str, batch_sizes: List[int], repeat
                 row[f"{device}_tokens_per_s"] = per_second(tokens, seconds[name])
                 row[f"{device}_sentences_per_s"] = per_second(sentences, seconds[name])
         rows[name] = row
-        print(f"{treebank} {name}: UAS {uas:.2f} LAS {las:.2f} params {params:,} "
-              f"CPU tokens/s {row.get('cpu_tokens_per_s')} GPU tokens/s {row.get('gpu_tokens_per_s')}")
+        print(
+            f"{treebank} {name}: UAS {uas:.2f} LAS {las:.2f} params {params:,} "
+            f"CPU tokens/s {row.get('cpu_tokens_per_s')} GPU tokens/s {row.get('gpu_tokens_per_s')}"
+        )
     return {"test_sentences": sentences, "test_tokens": tokens, "models": rows}
 
 
@@ -186,16 +215,27 @@ def main() -> None:
     parser.add_argument("--treebanks", nargs="+", default=list(TREEBANKS))
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[32, 256, 4096])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--peer-max-batch", type=int, default=256,
-                        help="largest batch at which peers are timed "
-                             "(their all-pairs label scores need O(b n^2 L) memory)")
-    parser.add_argument("--devices", nargs="+", choices=["cpu", "gpu"], default=["cpu", "gpu"],
-                        help="where to time (gpu only when one is present); figures of the other device "
-                             "from an earlier run of the same treebank are kept")
+    parser.add_argument(
+        "--peer-max-batch",
+        type=int,
+        default=256,
+        help="largest batch at which peers are timed (their all-pairs label scores need O(b n^2 L) memory)",
+    )
+    parser.add_argument(
+        "--devices",
+        nargs="+",
+        choices=["cpu", "gpu"],
+        default=["cpu", "gpu"],
+        help="where to time (gpu only when one is present); figures of the other device "
+        "from an earlier run of the same treebank are kept",
+    )
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
-    parser.add_argument("--replace", action="store_true",
-                        help="drop treebanks of an earlier results file that this run does not measure "
-                             "(default: keep them, each with the settings it was measured under)")
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="drop treebanks of an earlier results file that this run does not measure "
+        "(default: keep them, each with the settings it was measured under)",
+    )
     args = parser.parse_args()
 
     import_plugins()
@@ -213,14 +253,18 @@ def main() -> None:
     }
     out_file = args.out / "parser_distillation.json"
     results["treebanks"] = earlier_treebanks(out_file, args.replace)
-    measured_under = {key: results[key]
-                      for key in ("threads", "batch_sizes", "repeats", "peer_max_batch", "hardware", "gpu")}
+    measured_under = {
+        key: results[key] for key in ("threads", "batch_sizes", "repeats", "peer_max_batch", "hardware", "gpu")
+    }
     devices = [d for d in args.devices if d == "cpu" or torch.cuda.is_available()]
     for treebank in args.treebanks:
         figures = benchmark_treebank(args.runs, treebank, args.batch_sizes, args.repeats, args.peer_max_batch, devices)
         if figures:
-            results["treebanks"][treebank] = merge_figures(results["treebanks"].get(treebank, {}), figures, {
-                device: {**measured_under, "measured_on": time.strftime("%Y-%m-%d")} for device in devices})
+            results["treebanks"][treebank] = merge_figures(
+                results["treebanks"].get(treebank, {}),
+                figures,
+                {device: {**measured_under, "measured_on": time.strftime("%Y-%m-%d")} for device in devices},
+            )
     args.out.mkdir(parents=True, exist_ok=True)
     out_file.write_text(json.dumps(results, indent=2) + "\n")
     write_report(out_file)

@@ -14,6 +14,7 @@ The teacher archive comes from the D config (`runs/parser/<treebank>/teacher/mod
 
 Writes benchmarks/results/distillation_overhead.json and .md (one section per treebank/size).
 """
+
 import argparse
 import cProfile
 import itertools
@@ -41,8 +42,10 @@ from green_nlp.training.parser_distiller import ParserDistiller
 STUDENT = REPO / "training_configs" / "parser" / "student.jsonnet"  # TREEBANK, SIZE, DISTILLED, SEED pick one
 # Functions whose cumulative time the profile reports (substring of cProfile's "file:line(name)").
 PARTS = {
-    "teacher scores (live run or cache)": "parser_distiller.py", "KL terms": "masked_kl_divergence",
-    "student label scores": "(label_scores)", "score() (student; live teacher too)": "(score)",
+    "teacher scores (live run or cache)": "parser_distiller.py",
+    "KL terms": "masked_kl_divergence",
+    "student label scores": "(label_scores)",
+    "score() (student; live teacher too)": "(score)",
     "backward": "(backward)",
     "optimizer step": "adam.py",
 }
@@ -53,15 +56,23 @@ def build(student: Dict[str, str], vocab: Any) -> Dict[str, Any]:
     reader = DatasetReader.from_params(params.pop("dataset_reader"))
     model = Model.from_params(vocab=vocab, params=params.pop("model"))
     trainer = params.pop("trainer").as_dict()
-    callbacks = [c for c in trainer.get("callbacks", [])
-                 if c.get("type") in ("green_parser_distillation", "green_distillation")]
-    return {"reader": reader, "model": model, "distillation": callbacks[0] if callbacks else None,
-            "train": params.pop("train_data_path"), "batch_size": params["data_loader"]["batch_sampler"]["batch_size"],
-            "lr": trainer["optimizer"].get("lr", 1e-3), "grad_norm": trainer.get("grad_norm") or 5.0}
+    callbacks = [
+        c for c in trainer.get("callbacks", []) if c.get("type") in ("green_parser_distillation", "green_distillation")
+    ]
+    return {
+        "reader": reader,
+        "model": model,
+        "distillation": callbacks[0] if callbacks else None,
+        "train": params.pop("train_data_path"),
+        "batch_size": params["data_loader"]["batch_sampler"]["batch_size"],
+        "lr": trainer["optimizer"].get("lr", 1e-3),
+        "grad_norm": trainer.get("grad_norm") or 5.0,
+    }
 
 
-def training_step(model: torch.nn.Module, optimizer: torch.optim.Optimizer, tensors: Dict[str, Any],
-                  grad_norm: float) -> None:
+def training_step(
+    model: torch.nn.Module, optimizer: torch.optim.Optimizer, tensors: Dict[str, Any], grad_norm: float
+) -> None:
     optimizer.zero_grad(set_to_none=True)
     model(**tensors)["loss"].backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), grad_norm)
@@ -84,8 +95,9 @@ def profile_parts(step: Callable[[Dict[str, Any]], None], batches: List[Dict[str
     parts: Dict[str, float] = {"total": total}
     for part, needle in PARTS.items():
         # the outermost matching call's cumulative time (nested calls of the same part not added twice)
-        times = [cumulative for (file, line, name), (_, _, _, cumulative, _) in stats.items()
-                 if needle in f"{file}({name})"]
+        times = [
+            cumulative for (file, line, name), (_, _, _, cumulative, _) in stats.items() if needle in f"{file}({name})"
+        ]
         parts[part] = max(times, default=0.0)
     return parts
 
@@ -119,8 +131,9 @@ def count_teacher_runs(distiller: ParserDistiller) -> List[int]:
 
 def measure(treebank: str, size: int, runs: Path, max_batches: int, repeats: int) -> Dict[str, Any]:
     folder = TREEBANKS[treebank][0]
-    d_config, b_config = ({"TREEBANK": folder, "SIZE": str(size), "DISTILLED": distilled, "SEED": "1"}
-                          for distilled in ("true", "false"))
+    d_config, b_config = (
+        {"TREEBANK": folder, "SIZE": str(size), "DISTILLED": distilled, "SEED": "1"} for distilled in ("true", "false")
+    )
     teacher_archive = runs / "parser" / folder / "teacher" / "model.tar.gz"
     if not teacher_archive.exists():
         raise SystemExit(f"no teacher at {teacher_archive}: train it first (benchmarks/runs/parser_small_treebanks.sh)")
@@ -129,8 +142,9 @@ def measure(treebank: str, size: int, runs: Path, max_batches: int, repeats: int
     torch.manual_seed(0)
     distilled, baseline = build(d_config, vocab), build(b_config, vocab)
     settings = distilled["distillation"]
-    instances = list(itertools.islice(distilled["reader"].read(distilled["train"]),
-                                      max_batches * distilled["batch_size"]))
+    instances = list(
+        itertools.islice(distilled["reader"].read(distilled["train"]), max_batches * distilled["batch_size"])
+    )
     for instance in instances:
         distilled["reader"].apply_token_indexers(instance)
     batch_size = distilled["batch_size"]
@@ -147,8 +161,11 @@ def measure(treebank: str, size: int, runs: Path, max_batches: int, repeats: int
     cached = ParserDistiller(teacher, cache_teacher_outputs=True, **options)
     live = ParserDistiller(teacher, cache_teacher_outputs=False, **options)
     d_cached_model = build(d_config, vocab)
-    variants = {"B (no teacher)": stepper(baseline, None), "D, teacher live (epoch 1)": stepper(distilled, live),
-                "D, teacher cached (epochs 2+)": stepper(d_cached_model, cached)}
+    variants = {
+        "B (no teacher)": stepper(baseline, None),
+        "D, teacher live (epoch 1)": stepper(distilled, live),
+        "D, teacher cached (epochs 2+)": stepper(d_cached_model, cached),
+    }
     # fill the cache as epoch 1 does; every later pass is another "epoch": the sentences regrouped
     # as the bucket sampler regroups them, the same batches for every variant within a repeat
     one_pass(variants["D, teacher cached (epochs 2+)"], epoch_batches(instances, vocab, batch_size, seed=1000))
@@ -169,8 +186,16 @@ def measure(treebank: str, size: int, runs: Path, max_batches: int, repeats: int
         rows[name]["profile_seconds"] = profile_parts(step, epoch_batches(instances, vocab, batch_size, seed=999))
     rows["D, teacher cached (epochs 2+)"]["teacher_runs_after_epoch_1"] = len(teacher_runs)
     words = sum(int(tensors["words"]["tokens"]["tokens"].gt(0).sum()) for tensors in batches)
-    return {"treebank": treebank, "size": size, "batches": len(batches), "batch_size": distilled["batch_size"],
-            "words": words, "repeats": repeats, "distillation": settings, "variants": rows}
+    return {
+        "treebank": treebank,
+        "size": size,
+        "batches": len(batches),
+        "batch_size": distilled["batch_size"],
+        "words": words,
+        "repeats": repeats,
+        "distillation": settings,
+        "variants": rows,
+    }
 
 
 def write_report(results: Dict[str, Any]) -> None:
@@ -181,16 +206,23 @@ def write_report(results: Dict[str, Any]) -> None:
         rows = {}
         for name, row in found["variants"].items():
             profile = row["profile_seconds"]
-            rows[name] = {"ms per batch": 1000 * row["seconds_per_batch"], "x B": row["ratio_to_B"],
-                          **{f"{part} %": 100 * profile[part] / profile["total"] for part in PARTS}}
-        text += (f"#### {key}: {found['batches']} training batches of {found['batch_size']} sentences "
-                 f"({found['words']:,} words), median of {found['repeats']}\n\n")
+            rows[name] = {
+                "ms per batch": 1000 * row["seconds_per_batch"],
+                "x B": row["ratio_to_B"],
+                **{f"{part} %": 100 * profile[part] / profile["total"] for part in PARTS},
+            }
+        text += (
+            f"#### {key}: {found['batches']} training batches of {found['batch_size']} sentences "
+            f"({found['words']:,} words), median of {found['repeats']}\n\n"
+        )
         text += markdown_table(rows, list(next(iter(rows.values()))), "training step") + "\n"
         misses = found["variants"]["D, teacher cached (epochs 2+)"].get("teacher_runs_after_epoch_1")
         text += f"Teacher runs in the cached passes (cache misses): {misses}.\n\n"
-    text += (f"One CPU thread; a step is forward + loss + backward + clipping + Adam. Part shares come from a "
-             f"cProfile pass (profiling slows Python-heavy parts more than the tensor kernels). "
-             f"{results['hardware']}.\n")
+    text += (
+        f"One CPU thread; a step is forward + loss + backward + clipping + Adam. Part shares come from a "
+        f"cProfile pass (profiling slows Python-heavy parts more than the tensor kernels). "
+        f"{results['hardware']}.\n"
+    )
     (RESULTS / "distillation_overhead.md").write_text(text)
     print(text)
 
@@ -207,8 +239,9 @@ def main() -> None:
     import_plugins()
     path = RESULTS / "distillation_overhead.json"
     results = json.loads(path.read_text()) if path.exists() else {"runs": {}}
-    results["runs"][f"{args.treebank} {args.size}"] = measure(args.treebank, args.size, args.runs, args.batches,
-                                                             args.repeats)
+    results["runs"][f"{args.treebank} {args.size}"] = measure(
+        args.treebank, args.size, args.runs, args.batches, args.repeats
+    )
     results["hardware"] = hardware_description()
     write_report(results)
 

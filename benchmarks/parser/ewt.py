@@ -20,6 +20,7 @@ the higher LAS on the dev set (the test set never chooses).
 
 Writes benchmarks/results/parser_ewt.json and parser_ewt.md.
 """
+
 import argparse
 import json
 import tempfile
@@ -52,19 +53,45 @@ from green_nlp.nn.parameters import count_trainable_parameters
 MODELS = [
     # (key, run folder, gold UPOS at input, description, archive inside the run folder or None)
     ("green_nlp_gold_upos", "ewt_gold_upos", True, "green_nlp biaffine, gold UPOS + GloVe 50-d words", None),
-    ("green_nlp_gold_upos_averaged", "ewt_gold_upos", True,
-     "green_nlp biaffine, gold UPOS + GloVe 50-d words; best-on-dev and last checkpoints averaged",
-     "averaged.tar.gz"),
-    ("green_nlp_raw_text", "ewt_raw_text", False,
-     "green_nlp biaffine for raw text: words + char CNN, predicts UPOS", None),
-    ("allennlp_models_biaffine", "ewt_allennlp_models", True,
-     "allennlp-models biaffine_parser, same sizes, gold UPOS", None),
+    (
+        "green_nlp_gold_upos_averaged",
+        "ewt_gold_upos",
+        True,
+        "green_nlp biaffine, gold UPOS + GloVe 50-d words; best-on-dev and last checkpoints averaged",
+        "averaged.tar.gz",
+    ),
+    (
+        "green_nlp_raw_text",
+        "ewt_raw_text",
+        False,
+        "green_nlp biaffine for raw text: words + char CNN, predicts UPOS",
+        None,
+    ),
+    (
+        "allennlp_models_biaffine",
+        "ewt_allennlp_models",
+        True,
+        "allennlp-models biaffine_parser, same sizes, gold UPOS",
+        None,
+    ),
 ]
 HEADLINE_CANDIDATES = ("green_nlp_gold_upos", "green_nlp_gold_upos_averaged")  # chosen by dev LAS
 PEERS = ("allennlp_models_biaffine",)  # trained for fewer epochs than ours: shown for speed only
 SCORES = ("uas", "las", "conll18_uas", "conll18_las", "clas", "mlas", "dev_uas", "dev_las")
-COLUMNS = ["uas", "las", "conll18_las", "clas", "mlas", "dev_las", "params", "epochs", "train_minutes",
-           "cpu_tokens_per_s", "cpu_sentences_per_s", "decode_share"]
+COLUMNS = [
+    "uas",
+    "las",
+    "conll18_las",
+    "clas",
+    "mlas",
+    "dev_las",
+    "params",
+    "epochs",
+    "train_minutes",
+    "cpu_tokens_per_s",
+    "cpu_sentences_per_s",
+    "decode_share",
+]
 
 
 def main() -> None:
@@ -73,11 +100,17 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
-    parser.add_argument("--report-only", action="store_true",
-                        help="rewrite the Markdown table from the saved JSON without measuring again")
-    parser.add_argument("--keep-missing", action="store_true",
-                        help="keep the saved row of a model whose run is absent here, marked as carried "
-                             "from an earlier run and left out of the speed ratios")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="rewrite the Markdown table from the saved JSON without measuring again",
+    )
+    parser.add_argument(
+        "--keep-missing",
+        action="store_true",
+        help="keep the saved row of a model whose run is absent here, marked as carried "
+        "from an earlier run and left out of the speed ratios",
+    )
     args = parser.parse_args()
     if args.report_only:
         write_report(args.out, json.loads((args.out / "parser_ewt.json").read_text()))
@@ -98,7 +131,7 @@ def main() -> None:
         if archive_name is not None:
             archive_path, from_best = run_dir / archive_name, False
         else:
-            archive_path, from_best = (ensure_archive(run_dir) if run_dir.exists() else (run_dir, False))
+            archive_path, from_best = ensure_archive(run_dir) if run_dir.exists() else (run_dir, False)
         if not archive_path.exists():
             if args.keep_missing and key in earlier_rows:
                 rows[key] = {**earlier_rows[key], "carried_from_earlier_run": True}
@@ -120,8 +153,9 @@ def main() -> None:
         conll18 = conll18_scores(archive, test_file, predictions, args.batch_size)
         dev_scores = {}
         if key in HEADLINE_CANDIDATES:
-            dev_predictions, _ = predict(model, make_batches(read_for_model(archive, dev_file), model.vocab,
-                                                             args.batch_size))
+            dev_predictions, _ = predict(
+                model, make_batches(read_for_model(archive, dev_file), model.vocab, args.batch_size)
+            )
             dev_uas, dev_las = attachment_scores(dev_file, dev_predictions)
             dev_scores = {"dev_uas": round(dev_uas, 2), "dev_las": round(dev_las, 2)}
         rows[key] = {
@@ -141,16 +175,21 @@ def main() -> None:
             "decode_share": round(decode_seconds / seconds, 3),
             "timing_runs_s": [round(t, 3) for t, _ in timings],
         }
-        print(f"{key}: UAS {uas:.2f} LAS {las:.2f} (CoNLL 2018: LAS {conll18['conll18_las']:.2f} "
-              f"CLAS {conll18['clas']:.2f} MLAS {conll18['mlas']:.2f}) | {num_tokens / seconds:,.0f} tokens/s, "
-              f"decoding {100 * decode_seconds / seconds:.0f}% of the time")
+        print(
+            f"{key}: UAS {uas:.2f} LAS {las:.2f} (CoNLL 2018: LAS {conll18['conll18_las']:.2f} "
+            f"CLAS {conll18['clas']:.2f} MLAS {conll18['mlas']:.2f}) | {num_tokens / seconds:,.0f} tokens/s, "
+            f"decoding {100 * decode_seconds / seconds:.0f}% of the time"
+        )
 
     candidates = [key for key in HEADLINE_CANDIDATES if key in rows]
     headline = max(candidates, key=lambda key: rows[key]["dev_las"]) if candidates else None
     # a speed ratio only between models timed in this run
     timed_here = [key for key in candidates if not rows[key].get("carried_from_earlier_run")]
-    if timed_here and "allennlp_models_biaffine" in rows and not rows["allennlp_models_biaffine"].get(
-            "carried_from_earlier_run"):
+    if (
+        timed_here
+        and "allennlp_models_biaffine" in rows
+        and not rows["allennlp_models_biaffine"].get("carried_from_earlier_run")
+    ):
         peer = rows["allennlp_models_biaffine"]
         for key in timed_here:
             rows[key]["speedup_vs_allennlp_models"] = round(rows[key]["cpu_tokens_per_s"] / peer["cpu_tokens_per_s"], 2)
@@ -168,9 +207,13 @@ def main() -> None:
     }
     if headline:  # the headline model's figures at the top level
         results["headline_model"] = headline
-        results.update({k: rows[headline][k] for k in
-                        ("treebank", "uas", "las", "params", "epochs", "train_minutes", "gold_upos")
-                        if k in rows[headline]})
+        results.update(
+            {
+                k: rows[headline][k]
+                for k in ("treebank", "uas", "las", "params", "epochs", "train_minutes", "gold_upos")
+                if k in rows[headline]
+            }
+        )
     write_report(args.out, results)
 
 
@@ -183,8 +226,12 @@ def conll18_scores(archive: Archive, test_file: Path, predictions: Predictions, 
         else:
             write_into_gold(test_file, predictions, predicted)
         scores = score_conllu(test_file, predicted)
-    return {"conll18_uas": round(scores.uas, 2), "conll18_las": round(scores.las, 2),
-            "clas": round(scores.clas, 2), "mlas": round(scores.mlas, 2)}
+    return {
+        "conll18_uas": round(scores.uas, 2),
+        "conll18_las": round(scores.las, 2),
+        "clas": round(scores.clas, 2),
+        "mlas": round(scores.mlas, 2),
+    }
 
 
 def write_predictor_conllu(archive: Archive, conllu_file: Path, out: Path, batch_size: int) -> None:
@@ -217,19 +264,35 @@ def write_report(out: Path, results: Dict[str, Any]) -> None:
     figures added after the rows were measured, left out too) and its note."""
     models = {key: {**row, "peer": key in PEERS} for key, row in results["models"].items()}
     columns = [column for column in COLUMNS if any(row.get(column) is not None for row in models.values())]
-    conll18 = ("conll18_las / clas / mlas: the CoNLL 2018 shared-task evaluation of the CoNLL-U the predictor "
-               "writes (relations without subtypes; MLAS with the gold FEATS carried through)."
-               if "conll18_las" in columns else "")
-    write_results(out, "parser_ewt", results, speed_only(models, SCORES), columns,
-                  note=f"UD English-EWT test ({results['test_sentences']} sentences, {results['test_tokens']} tokens); "
-                       f"one CPU thread, batch {results['batch_size']} length-sorted, median of {results['repeats']}; "
-                       f"{results['hardware']}." + (f" uas / las: strict (full relations, subtypes included); {conll18}"
-                                                    if conll18 else "")
-                       + (f" Headline model (higher dev LAS): {results['headline_model']}, test UAS {results['uas']} / "
-                          f"LAS {results['las']} (aim 91.0 / 89.0)." if results.get("headline_model") else "")
-                  + "".join(f" {key} was measured in an earlier run (its training run was absent)."
-                            for key, row in results["models"].items() if row.get("carried_from_earlier_run"))
-                  + "".join(f" {line}." for line in peer_note(models)))
+    conll18 = (
+        "conll18_las / clas / mlas: the CoNLL 2018 shared-task evaluation of the CoNLL-U the predictor "
+        "writes (relations without subtypes; MLAS with the gold FEATS carried through)."
+        if "conll18_las" in columns
+        else ""
+    )
+    write_results(
+        out,
+        "parser_ewt",
+        results,
+        speed_only(models, SCORES),
+        columns,
+        note=f"UD English-EWT test ({results['test_sentences']} sentences, {results['test_tokens']} tokens); "
+        f"one CPU thread, batch {results['batch_size']} length-sorted, median of {results['repeats']}; "
+        f"{results['hardware']}."
+        + (f" uas / las: strict (full relations, subtypes included); {conll18}" if conll18 else "")
+        + (
+            f" Headline model (higher dev LAS): {results['headline_model']}, test UAS {results['uas']} / "
+            f"LAS {results['las']} (aim 91.0 / 89.0)."
+            if results.get("headline_model")
+            else ""
+        )
+        + "".join(
+            f" {key} was measured in an earlier run (its training run was absent)."
+            for key, row in results["models"].items()
+            if row.get("carried_from_earlier_run")
+        )
+        + "".join(f" {line}." for line in peer_note(models)),
+    )
 
 
 if __name__ == "__main__":

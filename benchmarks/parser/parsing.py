@@ -1,4 +1,5 @@
 """Shared pieces of the parser benchmarks: archives from runs, batching, timed parsing, scoring."""
+
 import json
 import re
 import time
@@ -37,6 +38,7 @@ def training_info(run_dir: Path) -> Dict[str, Any]:
 def training_seconds(per_epoch: List[Dict[str, Any]]) -> float:
     """Wall-clock training time over all sessions of a run: AllenNLP's `training_duration` restarts
     from zero when a run is resumed with `-r`, so sum the last value of each session."""
+
     def seconds(metrics: Dict[str, Any]) -> float:
         hours, minutes, secs = (float(x) for x in metrics["training_duration"].split(":"))
         return timedelta(hours=hours, minutes=minutes, seconds=secs).total_seconds()

@@ -13,6 +13,7 @@ MLAS therefore scores the predicted UPOS and tree with the gold features (not gi
 where the file the runtime writes has no features). Results:
 benchmarks/results/shipped_parser_conll18.{json,md}.
 """
+
 import argparse
 import tempfile
 from pathlib import Path
@@ -32,8 +33,9 @@ def predicted_file(model: Any, gold: List[conllu.TokenList], out: Path) -> Dict[
     with open(out, "w", encoding="utf-8") as handle:
         for sentence, parsed in zip(gold, model.parse_sentences(inputs, batch_size=32)):
             tokens = [token for token in sentence if isinstance(token["id"], int)]
-            for token, head, relation, upos in zip(tokens, parsed.heads, parsed.deprels,
-                                                   parsed.upos or [None] * len(tokens)):
+            for token, head, relation, upos in zip(
+                tokens, parsed.heads, parsed.deprels, parsed.upos or [None] * len(tokens)
+            ):
                 words += 1
                 heads += head == token["head"]
                 arcs += head == token["head"] and relation == token["deprel"]
@@ -73,34 +75,71 @@ def main() -> None:
         raw_path = Path(folder) / "raw_text.conllu"
         raw_text_file(model, gold, raw_path)
         raw = score_conllu(gold_path, raw_path)
-    row = {"strict_uas": strict["strict_uas"], "strict_las": strict["strict_las"],
-           "tokens_f1": official.tokens, "words_f1": official.words,
-           "conll18_uas": official.uas, "conll18_las": official.las, "clas": official.clas, "mlas": official.mlas,
-           "upos_f1": official.upos, "words": strict["words"]}
-    raw_row = {"tokens_f1": raw.tokens, "words_f1": raw.words, "conll18_uas": raw.uas, "conll18_las": raw.las,
-               "clas": raw.clas, "upos_f1": raw.upos, "words": raw.gold_words}
+    row = {
+        "strict_uas": strict["strict_uas"],
+        "strict_las": strict["strict_las"],
+        "tokens_f1": official.tokens,
+        "words_f1": official.words,
+        "conll18_uas": official.uas,
+        "conll18_las": official.las,
+        "clas": official.clas,
+        "mlas": official.mlas,
+        "upos_f1": official.upos,
+        "words": strict["words"],
+    }
+    raw_row = {
+        "tokens_f1": raw.tokens,
+        "words_f1": raw.words,
+        "conll18_uas": raw.uas,
+        "conll18_las": raw.las,
+        "clas": raw.clas,
+        "upos_f1": raw.upos,
+        "words": raw.gold_words,
+    }
     from green_nlp.runtime import resolve_model
     from green_nlp.runtime.model_folder import model_file
 
     graph = model_file(resolve_model(args.model), model.meta, args.precision).name
     name = f"{args.model} ({graph}), gold tokens"
     raw_name = f"{args.model} ({graph}), raw text"
-    results = {"machine": hardware_description(), "model": args.model, "graph": graph,
-               "test_file": "UD English-EWT test",
-               "rows": {name: row, raw_name: raw_row}}
-    note = (f"UD English-EWT test, {strict['words']:,} words. gold tokens: the gold words given to the parser; "
-            "raw text: each gold sentence's text given as a line (spaCy tokenizes it and may split it). "
-            "strict: green_nlp's own "
-            "scores (every word, punctuation included, full relations with subtypes). conll18: the CoNLL 2018 "
-            "shared task's evaluation (relations without subtypes); CLAS: content words only; MLAS: CLAS that "
-            "also needs UPOS, universal features and function-word children right, with the gold FEATS carried "
-            "through (the model predicts no features; not scored from raw text). F1 scores: from raw text "
-            "a word counts when its span matches a gold word's (tokens_f1, words_f1: how well the "
-            "tokenization matched; multiword tokens such as \"don't\" are two gold words). Produced by "
-            "`python -m benchmarks.parser.shipped_conll18`.")
-    write_results(args.output_dir, "shipped_parser_conll18", results, {name: row, raw_name: raw_row},
-                  ["strict_uas", "strict_las", "tokens_f1", "words_f1", "upos_f1", "conll18_uas", "conll18_las",
-                   "clas", "mlas", "words"], note)
+    results = {
+        "machine": hardware_description(),
+        "model": args.model,
+        "graph": graph,
+        "test_file": "UD English-EWT test",
+        "rows": {name: row, raw_name: raw_row},
+    }
+    note = (
+        f"UD English-EWT test, {strict['words']:,} words. gold tokens: the gold words given to the parser; "
+        "raw text: each gold sentence's text given as a line (spaCy tokenizes it and may split it). "
+        "strict: green_nlp's own "
+        "scores (every word, punctuation included, full relations with subtypes). conll18: the CoNLL 2018 "
+        "shared task's evaluation (relations without subtypes); CLAS: content words only; MLAS: CLAS that "
+        "also needs UPOS, universal features and function-word children right, with the gold FEATS carried "
+        "through (the model predicts no features; not scored from raw text). F1 scores: from raw text "
+        "a word counts when its span matches a gold word's (tokens_f1, words_f1: how well the "
+        'tokenization matched; multiword tokens such as "don\'t" are two gold words). Produced by '
+        "`python -m benchmarks.parser.shipped_conll18`."
+    )
+    write_results(
+        args.output_dir,
+        "shipped_parser_conll18",
+        results,
+        {name: row, raw_name: raw_row},
+        [
+            "strict_uas",
+            "strict_las",
+            "tokens_f1",
+            "words_f1",
+            "upos_f1",
+            "conll18_uas",
+            "conll18_las",
+            "clas",
+            "mlas",
+            "words",
+        ],
+        note,
+    )
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ the same random score matrices in the same run, one thread.
 
 Writes benchmarks/results/tree_decoders.json and .md.
 """
+
 import argparse
 import time
 from pathlib import Path
@@ -44,14 +45,28 @@ def main() -> None:
             "speedup": round(theirs_seconds / ours_seconds, 2),
             "allennlp_single_root_share": round(single_root, 3),
         }
-        print(f"n={n}: green_nlp {rows[f'n={n}']['green_nlp_sentences_per_s']:,} sent/s, "
-              f"allennlp {rows[f'n={n}']['allennlp_sentences_per_s']:,} sent/s")
-    results = {"benchmark": "tree_decoders", "sentences": args.sentences, "threads": 1,
-               "hardware": hardware_description(), "lengths": rows}
-    write_results(args.out, "tree_decoders", results, rows, list(next(iter(rows.values()))),
-                  note=f"{args.sentences} random score matrices per length; one thread; {hardware_description()}. "
-                       "green_nlp's trees always have one root; allennlp_single_root_share is how often "
-                       "allennlp's decode_mst output had exactly one.", first_column="sentence length")
+        print(
+            f"n={n}: green_nlp {rows[f'n={n}']['green_nlp_sentences_per_s']:,} sent/s, "
+            f"allennlp {rows[f'n={n}']['allennlp_sentences_per_s']:,} sent/s"
+        )
+    results = {
+        "benchmark": "tree_decoders",
+        "sentences": args.sentences,
+        "threads": 1,
+        "hardware": hardware_description(),
+        "lengths": rows,
+    }
+    write_results(
+        args.out,
+        "tree_decoders",
+        results,
+        rows,
+        list(next(iter(rows.values()))),
+        note=f"{args.sentences} random score matrices per length; one thread; {hardware_description()}. "
+        "green_nlp's trees always have one root; allennlp_single_root_share is how often "
+        "allennlp's decode_mst output had exactly one.",
+        first_column="sentence length",
+    )
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 """How the parser reports show peers trained for fewer epochs than the green models (allennlp-models'
 and SuPar's parsers got 2 epochs where the green ones got 16-40): on the speed axis only, with a note
 that says why, so that a training gap does not read as a model gap. Their scores stay in the JSON."""
+
 from typing import Any, Dict, Iterable, List, Tuple
 
 
 def epoch_span(epochs: Iterable[int]) -> str:
-    """"16" or "10-40": the range of a set of epoch counts."""
+    """ "16" or "10-40": the range of a set of epoch counts."""
     values = sorted(set(epochs))
     return str(values[0]) if len(values) == 1 else f"{values[0]}-{values[-1]}"
 
@@ -28,17 +29,27 @@ def peer_note(models: Dict[str, Dict[str, Any]]) -> List[str]:
     if not names:
         return []
     theirs, ours = peer_epochs(list(models.values()))
-    budget = (f"trained for {theirs} epochs, the green models here for {ours}" if theirs and ours
-              else "not trained as long as the green models here")
+    budget = (
+        f"trained for {theirs} epochs, the green models here for {ours}"
+        if theirs and ours
+        else "not trained as long as the green models here"
+    )
     its, it_stands = ("its", "it stands") if len(names) == 1 else ("their", "they stand")
-    return [f"{' and '.join(names)}: {budget} (the CPU time at hand did not allow training the peers as long), "
-            f"so {its} accuracy would read as a model gap where there is a training gap; {it_stands} here for "
-            f"speed only ({its} scores are in the results JSON)"]
+    return [
+        f"{' and '.join(names)}: {budget} (the CPU time at hand did not allow training the peers as long), "
+        f"so {its} accuracy would read as a model gap where there is a training gap; {it_stands} here for "
+        f"speed only ({its} scores are in the results JSON)"
+    ]
 
 
 def speed_only(models: Dict[str, Dict[str, Any]], scores: Iterable[str]) -> Dict[str, Dict[str, Any]]:
     """The rows as a table shows them: each peer renamed by `peer_label`, its `scores` left out."""
     hidden = set(scores)
-    return {peer_label(name, row) if row.get("peer") else name:
-            {key: value for key, value in row.items() if key not in hidden} if row.get("peer") else row
-            for name, row in models.items()}
+    return {
+        peer_label(name, row) if row.get("peer") else name: {
+            key: value for key, value in row.items() if key not in hidden
+        }
+        if row.get("peer")
+        else row
+        for name, row in models.items()
+    }

@@ -5,6 +5,7 @@ from that JSON. The README keeps the headline results a new user looks for first
 
     python -m benchmarks.reports.update_readme
 """
+
 import argparse
 import os
 from pathlib import Path
@@ -16,14 +17,14 @@ START, END = "<!-- results:start -->", "<!-- results:end -->"
 TITLES = {
     "parser_ewt": "Dependency parsing, UD English-EWT test (`python -m benchmarks.parser.ewt`)",
     "parser_distillation": "Parser distillation: full vs students vs peers "
-                           "(`python -m benchmarks.parser.distillation`)",
+    "(`python -m benchmarks.parser.distillation`)",
     "parser_ablations": "Parser distillation ablations (`python -m experiments.parser_ablations`)",
     "parser_teacher_targets": "What a parser teacher's soft targets hold beyond the gold tree "
-                              "(`python -m experiments.parser_teacher_targets`)",
+    "(`python -m experiments.parser_teacher_targets`)",
     "parser_transfer_set": "A transfer set for the EWT students: UPOS from PTB tags "
-                           "(`python -m experiments.parser_transfer_set`)",
+    "(`python -m experiments.parser_transfer_set`)",
     "distillation_overhead": "What distillation adds to a student's training step "
-                             "(`python -m benchmarks.parser.distillation_overhead`)",
+    "(`python -m benchmarks.parser.distillation_overhead`)",
     "tree_decoders": "Tree decoding alone (`python -m benchmarks.parser.tree_decoders`)",
     "ldnet": "LD-Net: NoLM vs LM-augmented vs layer-pruned taggers (`python -m benchmarks.ldnet.taggers`)",
     "dan": "Sparse distillation: MiniLM teacher vs n-gram DAN students (`python -m benchmarks.dan.distillation`)",
@@ -31,30 +32,46 @@ TITLES = {
     "dan_imdb_seeds": "Sparse distillation on IMDB over seeds (`python -m experiments.dan_imdb_seeds`)",
     "dan_word_vectors": "DAN n-gram table started from GloVe vs random (`python -m experiments.dan_word_vectors`)",
     "dan_teacher_long_inputs": "The IMDB teacher reading longer inputs "
-                               "(`python -m experiments.dan_teacher_long_inputs`)",
+    "(`python -m experiments.dan_teacher_long_inputs`)",
     "robustness": "Bad input handled (`python -m benchmarks.robustness.bad_input`)",
     "runtime": "The torch-free runtime against AllenNLP: cold start, speed, memory, size "
-               "(`python -m benchmarks.runtime.parser`)",
+    "(`python -m benchmarks.runtime.parser`)",
     "pretrained_en_ewt_parser": "Shipped model en-ewt-parser (`scripts/build_pretrained.py en-ewt-parser`)",
     "shipped_parser_conll18": "The shipped parser under the CoNLL 2018 shared-task evaluation, from gold tokens and "
-                              "from raw text (`python -m benchmarks.parser.shipped_conll18`)",
+    "from raw text (`python -m benchmarks.parser.shipped_conll18`)",
     "pretrained_en_sst2_sentiment": "Shipped model en-sst2-sentiment (`scripts/build_pretrained.py en-sst2-sentiment`)",
     "dan_runtime_speed": "The n-gram DAN served four ways, and fastText (`python -m benchmarks.runtime.dan`)",
     "tagger_runtime_speed": "The LD-Net tagger: AllenNLP predictor vs the ONNX runtime "
-                            "(`python -m benchmarks.runtime.tagger`)",
+    "(`python -m benchmarks.runtime.tagger`)",
     "serve_load": "HTTP serving under load, with and without micro-batching (`python -m benchmarks.serve.load`)",
     "ray_scaling": "Bulk prediction and teacher labeling on Ray (`python -m benchmarks.serve.ray_scaling`)",
     "gpu/parser_distillation": "Parser distillation on a GPU "
-                               "(`python -m benchmarks.parser.distillation --devices gpu`, "
-                               "on the archives at hand then; a machine with a GPU, not the CPU of the README)",
+    "(`python -m benchmarks.parser.distillation --devices gpu`, "
+    "on the archives at hand then; a machine with a GPU, not the CPU of the README)",
 }
 # shown in the README, in this order; every other results JSON goes to docs/results.md
 HEADLINE = ["parser_ewt", "parser_distillation", "ldnet", "dan"]
-ORDER = HEADLINE + ["gpu/parser_distillation", "parser_ablations", "parser_teacher_targets", "parser_transfer_set",
-                    "distillation_overhead", "tree_decoders", "dan_trec_seeds", "dan_imdb_seeds", "dan_word_vectors",
-                    "dan_teacher_long_inputs", "robustness", "runtime", "pretrained_en_ewt_parser", "shipped_parser_conll18",
-                    "pretrained_en_sst2_sentiment", "dan_runtime_speed", "tagger_runtime_speed", "serve_load",
-                    "ray_scaling"]
+ORDER = HEADLINE + [
+    "gpu/parser_distillation",
+    "parser_ablations",
+    "parser_teacher_targets",
+    "parser_transfer_set",
+    "distillation_overhead",
+    "tree_decoders",
+    "dan_trec_seeds",
+    "dan_imdb_seeds",
+    "dan_word_vectors",
+    "dan_teacher_long_inputs",
+    "robustness",
+    "runtime",
+    "pretrained_en_ewt_parser",
+    "shipped_parser_conll18",
+    "pretrained_en_sst2_sentiment",
+    "dan_runtime_speed",
+    "tagger_runtime_speed",
+    "serve_load",
+    "ray_scaling",
+]
 # plots a benchmark writes under another name than its JSON's
 EXTRA_PLOTS = {"dan": ["dan_pruning"]}
 RESULTS_DOC_HEAD = """# Further results
@@ -70,8 +87,10 @@ def result_stems(results_dir: Path) -> List[str]:
     """Every results JSON under results_dir (and one folder down, for figures taken on other hardware),
     as a path without suffix, in ORDER and then by name."""
     found = list(results_dir.glob("*.json")) + list(results_dir.glob("*/*.json"))
-    return sorted((p.relative_to(results_dir).with_suffix("").as_posix() for p in found),
-                  key=lambda stem: (ORDER.index(stem) if stem in ORDER else len(ORDER), stem))
+    return sorted(
+        (p.relative_to(results_dir).with_suffix("").as_posix() for p in found),
+        key=lambda stem: (ORDER.index(stem) if stem in ORDER else len(ORDER), stem),
+    )
 
 
 def render(results_dir: Path, stems: Iterable[str], page_dir: Path, level: str = "###") -> str:
@@ -104,8 +123,9 @@ def update(root: Path) -> None:
     _, tail = rest.split(END, 1)
     section = render(results_dir, headline, root) if headline else "No benchmark has been run yet.\n"
     if further:
-        section += ("\nMore results (ablations, seed studies, diagnostics, GPU figures): "
-                    "[docs/results.md](docs/results.md).\n")
+        section += (
+            "\nMore results (ablations, seed studies, diagnostics, GPU figures): [docs/results.md](docs/results.md).\n"
+        )
     readme.write_text(f"{head}{START}\n{section}{END}{tail}")
     docs = root / "docs"
     docs.mkdir(exist_ok=True)

@@ -20,6 +20,7 @@ same model predicts it alone.
 Writes benchmarks/results/robustness.json (`{"cases": N, "handled": M, "by_entry_point": {...},
 "details": [...]}`) and .md.
 """
+
 import argparse
 import atexit
 import functools
@@ -134,8 +135,9 @@ def parse_words(words: List[str], upos: List[str]) -> Dict[str, Any]:
     """One JSON line through the parser's predictor (what `allennlp predict` / `green-predict` run)."""
     from allennlp.predictors import Predictor
 
-    predictor = Predictor.from_archive(load_archive(TEACHER), "green_dependency_parser",
-                                       extra_args={"output_format": "json"})
+    predictor = Predictor.from_archive(
+        load_archive(TEACHER), "green_dependency_parser", extra_args={"output_format": "json"}
+    )
     return predictor.predict_batch_json([{"words": words, "upos": upos, "line": 1}])[0]
 
 
@@ -165,8 +167,11 @@ def _trained(config: Path, name: str, overrides: str = "") -> Path:
 @functools.lru_cache(maxsize=None)
 def dan_archive() -> Path:
     """The tiny n-gram DAN of the tests (fixture SST-2 sentences, seconds)."""
-    return _trained(REPO / "fixtures" / "dan" / "dan_experiment.jsonnet", "dan",
-                    json.dumps({"trainer.num_epochs": 6, "trainer.patience": 6}))
+    return _trained(
+        REPO / "fixtures" / "dan" / "dan_experiment.jsonnet",
+        "dan",
+        json.dumps({"trainer.num_epochs": 6, "trainer.patience": 6}),
+    )
 
 
 @functools.lru_cache(maxsize=None)
@@ -180,14 +185,19 @@ def teacher_like_classifier() -> Path:
     """allennlp's `basic_classifier` read by `green_text_classification`, as the MiniLM teacher is
     built (training_configs/dan/teacher.libsonnet), with a small word embedding in place of MiniLM."""
     reader = {"type": "green_text_classification", "skip_unlabeled": True}
-    config = {"dataset_reader": reader, "validation_dataset_reader": reader,
-              "train_data_path": "fixtures/dan/sst2_train.tsv", "validation_data_path": "fixtures/dan/sst2_dev.tsv",
-              "model": {"type": "basic_classifier",
-                        "text_field_embedder": {"token_embedders": {"tokens": {"type": "embedding",
-                                                                               "embedding_dim": 8}}},
-                        "seq2vec_encoder": {"type": "boe", "embedding_dim": 8, "averaged": True}},
-              "data_loader": {"batch_size": 8, "shuffle": False},
-              "trainer": {"num_epochs": 2, "optimizer": {"type": "adam", "lr": 0.05}, "cuda_device": -1}}
+    config = {
+        "dataset_reader": reader,
+        "validation_dataset_reader": reader,
+        "train_data_path": "fixtures/dan/sst2_train.tsv",
+        "validation_data_path": "fixtures/dan/sst2_dev.tsv",
+        "model": {
+            "type": "basic_classifier",
+            "text_field_embedder": {"token_embedders": {"tokens": {"type": "embedding", "embedding_dim": 8}}},
+            "seq2vec_encoder": {"type": "boe", "embedding_dim": 8, "averaged": True},
+        },
+        "data_loader": {"batch_size": 8, "shuffle": False},
+        "trainer": {"num_epochs": 2, "optimizer": {"type": "adam", "lr": 0.05}, "cuda_device": -1},
+    }
     path = work_folder() / "teacher_like.json"
     path.write_text(json.dumps(config))
     return _trained(path, "teacher_like")
@@ -302,12 +312,14 @@ def thousand_token_check(instances: list) -> Outcome:
 def classifier_empty_lines_check(path: Path) -> Callable[[list], Outcome]:
     """The documented rule (blank lines and lines with empty text are skipped): count them here
     from the raw file, independently of the reader."""
+
     def check(instances: list) -> Outcome:
         lines = path.read_text(encoding="utf-8").splitlines()[1:]  # header
         expected = [line.split("\t", 1)[1].split() for line in lines if "\t" in line and line.split("\t", 1)[1].strip()]
         got = [[t.text for t in instance.fields["tokens"].tokens] for instance in instances]
         ok = got == expected and all(got)
         return ok, f"{len(got)} examples read, {len(lines) - len(got)} blank or empty-text lines skipped"
+
     return check
 
 
@@ -320,6 +332,7 @@ def long_sentence_check(limit: int) -> Callable[[Dict[str, Any]], Outcome]:
     def check(record: Dict[str, Any]) -> Outcome:
         ok = "error" in record and f"max_sentence_length={limit}" in record["error"]
         return ok, f"error record instead of a parse: {record.get('error', record)!s:.120}"
+
     return check
 
 
@@ -327,6 +340,7 @@ def words_check(expected: List[List[str]]) -> Callable[[list], Outcome]:
     def check(instances: list) -> Outcome:
         got = [[t.text for t in instance.fields[_text_field(instance)].tokens] for instance in instances]
         return got == expected, f"read: {got}"
+
     return check
 
 
@@ -338,15 +352,18 @@ def examples_check(expected: List[Tuple[str, str]]) -> Callable[[list], Outcome]
     def check(examples: list) -> Outcome:
         got = [(e.label, e.text) for e in examples]
         return got == expected, f"read: {got}"
+
     return check
 
 
 def unseen_gold_check(key: str, bound: float) -> Callable[[Dict[str, float]], Outcome]:
     """Evaluated (no KeyError), the loss a number, and the unseen gold labels counted wrong: `key`
     at most `bound`, the share of gold items the model can get right."""
+
     def check(metrics: Dict[str, float]) -> Outcome:
         ok = metrics[key] <= bound + 1e-9 and math.isfinite(metrics["loss"])
         return ok, f"evaluated: {key} {metrics[key]:.3f} (at most {bound:.3f}), loss {metrics['loss']:.3f}"
+
     return check
 
 
@@ -360,11 +377,15 @@ def multiword_output_check(result: Tuple[str, List[str]]) -> Outcome:
 def skip_malformed_check(path: Path) -> Callable[[Tuple[str, List[str]]], Outcome]:
     def check(result: Tuple[str, List[str]]) -> Outcome:
         text, malformed = result
-        words = [record_words for record in map(json.loads, text.splitlines())
-                 for record_words in [s["words"] for s in record["sentences"]]]
+        words = [
+            record_words
+            for record in map(json.loads, text.splitlines())
+            for record_words in [s["words"] for s in record["sentences"]]
+        ]
         ok = words == [["Good"], ["Also", "good"]] and len(malformed) == 1 and malformed[0].startswith(f"{path}:4:")
         extra = {"kept_lines": [1, 7], "error_lines": [4], "errors": {"4": _scrub(malformed[0]) if malformed else ""}}
         return ok, f"sentences at lines 1 and 7 predicted {words}; reported: {_scrub('; '.join(malformed))}", extra
+
     return check
 
 
@@ -372,21 +393,33 @@ def no_leftover_check(wanted: str) -> Callable[[Tuple[str, int]], Outcome]:
     def check(result: Tuple[str, int]) -> Outcome:
         message, left = result
         return wanted in message and left == 0, f"refused ({_scrub(message)[:100]}); {left} temporary folders left"
+
     return check
 
 
 # ------------------------------------------------------------------------------- the cases
 def _conllu_error(file: str, line: int, problem: str) -> Case:
     path = BAD / file
-    return Case(file, "ConlluDependenciesReader (allennlp train/evaluate/predict)",
-                f"error at {file}:{line}: {problem}",
-                lambda: read_conllu(path), error=["{file}" + f":{line}:", problem], file=path)
+    return Case(
+        file,
+        "ConlluDependenciesReader (allennlp train/evaluate/predict)",
+        f"error at {file}:{line}: {problem}",
+        lambda: read_conllu(path),
+        error=["{file}" + f":{line}:", problem],
+        file=path,
+    )
 
 
 def _tagging_error(file: str, line: int, problem: str, encoding: str = "IOB1") -> Case:
     path = BAD / file
-    return Case(file, "green_conll_tagging reader", f"error at {file}:{line}: {problem}",
-                lambda: read_tagging(path, encoding), error=["{file}" + f":{line}:", problem], file=path)
+    return Case(
+        file,
+        "green_conll_tagging reader",
+        f"error at {file}:{line}: {problem}",
+        lambda: read_tagging(path, encoding),
+        error=["{file}" + f":{line}:", problem],
+        file=path,
+    )
 
 
 def _raw_text(family: str) -> Dict[int, str]:
@@ -410,99 +443,183 @@ def file_cases() -> Dict[str, Case]:
         _conllu_error("conllu_non_ascii_head.conllu", 5, "column 7 (HEAD): HEAD '\u0663'"),
         _conllu_error("conllu_fullwidth_head.conllu", 5, "column 7 (HEAD): HEAD '\uff13'"),
         _conllu_error("conllu_nul_byte.conllu", 3, "column 2: holds a NUL byte"),
-        Case("conllu_crlf_line_ends.conllu", "ConlluDependenciesReader", "read exactly like LF line ends",
-             lambda: read_conllu(BAD / "conllu_crlf_line_ends.conllu"), check=crlf_check,
-             file=BAD / "conllu_crlf_line_ends.conllu"),
-        Case("conllu_bom.conllu", "ConlluDependenciesReader", "UTF-8 byte-order mark accepted; read in full",
-             lambda: read_conllu(BAD / "conllu_bom.conllu"), check=words_check([["The", "cat", "sleeps", "."]]),
-             file=BAD / "conllu_bom.conllu"),
-        Case("conllu_1000_token_sentence.conllu", "ConlluDependenciesReader + green_dependency_parser predictor",
-             "read in full; parsed into one well-formed tree",
-             lambda: read_conllu(BAD / "conllu_1000_token_sentence.conllu"), check=thousand_token_check,
-             file=BAD / "conllu_1000_token_sentence.conllu"),
-        Case("conllu_multiword_and_empty_nodes.conllu", "allennlp predict --use-dataset-reader (tiny parser)",
-             "words read; the multiword-token line 2-3 written back before word 2; empty node 4.1 dropped",
-             lambda: predict_with_reader(BAD / "conllu_multiword_and_empty_nodes.conllu", "conllu"),
-             check=multiword_output_check, file=BAD / "conllu_multiword_and_empty_nodes.conllu", entry=PREDICT),
-        Case("conllu_one_malformed_sentence.conllu",
-             "allennlp predict --use-dataset-reader -o '{\"validation_dataset_reader.skip_malformed\": true}'",
-             "the malformed sentence reported as file:4: why, the sentences before and after predicted",
-             lambda: predict_with_reader(BAD / "conllu_one_malformed_sentence.conllu", "json", skip_malformed=True),
-             check=skip_malformed_check(BAD / "conllu_one_malformed_sentence.conllu"),
-             file=BAD / "conllu_one_malformed_sentence.conllu", entry=PREDICT),
-        Case("conllu_unseen_relations.conllu", "allennlp evaluate's loop on the tiny parser archive",
-             "evaluated; relations outside the model's vocabulary count as wrong labels (LAS 0, UAS kept)",
-             lambda: evaluate_file(BAD / "conllu_unseen_relations.conllu"), check=unseen_relations_check,
-             file=BAD / "conllu_unseen_relations.conllu", entry=EVALUATE),
+        Case(
+            "conllu_crlf_line_ends.conllu",
+            "ConlluDependenciesReader",
+            "read exactly like LF line ends",
+            lambda: read_conllu(BAD / "conllu_crlf_line_ends.conllu"),
+            check=crlf_check,
+            file=BAD / "conllu_crlf_line_ends.conllu",
+        ),
+        Case(
+            "conllu_bom.conllu",
+            "ConlluDependenciesReader",
+            "UTF-8 byte-order mark accepted; read in full",
+            lambda: read_conllu(BAD / "conllu_bom.conllu"),
+            check=words_check([["The", "cat", "sleeps", "."]]),
+            file=BAD / "conllu_bom.conllu",
+        ),
+        Case(
+            "conllu_1000_token_sentence.conllu",
+            "ConlluDependenciesReader + green_dependency_parser predictor",
+            "read in full; parsed into one well-formed tree",
+            lambda: read_conllu(BAD / "conllu_1000_token_sentence.conllu"),
+            check=thousand_token_check,
+            file=BAD / "conllu_1000_token_sentence.conllu",
+        ),
+        Case(
+            "conllu_multiword_and_empty_nodes.conllu",
+            "allennlp predict --use-dataset-reader (tiny parser)",
+            "words read; the multiword-token line 2-3 written back before word 2; empty node 4.1 dropped",
+            lambda: predict_with_reader(BAD / "conllu_multiword_and_empty_nodes.conllu", "conllu"),
+            check=multiword_output_check,
+            file=BAD / "conllu_multiword_and_empty_nodes.conllu",
+            entry=PREDICT,
+        ),
+        Case(
+            "conllu_one_malformed_sentence.conllu",
+            "allennlp predict --use-dataset-reader -o '{\"validation_dataset_reader.skip_malformed\": true}'",
+            "the malformed sentence reported as file:4: why, the sentences before and after predicted",
+            lambda: predict_with_reader(BAD / "conllu_one_malformed_sentence.conllu", "json", skip_malformed=True),
+            check=skip_malformed_check(BAD / "conllu_one_malformed_sentence.conllu"),
+            file=BAD / "conllu_one_malformed_sentence.conllu",
+            entry=PREDICT,
+        ),
+        Case(
+            "conllu_unseen_relations.conllu",
+            "allennlp evaluate's loop on the tiny parser archive",
+            "evaluated; relations outside the model's vocabulary count as wrong labels (LAS 0, UAS kept)",
+            lambda: evaluate_file(BAD / "conllu_unseen_relations.conllu"),
+            check=unseen_relations_check,
+            file=BAD / "conllu_unseen_relations.conllu",
+            entry=EVALUATE,
+        ),
         _tagging_error("conll_missing_tag.conll", 4, "columns"),
         _tagging_error("conll_invalid_bio.conll", 3, "I-person", "BIO"),
         _tagging_error("conll_latin1.conll", 4, "file_encoding"),
         _tagging_error("conll_empty.conll", 1, "no tagged words"),
-        Case("conll_bom.conll", "green_conll_tagging reader", "UTF-8 byte-order mark accepted; read in full",
-             lambda: read_tagging(BAD / "conll_bom.conll", "IOB1"), check=words_check([["EU", "rejects", "German"]]),
-             file=BAD / "conll_bom.conll"),
-        Case("conll_unseen_tag.conll", "allennlp evaluate's loop on the LD-Net tagger fixture",
-             "evaluated; the span of a tag type the tagger never saw counts as missed (recall at most 2/3), "
-             "one warning",
-             lambda: evaluate_file(BAD / "conll_unseen_tag.conll", TAGGER),
-             check=unseen_gold_check("recall-overall", 2 / 3),
-             file=BAD / "conll_unseen_tag.conll", entry=EVALUATE),
-        Case("classifier_empty_lines.tsv", "green_text_classification reader (SST-2 tsv)",
-             "blank lines and lines with empty text skipped (documented), every other line read",
-             lambda: read_classification(BAD / "classifier_empty_lines.tsv"),
-             check=classifier_empty_lines_check(BAD / "classifier_empty_lines.tsv"),
-             file=BAD / "classifier_empty_lines.tsv"),
-        Case("classifier_bom.tsv", "read_examples (every classification reader)",
-             "UTF-8 byte-order mark accepted; the header still recognised",
-             lambda: list(read_text_examples(BAD / "classifier_bom.tsv")),
-             check=examples_check([("1", "a fine film"), ("0", "a dull film")]), file=BAD / "classifier_bom.tsv"),
-        Case("classifier_unseen_class.tsv", "allennlp evaluate's loop on the n-gram DAN",
-             "evaluated; the example of a class the model never saw counts as wrong (accuracy at most 3/4)",
-             lambda: evaluate_file(BAD / "classifier_unseen_class.tsv", dan_archive()),
-             check=unseen_gold_check("accuracy", 3 / 4), file=BAD / "classifier_unseen_class.tsv", entry=EVALUATE),
-        Case("config_wrong_dimension.jsonnet", "allennlp train (train_model_from_file)",
-             "ConfigurationError naming both sizes before any training",
-             lambda: train(BAD / "config_wrong_dimension.jsonnet"),
-             error=["input_size is 20", "embeddings give 10"], error_types=(ConfigurationError,),
-             file=BAD / "config_wrong_dimension.jsonnet", entry=TRAIN),
-        Case("config_char_cnn_mismatch.jsonnet", "allennlp train (train_model_from_file)",
-             "ConfigurationError naming both character sizes before any training",
-             lambda: train(BAD / "config_char_cnn_mismatch.jsonnet"),
-             error=["embedding gives 5", "encoder takes 8"], error_types=(ConfigurationError,),
-             file=BAD / "config_char_cnn_mismatch.jsonnet", entry=TRAIN),
-        Case("archive_truncated.tar.gz", "load_archive (allennlp predict/evaluate, green-predict, spaCy)",
-             "ConfigurationError naming the archive as truncated or corrupt",
-             lambda: load_archive(BAD / "archive_truncated.tar.gz"),
-             error=["{file}", "truncated or corrupt"], error_types=(ConfigurationError,),
-             file=BAD / "archive_truncated.tar.gz", entry=ARCHIVES),
-        Case("raw_text_mixed.txt", f"green-nlp parse {SHIPPED_PARSER} (ONNX runtime)",
-             "each bad line reported with its physical number (3, 5, 6, 7, 10, 11), lines 1, 2, 9, 12 parsed "
-             "as alone, in order",
-             lambda: lines.runtime_cli("parse", SHIPPED_PARSER, raw, work_folder()),
-             check=lines.line_check(raw, _raw_text("parser"),
-                                    lambda text: lines.runtime_reference(runtime_model(SHIPPED_PARSER), "parse")(text)),
-             file=raw, entry=RUNTIME),
-        Case("classifier_json_edge_cases.jsonl", "allennlp predict (n-gram DAN)",
-             "each bad line reported with its physical number, every other line predicted as alone, in order",
-             lambda: lines.allennlp_predict(predictor(dan_archive()), lines.CLASSIFIER_JSON, work_folder()),
-             check=lines.line_check(lines.CLASSIFIER_JSON, lines.CLASSIFIER_JSON_BAD,
-                                    lambda text: lines.predictor_reference(predictor(dan_archive()))(text)),
-             file=lines.CLASSIFIER_JSON, entry=PREDICT),
-        Case("parser_json_wrong_types.jsonl", "allennlp predict (tiny parser, JSON words + upos)",
-             "an error record naming the field and type for each of lines 2-7; lines 1 and 8 parsed",
-             lambda: lines.allennlp_predict(predictor(TEACHER, "green_dependency_parser"), parser_json, work_folder()),
-             check=lines.line_check(parser_json, lines.PARSER_JSON_BAD,
-                                    lambda text: lines.predictor_reference(
-                                        predictor(TEACHER, "green_dependency_parser"))(text)),
-             file=parser_json, entry=PREDICT),
+        Case(
+            "conll_bom.conll",
+            "green_conll_tagging reader",
+            "UTF-8 byte-order mark accepted; read in full",
+            lambda: read_tagging(BAD / "conll_bom.conll", "IOB1"),
+            check=words_check([["EU", "rejects", "German"]]),
+            file=BAD / "conll_bom.conll",
+        ),
+        Case(
+            "conll_unseen_tag.conll",
+            "allennlp evaluate's loop on the LD-Net tagger fixture",
+            "evaluated; the span of a tag type the tagger never saw counts as missed (recall at most 2/3), one warning",
+            lambda: evaluate_file(BAD / "conll_unseen_tag.conll", TAGGER),
+            check=unseen_gold_check("recall-overall", 2 / 3),
+            file=BAD / "conll_unseen_tag.conll",
+            entry=EVALUATE,
+        ),
+        Case(
+            "classifier_empty_lines.tsv",
+            "green_text_classification reader (SST-2 tsv)",
+            "blank lines and lines with empty text skipped (documented), every other line read",
+            lambda: read_classification(BAD / "classifier_empty_lines.tsv"),
+            check=classifier_empty_lines_check(BAD / "classifier_empty_lines.tsv"),
+            file=BAD / "classifier_empty_lines.tsv",
+        ),
+        Case(
+            "classifier_bom.tsv",
+            "read_examples (every classification reader)",
+            "UTF-8 byte-order mark accepted; the header still recognised",
+            lambda: list(read_text_examples(BAD / "classifier_bom.tsv")),
+            check=examples_check([("1", "a fine film"), ("0", "a dull film")]),
+            file=BAD / "classifier_bom.tsv",
+        ),
+        Case(
+            "classifier_unseen_class.tsv",
+            "allennlp evaluate's loop on the n-gram DAN",
+            "evaluated; the example of a class the model never saw counts as wrong (accuracy at most 3/4)",
+            lambda: evaluate_file(BAD / "classifier_unseen_class.tsv", dan_archive()),
+            check=unseen_gold_check("accuracy", 3 / 4),
+            file=BAD / "classifier_unseen_class.tsv",
+            entry=EVALUATE,
+        ),
+        Case(
+            "config_wrong_dimension.jsonnet",
+            "allennlp train (train_model_from_file)",
+            "ConfigurationError naming both sizes before any training",
+            lambda: train(BAD / "config_wrong_dimension.jsonnet"),
+            error=["input_size is 20", "embeddings give 10"],
+            error_types=(ConfigurationError,),
+            file=BAD / "config_wrong_dimension.jsonnet",
+            entry=TRAIN,
+        ),
+        Case(
+            "config_char_cnn_mismatch.jsonnet",
+            "allennlp train (train_model_from_file)",
+            "ConfigurationError naming both character sizes before any training",
+            lambda: train(BAD / "config_char_cnn_mismatch.jsonnet"),
+            error=["embedding gives 5", "encoder takes 8"],
+            error_types=(ConfigurationError,),
+            file=BAD / "config_char_cnn_mismatch.jsonnet",
+            entry=TRAIN,
+        ),
+        Case(
+            "archive_truncated.tar.gz",
+            "load_archive (allennlp predict/evaluate, green-predict, spaCy)",
+            "ConfigurationError naming the archive as truncated or corrupt",
+            lambda: load_archive(BAD / "archive_truncated.tar.gz"),
+            error=["{file}", "truncated or corrupt"],
+            error_types=(ConfigurationError,),
+            file=BAD / "archive_truncated.tar.gz",
+            entry=ARCHIVES,
+        ),
+        Case(
+            "raw_text_mixed.txt",
+            f"green-nlp parse {SHIPPED_PARSER} (ONNX runtime)",
+            "each bad line reported with its physical number (3, 5, 6, 7, 10, 11), lines 1, 2, 9, 12 parsed "
+            "as alone, in order",
+            lambda: lines.runtime_cli("parse", SHIPPED_PARSER, raw, work_folder()),
+            check=lines.line_check(
+                raw,
+                _raw_text("parser"),
+                lambda text: lines.runtime_reference(runtime_model(SHIPPED_PARSER), "parse")(text),
+            ),
+            file=raw,
+            entry=RUNTIME,
+        ),
+        Case(
+            "classifier_json_edge_cases.jsonl",
+            "allennlp predict (n-gram DAN)",
+            "each bad line reported with its physical number, every other line predicted as alone, in order",
+            lambda: lines.allennlp_predict(predictor(dan_archive()), lines.CLASSIFIER_JSON, work_folder()),
+            check=lines.line_check(
+                lines.CLASSIFIER_JSON,
+                lines.CLASSIFIER_JSON_BAD,
+                lambda text: lines.predictor_reference(predictor(dan_archive()))(text),
+            ),
+            file=lines.CLASSIFIER_JSON,
+            entry=PREDICT,
+        ),
+        Case(
+            "parser_json_wrong_types.jsonl",
+            "allennlp predict (tiny parser, JSON words + upos)",
+            "an error record naming the field and type for each of lines 2-7; lines 1 and 8 parsed",
+            lambda: lines.allennlp_predict(predictor(TEACHER, "green_dependency_parser"), parser_json, work_folder()),
+            check=lines.line_check(
+                parser_json,
+                lines.PARSER_JSON_BAD,
+                lambda text: lines.predictor_reference(predictor(TEACHER, "green_dependency_parser"))(text),
+            ),
+            file=parser_json,
+            entry=PREDICT,
+        ),
     ]
     return {case.name: case for case in cases}
 
 
 def _student_with_its_own_vocabulary(folder: Path) -> Path:
     config = folder / "student_own_vocabulary.jsonnet"
-    config.write_text(f"local base = import '{REPO / 'fixtures' / 'parser' / 'student_experiment.jsonnet'}';\n"
-                      "base + { vocabulary:: {} }  // hidden: the student builds its own vocabulary\n")
+    config.write_text(
+        f"local base = import '{REPO / 'fixtures' / 'parser' / 'student_experiment.jsonnet'}';\n"
+        "base + { vocabulary:: {} }  // hidden: the student builds its own vocabulary\n"
+    )
     return config
 
 
@@ -534,12 +651,17 @@ def _archive_with_pickled_code(folder: Path) -> Path:
 
 def _runtime_classify_case(name: str, path: Path, bad: Dict[int, str]) -> Case:
     """`green-nlp classify` on the DAN exported to ONNX."""
-    return Case(name, "green-nlp classify (the DAN exported to ONNX)",
-                "each bad line reported with its physical number, every other line predicted as alone, in order",
-                lambda: lines.runtime_cli("classify", str(dan_folder()), path, work_folder()),
-                check=lines.line_check(path, bad, lambda text: lines.runtime_reference(
-                    runtime_model(str(dan_folder())), "classify")(text)),
-                file=path, entry=RUNTIME)
+    return Case(
+        name,
+        "green-nlp classify (the DAN exported to ONNX)",
+        "each bad line reported with its physical number, every other line predicted as alone, in order",
+        lambda: lines.runtime_cli("classify", str(dan_folder()), path, work_folder()),
+        check=lines.line_check(
+            path, bad, lambda text: lines.runtime_reference(runtime_model(str(dan_folder())), "classify")(text)
+        ),
+        file=path,
+        entry=RUNTIME,
+    )
 
 
 def _per_line_cases() -> List[Case]:
@@ -554,32 +676,60 @@ def _per_line_cases() -> List[Case]:
     cases = []
     for family in ("parser", "tagger", "classifier"):
         bad = _raw_text(family)
-        reference = functools.partial(lambda family, text: lines.predictor_reference(family_predictor(family))(text),
-                                      family)
+        reference = functools.partial(
+            lambda family, text: lines.predictor_reference(family_predictor(family))(text), family
+        )
         cases += [
-            Case(f"raw_text_mixed.txt: {family}", f"allennlp predict ({family} archive)", bad_lines,
-                 functools.partial(lambda family: lines.allennlp_predict(family_predictor(family), raw, work_folder()),
-                                   family),
-                 check=lines.line_check(raw, bad, reference), file=raw, entry=PREDICT),
-            Case(f"raw_text_mixed.txt: {family} ", f"allennlp green-predict ({family} archive)", bad_lines,
-                 functools.partial(lambda family: lines.green_predict(family_predictor(family), raw), family),
-                 check=lines.line_check(raw, bad, reference), file=raw, entry=GREEN_PREDICT),
+            Case(
+                f"raw_text_mixed.txt: {family}",
+                f"allennlp predict ({family} archive)",
+                bad_lines,
+                functools.partial(
+                    lambda family: lines.allennlp_predict(family_predictor(family), raw, work_folder()), family
+                ),
+                check=lines.line_check(raw, bad, reference),
+                file=raw,
+                entry=PREDICT,
+            ),
+            Case(
+                f"raw_text_mixed.txt: {family} ",
+                f"allennlp green-predict ({family} archive)",
+                bad_lines,
+                functools.partial(lambda family: lines.green_predict(family_predictor(family), raw), family),
+                check=lines.line_check(raw, bad, reference),
+                file=raw,
+                entry=GREEN_PREDICT,
+            ),
         ]
     cases += [
         _runtime_classify_case("raw_text_mixed.txt: classifier  ", raw, lines.RAW_TEXT_BAD),
-        Case("classifier_json_edge_cases.jsonl ", "allennlp green-predict (n-gram DAN)", bad_lines,
-             lambda: lines.green_predict(family_predictor("classifier"), classifier_json),
-             check=lines.line_check(classifier_json, lines.CLASSIFIER_JSON_BAD,
-                                    lambda text: lines.predictor_reference(family_predictor("classifier"))(text)),
-             file=classifier_json, entry=GREEN_PREDICT),
+        Case(
+            "classifier_json_edge_cases.jsonl ",
+            "allennlp green-predict (n-gram DAN)",
+            bad_lines,
+            lambda: lines.green_predict(family_predictor("classifier"), classifier_json),
+            check=lines.line_check(
+                classifier_json,
+                lines.CLASSIFIER_JSON_BAD,
+                lambda text: lines.predictor_reference(family_predictor("classifier"))(text),
+            ),
+            file=classifier_json,
+            entry=GREEN_PREDICT,
+        ),
         _runtime_classify_case("classifier_json_edge_cases.jsonl  ", classifier_json, lines.CLASSIFIER_JSON_BAD),
-        Case("parser_json_wrong_types.jsonl ", "allennlp green-predict (tiny parser, JSON words + upos)",
-             "each of lines 2-7 reported naming the field and type; lines 1 and 8 parsed",
-             lambda: lines.green_predict(predictor(TEACHER, "green_dependency_parser"), parser_json),
-             check=lines.line_check(parser_json, lines.PARSER_JSON_BAD,
-                                    lambda text: lines.predictor_reference(
-                                        predictor(TEACHER, "green_dependency_parser"))(text)),
-             file=parser_json, entry=GREEN_PREDICT),
+        Case(
+            "parser_json_wrong_types.jsonl ",
+            "allennlp green-predict (tiny parser, JSON words + upos)",
+            "each of lines 2-7 reported naming the field and type; lines 1 and 8 parsed",
+            lambda: lines.green_predict(predictor(TEACHER, "green_dependency_parser"), parser_json),
+            check=lines.line_check(
+                parser_json,
+                lines.PARSER_JSON_BAD,
+                lambda text: lines.predictor_reference(predictor(TEACHER, "green_dependency_parser"))(text),
+            ),
+            file=parser_json,
+            entry=GREEN_PREDICT,
+        ),
     ]
     return cases
 
@@ -609,16 +759,26 @@ def _spacy_cases() -> List[Case]:
         return dict(doc.cats)
 
     return [
-        Case("nlp.pipe: one over-long doc among good ones", "spaCy nlp.pipe with green_nlp_parser (raw-text parser)",
-             "the 1,001-word doc flagged in doc._.green_error (max_sentence_length), the other docs parsed as alone",
-             lambda: lines.spacy_pipe(spacy_pipeline("parser"), SPACY_PARSER_TEXTS, 8),
-             check=lines.spacy_check(SPACY_PARSER_TEXTS, {1: "max_sentence_length=1000"}, parses,
-                                     lambda text: spacy_pipeline("parser")(text)), entry=SPACY),
-        Case("nlp.pipe: one doc with a NUL among good ones", "spaCy nlp.pipe with green_nlp_classifier (DAN)",
-             "the doc holding a NUL flagged in doc._.green_error, the other docs classified as alone",
-             lambda: lines.spacy_pipe(spacy_pipeline("classifier"), SPACY_CLASSIFIER_TEXTS, 8),
-             check=lines.spacy_check(SPACY_CLASSIFIER_TEXTS, {1: "NUL"}, cats,
-                                     lambda text: spacy_pipeline("classifier")(text)), entry=SPACY),
+        Case(
+            "nlp.pipe: one over-long doc among good ones",
+            "spaCy nlp.pipe with green_nlp_parser (raw-text parser)",
+            "the 1,001-word doc flagged in doc._.green_error (max_sentence_length), the other docs parsed as alone",
+            lambda: lines.spacy_pipe(spacy_pipeline("parser"), SPACY_PARSER_TEXTS, 8),
+            check=lines.spacy_check(
+                SPACY_PARSER_TEXTS, {1: "max_sentence_length=1000"}, parses, lambda text: spacy_pipeline("parser")(text)
+            ),
+            entry=SPACY,
+        ),
+        Case(
+            "nlp.pipe: one doc with a NUL among good ones",
+            "spaCy nlp.pipe with green_nlp_classifier (DAN)",
+            "the doc holding a NUL flagged in doc._.green_error, the other docs classified as alone",
+            lambda: lines.spacy_pipe(spacy_pipeline("classifier"), SPACY_CLASSIFIER_TEXTS, 8),
+            check=lines.spacy_check(
+                SPACY_CLASSIFIER_TEXTS, {1: "NUL"}, cats, lambda text: spacy_pipeline("classifier")(text)
+            ),
+            entry=SPACY,
+        ),
     ]
 
 
@@ -629,47 +789,91 @@ def other_cases(folder: Path) -> Dict[str, Case]:
     payload_archive = _archive_with_pickled_code(folder)
     malformed = BAD / "conllu_one_malformed_sentence.conllu"
     cases = [
-        Case("mismatched teacher/student vocabularies", "allennlp train with the green_distillation callback",
-             "ConfigurationError naming the namespace and the fix (the teacher's vocabulary)",
-             lambda: train(_student_with_its_own_vocabulary(folder)),
-             error=["vocabulary differs from the teacher's", "from_files"], error_types=(ConfigurationError,),
-             entry=TRAIN),
-        Case("archive with a pickled code payload", "load_archive",
-             "refused by torch.load(weights_only=True); the payload never runs",
-             lambda: load_without_running(payload_archive, folder / "payload_ran"), error=["Weights only load failed"],
-             error_types=(pickle.UnpicklingError,), entry=ARCHIVES),
-        Case("missing archive", "load_archive", "error naming the path",
-             lambda: load_archive(folder / "nowhere" / "model.tar.gz"), error=["nowhere"],
-             error_types=(FileNotFoundError, ConfigurationError), entry=ARCHIVES),
-        Case("truncated archive: temporary folder", "load_archive with a private temp dir",
-             "refused, and no half-extracted temporary folder left",
-             lambda: temp_folders_left(lambda: load_archive(BAD / "archive_truncated.tar.gz")),
-             check=no_leftover_check("truncated or corrupt"), entry=ARCHIVES),
-        Case("archive with a ../ member after good ones: temporary folder", "load_archive with a private temp dir",
-             "refused, and no half-extracted temporary folder left",
-             lambda: temp_folders_left(lambda: load_archive(_traversal_archive())),
-             check=no_leftover_check("was refused"), entry=ARCHIVES),
-        Case("archive without config.json: temporary folder", "load_archive with a private temp dir",
-             "a ConfigurationError naming the archive as no model archive, and no temporary folder left",
-             lambda: temp_folders_left(lambda: load_archive(_archive_without_config())),
-             check=no_leftover_check("holds no config.json"), entry=ARCHIVES),
-        Case("1,000-token sentence (JSON words)", "green_dependency_parser predictor",
-             "parsed into one well-formed tree (the limit is 1,000)",
-             lambda: parse_words(sentence.words, sentence.upos),
-             check=lambda record: (is_tree(record["sentences"][0]["heads"]), "parsed into one tree"), entry=PREDICT),
-        Case("1,001-token sentence (JSON words)", "green_dependency_parser predictor",
-             "an error record naming max_sentence_length, the rest of the file goes on",
-             lambda: parse_words(sentence.words + ["."], sentence.upos + ["PUNCT"]), check=long_sentence_check(1000),
-             entry=PREDICT),
-        Case("conllu_one_malformed_sentence.conllu (strict)", "ConlluDependenciesReader (training default)",
-             "error at file:4 (ID '1.x'): training stops at the first malformed line",
-             lambda: read_conllu(malformed), error=["{file}:4:", "'1.x' is not a word ID"], file=malformed),
-        Case("classifier_unseen_class.tsv (teacher)", "allennlp evaluate's loop on a basic_classifier read by "
-             "green_text_classification (the MiniLM teacher's reader and model)",
-             "evaluated; the example of a class the model never saw counts as wrong (accuracy at most 3/4), "
-             "no KeyError",
-             lambda: evaluate_file(BAD / "classifier_unseen_class.tsv", teacher_like_classifier()),
-             check=unseen_gold_check("accuracy", 3 / 4), file=BAD / "classifier_unseen_class.tsv", entry=EVALUATE),
+        Case(
+            "mismatched teacher/student vocabularies",
+            "allennlp train with the green_distillation callback",
+            "ConfigurationError naming the namespace and the fix (the teacher's vocabulary)",
+            lambda: train(_student_with_its_own_vocabulary(folder)),
+            error=["vocabulary differs from the teacher's", "from_files"],
+            error_types=(ConfigurationError,),
+            entry=TRAIN,
+        ),
+        Case(
+            "archive with a pickled code payload",
+            "load_archive",
+            "refused by torch.load(weights_only=True); the payload never runs",
+            lambda: load_without_running(payload_archive, folder / "payload_ran"),
+            error=["Weights only load failed"],
+            error_types=(pickle.UnpicklingError,),
+            entry=ARCHIVES,
+        ),
+        Case(
+            "missing archive",
+            "load_archive",
+            "error naming the path",
+            lambda: load_archive(folder / "nowhere" / "model.tar.gz"),
+            error=["nowhere"],
+            error_types=(FileNotFoundError, ConfigurationError),
+            entry=ARCHIVES,
+        ),
+        Case(
+            "truncated archive: temporary folder",
+            "load_archive with a private temp dir",
+            "refused, and no half-extracted temporary folder left",
+            lambda: temp_folders_left(lambda: load_archive(BAD / "archive_truncated.tar.gz")),
+            check=no_leftover_check("truncated or corrupt"),
+            entry=ARCHIVES,
+        ),
+        Case(
+            "archive with a ../ member after good ones: temporary folder",
+            "load_archive with a private temp dir",
+            "refused, and no half-extracted temporary folder left",
+            lambda: temp_folders_left(lambda: load_archive(_traversal_archive())),
+            check=no_leftover_check("was refused"),
+            entry=ARCHIVES,
+        ),
+        Case(
+            "archive without config.json: temporary folder",
+            "load_archive with a private temp dir",
+            "a ConfigurationError naming the archive as no model archive, and no temporary folder left",
+            lambda: temp_folders_left(lambda: load_archive(_archive_without_config())),
+            check=no_leftover_check("holds no config.json"),
+            entry=ARCHIVES,
+        ),
+        Case(
+            "1,000-token sentence (JSON words)",
+            "green_dependency_parser predictor",
+            "parsed into one well-formed tree (the limit is 1,000)",
+            lambda: parse_words(sentence.words, sentence.upos),
+            check=lambda record: (is_tree(record["sentences"][0]["heads"]), "parsed into one tree"),
+            entry=PREDICT,
+        ),
+        Case(
+            "1,001-token sentence (JSON words)",
+            "green_dependency_parser predictor",
+            "an error record naming max_sentence_length, the rest of the file goes on",
+            lambda: parse_words(sentence.words + ["."], sentence.upos + ["PUNCT"]),
+            check=long_sentence_check(1000),
+            entry=PREDICT,
+        ),
+        Case(
+            "conllu_one_malformed_sentence.conllu (strict)",
+            "ConlluDependenciesReader (training default)",
+            "error at file:4 (ID '1.x'): training stops at the first malformed line",
+            lambda: read_conllu(malformed),
+            error=["{file}:4:", "'1.x' is not a word ID"],
+            file=malformed,
+        ),
+        Case(
+            "classifier_unseen_class.tsv (teacher)",
+            "allennlp evaluate's loop on a basic_classifier read by "
+            "green_text_classification (the MiniLM teacher's reader and model)",
+            "evaluated; the example of a class the model never saw counts as wrong (accuracy at most 3/4), no KeyError",
+            lambda: evaluate_file(BAD / "classifier_unseen_class.tsv", teacher_like_classifier()),
+            check=unseen_gold_check("accuracy", 3 / 4),
+            file=BAD / "classifier_unseen_class.tsv",
+            entry=EVALUATE,
+        ),
     ]
     cases += _per_line_cases() + _spacy_cases()
     return {case.name: case for case in cases}
@@ -697,9 +901,13 @@ def _scrub_all(value: Any) -> Any:
 
 
 def run_case(case: Case) -> Dict[str, Any]:
-    detail: Dict[str, Any] = {"case": case.name.strip(), "entry_point": case.entry,
-                              "file": case.file.relative_to(REPO).as_posix() if case.file else None,
-                              "through": case.through, "expected": case.expected}
+    detail: Dict[str, Any] = {
+        "case": case.name.strip(),
+        "entry_point": case.entry,
+        "file": case.file.relative_to(REPO).as_posix() if case.file else None,
+        "through": case.through,
+        "expected": case.expected,
+    }
     try:
         result = case.run()
     except Exception as error:  # noqa: BLE001  judging every failure is the point
@@ -707,12 +915,17 @@ def run_case(case: Case) -> Dict[str, Any]:
         wanted = [part.replace("{file}", str(case.file)) for part in (case.error or [])]
         missing = [part for part in wanted if part not in message]
         handled = case.error is not None and isinstance(error, case.error_types) and not missing
-        detail.update(handled=handled, outcome=_scrub(f"{type(error).__name__}: {message[:300]}"),
-                      raised_at=_innermost(error))
+        detail.update(
+            handled=handled, outcome=_scrub(f"{type(error).__name__}: {message[:300]}"), raised_at=_innermost(error)
+        )
         if not handled:
-            detail["why_not_handled"] = ("no error was expected" if case.error is None else
-                                         f"message lacks {missing}" if missing else
-                                         f"{type(error).__name__} is not one of the clear error types")
+            detail["why_not_handled"] = (
+                "no error was expected"
+                if case.error is None
+                else f"message lacks {missing}"
+                if missing
+                else f"{type(error).__name__} is not one of the clear error types"
+            )
         return detail
     if case.check is None:
         detail.update(handled=False, outcome="no error", why_not_handled="an error was due, none was raised")
@@ -744,14 +957,19 @@ def by_entry_point(details: List[Dict[str, Any]]) -> Dict[str, Dict[str, int]]:
 
 def markdown(details: List[Dict[str, Any]]) -> str:
     handled = sum(d["handled"] for d in details)
-    rows = [f"{handled} of {len(details)} bad-input cases handled.\n", "| entry point | cases | handled |",
-            "|---|---|---|"]
+    rows = [
+        f"{handled} of {len(details)} bad-input cases handled.\n",
+        "| entry point | cases | handled |",
+        "|---|---|---|",
+    ]
     rows += [f"| {entry} | {n['cases']} | {n['handled']} |" for entry, n in by_entry_point(details).items()]
     rows += ["", "| case | entry point | through | expected | handled | outcome |", "|---|---|---|---|---|---|"]
     for d in details:
         outcome = d["outcome"].replace("|", "\\|").replace("\n", " ")[:200]
-        rows.append(f"| {d['case']} | {d.get('entry_point', '-')} | {d['through']} | {d['expected']} | "
-                    f"{'yes' if d['handled'] else 'NO'} | {outcome} |")
+        rows.append(
+            f"| {d['case']} | {d.get('entry_point', '-')} | {d['through']} | {d['expected']} | "
+            f"{'yes' if d['handled'] else 'NO'} | {outcome} |"
+        )
     return "\n".join(rows) + "\n"
 
 
@@ -766,12 +984,25 @@ def main() -> None:
         cases = all_cases(Path(folder))
         details = [run_case(case) for name, case in cases.items() if case.file is None or case.file.name in present]
     uncovered = sorted(present - set(file_cases()))
-    details += [{"case": name, "entry_point": "-", "file": f"tests/bad_inputs/{name}", "through": "-", "expected": "-",
-                 "handled": False, "outcome": "not covered by benchmarks.robustness.bad_input",
-                 "why_not_handled": "no case"}
-                for name in uncovered]
-    results = {"cases": len(details), "handled": sum(d["handled"] for d in details),
-               "by_entry_point": by_entry_point(details), "details": details}
+    details += [
+        {
+            "case": name,
+            "entry_point": "-",
+            "file": f"tests/bad_inputs/{name}",
+            "through": "-",
+            "expected": "-",
+            "handled": False,
+            "outcome": "not covered by benchmarks.robustness.bad_input",
+            "why_not_handled": "no case",
+        }
+        for name in uncovered
+    ]
+    results = {
+        "cases": len(details),
+        "handled": sum(d["handled"] for d in details),
+        "by_entry_point": by_entry_point(details),
+        "details": details,
+    }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "robustness.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     table = markdown(details)

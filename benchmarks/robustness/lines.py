@@ -8,6 +8,7 @@ or reported (with the reason). The check wants exactly the documented bad lines 
 the documented reason, and every other line kept, in order, with the output the same model gives
 that line on its own.
 """
+
 import io
 import json
 import math
@@ -22,17 +23,31 @@ RAW_TEXT = BAD / "raw_text_mixed.txt"
 PARSER_JSON = BAD / "parser_json_wrong_types.jsonl"
 
 # line -> what its error must say (the files' README names each line's fault)
-RAW_TEXT_BAD = {3: "not valid UTF-8", 5: "NUL byte", 6: "field 'sentence' must be a string", 7: "broken JSON",
-                10: "field 'text' holds a NUL"}
+RAW_TEXT_BAD = {
+    3: "not valid UTF-8",
+    5: "NUL byte",
+    6: "field 'sentence' must be a string",
+    7: "broken JSON",
+    10: "field 'text' holds a NUL",
+}
 RAW_TEXT_BAD_PARSER = {**RAW_TEXT_BAD, 11: "max_sentence_length=1000"}
-PARSER_JSON_BAD = {2: "field 'words' must be a list of strings, got a string",
-                   3: "item 2 is a number", 4: "field 'sentence' must be a string, got null",
-                   5: "item 2 is empty or only whitespace", 6: "holds a tab",
-                   7: "field 'upos' must be a list of strings, got a string"}
+PARSER_JSON_BAD = {
+    2: "field 'words' must be a list of strings, got a string",
+    3: "item 2 is a number",
+    4: "field 'sentence' must be a string, got null",
+    5: "item 2 is empty or only whitespace",
+    6: "holds a tab",
+    7: "field 'upos' must be a list of strings, got a string",
+}
 
 CLASSIFIER_JSON = BAD / "classifier_json_edge_cases.jsonl"
-CLASSIFIER_JSON_BAD = {2: "lone surrogate", 3: "nested too deeply", 4: "broken JSON", 7: "'sentence'",
-                       8: "field 'sentence' must be a string"}
+CLASSIFIER_JSON_BAD = {
+    2: "lone surrogate",
+    3: "nested too deeply",
+    4: "broken JSON",
+    7: "'sentence'",
+    8: "field 'sentence' must be a string",
+}
 
 Outcome = Tuple[bool, str, Dict[str, Any]]
 
@@ -97,23 +112,33 @@ def close(a: Any, b: Any) -> bool:
     return a == b
 
 
-def line_check(path: Path, bad: Dict[int, str], reference: Optional[Callable[[str], Any]]
-               ) -> Callable[[LineRun], Outcome]:
+def line_check(
+    path: Path, bad: Dict[int, str], reference: Optional[Callable[[str], Any]]
+) -> Callable[[LineRun], Outcome]:
     """The check of one per-line run (see the module docstring)."""
+
     def check(run: LineRun) -> Outcome:
         kept, errors, problems = assign_lines(path, run)
         if set(errors) != set(bad):
             problems.append(f"errors at lines {sorted(errors)}, expected {sorted(bad)}")
-        problems += [f"line {n}: {errors[n]!r} lacks {why!r}" for n, why in bad.items() if n in errors
-                     and why not in errors[n]]
+        problems += [
+            f"line {n}: {errors[n]!r} lacks {why!r}" for n, why in bad.items() if n in errors and why not in errors[n]
+        ]
         texts = non_blank_lines(path)
         if reference is not None:
-            problems += [f"line {n}: output differs from that line predicted alone" for n, output in kept.items()
-                         if not close(output, reference(texts[n]))]
-        extra = {"kept_lines": sorted(kept), "error_lines": sorted(errors),
-                 "errors": {str(n): errors[n][:160] for n in sorted(errors)}}
+            problems += [
+                f"line {n}: output differs from that line predicted alone"
+                for n, output in kept.items()
+                if not close(output, reference(texts[n]))
+            ]
+        extra = {
+            "kept_lines": sorted(kept),
+            "error_lines": sorted(errors),
+            "errors": {str(n): errors[n][:160] for n in sorted(errors)},
+        }
         what = f"kept lines {sorted(kept)} in order; reported lines {sorted(errors)}"
         return not problems, what + ("; " + "; ".join(problems) if problems else ""), extra
+
     return check
 
 
@@ -135,8 +160,10 @@ def green_predict(predictor: Any, path: Path, batch_size: int = 4) -> LineRun:
     output, errors = io.StringIO(), io.StringIO()
     BulkPredictor(predictor, batch_size).run(path, output, progress=False, errors=errors)  # type: ignore[arg-type]
     records = [json.loads(line) for line in errors.getvalue().splitlines()]
-    return LineRun([json.loads(line) for line in output.getvalue().splitlines()],
-                   {record["line"]: record["error"] for record in records})
+    return LineRun(
+        [json.loads(line) for line in output.getvalue().splitlines()],
+        {record["line"]: record["error"] for record in records},
+    )
 
 
 def runtime_cli(command: str, model: str, path: Path, folder: Path) -> LineRun:
@@ -144,13 +171,29 @@ def runtime_cli(command: str, model: str, path: Path, folder: Path) -> LineRun:
     from green_nlp.cli import run_runtime
 
     out, errors = folder / f"runtime_{command}.jsonl", folder / f"runtime_{command}.errors.jsonl"
-    status = run_runtime([command, model, str(path), "--format", "json", "-o", str(out), "--errors-file",
-                          str(errors), "--no-progress", "--batch-size", "4"])
+    status = run_runtime(
+        [
+            command,
+            model,
+            str(path),
+            "--format",
+            "json",
+            "-o",
+            str(out),
+            "--errors-file",
+            str(errors),
+            "--no-progress",
+            "--batch-size",
+            "4",
+        ]
+    )
     if status != 0:
         raise RuntimeError(f"green-nlp {command} exited with {status}")
     records = [json.loads(line) for line in errors.read_text(encoding="utf-8").splitlines()]
-    return LineRun([json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()],
-                   {record["line"]: record["error"] for record in records})
+    return LineRun(
+        [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()],
+        {record["line"]: record["error"] for record in records},
+    )
 
 
 def predictor_reference(predictor: Any) -> Callable[[str], Any]:
@@ -163,8 +206,9 @@ def runtime_reference(nlp: Any, command: str) -> Callable[[str], Any]:
     from green_nlp.line_stream import json_or_text
 
     many = {"parse": "parse_many", "classify": "classify_many"}[command]
-    return lambda text: json.loads(json.dumps(next(iter(getattr(nlp, many)([json_or_text(text)]))).to_json(),
-                                              ensure_ascii=False))
+    return lambda text: json.loads(
+        json.dumps(next(iter(getattr(nlp, many)([json_or_text(text)]))).to_json(), ensure_ascii=False)
+    )
 
 
 # ----------------------------------------------------------------------------- spaCy pipes
@@ -173,10 +217,12 @@ def spacy_pipe(nlp: Any, texts: List[str], batch_size: int) -> List[Any]:
     return list(nlp.pipe(texts, batch_size=batch_size))
 
 
-def spacy_check(texts: List[str], bad: Dict[int, str], annotation: Callable[[Any], Any],
-                alone: Callable[[str], Any]) -> Callable[[List[Any]], Outcome]:
+def spacy_check(
+    texts: List[str], bad: Dict[int, str], annotation: Callable[[Any], Any], alone: Callable[[str], Any]
+) -> Callable[[List[Any]], Outcome]:
     """Every doc comes back in order; the bad ones (index -> reason fragment) flagged in
     `doc._.green_error` and unannotated, the others annotated as when run alone."""
+
     def check(docs: List[Any]) -> Outcome:
         problems = []
         if [doc.text for doc in docs] != texts:
@@ -184,14 +230,19 @@ def spacy_check(texts: List[str], bad: Dict[int, str], annotation: Callable[[Any
         flagged = {i: doc._.green_error for i, doc in enumerate(docs) if doc._.green_error}
         if set(flagged) != set(bad):
             problems.append(f"flagged docs {sorted(flagged)}, expected {sorted(bad)}")
-        problems += [f"doc {i}: {flagged[i]!r} lacks {why!r}" for i, why in bad.items()
-                     if i in flagged and why not in flagged[i]]
+        problems += [
+            f"doc {i}: {flagged[i]!r} lacks {why!r}" for i, why in bad.items() if i in flagged and why not in flagged[i]
+        ]
         for i, doc in enumerate(docs):
             if i not in bad and not close(annotation(doc), annotation(alone(texts[i]))):
                 problems.append(f"doc {i} annotated unlike on its own")
         kept = [i for i in range(len(docs)) if i not in flagged]
-        extra = {"kept_docs": kept, "flagged_docs": sorted(flagged),
-                 "errors": {str(i): flagged[i][:160] for i in sorted(flagged)}}
+        extra = {
+            "kept_docs": kept,
+            "flagged_docs": sorted(flagged),
+            "errors": {str(i): flagged[i][:160] for i in sorted(flagged)},
+        }
         what = f"kept docs {kept} annotated; flagged docs {sorted(flagged)}"
         return not problems, what + ("; " + "; ".join(problems) if problems else ""), extra
+
     return check

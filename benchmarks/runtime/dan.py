@@ -17,6 +17,7 @@ trained on SST-2's training set with word n-grams 1, 2 and 4 is timed and scored
 as the peer. Results:
 benchmarks/results/dan_runtime_speed.{json,md}.
 """
+
 import argparse
 import os
 import sys
@@ -42,8 +43,10 @@ def sst2_examples(folder: Path) -> List[Any]:
     files = [folder / "dev.tsv", folder / "test.tsv"]
     missing = [str(path) for path in files if not path.is_file()]
     if missing:
-        sys.exit(f"SST-2 data not found: {', '.join(missing)} (set GREEN_NLP_DATA to the data folder "
-                 "holding cls/sst2/, or pass --data-dir)")
+        sys.exit(
+            f"SST-2 data not found: {', '.join(missing)} (set GREEN_NLP_DATA to the data folder "
+            "holding cls/sst2/, or pass --data-dir)"
+        )
     return [example for path in files for example in read_examples(str(path))]
 
 
@@ -65,14 +68,17 @@ def best_rates(runs: Dict[str, Callable[[], Any]], count: int, repeats: int) -> 
 
 
 def batches(texts: List[str], size: int) -> List[List[str]]:
-    return [texts[i:i + size] for i in range(0, len(texts), size)]
+    return [texts[i : i + size] for i in range(0, len(texts), size)]
 
 
 def predictor_run(predictor: Any, texts: List[str], size: int) -> Callable[[], List[Dict[str, Any]]]:
     if size == 1:
         return lambda: [predictor.predict_json({"text": text}) for text in texts]
-    return lambda: [out for batch in batches(texts, size) for out in predictor.predict_batch_json(
-        [{"text": text} for text in batch])]
+    return lambda: [
+        out
+        for batch in batches(texts, size)
+        for out in predictor.predict_batch_json([{"text": text} for text in batch])
+    ]
 
 
 def torch_direct_run(archive: Any, texts: List[str], size: int) -> Callable[[], List[int]]:
@@ -88,9 +94,10 @@ def torch_direct_run(archive: Any, texts: List[str], size: int) -> Callable[[], 
                 rows = [[lookup[g] for g in analyzer(text) if g in lookup] for text in batch]
                 ngrams = torch.zeros(len(rows), max(1, max(len(r) for r in rows)), dtype=torch.long)
                 for i, row in enumerate(rows):
-                    ngrams[i, :len(row)] = torch.tensor(row, dtype=torch.long)
+                    ngrams[i, : len(row)] = torch.tensor(row, dtype=torch.long)
                 predicted += model(ngrams=ngrams)["probs"].argmax(-1).tolist()
         return predicted
+
     return run
 
 
@@ -100,8 +107,10 @@ def runtime_part_runs(nlp: Any, texts: List[str], size: int) -> Dict[str, Callab
 
     groups = batches(texts, size)
     inputs = [pad(*nlp.extractor.ids(batch)) for batch in groups]
-    return {"extract": lambda: [pad(*nlp.extractor.ids(batch)) for batch in groups],
-            "onnxruntime": lambda: [nlp.session.run(nlp._outputs, {nlp._input: ids}) for ids in inputs]}
+    return {
+        "extract": lambda: [pad(*nlp.extractor.ids(batch)) for batch in groups],
+        "onnxruntime": lambda: [nlp.session.run(nlp._outputs, {nlp._input: ids}) for ids in inputs],
+    }
 
 
 FASTTEXT_WORD_NGRAMS = (1, 2, 4)
@@ -125,12 +134,16 @@ def fasttext_rows(train_file: Path, texts: List[str], gold: List[str], repeats: 
     try:
         for word_ngrams in FASTTEXT_WORD_NGRAMS:
             model = fasttext.train_supervised(handle.name, wordNgrams=word_ngrams, epoch=5, thread=1, verbose=0)
-            predicted = [model.predict(text)[0][0][len("__label__"):] for text in texts]
-            rate = best_rates({"fasttext": lambda: [model.predict(text) for text in texts]}, len(texts),
-                              repeats)["fasttext"]
+            predicted = [model.predict(text)[0][0][len("__label__") :] for text in texts]
+            rate = best_rates({"fasttext": lambda: [model.predict(text) for text in texts]}, len(texts), repeats)[
+                "fasttext"
+            ]
             rows[f"fasttext wordNgrams {word_ngrams} b1 (reference)"] = {
-                "batch_size": 1, **rate, "accuracy": sum(p == g for p, g in zip(predicted, gold)) / len(gold),
-                "settings": f"wordNgrams {word_ngrams}, dim 100, 5 epochs, 1 thread"}
+                "batch_size": 1,
+                **rate,
+                "accuracy": sum(p == g for p, g in zip(predicted, gold)) / len(gold),
+                "settings": f"wordNgrams {word_ngrams}, dim 100, 5 epochs, 1 thread",
+            }
     finally:
         os.unlink(handle.name)
     return rows
@@ -143,16 +156,18 @@ def quantize_with_table(folder: Path, out_dir: Path) -> Path:
     from green_nlp.export.dan import INT8_OP_TYPES
 
     path = out_dir / "model.int8_table.onnx"
-    quantize_dynamic(str(folder / "model.onnx"), str(path), weight_type=QuantType.QInt8,
-                     op_types_to_quantize=INT8_OP_TYPES)
+    quantize_dynamic(
+        str(folder / "model.onnx"), str(path), weight_type=QuantType.QInt8, op_types_to_quantize=INT8_OP_TYPES
+    )
     return path
 
 
 def compare(answers: List[Dict[str, Any]], reference: List[Dict[str, Any]]) -> Dict[str, float]:
     """Share of texts with the same label, and the largest probability difference."""
     same = sum(a["label"] == b["label"] for a, b in zip(answers, reference)) / len(reference)
-    worst = max(float(numpy.abs(numpy.array(a["probs"]) - numpy.array(b["probs"])).max())
-                for a, b in zip(answers, reference))
+    worst = max(
+        float(numpy.abs(numpy.array(a["probs"]) - numpy.array(b["probs"])).max()) for a, b in zip(answers, reference)
+    )
     return {"same_label": same, "max_prob_diff": worst}
 
 
@@ -163,18 +178,23 @@ def runtimes(folder: Path, table_int8: Path) -> Dict[str, Any]:
     from green_nlp.runtime.model_folder import model_file, read_meta
 
     meta = read_meta(folder)
-    files = {"runtime_fp32": model_file(folder, meta, "fp32"), "runtime_int8": model_file(folder, meta, "int8"),
-             "runtime_int8_table": table_int8}
-    return {name: (ClassifierRuntime(folder, meta, create_session(path, threads=1)), path)
-            for name, path in files.items()}
+    files = {
+        "runtime_fp32": model_file(folder, meta, "fp32"),
+        "runtime_int8": model_file(folder, meta, "int8"),
+        "runtime_int8_table": table_int8,
+    }
+    return {
+        name: (ClassifierRuntime(folder, meta, create_session(path, threads=1)), path) for name, path in files.items()
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("archive", help="an ngram_dan model.tar.gz")
     parser.add_argument("--folder", default=None, help="its green-export folder (default: export into a temp dir)")
-    parser.add_argument("--data-dir", default=None, help="folder with SST-2's dev.tsv and test.tsv "
-                                                         "(default: $GREEN_NLP_DATA/cls/sst2)")
+    parser.add_argument(
+        "--data-dir", default=None, help="folder with SST-2's dev.tsv and test.tsv (default: $GREEN_NLP_DATA/cls/sst2)"
+    )
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--fasttext", action="store_true", help="also time fastText, if importable")
     parser.add_argument("--output-dir", default=str(RESULTS))
@@ -195,10 +215,13 @@ def main() -> None:
         archive = load_archive(args.archive, cuda_device=-1)
         predictor = Predictor.from_archive(archive, "green_text_classifier")
         model = archive.model
-        described = {"ngrams": model.vocab.get_vocab_size(model._ngram_namespace) - 2,
-                     "embedding_dim": model.ngram_embedding.embedding_dim, "hidden_dim": model.hidden.out_features,
-                     "labels": model.vocab.get_vocab_size(model._label_namespace),
-                     "parameters": sum(p.numel() for p in model.parameters())}
+        described = {
+            "ngrams": model.vocab.get_vocab_size(model._ngram_namespace) - 2,
+            "embedding_dim": model.ngram_embedding.embedding_dim,
+            "hidden_dim": model.hidden.out_features,
+            "labels": model.vocab.get_vocab_size(model._label_namespace),
+            "parameters": sum(p.numel() for p in model.parameters()),
+        }
         served = runtimes(folder, table_int8)
         loaded = {name: nlp for name, (nlp, _) in served.items()}
         sizes = {name: path.stat().st_size for name, (_, path) in served.items()}
@@ -208,7 +231,8 @@ def main() -> None:
             runs[f"torch_direct b{size}"] = torch_direct_run(archive, texts, size)
             for name, nlp in loaded.items():
                 runs[f"{name} b{size}"] = (lambda nlp, size: lambda: list(nlp.classify_many(texts, batch_size=size)))(
-                    nlp, size)
+                    nlp, size
+                )
                 for part, run in runtime_part_runs(nlp, texts, size).items():
                     runs[f"{name} b{size} {part}"] = run
         rates = best_rates(runs, len(texts), args.repeats)
@@ -220,14 +244,15 @@ def main() -> None:
                 rows[f"{base} b{size_text}"][f"{part}_texts_per_cpu_s"] = rate["texts_per_cpu_s"]
             else:
                 rows[name] = {"batch_size": int(size_text), **rate}
-        answers = {name: [c.to_json() for c in nlp.classify_many(texts, batch_size=32)]
-                   for name, nlp in loaded.items()}
+        answers = {name: [c.to_json() for c in nlp.classify_many(texts, batch_size=32)] for name, nlp in loaded.items()}
         reference = predictor_run(predictor, texts, 32)()
     fastest = max(rows.values(), key=lambda row: row["texts_per_cpu_s"])
     fp32 = answers["runtime_fp32"]
-    agreement = {"runtime_fp32_vs_predictor": compare(fp32, reference),
-                 "runtime_int8_vs_fp32": compare(answers["runtime_int8"], fp32),
-                 "runtime_int8_table_vs_fp32": compare(answers["runtime_int8_table"], fp32)}
+    agreement = {
+        "runtime_fp32_vs_predictor": compare(fp32, reference),
+        "runtime_int8_vs_fp32": compare(answers["runtime_int8"], fp32),
+        "runtime_int8_table_vs_fp32": compare(answers["runtime_int8_table"], fp32),
+    }
     names = getattr(archive.validation_dataset_reader, "label_names", None) or {}
     gold = [names.get(example.label, example.label) for example in examples]
     accuracy = {name: sum(a["label"] == g for a, g in zip(out, gold)) / len(gold) for name, out in answers.items()}
@@ -236,23 +261,44 @@ def main() -> None:
     for name, row in rows.items():
         if name.startswith("runtime_"):
             row["accuracy"] = accuracy[name.split(" ")[0]]
-    results = {"archive": str(args.archive), "model": described, "texts": len(texts), "threads": 1,
-               "repeats": args.repeats, "hardware": hardware_description(), "speed": rows, "agreement": agreement,
-               "accuracy_dev_test": accuracy, "onnx_file_bytes": sizes, "fastest": fastest}
-    note = (f"`{args.archive}`: ngram_dan with {described['ngrams']:,} n-grams, d {described['embedding_dim']}, hidden "
-            f"{described['hidden_dim']} ({described['parameters']:,} parameters). "
-            f"SST-2 dev + test ({len(texts):,} texts), one thread, best of {args.repeats} passes; "
-            f"{hardware_description()}. Texts per CPU second of the process (the machine may be shared) and per "
-            "wall second; extract/onnxruntime: the runtime's two parts alone. "
-            f"Runtime fp32 vs predictor: same label on {agreement['runtime_fp32_vs_predictor']['same_label']:.2%} of "
-            f"texts, probabilities within {agreement['runtime_fp32_vs_predictor']['max_prob_diff']:.1e}; int8 "
-            f"(green-export's: the ops in green_nlp.export.dan.INT8_OP_TYPES) agrees with fp32 on "
-            f"{agreement['runtime_int8_vs_fp32']['same_label']:.2%}, int8 with the table quantized too on "
-            f"{agreement['runtime_int8_table_vs_fp32']['same_label']:.2%}. "
-            f"Dev + test accuracy: " + ", ".join(f"{k} {v:.4f}" for k, v in accuracy.items()) + ". ONNX sizes (MB): "
-            + ", ".join(f"{k} {v / 1e6:.1f}" for k, v in sizes.items()) + ".")
-    columns = ["batch_size", "texts_per_cpu_s", "texts_per_wall_s", "accuracy", "extract_texts_per_cpu_s",
-               "onnxruntime_texts_per_cpu_s"]
+    results = {
+        "archive": str(args.archive),
+        "model": described,
+        "texts": len(texts),
+        "threads": 1,
+        "repeats": args.repeats,
+        "hardware": hardware_description(),
+        "speed": rows,
+        "agreement": agreement,
+        "accuracy_dev_test": accuracy,
+        "onnx_file_bytes": sizes,
+        "fastest": fastest,
+    }
+    note = (
+        f"`{args.archive}`: ngram_dan with {described['ngrams']:,} n-grams, d {described['embedding_dim']}, hidden "
+        f"{described['hidden_dim']} ({described['parameters']:,} parameters). "
+        f"SST-2 dev + test ({len(texts):,} texts), one thread, best of {args.repeats} passes; "
+        f"{hardware_description()}. Texts per CPU second of the process (the machine may be shared) and per "
+        "wall second; extract/onnxruntime: the runtime's two parts alone. "
+        f"Runtime fp32 vs predictor: same label on {agreement['runtime_fp32_vs_predictor']['same_label']:.2%} of "
+        f"texts, probabilities within {agreement['runtime_fp32_vs_predictor']['max_prob_diff']:.1e}; int8 "
+        f"(green-export's: the ops in green_nlp.export.dan.INT8_OP_TYPES) agrees with fp32 on "
+        f"{agreement['runtime_int8_vs_fp32']['same_label']:.2%}, int8 with the table quantized too on "
+        f"{agreement['runtime_int8_table_vs_fp32']['same_label']:.2%}. "
+        f"Dev + test accuracy: "
+        + ", ".join(f"{k} {v:.4f}" for k, v in accuracy.items())
+        + ". ONNX sizes (MB): "
+        + ", ".join(f"{k} {v / 1e6:.1f}" for k, v in sizes.items())
+        + "."
+    )
+    columns = [
+        "batch_size",
+        "texts_per_cpu_s",
+        "texts_per_wall_s",
+        "accuracy",
+        "extract_texts_per_cpu_s",
+        "onnxruntime_texts_per_cpu_s",
+    ]
     write_results(Path(args.output_dir), "dan_runtime_speed", results, rows, columns, note, first_column="path")
 
 

@@ -46,6 +46,7 @@ Run from the repository root. Parts (`--parts`, all by default):
 Writes benchmarks/results/runtime.json and runtime.md. Only the standard library is imported at
 the top: `--memory-child onnx_*` must not import torch.
 """
+
 import argparse
 import json
 import os
@@ -70,8 +71,7 @@ BATCH_SIZES = (1, 32)
 SETTINGS = {"b1": (1, False), "b32": (32, False), "b32-sorted": (32, True)}
 PARTS = ("cold_start", "speed", "memory", "sizes")
 WARMUP_SENTENCES = 64
-ONE_THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
-                  "PYTHONUNBUFFERED": "1"}
+ONE_THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
 
 
 def this_clone_env() -> Dict[str, str]:
@@ -110,9 +110,15 @@ def read_gold(path: Path, limit: Optional[int] = None) -> List[Dict[str, Any]]:
             tokens = [token for token in sentence if isinstance(token["id"], int)]
             if not tokens:
                 continue
-            sentences.append({"words": [t["form"] for t in tokens], "upos": [t["upos"] for t in tokens],
-                              "heads": [int(t["head"]) for t in tokens], "deprels": [t["deprel"] for t in tokens],
-                              "text": sentence.metadata.get("text")})
+            sentences.append(
+                {
+                    "words": [t["form"] for t in tokens],
+                    "upos": [t["upos"] for t in tokens],
+                    "heads": [int(t["head"]) for t in tokens],
+                    "deprels": [t["deprel"] for t in tokens],
+                    "text": sentence.metadata.get("text"),
+                }
+            )
             if limit is not None and len(sentences) >= limit:
                 break
     return sentences
@@ -120,8 +126,10 @@ def read_gold(path: Path, limit: Optional[int] = None) -> List[Dict[str, Any]]:
 
 def data_stats(gold: List[Dict[str, Any]]) -> Dict[str, int]:
     """The longest sentence (words) and word (characters): batches pad to both."""
-    return {"longest_sentence_words": max(len(s["words"]) for s in gold),
-            "longest_word_chars": max(len(word) for s in gold for word in s["words"])}
+    return {
+        "longest_sentence_words": max(len(s["words"]) for s in gold),
+        "longest_word_chars": max(len(word) for s in gold for word in s["words"]),
+    }
 
 
 def chunks(items: Sequence[Any], size: int) -> List[Sequence[Any]]:
@@ -140,6 +148,7 @@ def shown_path(path: Path) -> str:
 # ---------------------------------------------------------------------------- the five paths
 def predictor_path(predictor: Any) -> Dict[int, ParseBatch]:
     """As `allennlp predict` calls the predictor: `predict_json` for one line, else `predict_batch_json`."""
+
     def record(output: Dict[str, Any]) -> Parsed:
         sentence = output["sentences"][0]
         return sentence["heads"], sentence["deprels"], sentence.get("upos")
@@ -149,6 +158,7 @@ def predictor_path(predictor: Any) -> Dict[int, ParseBatch]:
 
     def many(batch: List[List[str]]) -> List[Parsed]:
         return [record(output) for output in predictor.predict_batch_json([{"words": words} for words in batch])]
+
     return {1: one, 32: many}
 
 
@@ -167,13 +177,17 @@ def torch_path(model: Any, reader: Any) -> ParseBatch:
             output = model.make_output_human_readable(model(**tensors.as_tensor_dict()))
         upos = output.get("predicted_upos") or [None] * len(batch)
         return list(zip(output["predicted_heads"], output["predicted_deprels"], upos))
+
     return parse
 
 
 def runtime_path(nlp: Any) -> ParseBatch:
     def parse(batch: List[List[str]]) -> List[Parsed]:
-        return [(s.heads, s.deprels, s.upos)
-                for s in nlp.parse_sentences([(words, None) for words in batch], batch_size=len(batch))]
+        return [
+            (s.heads, s.deprels, s.upos)
+            for s in nlp.parse_sentences([(words, None) for words in batch], batch_size=len(batch))
+        ]
+
     return parse
 
 
@@ -220,12 +234,20 @@ def timed_pass(parse: ParseBatch, batches: List[List[List[str]]]) -> Dict[str, A
         before = time.perf_counter()
         answers.extend(parse(batch))
         latencies.append(time.perf_counter() - before)
-    return {"wall_s": time.perf_counter() - start, "cpu_s": time.process_time() - start_cpu,
-            "latencies": latencies, "answers": answers}
+    return {
+        "wall_s": time.perf_counter() - start,
+        "cpu_s": time.process_time() - start_cpu,
+        "latencies": latencies,
+        "answers": answers,
+    }
 
 
-def measure_speed(paths: Dict[str, Dict[int, ParseBatch]], words: List[List[str]], repeats: int,
-                  batch1_sentences: Optional[int] = None) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, List[Parsed]]]:
+def measure_speed(
+    paths: Dict[str, Dict[int, ParseBatch]],
+    words: List[List[str]],
+    repeats: int,
+    batch1_sentences: Optional[int] = None,
+) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, List[Parsed]]]:
     """Rows "form setting" (tokens/s, sentences/s, latency at batch 1) from the fastest of `repeats`
     round-robin passes, and each row's answers (parsed sentences in input order). Settings: "b1"
     (on the first `batch1_sentences` sentences only, when given), "b32" (consecutive batches in file
@@ -251,9 +273,13 @@ def measure_speed(paths: Dict[str, Dict[int, ParseBatch]], words: List[List[str]
         sentences = len(order)
         tokens = sum(len(words) for batch in batches for words in batch)
         row: Dict[str, Any] = {
-            "form": name.split()[0], "setting": name.split()[1], "batch_size": len(batches[0]),
-            "sentences": sentences, "tokens": tokens,
-            "tokens_per_s": tokens / best["wall_s"], "sentences_per_s": sentences / best["wall_s"],
+            "form": name.split()[0],
+            "setting": name.split()[1],
+            "batch_size": len(batches[0]),
+            "sentences": sentences,
+            "tokens": tokens,
+            "tokens_per_s": tokens / best["wall_s"],
+            "sentences_per_s": sentences / best["wall_s"],
             "tokens_per_cpu_s": tokens / best["cpu_s"],
             "pass_wall_s": [round(p["wall_s"], 3) for p in passes[name]],
         }
@@ -285,8 +311,14 @@ def speed_ratios(rows: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
     def add(name: str, numerator: str, denominator: str) -> None:
         if numerator in rows and denominator in rows and rows[numerator]["sentences"] == rows[denominator]["sentences"]:
             a, b = rows[numerator]["tokens_per_s"], rows[denominator]["tokens_per_s"]
-            ratios[name] = {"numerator": numerator, "denominator": denominator,
-                            "numerator_tokens_per_s": a, "denominator_tokens_per_s": b, "ratio": a / b}
+            ratios[name] = {
+                "numerator": numerator,
+                "denominator": denominator,
+                "numerator_tokens_per_s": a,
+                "denominator_tokens_per_s": b,
+                "ratio": a / b,
+            }
+
     for setting in SETTINGS:
         add(f"onnx_int8_vs_torch_int8 {setting}", f"onnx_int8 {setting}", f"torch_int8 {setting}")
         for form in FORMS[1:]:
@@ -353,8 +385,9 @@ sys.exit(os.waitstatus_to_exitcode(status))
 RSS_MARKER = "MAXRSS_KB="
 
 
-def measured_process(command: List[str], env: Dict[str, str], rss: bool = False,
-                     cwd: Path = REPO_ROOT) -> Dict[str, Any]:
+def measured_process(
+    command: List[str], env: Dict[str, str], rss: bool = False, cwd: Path = REPO_ROOT
+) -> Dict[str, Any]:
     """Run `command`: seconds from its start to its first stdout line and to its exit, its stdout,
     and with `rss` its peak RSS in MB (then it runs under `RSS_LAUNCHER`, which adds that small
     Python's start to the times). stderr goes to a file, so neither pipe can fill up."""
@@ -383,21 +416,27 @@ def measured_process(command: List[str], env: Dict[str, str], rss: bool = False,
 def cold_start(commands: Dict[str, List[str]], repeats: int = 3) -> Dict[str, Dict[str, Any]]:
     """Median of `repeats` timed runs of each command (round-robin), after one untimed run each
     that warms the file cache and measures the peak RSS."""
+
     def run(name: str, rss: bool = False) -> Dict[str, Any]:
         if name.endswith("(runtime venv)"):  # outside the clone, so `python -c` cannot import its green_nlp
             return measured_process(commands[name], runtime_venv_env(), rss, cwd=Path(tempfile.gettempdir()))
         return measured_process(commands[name], this_clone_env(), rss)
+
     peak = {name: run(name, rss=True)["max_rss_mb"] for name in commands}
     runs: Dict[str, List[Dict[str, Any]]] = {name: [] for name in commands}
     for _ in range(repeats):
         for name in commands:
             runs[name].append(run(name))
-    return {name: {"first_line_s": statistics.median(r["first_line_s"] for r in found),
-                   "exit_s": statistics.median(r["exit_s"] for r in found),
-                   "max_rss_mb": peak[name],
-                   "runs_first_line_s": [round(r["first_line_s"], 3) for r in found],
-                   "first_line": found[0]["stdout"].splitlines()[0][:200]}
-            for name, found in runs.items()}
+    return {
+        name: {
+            "first_line_s": statistics.median(r["first_line_s"] for r in found),
+            "exit_s": statistics.median(r["exit_s"] for r in found),
+            "max_rss_mb": peak[name],
+            "runs_first_line_s": [round(r["first_line_s"], 3) for r in found],
+            "first_line": found[0]["stdout"].splitlines()[0][:200],
+        }
+        for name, found in runs.items()
+    }
 
 
 def venv_commands(bin_dir: Path) -> Dict[str, List[str]]:
@@ -405,9 +444,13 @@ def venv_commands(bin_dir: Path) -> Dict[str, List[str]]:
     return {name: str(bin_dir / name) for name in ("allennlp", "green-nlp", "python") if (bin_dir / name).exists()}
 
 
-def cold_start_commands(archive: Path, folder: Path, one_line: Path,
-                        runtime_venv: Optional[Path] = None,
-                        classifier: Optional[Tuple[Path, Path]] = None) -> Dict[str, List[str]]:
+def cold_start_commands(
+    archive: Path,
+    folder: Path,
+    one_line: Path,
+    runtime_venv: Optional[Path] = None,
+    classifier: Optional[Tuple[Path, Path]] = None,
+) -> Dict[str, List[str]]:
     """name -> command: allennlp predict on the archive, green-nlp parse on the folder (int8 as
     shipped, and fp32), and the imports alone; the same green-nlp commands from a runtime-only
     venv when one is given. `import spacy` prints whether it imported torch (thinc imports torch
@@ -425,24 +468,64 @@ def cold_start_commands(archive: Path, folder: Path, one_line: Path,
             venvs[" (runtime venv)"] = runtime
         else:
             print(f"no green-nlp and python in {runtime_venv}/bin: runtime venv not timed", file=sys.stderr)
-    commands = {"allennlp_predict": [found["allennlp"], "predict", str(archive), str(one_line), "--include-package",
-                                     "green_nlp", "--silent", "--output-file", "/dev/stdout"]}
+    commands = {
+        "allennlp_predict": [
+            found["allennlp"],
+            "predict",
+            str(archive),
+            str(one_line),
+            "--include-package",
+            "green_nlp",
+            "--silent",
+            "--output-file",
+            "/dev/stdout",
+        ]
+    }
     if classifier is not None:
-        commands["allennlp_predict_classifier"] = [found["allennlp"], "predict", str(classifier[0]), str(one_line),
-                                                   "--include-package", "green_nlp", "--silent", "--output-file",
-                                                   "/dev/stdout"]
+        commands["allennlp_predict_classifier"] = [
+            found["allennlp"],
+            "predict",
+            str(classifier[0]),
+            str(one_line),
+            "--include-package",
+            "green_nlp",
+            "--silent",
+            "--output-file",
+            "/dev/stdout",
+        ]
     for suffix, bins in venvs.items():
         for precision in ("int8", "fp32"):
-            commands[f"green_nlp_parse_{precision}{suffix}"] = [bins["green-nlp"], "parse", str(folder), str(one_line),
-                                                              "--precision", precision, "--threads", "1"]
+            commands[f"green_nlp_parse_{precision}{suffix}"] = [
+                bins["green-nlp"],
+                "parse",
+                str(folder),
+                str(one_line),
+                "--precision",
+                precision,
+                "--threads",
+                "1",
+            ]
         if classifier is not None:
-            commands[f"green_nlp_classify{suffix}"] = [bins["green-nlp"], "classify", str(classifier[1]),
-                                                       str(one_line), "--threads", "1"]
+            commands[f"green_nlp_classify{suffix}"] = [
+                bins["green-nlp"],
+                "classify",
+                str(classifier[1]),
+                str(one_line),
+                "--threads",
+                "1",
+            ]
         commands[f"import_green_nlp_runtime{suffix}"] = [
-            bins["python"], "-c", "import sys, green_nlp.runtime; print('green_nlp from', 'this clone' if "
-            "green_nlp.runtime.__file__.startswith(sys.argv[1]) else 'an installed copy')", str(REPO_ROOT)]
-        commands[f"import_spacy{suffix}"] = [bins["python"], "-c",
-                                             "import sys, spacy; print('torch imported:', 'torch' in sys.modules)"]
+            bins["python"],
+            "-c",
+            "import sys, green_nlp.runtime; print('green_nlp from', 'this clone' if "
+            "green_nlp.runtime.__file__.startswith(sys.argv[1]) else 'an installed copy')",
+            str(REPO_ROOT),
+        ]
+        commands[f"import_spacy{suffix}"] = [
+            bins["python"],
+            "-c",
+            "import sys, spacy; print('torch imported:', 'torch' in sys.modules)",
+        ]
     return commands
 
 
@@ -455,9 +538,18 @@ def memory_child(form: str, archive: Path, folder: Path, test_file: Path, senten
     parsed = sum(len(parse(list(batch))) for batch in chunks(words, 32))
     import green_nlp
 
-    print(json.dumps({"form": form, "sentences": parsed, "loaded_peak_rss_mb": loaded,
-                      "green_nlp_from_this_clone": Path(green_nlp.__file__).resolve().is_relative_to(REPO_ROOT),
-                      "torch_imported": "torch" in sys.modules, "allennlp_imported": "allennlp" in sys.modules}))
+    print(
+        json.dumps(
+            {
+                "form": form,
+                "sentences": parsed,
+                "loaded_peak_rss_mb": loaded,
+                "green_nlp_from_this_clone": Path(green_nlp.__file__).resolve().is_relative_to(REPO_ROOT),
+                "torch_imported": "torch" in sys.modules,
+                "allennlp_imported": "allennlp" in sys.modules,
+            }
+        )
+    )
 
 
 def peak_rss_so_far_mb() -> Optional[float]:
@@ -471,19 +563,34 @@ def peak_rss_so_far_mb() -> Optional[float]:
     return None
 
 
-def peak_memory(forms: Sequence[str], archive: Path, folder: Path, test_file: Path,
-                sentences: Optional[int]) -> Dict[str, Dict[str, Any]]:
+def peak_memory(
+    forms: Sequence[str], archive: Path, folder: Path, test_file: Path, sentences: Optional[int]
+) -> Dict[str, Dict[str, Any]]:
     """Peak RSS (MB, `os.wait4`'s ru_maxrss) of a process that loads one path and parses the sentences."""
     env = this_clone_env()
     found = {}
     for form in forms:
-        command = [sys.executable, "-m", __spec__.name, "--memory-child", form, "--archive", str(archive),
-                   "--folder", str(folder), "--test-file", str(test_file)]
+        command = [
+            sys.executable,
+            "-m",
+            __spec__.name,
+            "--memory-child",
+            form,
+            "--archive",
+            str(archive),
+            "--folder",
+            str(folder),
+            "--test-file",
+            str(test_file),
+        ]
         if sentences:
             command += ["--sentences", str(sentences)]
         run = measured_process(command, env, rss=True)
-        found[form] = {"max_rss_mb": run["max_rss_mb"], "seconds": run["exit_s"],
-                       **json.loads(run["stdout"].strip().splitlines()[-1])}
+        found[form] = {
+            "max_rss_mb": run["max_rss_mb"],
+            "seconds": run["exit_s"],
+            **json.loads(run["stdout"].strip().splitlines()[-1]),
+        }
     return found
 
 
@@ -494,8 +601,9 @@ def tree_bytes(path: Path) -> int:
 def du_bytes(path: Path) -> Optional[int]:
     """Disk usage of a folder (`du -s`, links not followed), None if du fails."""
     try:
-        result = subprocess.run(["du", "-s", "--block-size=1", str(path)], capture_output=True, text=True,
-                                timeout=600, check=True)
+        result = subprocess.run(
+            ["du", "-s", "--block-size=1", str(path)], capture_output=True, text=True, timeout=600, check=True
+        )
         return int(result.stdout.split()[0])
     except (OSError, subprocess.SubprocessError, ValueError, IndexError):
         return None
@@ -528,12 +636,22 @@ def cold_start_ratios(cold: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, An
     """allennlp predict's time to its first line over green-nlp parse's, from this run's medians."""
     ratios = {}
     for name in cold:
-        baseline = ("allennlp_predict" if name.startswith("green_nlp_parse_") else
-                    "allennlp_predict_classifier" if name.startswith("green_nlp_classify") else None)
+        baseline = (
+            "allennlp_predict"
+            if name.startswith("green_nlp_parse_")
+            else "allennlp_predict_classifier"
+            if name.startswith("green_nlp_classify")
+            else None
+        )
         if baseline in cold:
             a, b = cold[baseline]["first_line_s"], cold[name]["first_line_s"]
-            ratios[f"{baseline}_vs_{name}"] = {"numerator": baseline, "denominator": name,
-                                               "numerator_s": a, "denominator_s": b, "ratio": a / b}
+            ratios[f"{baseline}_vs_{name}"] = {
+                "numerator": baseline,
+                "denominator": name,
+                "numerator_s": a,
+                "denominator_s": b,
+                "ratio": a / b,
+            }
     return ratios
 
 
@@ -542,23 +660,42 @@ def aims(results: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
     found: Dict[str, Dict[str, Any]] = {}
 
     def add(name: str, value: float, aim: float, at_most: bool) -> None:
-        found[name] = {"aim": f"{'<=' if at_most else '>='} {aim}", "value": value,
-                       "met": value <= aim if at_most else value >= aim}
+        found[name] = {
+            "aim": f"{'<=' if at_most else '>='} {aim}",
+            "value": value,
+            "met": value <= aim if at_most else value >= aim,
+        }
+
     cold = results.get("cold_start") or {}
     for suffix in ("", " (runtime venv)"):
         name = f"green_nlp_parse_int8{suffix}"
         if name in cold:
-            add(f"green-nlp parse cold start, s{suffix}", cold[name]["first_line_s"],
-                AIMS["green_nlp_cold_start_s"], True)
-            add(f"cold start speed-up over allennlp predict{suffix}",
-                results["cold_start_ratios"][f"allennlp_predict_vs_{name}"]["ratio"], AIMS["cold_start_speedup"], False)
+            add(
+                f"green-nlp parse cold start, s{suffix}",
+                cold[name]["first_line_s"],
+                AIMS["green_nlp_cold_start_s"],
+                True,
+            )
+            add(
+                f"cold start speed-up over allennlp predict{suffix}",
+                results["cold_start_ratios"][f"allennlp_predict_vs_{name}"]["ratio"],
+                AIMS["cold_start_speedup"],
+                False,
+            )
         name = f"green_nlp_classify{suffix}"
         if name in cold and "allennlp_predict_classifier" in cold:
-            add(f"green-nlp classify cold start, s{suffix}", cold[name]["first_line_s"],
-                AIMS["green_nlp_cold_start_s"], True)
-            add(f"classify cold start speed-up over allennlp predict{suffix}",
+            add(
+                f"green-nlp classify cold start, s{suffix}",
+                cold[name]["first_line_s"],
+                AIMS["green_nlp_cold_start_s"],
+                True,
+            )
+            add(
+                f"classify cold start speed-up over allennlp predict{suffix}",
                 results["cold_start_ratios"][f"allennlp_predict_classifier_vs_{name}"]["ratio"],
-                AIMS["cold_start_speedup"], False)
+                AIMS["cold_start_speedup"],
+                False,
+            )
     for setting in SETTINGS:
         ratio = results.get("speed_ratios", {}).get(f"onnx_int8_vs_torch_int8 {setting}")
         if ratio:
@@ -581,8 +718,21 @@ def render(results: Dict[str, Any]) -> str:
             form, setting = name.split()
             vs = ratios.get(f"{form}_vs_allennlp_predictor {setting}")
             rows[name] = {**row, "vs_predictor": vs["ratio"] if vs else (1.0 if form == "allennlp_predictor" else None)}
-        parts.append(markdown_table(rows, ["sentences", "tokens_per_s", "sentences_per_s", "tokens_per_cpu_s",
-                                           "latency_p50_ms", "latency_p95_ms", "vs_predictor"], "path"))
+        parts.append(
+            markdown_table(
+                rows,
+                [
+                    "sentences",
+                    "tokens_per_s",
+                    "sentences_per_s",
+                    "tokens_per_cpu_s",
+                    "latency_p50_ms",
+                    "latency_p95_ms",
+                    "vs_predictor",
+                ],
+                "path",
+            )
+        )
     per_form = {}
     for form in FORMS:
         row: Dict[str, Any] = dict(results.get("accuracy", {}).get(form, {}))
@@ -594,24 +744,43 @@ def render(results: Dict[str, Any]) -> str:
         if row:
             per_form[form] = _yes_no(row)
     if per_form:
-        parts.append(markdown_table(per_form, ["uas", "las", "upos_accuracy", "b1_answers_same",
-                                               "b32-sorted_answers_same", "same_arcs_as_predictor", "loaded_rss_mb",
-                                               "peak_rss_mb", "torch_imported"], "path"))
+        parts.append(
+            markdown_table(
+                per_form,
+                [
+                    "uas",
+                    "las",
+                    "upos_accuracy",
+                    "b1_answers_same",
+                    "b32-sorted_answers_same",
+                    "same_arcs_as_predictor",
+                    "loaded_rss_mb",
+                    "peak_rss_mb",
+                    "torch_imported",
+                ],
+                "path",
+            )
+        )
     cold = results.get("cold_start")
     if cold:
-        parts.append(markdown_table(cold, ["first_line_s", "exit_s", "max_rss_mb", "first_line"],
-                                    "command (cold start)"))
+        parts.append(
+            markdown_table(cold, ["first_line_s", "exit_s", "max_rss_mb", "first_line"], "command (cold start)")
+        )
     sizes = results.get("sizes")
     if sizes:
         parts.append(markdown_table({"size": sizes}, list(sizes), "on disk"))
-    lines = [f"- {name}: {aim['value']:.2f} (aim {aim['aim']}): {'met' if aim['met'] else 'NOT met'}"
-             for name, aim in results.get("aims", {}).items()]
+    lines = [
+        f"- {name}: {aim['value']:.2f} (aim {aim['aim']}): {'met' if aim['met'] else 'NOT met'}"
+        for name, aim in results.get("aims", {}).items()
+    ]
     agreement = results.get("int8_agreement")
     if agreement:
-        lines.append(f"- int8 graph vs fp32 graph (`int8_agreement`, {agreement['words']:,} words): same head "
-                     f"{agreement['heads']:.2%}, same head and relation {agreement['heads_and_labels']:.2%}"
-                     + (f", same UPOS {agreement['upos']:.2%}" if "upos" in agreement else "")
-                     + f", sentences identical {agreement['sentences']:.2%}")
+        lines.append(
+            f"- int8 graph vs fp32 graph (`int8_agreement`, {agreement['words']:,} words): same head "
+            f"{agreement['heads']:.2%}, same head and relation {agreement['heads_and_labels']:.2%}"
+            + (f", same UPOS {agreement['upos']:.2%}" if "upos" in agreement else "")
+            + f", sentences identical {agreement['sentences']:.2%}"
+        )
     parts.append("\n".join(lines) + ("\n" if lines else ""))
     parts.append(results["note"] + "\n")
     return "\n".join(parts)
@@ -619,79 +788,121 @@ def render(results: Dict[str, Any]) -> str:
 
 def note(results: Dict[str, Any]) -> str:
     load = results["load_average"]
-    text = (f"{results['test_sentences']:,} test sentences ({results['test_tokens']:,} words, gold tokenization, "
-            f"no gold UPOS) unless a row says fewer; one thread everywhere (torch.set_num_threads(1), onnxruntime "
-            f"intra_op_num_threads=1, OMP_NUM_THREADS=1); {results['hardware']}; load average (1, 5, 15 min) "
-            + "/".join(f"{x:.2f}" for x in load["start"]) + " at start, "
-            + "/".join(f"{x:.2f}" for x in load["end"])
-            + f" at end, on {os.cpu_count()} logical CPUs shared with other work; {results['date']}.")
+    text = (
+        f"{results['test_sentences']:,} test sentences ({results['test_tokens']:,} words, gold tokenization, "
+        f"no gold UPOS) unless a row says fewer; one thread everywhere (torch.set_num_threads(1), onnxruntime "
+        f"intra_op_num_threads=1, OMP_NUM_THREADS=1); {results['hardware']}; load average (1, 5, 15 min) "
+        + "/".join(f"{x:.2f}" for x in load["start"])
+        + " at start, "
+        + "/".join(f"{x:.2f}" for x in load["end"])
+        + f" at end, on {os.cpu_count()} logical CPUs shared with other work; {results['date']}."
+    )
     for part, run_info in (results.get("part_runs") or {}).items():
         if run_info.get("date") != results["date"]:
-            text += (f" {part} was measured in an earlier run ({run_info.get('date')}, load average "
-                     + "/".join(f"{x:.2f}" for x in run_info["load_average"]["start"]) + " at its start).")
+            text += (
+                f" {part} was measured in an earlier run ({run_info.get('date')}, load average "
+                + "/".join(f"{x:.2f}" for x in run_info["load_average"]["start"])
+                + " at its start)."
+            )
     if results.get("speed"):
-        text += (f" Speed: fastest of {results['repeats']} round-robin passes after a warm-up, wall clock "
-                 "(tokens_per_cpu_s: per CPU second of this process); every pass turns words into heads, relations "
-                 "and UPOS. b1: one sentence per call (predict_json; latency per sentence from that pass). b32: "
-                 "consecutive batches of 32 in file order, as allennlp predict and green-nlp parse batch a file "
-                 "(AllenNLP pads in input order, the runtime sorts inside the batch: the same padding). b32-sorted: "
-                 "all sentences sorted by length first, so each batch holds similar lengths. vs_predictor: tokens/s "
-                 "over the AllenNLP predictor's in the same setting, in this run.")
+        text += (
+            f" Speed: fastest of {results['repeats']} round-robin passes after a warm-up, wall clock "
+            "(tokens_per_cpu_s: per CPU second of this process); every pass turns words into heads, relations "
+            "and UPOS. b1: one sentence per call (predict_json; latency per sentence from that pass). b32: "
+            "consecutive batches of 32 in file order, as allennlp predict and green-nlp parse batch a file "
+            "(AllenNLP pads in input order, the runtime sorts inside the batch: the same padding). b32-sorted: "
+            "all sentences sorted by length first, so each batch holds similar lengths. vs_predictor: tokens/s "
+            "over the AllenNLP predictor's in the same setting, in this run."
+        )
         stats = results.get("test_data")
         if stats:
-            text += (" A batch pads every word to the batch's longest word in characters (the character CNN) and "
-                     f"every sentence to its longest sentence: the test set's longest word has "
-                     f"{stats['longest_word_chars']} characters (URLs, e-mail addresses), its longest sentence "
-                     f"{stats['longest_sentence_words']} words, so b32 in file order pays for padding that b1 and "
-                     "b32-sorted mostly avoid.")
+            text += (
+                " A batch pads every word to the batch's longest word in characters (the character CNN) and "
+                f"every sentence to its longest sentence: the test set's longest word has "
+                f"{stats['longest_word_chars']} characters (URLs, e-mail addresses), its longest sentence "
+                f"{stats['longest_sentence_words']} words, so b32 in file order pays for padding that b1 and "
+                "b32-sorted mostly avoid."
+            )
         if results.get("batch1_sentences"):
             text += f" b1 ran on the first {results['batch1_sentences']:,} sentences only (time)."
     if results.get("accuracy"):
-        text += (" Accuracy: each path's b32 answers, UAS/LAS over all words (punctuation included, full relations), "
-                 "accuracy of the predicted UPOS; *_answers_same: the other settings gave the same trees and tags.")
+        text += (
+            " Accuracy: each path's b32 answers, UAS/LAS over all words (punctuation included, full relations), "
+            "accuracy of the predicted UPOS; *_answers_same: the other settings gave the same trees and tags."
+        )
     if results.get("memory"):
-        text += (" Peak RSS: a process of its own per path that loads it and parses the sentences at batch 32, "
-                 "in file order (loaded_rss_mb: its peak once loaded, before parsing; torch_int8's includes the fp32 "
-                 "model quantize_for_cpu copies from).")
+        text += (
+            " Peak RSS: a process of its own per path that loads it and parses the sentences at batch 32, "
+            "in file order (loaded_rss_mb: its peak once loaded, before parsing; torch_int8's includes the fp32 "
+            "model quantize_for_cpu copies from)."
+        )
     if results.get("cold_start"):
-        text += (f" Cold start: process start to the first stdout line, median of {results['cold_start_repeats']} "
-                 "after one untimed run (warm file cache; it also gives max_rss_mb), the first EWT test sentence as "
-                 "raw text. allennlp predict runs with `--silent --output-file /dev/stdout` (with --silent and no "
-                 "output file it exits after loading, before predicting); green-nlp parse on the exported folder with "
-                 "--threads 1. In the training venv spaCy's thinc imports torch when it is installed, so green-nlp "
-                 "parse on raw text loads torch there (import_spacy prints whether it did).")
-    if any("(runtime venv)" in name for name in results.get("cold_start") or {}) or \
-            "runtime_venv_gb" in (results.get("sizes") or {}):
-        text += (" Runtime venv: the venv given with --runtime-venv, green_nlp installed there by `pip install .` "
-                 "(numpy, onnxruntime, spaCy, conllu, ufal.chu-liu-edmonds, tqdm; no torch, no allennlp).")
+        text += (
+            f" Cold start: process start to the first stdout line, median of {results['cold_start_repeats']} "
+            "after one untimed run (warm file cache; it also gives max_rss_mb), the first EWT test sentence as "
+            "raw text. allennlp predict runs with `--silent --output-file /dev/stdout` (with --silent and no "
+            "output file it exits after loading, before predicting); green-nlp parse on the exported folder with "
+            "--threads 1. In the training venv spaCy's thinc imports torch when it is installed, so green-nlp "
+            "parse on raw text loads torch there (import_spacy prints whether it did)."
+        )
+    if any("(runtime venv)" in name for name in results.get("cold_start") or {}) or "runtime_venv_gb" in (
+        results.get("sizes") or {}
+    ):
+        text += (
+            " Runtime venv: the venv given with --runtime-venv, green_nlp installed there by `pip install .` "
+            "(numpy, onnxruntime, spaCy, conllu, ufal.chu-liu-edmonds, tqdm; no torch, no allennlp)."
+        )
     return text
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--archive", type=Path, default=DEFAULT_ARCHIVE,
-                        help="a raw-text green_biaffine_parser archive")
-    parser.add_argument("--folder", type=Path, default=None,
-                        help="its green-export folder with both graphs (default: export into a temporary folder)")
-    parser.add_argument("--test-file", type=Path, default=None,
-                        help="CoNLL-U test file (default: $GREEN_NLP_DATA/ud/UD_English-EWT/en_ewt-ud-test.conllu)")
+    parser.add_argument(
+        "--archive", type=Path, default=DEFAULT_ARCHIVE, help="a raw-text green_biaffine_parser archive"
+    )
+    parser.add_argument(
+        "--folder",
+        type=Path,
+        default=None,
+        help="its green-export folder with both graphs (default: export into a temporary folder)",
+    )
+    parser.add_argument(
+        "--test-file",
+        type=Path,
+        default=None,
+        help="CoNLL-U test file (default: $GREEN_NLP_DATA/ud/UD_English-EWT/en_ewt-ud-test.conllu)",
+    )
     parser.add_argument("--sentences", type=int, default=None, help="the first N test sentences (default: all)")
-    parser.add_argument("--batch1-sentences", type=int, default=None,
-                        help="time batch 1 on the first N of them only (default: all)")
+    parser.add_argument(
+        "--batch1-sentences", type=int, default=None, help="time batch 1 on the first N of them only (default: all)"
+    )
     parser.add_argument("--repeats", type=int, default=3, help="timed passes per path and batch size")
     parser.add_argument("--cold-start-repeats", type=int, default=3)
     parser.add_argument("--runtime-venv", type=Path, default=None, help="a runtime-only venv whose size to report")
-    parser.add_argument("--classifier", nargs=2, type=Path, default=None, metavar=("ARCHIVE", "FOLDER"),
-                        help="also time the cold start of an n-gram DAN: its archive (allennlp predict) and its "
-                             "exported folder (green-nlp classify), e.g. pretrained/en-sst2-sentiment")
-    parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS),
-                        help="what to measure (speed includes accuracy)")
+    parser.add_argument(
+        "--classifier",
+        nargs=2,
+        type=Path,
+        default=None,
+        metavar=("ARCHIVE", "FOLDER"),
+        help="also time the cold start of an n-gram DAN: its archive (allennlp predict) and its "
+        "exported folder (green-nlp classify), e.g. pretrained/en-sst2-sentiment",
+    )
+    parser.add_argument(
+        "--parts", nargs="+", choices=PARTS, default=list(PARTS), help="what to measure (speed includes accuracy)"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
-    parser.add_argument("--merge", action="store_true",
-                        help="keep the saved runtime.json's other parts and replace only the --parts measured now "
-                             "(each part records the date and load of its own run)")
-    parser.add_argument("--report-only", action="store_true",
-                        help="rewrite runtime.md (and the JSON's note) from the saved runtime.json, measuring nothing")
+    parser.add_argument(
+        "--merge",
+        action="store_true",
+        help="keep the saved runtime.json's other parts and replace only the --parts measured now "
+        "(each part records the date and load of its own run)",
+    )
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="rewrite runtime.md (and the JSON's note) from the saved runtime.json, measuring nothing",
+    )
     parser.add_argument("--memory-child", choices=FORMS, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     test_file = args.test_file
@@ -700,8 +911,10 @@ def main() -> None:
 
         test_file = data_path(*TEST_FILE_PARTS)
         if not test_file.is_file():
-            sys.exit(f"UD English-EWT test file not found at {test_file}: set {DATA_ENV_VAR} to the shared data "
-                     "folder (holding ud/UD_English-EWT/) or pass --test-file")
+            sys.exit(
+                f"UD English-EWT test file not found at {test_file}: set {DATA_ENV_VAR} to the shared data "
+                "folder (holding ud/UD_English-EWT/) or pass --test-file"
+            )
     elif not test_file.is_file():
         sys.exit(f"test file not found: {test_file}")
     if args.report_only:
@@ -722,16 +935,20 @@ def main() -> None:
     write_report(args.out, results)
 
 
-PART_KEYS = {"cold_start": ("cold_start", "cold_start_ratios"),
-             "speed": ("speed", "speed_ratios", "accuracy", "int8_agreement"), "memory": ("memory",),
-             "sizes": ("sizes",)}
+PART_KEYS = {
+    "cold_start": ("cold_start", "cold_start_ratios"),
+    "speed": ("speed", "speed_ratios", "accuracy", "int8_agreement"),
+    "memory": ("memory",),
+    "sizes": ("sizes",),
+}
 
 
 def merged(saved: Dict[str, Any], fresh: Dict[str, Any]) -> Dict[str, Any]:
     """The saved results with the parts measured now replaced by this run's; each part keeps the date
     and load average of the run that measured it (`part_runs`)."""
-    saved_runs = saved.get("part_runs") or {part: {"date": saved.get("date"), "load_average": saved.get("load_average")}
-                                           for part in saved.get("parts", [])}
+    saved_runs = saved.get("part_runs") or {
+        part: {"date": saved.get("date"), "load_average": saved.get("load_average")} for part in saved.get("parts", [])
+    }
     combined = dict(saved)
     for part in fresh["parts"]:
         for key in PART_KEYS[part]:
@@ -770,11 +987,18 @@ def run(args: argparse.Namespace, test_file: Path, temporary: Path) -> Dict[str,
         folder = export_archive(args.archive, temporary / "export")
         print(f"exported {args.archive} to a temporary folder", file=sys.stderr)
     results: Dict[str, Any] = {
-        "benchmark": "runtime", "archive": shown_path(args.archive), "test_file": shown_path(test_file)
-        if args.test_file else "/".join(TEST_FILE_PARTS[1:]), "test_sentences": len(gold),
-        "test_tokens": sum(len(w) for w in words), "threads": 1, "repeats": args.repeats,
-        "cold_start_repeats": args.cold_start_repeats, "batch1_sentences": args.batch1_sentences,
-        "hardware": hardware_description(), "parts": list(args.parts), "test_data": data_stats(gold),
+        "benchmark": "runtime",
+        "archive": shown_path(args.archive),
+        "test_file": shown_path(test_file) if args.test_file else "/".join(TEST_FILE_PARTS[1:]),
+        "test_sentences": len(gold),
+        "test_tokens": sum(len(w) for w in words),
+        "threads": 1,
+        "repeats": args.repeats,
+        "cold_start_repeats": args.cold_start_repeats,
+        "batch1_sentences": args.batch1_sentences,
+        "hardware": hardware_description(),
+        "parts": list(args.parts),
+        "test_data": data_stats(gold),
         "green_nlp_from_this_clone": Path(green_nlp.__file__).resolve().is_relative_to(REPO_ROOT),
     }
     if "cold_start" in args.parts:

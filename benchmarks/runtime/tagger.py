@@ -13,6 +13,7 @@ Every figure is the best of `--repeats` passes (round-robin over the ways, see
 the fixture tagger (a few hundred parameters per layer) the model costs little and the figures
 measure what happens around it. Results: benchmarks/results/tagger_runtime_speed.{json,md}.
 """
+
 import argparse
 import tempfile
 from pathlib import Path
@@ -26,8 +27,10 @@ from benchmarks.runtime.dan import batches, best_rates
 from green_nlp.data_paths import data_path
 
 FIXTURE_TAGGER = REPO / "fixtures" / "ldnet" / "archives" / "tagger_origin.tar.gz"
-FIXTURE_TEXT = [REPO / "fixtures" / "ldnet" / "data" / name
-                for name in ("ner_conll2003_train.txt", "ner_conll2003_dev.txt", "ner_conll2003_test.txt")]
+FIXTURE_TEXT = [
+    REPO / "fixtures" / "ldnet" / "data" / name
+    for name in ("ner_conll2003_train.txt", "ner_conll2003_dev.txt", "ner_conll2003_test.txt")
+]
 BATCH_SIZES = (1, 32)
 
 
@@ -45,11 +48,13 @@ def runs_for(predictor: Any, runtimes: Dict[str, Any], lines: List[str]) -> Dict
     runs: Dict[str, Callable[[], Any]] = {}
     for size in BATCH_SIZES:
         chunks = batches(lines, size)
-        runs[f"allennlp predictor, batch {size}"] = (
-            lambda chunks=chunks: [predictor.predict_batch_json([{"sentence": t} for t in c]) for c in chunks])
+        runs[f"allennlp predictor, batch {size}"] = lambda chunks=chunks: [
+            predictor.predict_batch_json([{"sentence": t} for t in c]) for c in chunks
+        ]
         for precision, nlp in runtimes.items():
-            runs[f"runtime {precision}, batch {size}"] = (
-                lambda nlp=nlp, size=size: list(nlp.tag_many(lines, batch_size=size)))
+            runs[f"runtime {precision}, batch {size}"] = lambda nlp=nlp, size=size: list(
+                nlp.tag_many(lines, batch_size=size)
+            )
     return runs
 
 
@@ -83,21 +88,41 @@ def main() -> None:
     for name, rate in rates.items():
         batch = name.rsplit(" ", 1)[1]
         baseline = rates[f"allennlp predictor, batch {batch}"]["texts_per_cpu_s"]
-        rows[name] = {"words_per_cpu_s": rate["texts_per_cpu_s"], "words_per_wall_s": rate["texts_per_wall_s"],
-                      "x_predictor_cpu": rate["texts_per_cpu_s"] / baseline}
-    results = {"archive": Path(args.archive).name, "data": data["source"], "lines": len(lines), "words": words,
-               "fp32_records_equal_to_predictor": sum(a == b for a, b in zip(got, expected)),
-               "int8_agreement_with_fp32": agreement, "bytes": sizes, "hardware": hardware_description(),
-               "threads": 1, "rows": rows}
-    note = (f"{Path(args.archive).name} on {len(lines)} lines of {data['source']} ({words:,} words), one CPU thread, "
-            f"best of {args.repeats} passes; x_predictor_cpu: words per CPU second over the AllenNLP predictor's at "
-            f"the same batch size. fp32 runtime records equal to the predictor's: "
-            f"{results['fp32_records_equal_to_predictor']} of {len(lines)}. int8 vs fp32: "
-            f"{agreement['tags']:.2%} of tags, {agreement['sentences']:.2%} of sentences, {agreement['spans']:.2%} of "
-            f"spans kept. Sizes: model.onnx {sizes['model.onnx']:,} B, model.int8.onnx {sizes['model.int8.onnx']:,} B, "
-            f"green_model.json {sizes['green_model.json']:,} B. {hardware_description()}.")
-    write_results(RESULTS, "tagger_runtime_speed", results, rows,
-                  ["words_per_cpu_s", "words_per_wall_s", "x_predictor_cpu"], note, first_column="way")
+        rows[name] = {
+            "words_per_cpu_s": rate["texts_per_cpu_s"],
+            "words_per_wall_s": rate["texts_per_wall_s"],
+            "x_predictor_cpu": rate["texts_per_cpu_s"] / baseline,
+        }
+    results = {
+        "archive": Path(args.archive).name,
+        "data": data["source"],
+        "lines": len(lines),
+        "words": words,
+        "fp32_records_equal_to_predictor": sum(a == b for a, b in zip(got, expected)),
+        "int8_agreement_with_fp32": agreement,
+        "bytes": sizes,
+        "hardware": hardware_description(),
+        "threads": 1,
+        "rows": rows,
+    }
+    note = (
+        f"{Path(args.archive).name} on {len(lines)} lines of {data['source']} ({words:,} words), one CPU thread, "
+        f"best of {args.repeats} passes; x_predictor_cpu: words per CPU second over the AllenNLP predictor's at "
+        f"the same batch size. fp32 runtime records equal to the predictor's: "
+        f"{results['fp32_records_equal_to_predictor']} of {len(lines)}. int8 vs fp32: "
+        f"{agreement['tags']:.2%} of tags, {agreement['sentences']:.2%} of sentences, {agreement['spans']:.2%} of "
+        f"spans kept. Sizes: model.onnx {sizes['model.onnx']:,} B, model.int8.onnx {sizes['model.int8.onnx']:,} B, "
+        f"green_model.json {sizes['green_model.json']:,} B. {hardware_description()}."
+    )
+    write_results(
+        RESULTS,
+        "tagger_runtime_speed",
+        results,
+        rows,
+        ["words_per_cpu_s", "words_per_wall_s", "x_predictor_cpu"],
+        note,
+        first_column="way",
+    )
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ The server's and the clients' CPU time per request are measured too: on a shared
 requests/s depend on what else runs, the CPU per request much less. Results:
 benchmarks/results/serve_load.{json,md}.
 """
+
 import argparse
 import asyncio
 import csv
@@ -56,8 +57,10 @@ def parser_texts(limit: int) -> Tuple[List[str], str]:
 
 
 def classifier_texts(limit: int) -> Tuple[List[str], str]:
-    for path, source in ((data_path("cls", "sst2", "dev.tsv"), "SST-2 dev sentences"),
-                         (REPO / "fixtures" / "dan" / "sst2_dev.tsv", "fixtures/dan/sst2_dev.tsv (SST-2 not found)")):
+    for path, source in (
+        (data_path("cls", "sst2", "dev.tsv"), "SST-2 dev sentences"),
+        (REPO / "fixtures" / "dan" / "sst2_dev.tsv", "fixtures/dan/sst2_dev.tsv (SST-2 not found)"),
+    ):
         if path.is_file():
             with open(path, encoding="utf-8", newline="") as handle:
                 rows = list(csv.DictReader(handle, delimiter="\t"))
@@ -67,8 +70,9 @@ def classifier_texts(limit: int) -> Tuple[List[str], str]:
 
 def green_nlp_command(*args: str) -> None:
     """`green-nlp ARGS` (the AllenNLP side: export, train) in a child process: this one stays light."""
-    result = subprocess.run([sys.executable, "-m", "green_nlp.cli", *args], cwd=REPO, capture_output=True, text=True,
-                            check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "green_nlp.cli", *args], cwd=REPO, capture_output=True, text=True, check=False
+    )
     if result.returncode != 0:
         sys.exit(f"green-nlp {args[0]} failed:\n{result.stderr[-3000:]}")
 
@@ -91,8 +95,16 @@ def classifier_folder(work: Path) -> Tuple[Path, str]:
 
 
 # -------------------------------------------------------------------------------------- load
-async def client_loop(client: aiohttp.ClientSession, path: str, texts: List[str], offset: int, stop_at: float,
-                      record_from: float, latencies: List[float], statuses: Dict[str, int]) -> None:
+async def client_loop(
+    client: aiohttp.ClientSession,
+    path: str,
+    texts: List[str],
+    offset: int,
+    stop_at: float,
+    record_from: float,
+    latencies: List[float],
+    statuses: Dict[str, int],
+) -> None:
     index = offset
     while time.perf_counter() < stop_at:
         text = texts[index % len(texts)]
@@ -115,16 +127,19 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def load_level(url: str, path: str, texts: List[str], clients: int, seconds: float,
-                     server_pid: int) -> Dict[str, Any]:
+async def load_level(
+    url: str, path: str, texts: List[str], clients: int, seconds: float, server_pid: int
+) -> Dict[str, Any]:
     latencies: List[float] = []
     statuses: Dict[str, int] = {}
     connector = aiohttp.TCPConnector(limit=clients)
     async with aiohttp.ClientSession(url, connector=connector, timeout=aiohttp.ClientTimeout(total=60)) as client:
         start = time.perf_counter()
         record_from, stop_at = start + 1.0, start + 1.0 + seconds
-        tasks = [asyncio.ensure_future(client_loop(client, path, texts, i * 7, stop_at, record_from, latencies,
-                                                   statuses)) for i in range(clients)]
+        tasks = [
+            asyncio.ensure_future(client_loop(client, path, texts, i * 7, stop_at, record_from, latencies, statuses))
+            for i in range(clients)
+        ]
         await asyncio.sleep(max(0.0, record_from - time.perf_counter()))
         server_cpu, client_cpu = cpu_seconds(server_pid), time.process_time()
         await asyncio.gather(*tasks)
@@ -132,21 +147,29 @@ async def load_level(url: str, path: str, texts: List[str], clients: int, second
         server_cpu, client_cpu = cpu_seconds(server_pid) - server_cpu, time.process_time() - client_cpu
     ms = numpy.array(latencies) * 1000
     errors = sum(count for status, count in statuses.items() if status != "200")
-    return {"clients": clients, "seconds": round(elapsed, 2), "requests": len(latencies),
-            "requests_per_s": len(latencies) / elapsed,
-            "p50_ms": float(numpy.percentile(ms, 50)), "p95_ms": float(numpy.percentile(ms, 95)),
-            "p99_ms": float(numpy.percentile(ms, 99)), "errors": errors,
-            "5xx": sum(count for status, count in statuses.items() if status.startswith("5")), "statuses": statuses,
-            "server_cpu_ms_per_request": 1000 * server_cpu / max(1, len(latencies)),
-            "client_cpu_ms_per_request": 1000 * client_cpu / max(1, len(latencies))}
+    return {
+        "clients": clients,
+        "seconds": round(elapsed, 2),
+        "requests": len(latencies),
+        "requests_per_s": len(latencies) / elapsed,
+        "p50_ms": float(numpy.percentile(ms, 50)),
+        "p95_ms": float(numpy.percentile(ms, 95)),
+        "p99_ms": float(numpy.percentile(ms, 99)),
+        "errors": errors,
+        "5xx": sum(count for status, count in statuses.items() if status.startswith("5")),
+        "statuses": statuses,
+        "server_cpu_ms_per_request": 1000 * server_cpu / max(1, len(latencies)),
+        "client_cpu_ms_per_request": 1000 * client_cpu / max(1, len(latencies)),
+    }
 
 
 def batch_stats(url: str, name: str, task: str) -> Dict[str, Any]:
     return httpx.get(f"{url}/health", timeout=30).json()["models"][name][task]
 
 
-def measure(server: ServerProcess, name: str, task: str, texts: List[str], clients: int,
-            seconds: float) -> Dict[str, Any]:
+def measure(
+    server: ServerProcess, name: str, task: str, texts: List[str], clients: int, seconds: float
+) -> Dict[str, Any]:
     """One load run at `clients` concurrent clients, with the server's mean batch and memory after it."""
     before = batch_stats(server.url, name, task)
     row = asyncio.run(load_level(server.url, f"/v1/{name}/{task}", texts, clients, seconds, server.pid))
@@ -157,33 +180,45 @@ def measure(server: ServerProcess, name: str, task: str, texts: List[str], clien
     return row
 
 
-def run_model(model: str, name: str, task: str, texts: List[str], levels: List[int], seconds: float,
-              rounds: int) -> Dict[str, Any]:
+def run_model(
+    model: str, name: str, task: str, texts: List[str], levels: List[int], seconds: float, rounds: int
+) -> Dict[str, Any]:
     """Both modes' servers up at once; each level measured `rounds` times per mode, the modes taking
     turns (A B, then B A), and each mode's best round kept: a busy spell on the shared machine then
     falls on both modes instead of on one."""
-    with ServerProcess([model], ["--threads", "1", *MODES["micro-batching"]]) as batched, \
-            ServerProcess([model], ["--threads", "1", *MODES["batch 1"]]) as single:
+    with (
+        ServerProcess([model], ["--threads", "1", *MODES["micro-batching"]]) as batched,
+        ServerProcess([model], ["--threads", "1", *MODES["batch 1"]]) as single,
+    ):
         servers = {"micro-batching": batched, "batch 1": single}
-        runs: Dict[str, Any] = {mode: {"rss_mb_start": httpx.get(f"{server.url}/health", timeout=30).json()["rss_mb"],
-                                       "levels": []} for mode, server in servers.items()}
+        runs: Dict[str, Any] = {
+            mode: {"rss_mb_start": httpx.get(f"{server.url}/health", timeout=30).json()["rss_mb"], "levels": []}
+            for mode, server in servers.items()
+        }
         for clients in levels:
             best: Dict[str, Dict[str, Any]] = {}
             for round_ in range(rounds):
-                for mode in (list(servers) if round_ % 2 == 0 else list(servers)[::-1]):
+                for mode in list(servers) if round_ % 2 == 0 else list(servers)[::-1]:
                     row = measure(servers[mode], name, task, texts, clients, seconds)
                     if mode not in best or row["requests_per_s"] > best[mode]["requests_per_s"]:
                         best[mode] = row
             for mode, row in best.items():
                 runs[mode]["levels"].append(row)
-                print(f"{name:>16} {mode:>14} {clients:>3} clients: {row['requests_per_s']:8.1f} req/s  "
-                      f"p50 {row['p50_ms']:6.1f}  p99 {row['p99_ms']:7.1f} ms  mean batch {row['mean_batch']:.1f}  "
-                      f"server CPU {row['server_cpu_ms_per_request']:.2f} ms/request  errors {row['errors']}",
-                      flush=True)
+                print(
+                    f"{name:>16} {mode:>14} {clients:>3} clients: {row['requests_per_s']:8.1f} req/s  "
+                    f"p50 {row['p50_ms']:6.1f}  p99 {row['p99_ms']:7.1f} ms  mean batch {row['mean_batch']:.1f}  "
+                    f"server CPU {row['server_cpu_ms_per_request']:.2f} ms/request  errors {row['errors']}",
+                    flush=True,
+                )
         for mode, server in servers.items():
             health = httpx.get(f"{server.url}/health", timeout=30).json()
-            runs[mode].update({"rss_mb_end": health["rss_mb"], "responses": health["responses"],
-                               "heavy_modules": health["heavy_modules"]})
+            runs[mode].update(
+                {
+                    "rss_mb_end": health["rss_mb"],
+                    "responses": health["responses"],
+                    "heavy_modules": health["heavy_modules"],
+                }
+            )
     return runs
 
 
@@ -197,15 +232,20 @@ def batch_agreement(texts: List[str]) -> Dict[str, Any]:
 
     nlp = load(PARSER, threads=1)
     alone = [nlp.parse(text).to_json() for text in texts]
-    together = [doc.to_json() for start in range(0, len(texts), 32)
-                for doc in parse_texts(nlp, texts[start:start + 32])]
+    together = [
+        doc.to_json() for start in range(0, len(texts), 32) for doc in parse_texts(nlp, texts[start : start + 32])
+    ]
     same = total = 0
     for doc_alone, doc_together in zip(alone, together):
         for a, b in zip(doc_alone["sentences"], doc_together["sentences"]):
             same += sum(x == y for x, y in zip(zip(a["heads"], a["deprels"]), zip(b["heads"], b["deprels"])))
             total += len(a["heads"])
-    return {"sentences": len(texts), "words": total, "same_head_and_label": same / total if total else None,
-            "identical_texts": sum(a == b for a, b in zip(alone, together))}
+    return {
+        "sentences": len(texts),
+        "words": total,
+        "same_head_and_label": same / total if total else None,
+        "identical_texts": sum(a == b for a, b in zip(alone, together)),
+    }
 
 
 # ------------------------------------------------------------------- the model alone, no HTTP
@@ -226,11 +266,14 @@ def model_alone(model: str, task: str, texts: List[str], rounds: int = 3) -> Dic
         best["batch 1"] = max(best["batch 1"], len(texts) / (time.perf_counter() - started))
         started = time.perf_counter()
         for start in range(0, len(texts), 32):
-            predict(texts[start:start + 32])
+            predict(texts[start : start + 32])
         best["batch 32"] = max(best["batch 32"], len(texts) / (time.perf_counter() - started))
-    return {"texts": len(texts), "texts_per_s_batch_1": round(best["batch 1"], 1),
-            "texts_per_s_batch_32": round(best["batch 32"], 1),
-            "batch_32_over_batch_1": round(best["batch 32"] / best["batch 1"], 2)}
+    return {
+        "texts": len(texts),
+        "texts_per_s_batch_1": round(best["batch 1"], 1),
+        "texts_per_s_batch_32": round(best["batch 32"], 1),
+        "batch_32_over_batch_1": round(best["batch 32"] / best["batch 1"], 2),
+    }
 
 
 # ---------------------------------------------------------------------------------- report
@@ -244,11 +287,14 @@ def aims(results: Dict[str, Any], levels: List[int]) -> Dict[str, Any]:
         growth = max(run["rss_mb_end"] - run["rss_mb_start"] for run in modes.values())
         cpu_ratio = single["server_cpu_ms_per_request"] / batched["server_cpu_ms_per_request"]
         verdicts[name] = {
-            f"speedup_at_{top}_clients": round(speedup, 2), "speedup_met": speedup >= AIMS["speedup"],
+            f"speedup_at_{top}_clients": round(speedup, 2),
+            "speedup_met": speedup >= AIMS["speedup"],
             f"server_cpu_per_request_ratio_at_{top}_clients": round(cpu_ratio, 2),
-            f"p99_ms_at_{top}_clients": round(batched["p99_ms"], 1), "p99_met": batched["p99_ms"] < AIMS["p99_ms"],
+            f"p99_ms_at_{top}_clients": round(batched["p99_ms"], 1),
+            "p99_met": batched["p99_ms"] < AIMS["p99_ms"],
             "5xx": sum(r["5xx"] for run in modes.values() for r in run["levels"]),
-            "rss_growth_mb": round(growth, 1)}
+            "rss_growth_mb": round(growth, 1),
+        }
     return verdicts
 
 
@@ -258,8 +304,12 @@ def main() -> None:
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 8, 32], help="concurrent clients")
     parser.add_argument("--rounds", type=int, default=2, help="runs per level and mode, the best kept")
     parser.add_argument("--texts", type=int, default=2000, help="texts per model, sent round-robin")
-    parser.add_argument("--work-dir", type=Path, default=REPO / "runs" / "serve_load",
-                        help="where the exported classifier is kept between runs")
+    parser.add_argument(
+        "--work-dir",
+        type=Path,
+        default=REPO / "runs" / "serve_load",
+        help="where the exported classifier is kept between runs",
+    )
     parser.add_argument("--output-dir", type=Path, default=RESULTS)
     args = parser.parse_args()
     args.work_dir.mkdir(parents=True, exist_ok=True)
@@ -273,13 +323,19 @@ def main() -> None:
     results: Dict[str, Any] = {
         "machine": hardware_description() + "; server and load clients share these CPUs with other work",
         "load_average_before": [round(x, 2) for x in load_before],
-        "setup": {"server": "green-nlp serve --threads 1 (one onnxruntime thread per model call)",
-                  "modes": {mode: " ".join(options) for mode, options in MODES.items()},
-                  "request": 'one text per request, {"text": ...}; each client sends its next request on the answer',
-                  "seconds_per_level": args.seconds, "warm_up_s": 1.0, "rounds": args.rounds,
-                  "client": f"aiohttp {aiohttp.__version__}, asyncio"},
+        "setup": {
+            "server": "green-nlp serve --threads 1 (one onnxruntime thread per model call)",
+            "modes": {mode: " ".join(options) for mode, options in MODES.items()},
+            "request": 'one text per request, {"text": ...}; each client sends its next request on the answer',
+            "seconds_per_level": args.seconds,
+            "warm_up_s": 1.0,
+            "rounds": args.rounds,
+            "client": f"aiohttp {aiohttp.__version__}, asyncio",
+        },
         "texts": {PARSER: parse_source, "classifier": classify_source},
-        "classifier": dan_what, "models": {}}
+        "classifier": dan_what,
+        "models": {},
+    }
     for model, name, task, texts in plan:
         label = PARSER if name == PARSER else "DAN classifier"
         results["models"][label] = run_model(model, name, task, texts, args.levels, args.seconds, args.rounds)
@@ -297,9 +353,22 @@ def write_report(results: Dict[str, Any], out_dir: Path) -> None:
         for mode, run in modes.items():
             for level in run["levels"]:
                 rows[f"{label}, {mode}, {level['clients']} clients"] = {
-                    **level, "RSS start → end (MB)": f"{run['rss_mb_start']:.0f} → {run['rss_mb_end']:.0f}"}
-    columns = ["requests_per_s", "p50_ms", "p95_ms", "p99_ms", "mean_batch", "server_cpu_ms_per_request",
-               "client_cpu_ms_per_request", "errors", "5xx", "rss_mb_after", "RSS start → end (MB)"]
+                    **level,
+                    "RSS start → end (MB)": f"{run['rss_mb_start']:.0f} → {run['rss_mb_end']:.0f}",
+                }
+    columns = [
+        "requests_per_s",
+        "p50_ms",
+        "p95_ms",
+        "p99_ms",
+        "mean_batch",
+        "server_cpu_ms_per_request",
+        "client_cpu_ms_per_request",
+        "errors",
+        "5xx",
+        "rss_mb_after",
+        "RSS start → end (MB)",
+    ]
     verdict_lines = []
     for label, verdict in results["aims"].items():
         speed = next(k for k in verdict if k.startswith("speedup_at"))
@@ -310,33 +379,59 @@ def write_report(results: Dict[str, Any], out_dir: Path) -> None:
             f"(aim >= {AIMS['speedup']:.0f}x: {'met' if verdict['speedup_met'] else 'not met'}); p99 "
             f"{verdict[p99]:.0f} ms (aim < {AIMS['p99_ms']:.0f} ms: {'met' if verdict['p99_met'] else 'not met'}); "
             f"{verdict['5xx']} 5xx; RSS grew by at most {verdict['rss_growth_mb']:.1f} MB over a server's run; "
-            f"batch-1 serving spent {verdict[cpu]:.2f}x the server CPU per request")
+            f"batch-1 serving spent {verdict[cpu]:.2f}x the server CPU per request"
+        )
     ceiling_lines = [
         f"- {label}: {alone['texts_per_s_batch_1']:,.0f} texts/s one text per call, "
         f"{alone['texts_per_s_batch_32']:,.0f} in calls of 32: batching makes the model alone "
-        f"{alone['batch_32_over_batch_1']:.2f}x faster" for label, alone in results.get("model_alone", {}).items()]
+        f"{alone['batch_32_over_batch_1']:.2f}x faster"
+        for label, alone in results.get("model_alone", {}).items()
+    ]
     agreement = results["batched_vs_alone_parses"]
     setup = results["setup"]
-    machine = (f"Machine: {results['machine']} (load average {results['load_average_before'][0]} before, "
-               f"{results['load_average_after'][0]} after). {setup['server']}; clients: {setup['client']} in one "
-               f"process on the same machine; {setup['request']}; {setup['seconds_per_level']:.0f} s measured per "
-               f"run after a 1 s warm-up; the modes' servers side by side taking turns, each row the better of "
-               f"{setup['rounds']} runs.")
-    texts = (f"Texts: {results['texts'][PARSER]} (parser), {results['texts']['classifier']} (classifier). "
-             f"Classifier: {results['classifier']}. mean_batch: texts per model call, from the server's /health.")
-    memory = ("rss_mb_after: the server's resident memory after that row; RSS start → end: over the server's "
-              "whole run (after start-up and warm-up, and after its last row).")
-    dependence = (f"Batch dependence: with the int8 parser, {100 * agreement['same_head_and_label']:.2f} % of "
-                  f"{agreement['words']:,} words keep their head and label when their sentence is parsed in a "
-                  f"micro-batch of 32 texts (as the server cuts it by length) instead of alone "
-                  f"({agreement['identical_texts']} of "
-                  f"{agreement['sentences']} sentences identical): dynamic quantization scales activations per "
-                  "batch, so a micro-batched answer can differ slightly from a lone one.")
-    ceiling = ("The model alone, without HTTP (the server's own model call in one process, one thread, on "
-               "the first 512 texts, best of 3): how much a batch of 32 can save on model time at all.")
+    machine = (
+        f"Machine: {results['machine']} (load average {results['load_average_before'][0]} before, "
+        f"{results['load_average_after'][0]} after). {setup['server']}; clients: {setup['client']} in one "
+        f"process on the same machine; {setup['request']}; {setup['seconds_per_level']:.0f} s measured per "
+        f"run after a 1 s warm-up; the modes' servers side by side taking turns, each row the better of "
+        f"{setup['rounds']} runs."
+    )
+    texts = (
+        f"Texts: {results['texts'][PARSER]} (parser), {results['texts']['classifier']} (classifier). "
+        f"Classifier: {results['classifier']}. mean_batch: texts per model call, from the server's /health."
+    )
+    memory = (
+        "rss_mb_after: the server's resident memory after that row; RSS start → end: over the server's "
+        "whole run (after start-up and warm-up, and after its last row)."
+    )
+    dependence = (
+        f"Batch dependence: with the int8 parser, {100 * agreement['same_head_and_label']:.2f} % of "
+        f"{agreement['words']:,} words keep their head and label when their sentence is parsed in a "
+        f"micro-batch of 32 texts (as the server cuts it by length) instead of alone "
+        f"({agreement['identical_texts']} of "
+        f"{agreement['sentences']} sentences identical): dynamic quantization scales activations per "
+        "batch, so a micro-batched answer can differ slightly from a lone one."
+    )
+    ceiling = (
+        "The model alone, without HTTP (the server's own model call in one process, one thread, on "
+        "the first 512 texts, best of 3): how much a batch of 32 can save on model time at all."
+    )
     measured_alone = ["", ceiling, *ceiling_lines] if ceiling_lines else []  # absent from runs measured before it was
-    note = "\n".join([machine, texts, memory, "", "Aims:", *verdict_lines, *measured_alone, "", dependence, "",
-                      "Produced by `python -m benchmarks.serve.load`."])
+    note = "\n".join(
+        [
+            machine,
+            texts,
+            memory,
+            "",
+            "Aims:",
+            *verdict_lines,
+            *measured_alone,
+            "",
+            dependence,
+            "",
+            "Produced by `python -m benchmarks.serve.load`.",
+        ]
+    )
     write_results(out_dir, "serve_load", results, rows, columns, note, first_column="server")
 
 

@@ -16,6 +16,7 @@ one-process output. Throughput is lines per wall-clock second once the models ar
 one-process rows run with 1 torch thread (what one actor gets) and with every CPU. Results:
 benchmarks/results/ray_scaling.{json,md}.
 """
+
 import argparse
 import io
 import itertools
@@ -50,15 +51,23 @@ def parse_input(folder: Path, count: int) -> Tuple[str, Path, str, str]:
     ewt = data_path("ud", "UD_English-EWT", "en_ewt-ud-dev.conllu")
     path = folder / "parse.txt"
     if SHIPPED_PARSER.exists() and ewt.exists():
-        texts = [line[len("# text = "):] for line in ewt.read_text(encoding="utf-8").splitlines()
-                 if line.startswith("# text = ")]
+        texts = [
+            line[len("# text = ") :]
+            for line in ewt.read_text(encoding="utf-8").splitlines()
+            if line.startswith("# text = ")
+        ]
         path.write_text("\n".join(texts[:count]) + "\n", encoding="utf-8")
         return str(SHIPPED_PARSER), path, "", f"UD English-EWT dev, first {min(count, len(texts))} raw sentences"
-    sentences = [json.dumps({"words": s.words, "upos": s.upos})
-                 for s in read_conllu(FIXTURES / "ud" / "synthetic-dev.conllu")]
+    sentences = [
+        json.dumps({"words": s.words, "upos": s.upos}) for s in read_conllu(FIXTURES / "ud" / "synthetic-dev.conllu")
+    ]
     path.write_text("\n".join(_cycle(sentences, count)) + "\n", encoding="utf-8")
-    return (str(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"), path, '{"output_format": "json"}',
-            f"fixture sentences (JSON with gold UPOS) repeated to {count}")
+    return (
+        str(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"),
+        path,
+        '{"output_format": "json"}',
+        f"fixture sentences (JSON with gold UPOS) repeated to {count}",
+    )
 
 
 def teacher_input(count: int) -> Tuple[List[Any], str]:
@@ -80,29 +89,44 @@ def teacher_archive(given: str, description: str, folder: Path) -> Tuple[str, st
     from allennlp.commands.train import train_model_from_file
 
     dev = str(FIXTURES / "dan" / "sst2_dev.tsv")
-    overrides = {"train_data_path": str(FIXTURES / "dan" / "sst2_train.tsv"), "validation_data_path": dev,
-                 "test_data_path": dev, "evaluate_on_test": False, "trainer.num_epochs": 1,
-                 "dataset_reader.max_examples": 16, "data_loader.batch_sampler.batch_size": 8}
+    overrides = {
+        "train_data_path": str(FIXTURES / "dan" / "sst2_train.tsv"),
+        "validation_data_path": dev,
+        "test_data_path": dev,
+        "evaluate_on_test": False,
+        "trainer.num_epochs": 1,
+        "dataset_reader.max_examples": 16,
+        "data_loader.batch_sampler.batch_size": 8,
+    }
     cwd = os.getcwd()
     os.chdir(REPO)
     try:
-        train_model_from_file(str(REPO / "training_configs" / "dan" / "teacher_sst2.jsonnet"), str(folder / "teacher"),
-                              overrides=json.dumps(overrides), force=True)
+        train_model_from_file(
+            str(REPO / "training_configs" / "dan" / "teacher_sst2.jsonnet"),
+            str(folder / "teacher"),
+            overrides=json.dumps(overrides),
+            force=True,
+        )
     finally:
         os.chdir(cwd)
     return str(folder / "teacher" / "model.tar.gz"), "MiniLM-L6 teacher fine-tuned 1 epoch on fixture sentences"
 
 
 def _row(lines: int, load: float, stream: float, identical: Any = None) -> Dict[str, Any]:
-    row = {"lines": lines, "load_s": round(load, 2), "stream_s": round(stream, 2),
-           "lines_per_s": round(lines / stream, 1)}
+    row = {
+        "lines": lines,
+        "load_s": round(load, 2),
+        "stream_s": round(stream, 2),
+        "lines_per_s": round(lines / stream, 1),
+    }
     if identical is not None:
         row["identical_to_one_process"] = identical
     return row
 
 
-def time_parsing(archive: str, path: Path, predictor_args: str, batch_size: int, actors: List[int],
-                 thread_counts: List[int]) -> Dict[str, Dict[str, Any]]:
+def time_parsing(
+    archive: str, path: Path, predictor_args: str, batch_size: int, actors: List[int], thread_counts: List[int]
+) -> Dict[str, Dict[str, Any]]:
     from green_nlp.commands.green_predict import BulkPredictor, build_predictor, predictor_model
     from green_nlp.distributed_ray.lines import stream_lines
     from green_nlp.distributed_ray.options import RayOptions
@@ -117,27 +141,37 @@ def time_parsing(archive: str, path: Path, predictor_args: str, batch_size: int,
         output = io.StringIO()
         bulk.run(path, output, progress=False)
         rows[f"one process, {threads} thread{'s' if threads > 1 else ''}"] = _row(
-            lines, loaded - start, time.perf_counter() - loaded)
+            lines, loaded - start, time.perf_counter() - loaded
+        )
         reference = reference or output.getvalue()
     torch.set_num_threads(1)
     for count in actors:
         timings: Dict[str, float] = {}
         output = io.StringIO()
-        stream_lines(partial(predictor_model, archive, None, predictor_args, -1, "", 1), path, output,
-                     RayOptions(actors=count), batch_size, progress=False, timings=timings)
-        rows[f"Ray, {count} actor{'s' if count > 1 else ''}"] = _row(lines, timings["load"], timings["stream"],
-                                                                     output.getvalue() == reference)
+        stream_lines(
+            partial(predictor_model, archive, None, predictor_args, -1, "", 1),
+            path,
+            output,
+            RayOptions(actors=count),
+            batch_size,
+            progress=False,
+            timings=timings,
+        )
+        rows[f"Ray, {count} actor{'s' if count > 1 else ''}"] = _row(
+            lines, timings["load"], timings["stream"], output.getvalue() == reference
+        )
     return rows
 
 
-def time_labeling(archive: str, examples: List[Any], batch_size: int, actors: List[int],
-                  thread_counts: List[int]) -> Dict[str, Dict[str, Any]]:
+def time_labeling(
+    archive: str, examples: List[Any], batch_size: int, actors: List[int], thread_counts: List[int]
+) -> Dict[str, Dict[str, Any]]:
     from green_nlp.commands.green_label_teacher import LocalTeacher
     from green_nlp.distributed_ray.options import RayOptions
     from green_nlp.distributed_ray.teacher import RayTeacher
 
     chunk = batch_size * 8  # label_corpus's chunks
-    chunks = [examples[i:i + chunk] for i in range(0, len(examples), chunk)]
+    chunks = [examples[i : i + chunk] for i in range(0, len(examples), chunk)]
 
     def label_all(teacher: Any) -> Tuple[float, List[List[float]]]:
         start = time.perf_counter()
@@ -158,8 +192,9 @@ def time_labeling(archive: str, examples: List[Any], batch_size: int, actors: Li
         with RayTeacher(archive, {}, RayOptions(actors=count)) as teacher:
             seconds, logits = label_all(teacher)
         close = [max(abs(a - b) for a, b in zip(x, y)) for x, y in zip(logits, reference)]
-        rows[f"Ray, {count} actor{'s' if count > 1 else ''}"] = _row(len(examples), teacher.load_seconds, seconds,
-                                                                     max(close) < 1e-5)
+        rows[f"Ray, {count} actor{'s' if count > 1 else ''}"] = _row(
+            len(examples), teacher.load_seconds, seconds, max(close) < 1e-5
+        )
     return rows
 
 
@@ -182,8 +217,11 @@ def main() -> None:
     parser.add_argument("--label-lines", type=int, default=400)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--actors", default="1,2", help="actor counts to time")
-    parser.add_argument("--threads", default=f"1,{os.cpu_count() or 1}",
-                        help="torch thread counts of the one-process rows (1 is the baseline)")
+    parser.add_argument(
+        "--threads",
+        default=f"1,{os.cpu_count() or 1}",
+        help="torch thread counts of the one-process rows (1 is the baseline)",
+    )
     parser.add_argument("--teacher-description", default="", help="what --teacher is, for the results")
     parser.add_argument("--repeats", type=int, default=3, help="runs of every row; each row's fastest is kept")
     parser.add_argument("--note", default="", help="what else ran on the machine meanwhile (goes into the results)")
@@ -213,17 +251,29 @@ def main() -> None:
                 raise
     ray_init = time.perf_counter() - start
     try:
-        labeling = best_rows([time_labeling(teacher, examples, args.batch_size, actors, thread_counts)
-                              for _ in range(args.repeats)])
-        parsing = best_rows([time_parsing(parse_archive, parse_path, predictor_args, args.batch_size, actors,
-                                          thread_counts) for _ in range(args.repeats)])
+        labeling = best_rows(
+            [time_labeling(teacher, examples, args.batch_size, actors, thread_counts) for _ in range(args.repeats)]
+        )
+        parsing = best_rows(
+            [
+                time_parsing(parse_archive, parse_path, predictor_args, args.batch_size, actors, thread_counts)
+                for _ in range(args.repeats)
+            ]
+        )
     finally:
         ray.shutdown()
 
     load_after = [round(x, 2) for x in os.getloadavg()]
-    tasks = {"teacher labeling": {"archive": teacher_name, "input": teacher_source, "rows": labeling},
-             "parsing": {"archive": Path(parse_archive).parent.name if parse_archive == str(SHIPPED_PARSER)
-                         else Path(parse_archive).name, "input": parse_source, "rows": parsing}}
+    tasks = {
+        "teacher labeling": {"archive": teacher_name, "input": teacher_source, "rows": labeling},
+        "parsing": {
+            "archive": Path(parse_archive).parent.name
+            if parse_archive == str(SHIPPED_PARSER)
+            else Path(parse_archive).name,
+            "input": parse_source,
+            "rows": parsing,
+        },
+    }
     for task in tasks.values():
         base = task["rows"]["one process, 1 thread"]["lines_per_s"]
         for row in task["rows"].values():
@@ -231,25 +281,49 @@ def main() -> None:
         ray_rows = [task["rows"].get(f"Ray, {n} actor{'s' if n > 1 else ''}") for n in (1, 2)]
         if all(ray_rows):
             task["two_actors_over_one"] = round(ray_rows[1]["lines_per_s"] / ray_rows[0]["lines_per_s"], 2)
-    note = (f"Machine: {hardware_description()}; Ray {ray.__version__}; batch size {args.batch_size}. "
-            f"Ray start-up, paid once per run and not in any lines/s: starting the local instance "
-            f"{ray_init:.1f} s, then starting the actors and loading their models ('load s'). "
-            "lines/s is wall-clock throughput once loaded; 'x' is against the one-process run with 1 torch "
-            f"thread (each actor runs 1 thread on 1 CPU); each row the fastest of {args.repeats} runs. "
-            "Load average (1, 5, 15 min) "
-            f"{'/'.join(map(str, load_before))} before, {'/'.join(map(str, load_after))} after. " + (args.note or ""))
-    results = {"machine": hardware_description(), "ray": ray.__version__, "batch_size": args.batch_size,
-               "ray_init_s": round(ray_init, 2), "load_average_before": load_before,
-               "load_average_after": load_after, "tasks": tasks, "note": note}
-    rows = {f"{name}: {mode}": {**row, "identical_to_one_process": {True: "yes", False: "NO"}.get(
-        row.get("identical_to_one_process"), "")} for name, task in tasks.items() for mode, row in task["rows"].items()}
-    summary = "; ".join(f"{name}: 2 actors / 1 actor = {task.get('two_actors_over_one')}x"
-                        for name, task in tasks.items())
-    write_results(RESULTS, "ray_scaling", results, rows,
-                  ["lines", "lines_per_s", "x_one_process_1_thread", "load_s", "identical_to_one_process"],
-                  note + "\n\n" + summary + "\n\nInputs: " + "; ".join(
-                      f"{name}: {task['archive']} on {task['input']}" for name, task in tasks.items()),
-                  first_column="task: mode")
+    note = (
+        f"Machine: {hardware_description()}; Ray {ray.__version__}; batch size {args.batch_size}. "
+        f"Ray start-up, paid once per run and not in any lines/s: starting the local instance "
+        f"{ray_init:.1f} s, then starting the actors and loading their models ('load s'). "
+        "lines/s is wall-clock throughput once loaded; 'x' is against the one-process run with 1 torch "
+        f"thread (each actor runs 1 thread on 1 CPU); each row the fastest of {args.repeats} runs. "
+        "Load average (1, 5, 15 min) "
+        f"{'/'.join(map(str, load_before))} before, {'/'.join(map(str, load_after))} after. " + (args.note or "")
+    )
+    results = {
+        "machine": hardware_description(),
+        "ray": ray.__version__,
+        "batch_size": args.batch_size,
+        "ray_init_s": round(ray_init, 2),
+        "load_average_before": load_before,
+        "load_average_after": load_after,
+        "tasks": tasks,
+        "note": note,
+    }
+    rows = {
+        f"{name}: {mode}": {
+            **row,
+            "identical_to_one_process": {True: "yes", False: "NO"}.get(row.get("identical_to_one_process"), ""),
+        }
+        for name, task in tasks.items()
+        for mode, row in task["rows"].items()
+    }
+    summary = "; ".join(
+        f"{name}: 2 actors / 1 actor = {task.get('two_actors_over_one')}x" for name, task in tasks.items()
+    )
+    write_results(
+        RESULTS,
+        "ray_scaling",
+        results,
+        rows,
+        ["lines", "lines_per_s", "x_one_process_1_thread", "load_s", "identical_to_one_process"],
+        note
+        + "\n\n"
+        + summary
+        + "\n\nInputs: "
+        + "; ".join(f"{name}: {task['archive']} on {task['input']}" for name, task in tasks.items()),
+        first_column="task: mode",
+    )
 
 
 if __name__ == "__main__":

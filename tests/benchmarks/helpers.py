@@ -1,4 +1,5 @@
 """Helpers for tests of the benchmark and experiment scripts: a data folder with a fixture treebank."""
+
 import shutil
 from pathlib import Path
 

@@ -1,6 +1,7 @@
 """benchmarks/ is a package whose scripts run as modules from the repository root
 (`python -m benchmarks.parser.ewt`): no file reaches its imports by editing the import path, and
 every module imports under its package name."""
+
 import importlib
 import re
 
@@ -10,8 +11,9 @@ from tests.conftest import REPO_ROOT
 
 BENCHMARKS = REPO_ROOT / "benchmarks"
 SOURCES = sorted(BENCHMARKS.rglob("*.py"))
-MODULES = [".".join(path.relative_to(REPO_ROOT).with_suffix("").parts) for path in SOURCES
-           if path.name != "__init__.py"]
+MODULES = [
+    ".".join(path.relative_to(REPO_ROOT).with_suffix("").parts) for path in SOURCES if path.name != "__init__.py"
+]
 PATH_HACKS = re.compile(r"sys\.path\.(insert|append)|site\.addsitedir|spec_from_file_location")
 
 
@@ -20,8 +22,14 @@ def test_no_benchmark_edits_the_import_path():
 
 
 def test_every_folder_of_python_files_is_a_package():
-    assert sorted(str(folder.relative_to(REPO_ROOT)) for folder in {path.parent for path in SOURCES}
-                  if not (folder / "__init__.py").exists()) == []
+    assert (
+        sorted(
+            str(folder.relative_to(REPO_ROOT))
+            for folder in {path.parent for path in SOURCES}
+            if not (folder / "__init__.py").exists()
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize("name", MODULES)

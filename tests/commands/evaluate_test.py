@@ -8,10 +8,23 @@ from tests.conftest import FIXTURES, REPO_ROOT
 def test_allennlp_evaluate_reports_uas_and_las(quickstart_archive, tmp_path):
     metrics_file = tmp_path / "metrics.json"
     result = subprocess.run(
-        [sys.executable, "-m", "allennlp", "evaluate", str(quickstart_archive),
-         str(FIXTURES / "ud" / "synthetic-dev.conllu"), "--output-file", str(metrics_file),
-         "--include-package", "green_nlp"],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "evaluate",
+            str(quickstart_archive),
+            str(FIXTURES / "ud" / "synthetic-dev.conllu"),
+            "--output-file",
+            str(metrics_file),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     metrics = json.loads(metrics_file.read_text())
     assert 0.9 < metrics["UAS"] <= 1.0 and 0.9 < metrics["LAS"] <= metrics["UAS"]
@@ -20,9 +33,23 @@ def test_allennlp_evaluate_reports_uas_and_las(quickstart_archive, tmp_path):
 
 def _evaluate(archive, data_file, metrics_file):
     result = subprocess.run(
-        [sys.executable, "-m", "allennlp", "evaluate", str(archive), str(data_file),
-         "--output-file", str(metrics_file), "--include-package", "green_nlp"],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "evaluate",
+            str(archive),
+            str(data_file),
+            "--output-file",
+            str(metrics_file),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(metrics_file.read_text()), result.stderr
 

@@ -29,9 +29,21 @@ def test_archive_holds_the_mean_of_two_epochs_and_predicts(tmp_path):
 
 def test_the_command_line_defaults_to_best_and_last(tmp_path):
     output = tmp_path / "averaged.tar.gz"
-    result = subprocess.run([sys.executable, "-m", "allennlp", "green-average-checkpoints", str(tiny_dan_run()),
-                             "--output", str(output), "--include-package", "green_nlp"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "green-average-checkpoints",
+            str(tiny_dan_run()),
+            "--output",
+            str(output),
+            "--include-package",
+            "green_nlp",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert '"checkpoints": ["best.th", "model_state_e' in result.stdout and output.exists()
 

@@ -51,8 +51,10 @@ def test_shards_cover_the_corpus_once_and_a_changed_corpus_is_refused(teacher, t
     for index in range(3):
         label_corpus(teacher, INPUTS, str(tmp_path / f"kd.{index}.teacher.jsonl"), shard=f"{index}/3")
         texts += [r.text for r in read_cache(str(tmp_path / f"kd.{index}.teacher.jsonl"))]
-    everything = [r.text for r in read_cache(str(label_corpus(teacher, INPUTS, str(tmp_path / "all.jsonl"))
-                                                  and tmp_path / "all.jsonl"))]
+    everything = [
+        r.text
+        for r in read_cache(str(label_corpus(teacher, INPUTS, str(tmp_path / "all.jsonl")) and tmp_path / "all.jsonl"))
+    ]
     assert sorted(texts) == sorted(everything)
     with pytest.raises(TeacherCacheError, match="different inputs"):
         label_corpus(teacher, INPUTS[:1], str(tmp_path / "all.jsonl"))

@@ -1,4 +1,5 @@
 """`allennlp green-predict` with the fixture parser archive: order, sharding, bad lines, memory."""
+
 import inspect
 import io
 import json
@@ -33,8 +34,13 @@ def _sentences() -> List[dict]:
 def bad_input(tmp_path_factory) -> Tuple[Path, List[List[str]], List[int]]:
     """Good JSON lines with five kinds of bad line and a blank one; returns (file, good words, bad line numbers)."""
     sentences = _sentences()[:30]
-    bad = {6: b"{\"words\": [\"unclosed\"\n", 11: b"caf\xe9 latin-1 bytes\n", 15: b"{\"words\": []}\n",
-           20: json.dumps({"words": ["a", "b"], "upos": ["DET"]}).encode() + b"\n", 27: b"\n"}
+    bad = {
+        6: b'{"words": ["unclosed"\n',
+        11: b"caf\xe9 latin-1 bytes\n",
+        15: b'{"words": []}\n',
+        20: json.dumps({"words": ["a", "b"], "upos": ["DET"]}).encode() + b"\n",
+        27: b"\n",
+    }
     lines, good, number = [], [], 0
     for sentence in sentences:
         number += 1
@@ -61,10 +67,29 @@ def test_cli_keeps_order_and_reports_bad_lines(bad_input, tmp_path):
     path, good, bad_lines = bad_input
     output, errors = tmp_path / "out.jsonl", tmp_path / "errors.jsonl"
     result = subprocess.run(
-        [sys.executable, "-m", "allennlp", "green-predict", str(ARCHIVE), str(path), "--output-file", str(output),
-         "--errors-file", str(errors), "--batch-size", "4", "--predictor-args", '{"output_format": "json"}',
-         "--include-package", "green_nlp"],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "green-predict",
+            str(ARCHIVE),
+            str(path),
+            "--output-file",
+            str(output),
+            "--errors-file",
+            str(errors),
+            "--batch-size",
+            "4",
+            "--predictor-args",
+            '{"output_format": "json"}',
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert _words_out(output.read_text()) == good
     reported = [json.loads(line) for line in errors.read_text().splitlines()]

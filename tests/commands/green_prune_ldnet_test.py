@@ -37,17 +37,32 @@ def test_pruned_archive_reloads_from_its_config_and_predicts_like_the_gated_mode
     config = reloaded.config.as_dict()
     assert [lm["num_layers"] for lm in config["model"]["language_models"]] == [1, 1]
     assert reloaded.model.language_models[1].rnn.layers[0].weight_ih_l0.shape == (4 * 6, 8)
-    outputs = [Predictor.from_archive(load_archive(str(path)), "green_sentence_tagger").predict_json({"sentence": TEXT})
-               for path in (gated, pruned)]
+    outputs = [
+        Predictor.from_archive(load_archive(str(path)), "green_sentence_tagger").predict_json({"sentence": TEXT})
+        for path in (gated, pruned)
+    ]
     assert outputs[0] == outputs[1] and len(outputs[1]["tags"]) == 14
 
 
 def test_subcommand_writes_an_archive(tmp_path):
     gated = _gated_archive(tmp_path, [0.0, 1.0, 1.0, 0.0, 0.0, 0.3])
     pruned = tmp_path / "pruned.tar.gz"
-    result = subprocess.run([sys.executable, "-m", "allennlp", "green-prune-ldnet", str(gated), str(pruned),
-                             "--include-package", "green_nlp"], cwd=REPO_ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "green-prune-ldnet",
+            str(gated),
+            str(pruned),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
-    summary = json.loads(result.stdout[result.stdout.index("{"):])
+    summary = json.loads(result.stdout[result.stdout.index("{") :])
     assert summary["kept_layers"] == [[1, 2], [2]] and summary["gates"][5] == 0.3
     assert load_archive(str(pruned)).model.lm_gates.tolist() == [1.0, 1.0, 0.30000001192092896]

@@ -30,8 +30,10 @@ def test_pruning_keeps_predictions_of_texts_whose_ngrams_are_all_kept(tmp_path):
     assert len(covered) >= 3 and all(not set(analyzer(t)) <= set(kept) for t in uncovered)
     for before, after in zip(_predict(original, covered), _predict(pruned, covered)):
         assert after["probs"] == pytest.approx(before["probs"], abs=1e-6)
-    changed = [b["probs"] != pytest.approx(a["probs"], abs=1e-6)
-               for b, a in zip(_predict(original, uncovered), _predict(pruned, uncovered))]
+    changed = [
+        b["probs"] != pytest.approx(a["probs"], abs=1e-6)
+        for b, a in zip(_predict(original, uncovered), _predict(pruned, uncovered))
+    ]
     assert any(changed)
 
 

@@ -1,4 +1,5 @@
 """`allennlp train -r` picks up an interrupted run where it stopped."""
+
 import json
 import os
 import signal
@@ -13,14 +14,27 @@ OVERRIDES = json.dumps({"trainer.num_epochs": 40, "trainer.patience": 40})
 
 
 def _train_command(serialization_dir, *extra):
-    return [sys.executable, "-m", "allennlp", "train", str(CONFIG), "-s", str(serialization_dir),
-            "-o", OVERRIDES, "--include-package", "green_nlp", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "allennlp",
+        "train",
+        str(CONFIG),
+        "-s",
+        str(serialization_dir),
+        "-o",
+        OVERRIDES,
+        "--include-package",
+        "green_nlp",
+        *extra,
+    ]
 
 
 def test_killed_training_resumes_with_recover(tmp_path):
     run = tmp_path / "run"
-    process = subprocess.Popen(_train_command(run), cwd=REPO_ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)
+    process = subprocess.Popen(
+        _train_command(run), cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     deadline = time.time() + 240
     while not (run / "metrics_epoch_2.json").exists():
         assert process.poll() is None, "training ended before it could be interrupted"
@@ -31,8 +45,7 @@ def test_killed_training_resumes_with_recover(tmp_path):
     assert not (run / "model.tar.gz").exists()
     first_epoch_written = (run / "metrics_epoch_0.json").stat().st_mtime
 
-    resumed = subprocess.run(_train_command(run, "-r"), cwd=REPO_ROOT, capture_output=True, text=True,
-                             timeout=300)
+    resumed = subprocess.run(_train_command(run, "-r"), cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert (run / "model.tar.gz").exists()
     assert (run / "metrics_epoch_0.json").stat().st_mtime == first_epoch_written  # not re-trained

@@ -34,7 +34,7 @@ def test_ngram_cut_keeps_a_contiguous_span_of_at_most_max_ngram_words():
         span = augment_words(words, rng, WordSampler(["x"]), p_mask=0.0, p_replace=0.0, p_ngram=1.0, max_ngram=3)
         assert 1 <= len(span) <= 3
         start = words.index(span[0])
-        assert words[start:start + len(span)] == span
+        assert words[start : start + len(span)] == span
 
 
 def test_copies_are_distinct_differ_from_the_original_and_are_reproducible():
@@ -48,8 +48,17 @@ def test_copies_are_distinct_differ_from_the_original_and_are_reproducible():
 
 def test_written_copies_come_from_the_training_part_only(tmp_path):
     out = tmp_path / "augmented.txt"
-    count = write_augmented_texts(str(DAN / "sst2_train.tsv"), str(out), copies=3, split="train", dev_every=4,
-                                  p_mask=0.0, p_replace=0.0, p_ngram=1.0, max_ngram=2)
+    count = write_augmented_texts(
+        str(DAN / "sst2_train.tsv"),
+        str(out),
+        copies=3,
+        split="train",
+        dev_every=4,
+        p_mask=0.0,
+        p_replace=0.0,
+        p_ngram=1.0,
+        max_ngram=2,
+    )
     lines = out.read_text(encoding="utf-8").splitlines()
     assert count == len(lines) > 0 and not (tmp_path / "augmented.txt.partial").exists()
     examples = list(read_examples(DAN / "sst2_train.tsv"))
@@ -59,8 +68,10 @@ def test_written_copies_come_from_the_training_part_only(tmp_path):
     assert not {w for line in lines for w in line.split()} & dev_only
 
 
-@pytest.mark.parametrize("settings, message", [({"p_mask": 1.5}, "p_mask"), ({"p_mask": 0.6, "p_replace": 0.6}, "<= 1"),
-                                               ({"max_ngram": 0}, "max_ngram")])
+@pytest.mark.parametrize(
+    "settings, message",
+    [({"p_mask": 1.5}, "p_mask"), ({"p_mask": 0.6, "p_replace": 0.6}, "<= 1"), ({"max_ngram": 0}, "max_ngram")],
+)
 def test_bad_settings_are_refused(tmp_path, settings, message):
     with pytest.raises(ValueError, match=message):
         write_augmented_texts(str(DAN / "sst2_train.tsv"), str(tmp_path / "out.txt"), **settings)
@@ -75,8 +86,16 @@ def test_an_empty_corpus_is_refused(tmp_path):
 
 def test_max_examples_augments_only_the_first_texts(tmp_path):
     out = tmp_path / "first.txt"
-    write_augmented_texts(str(DAN / "sst2_train.tsv"), str(out), copies=2, max_examples=3, p_mask=0.0,
-                          p_replace=0.0, p_ngram=1.0, max_ngram=1)
+    write_augmented_texts(
+        str(DAN / "sst2_train.tsv"),
+        str(out),
+        copies=2,
+        max_examples=3,
+        p_mask=0.0,
+        p_replace=0.0,
+        p_ngram=1.0,
+        max_ngram=1,
+    )
     first_words = {w for e in list(read_examples(DAN / "sst2_train.tsv"))[:3] for w in e.text.split()}
     lines = out.read_text(encoding="utf-8").splitlines()
     assert 0 < len(lines) <= 6 and {w for line in lines for w in line.split()} <= first_words

@@ -26,8 +26,10 @@ def test_folds_are_roughly_even_on_real_sized_input():
     assert min(counts) > 900 and max(counts) < 1100
 
 
-@pytest.mark.parametrize("folds, leave_out, message", [
-    (5, None, "together"), (None, 1, "together"), (1, 0, "at least 2"), (5, 5, r"0\.\.4"), (3, -1, r"0\.\.2")])
+@pytest.mark.parametrize(
+    "folds, leave_out, message",
+    [(5, None, "together"), (None, 1, "together"), (1, 0, "at least 2"), (5, 5, r"0\.\.4"), (3, -1, r"0\.\.2")],
+)
 def test_bad_fold_settings_are_rejected(folds, leave_out, message):
     with pytest.raises(ConfigurationError, match=message):
         check_fold_settings(folds, leave_out)
@@ -50,8 +52,9 @@ def test_fold_readers_leave_out_each_sentence_exactly_once():
 def test_real_wolof_training_set_splits_into_five_even_folds_each_left_out_once():
     path = require_data("ud", "UD_Wolof-WTB", "wo_wtb-ud-train.conllu")
     every = [tuple(s.words) for s in read_conllu(path)]
-    read_per_fold = [len(list(ConlluDependenciesReader(cross_fit_folds=5, leave_out_fold=fold).read(path)))
-                     for fold in range(5)]
+    read_per_fold = [
+        len(list(ConlluDependenciesReader(cross_fit_folds=5, leave_out_fold=fold).read(path))) for fold in range(5)
+    ]
     left_out = [len(every) - kept for kept in read_per_fold]
     assert sum(left_out) == len(every)  # every sentence is in exactly one fold
     assert min(left_out) > 0.15 * len(every) and max(left_out) < 0.25 * len(every)

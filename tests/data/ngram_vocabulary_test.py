@@ -23,8 +23,17 @@ def test_analyzer_gives_exact_ngrams_with_countvectorizer_defaults():
 
 def test_top_ngrams_are_exact_counts_in_frequency_order():
     ranked = top_ngrams(CORPUS, make_analyzer((1, 2)), max_features=100)
-    assert ranked == [("cat", 2), ("ran", 2), ("the", 2), ("the cat", 2), ("cat ran", 1), ("cat sat", 1),
-                      ("dog", 1), ("dog ran", 1), ("sat", 1)]
+    assert ranked == [
+        ("cat", 2),
+        ("ran", 2),
+        ("the", 2),
+        ("the cat", 2),
+        ("cat ran", 1),
+        ("cat sat", 1),
+        ("dog", 1),
+        ("dog ran", 1),
+        ("sat", 1),
+    ]
     assert [name for name, _ in top_ngrams(CORPUS, make_analyzer((1, 2)), max_features=3)] == ["cat", "ran", "the"]
 
 
@@ -35,22 +44,29 @@ def test_bad_ngram_range_is_rejected():
 
 def _instances(texts, labels):
     analyzer = make_analyzer((1, 2))
-    return [Instance({"ngrams": NgramField(text, analyzer), "label": LabelField(label)})
-            for text, label in zip(texts, labels)]
+    return [
+        Instance({"ngrams": NgramField(text, analyzer), "label": LabelField(label)})
+        for text, label in zip(texts, labels)
+    ]
 
 
 def test_vocabulary_from_config_holds_top_ngrams_and_labels():
-    vocab = Vocabulary.from_params(Params({"type": "green_ngram_count_vectorizer", "max_features": 4}),
-                                   instances=_instances(CORPUS, ["x", "y", "y"]))
+    vocab = Vocabulary.from_params(
+        Params({"type": "green_ngram_count_vectorizer", "max_features": 4}),
+        instances=_instances(CORPUS, ["x", "y", "y"]),
+    )
     assert isinstance(vocab, NgramVocabulary)
     assert [vocab.get_token_from_index(i, "ngrams") for i in range(2, 6)] == ["cat", "ran", "the", "the cat"]
     assert vocab.get_token_to_index_vocabulary("labels") == {"y": 0, "x": 1}
 
 
 def test_vocabulary_can_take_its_texts_from_files():
-    vocab = NgramVocabulary.from_ngram_corpus(instances=_instances(["zebra"], ["x"]), max_features=3,
-                                              text_paths=[str(DAN_FIXTURES / "sst2_train.tsv")],
-                                              max_examples_per_path=5)
+    vocab = NgramVocabulary.from_ngram_corpus(
+        instances=_instances(["zebra"], ["x"]),
+        max_features=3,
+        text_paths=[str(DAN_FIXTURES / "sst2_train.tsv")],
+        max_examples_per_path=5,
+    )
     assert "zebra" not in vocab.get_token_to_index_vocabulary("ngrams")
     assert vocab.get_vocab_size("ngrams") == 5
 

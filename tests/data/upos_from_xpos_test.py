@@ -28,7 +28,7 @@ def test_the_choice_is_made_per_word_and_tag():
 def test_fallbacks_are_the_tag_then_the_word_then_unknown():
     mapping = UposFromXpos.fit(SENTENCES)
     assert mapping(["unseen"], ["NNP"]) == ["PROPN"]  # an unseen word takes its tag's usual UPOS
-    assert mapping(["green"], ["XYZ"]) == ["ADJ"]      # an unseen tag takes the word's usual UPOS
+    assert mapping(["green"], ["XYZ"]) == ["ADJ"]  # an unseen tag takes the word's usual UPOS
     assert mapping(["unseen"], ["XYZ"]) == [UNKNOWN_UPOS]
 
 

@@ -1,5 +1,6 @@
 """CoNLL tagging files from a stranger's hands (issue 34): a wrong encoding names file, line and the
 reader's `file_encoding` option; an empty file is a clear error; a BOM is accepted; NUL refused."""
+
 import pytest
 
 from green_nlp.dataset_readers.conll_tagging import ConllTaggingFormatError, ConllTaggingReader

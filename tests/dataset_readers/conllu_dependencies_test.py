@@ -26,8 +26,11 @@ def test_reader_gives_exact_fields_and_skips_multiword_tokens_and_empty_nodes():
 def test_reader_without_gold_upos_and_with_characters():
     reader = ConlluDependenciesReader(
         use_gold_upos=False,
-        token_indexers={"tokens": SingleIdTokenIndexer(),
-                        "token_characters": TokenCharactersIndexer(min_padding_length=3)})
+        token_indexers={
+            "tokens": SingleIdTokenIndexer(),
+            "token_characters": TokenCharactersIndexer(min_padding_length=3),
+        },
+    )
     instance = next(iter(reader.read(MWT_FILE)))
     assert "upos" not in instance.fields
     assert "head_indices" in instance.fields
@@ -115,8 +118,11 @@ def test_every_real_treebank_file_reads_cleanly(treebank):
 
 
 def _fields_by_namespace(instance):
-    return {name: (getattr(field, "_label_namespace", None), getattr(field, "labels", None))
-            for name, field in instance.fields.items() if name not in ("words", "metadata")}
+    return {
+        name: (getattr(field, "_label_namespace", None), getattr(field, "labels", None))
+        for name, field in instance.fields.items()
+        if name not in ("words", "metadata")
+    }
 
 
 def test_allennlp_models_field_names_match_allennlp_models_own_reader():
@@ -127,8 +133,9 @@ def test_allennlp_models_field_names_match_allennlp_models_own_reader():
     theirs = list(UniversalDependenciesDatasetReader().read(path))
     assert len(ours) == len(theirs) > 0
     for mine, reference in zip(ours, theirs):
-        assert set(mine.fields) == set(reference.fields) == {"words", "pos_tags", "head_tags", "head_indices",
-                                                             "metadata"}
+        assert (
+            set(mine.fields) == set(reference.fields) == {"words", "pos_tags", "head_tags", "head_indices", "metadata"}
+        )
         assert _fields_by_namespace(mine) == _fields_by_namespace(reference)
         assert [t.text for t in mine["words"].tokens] == [t.text for t in reference["words"].tokens]
         for key in ("words", "pos"):

@@ -1,6 +1,7 @@
 """CoNLL-U from a stranger's hands (issue 34): malformed IDs and HEADs are errors naming file, line
 and column; legal multiword tokens, empty nodes and a byte-order mark are read; with
 `skip_malformed` a bad sentence is reported and the next one read."""
+
 import pytest
 
 from green_nlp.dataset_readers import ConlluDependenciesReader, ConlluFormatError, read_conllu
@@ -17,8 +18,9 @@ GOOD = "\n".join([_word(1, "A", "0", "root"), _word(2, "b", "1")]) + "\n\n"
 @pytest.mark.parametrize("bad_id", ["x-y", "1.x", "abc", "2-1", "\u0661", "01"])
 def test_a_malformed_id_is_an_error_naming_file_line_and_column(tmp_path, bad_id):
     path = tmp_path / "bad.conllu"
-    path.write_text(GOOD + _word(1, "A", "0", "root") + "\n" + _word(2, "b", "1").replace("2", bad_id, 1) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        GOOD + _word(1, "A", "0", "root") + "\n" + _word(2, "b", "1").replace("2", bad_id, 1) + "\n", encoding="utf-8"
+    )
     with pytest.raises(ConlluFormatError, match=rf"^{path}:5: column 1 \(ID\): '{bad_id}' is not a word ID"):
         list(read_conllu(path))
 
@@ -40,9 +42,14 @@ def test_multiword_tokens_and_empty_nodes_are_legal_and_the_words_are_read():
     assert sentences[1].multiword_tokens == []
 
 
-@pytest.mark.parametrize("line, why", [("3-4\tdon't" + "\t_" * 8, "must start at the next word, 2"),
-                                       ("2-5\tdon't" + "\t_" * 8, "spans words the sentence lacks"),
-                                       ("3.1\tx" + "\t_" * 8, "must follow word 1")])
+@pytest.mark.parametrize(
+    "line, why",
+    [
+        ("3-4\tdon't" + "\t_" * 8, "must start at the next word, 2"),
+        ("2-5\tdon't" + "\t_" * 8, "spans words the sentence lacks"),
+        ("3.1\tx" + "\t_" * 8, "must follow word 1"),
+    ],
+)
 def test_misplaced_multiword_tokens_and_empty_nodes_are_errors(tmp_path, line, why):
     path = tmp_path / "bad.conllu"
     path.write_text(_word(1, "A", "0", "root") + "\n" + line + "\n" + _word(2, "b", "1") + "\n", encoding="utf-8")
@@ -68,8 +75,13 @@ def test_a_nul_byte_is_an_error_naming_the_column(tmp_path):
 
 def test_skip_malformed_reports_each_bad_sentence_and_reads_the_rest(tmp_path, caplog):
     path = tmp_path / "mixed.conllu"
-    path.write_bytes(GOOD.encode() + (_word(1, "A", "0", "root") + "\n" + _word(2, "b", "\u0663")).encode()
-                     + b"\n\n" + b"1\tcaf\xe9\t_\tX\t_\t_\t0\troot\t_\t_\n\n" + GOOD.replace("A", "C").encode())
+    path.write_bytes(
+        GOOD.encode()
+        + (_word(1, "A", "0", "root") + "\n" + _word(2, "b", "\u0663")).encode()
+        + b"\n\n"
+        + b"1\tcaf\xe9\t_\tX\t_\t_\t0\troot\t_\t_\n\n"
+        + GOOD.replace("A", "C").encode()
+    )
     with pytest.raises(ConlluFormatError):  # the default stays strict (training, evaluation)
         list(ConlluDependenciesReader().read(str(path)))
     reader = ConlluDependenciesReader(skip_malformed=True)
@@ -85,10 +97,15 @@ def test_bad_input_files_that_must_be_read(name):
     assert list(ConlluDependenciesReader().read(str(BAD_INPUTS / name)))
 
 
-@pytest.mark.parametrize("columns, why", [((1, ""), r"column 2 \(FORM\) is empty"),
-                                          ((1, " "), r"column 2 \(FORM\) is empty"),
-                                          ((7, ""), r"column 8 \(DEPREL\) is empty"),
-                                          ((3, "NO UN"), r"column 4 \(UPOS\): 'NO UN' holds a space")])
+@pytest.mark.parametrize(
+    "columns, why",
+    [
+        ((1, ""), r"column 2 \(FORM\) is empty"),
+        ((1, " "), r"column 2 \(FORM\) is empty"),
+        ((7, ""), r"column 8 \(DEPREL\) is empty"),
+        ((3, "NO UN"), r"column 4 \(UPOS\): 'NO UN' holds a space"),
+    ],
+)
 def test_empty_columns_and_spaces_where_the_format_forbids_them(tmp_path, columns, why):
     index, value = columns
     fields = _word(2, "b", "1").split("\t")

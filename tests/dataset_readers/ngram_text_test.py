@@ -18,8 +18,19 @@ def test_plain_file_gives_ngrams_and_label():
     first = instances[0]
     assert set(first.fields) == {"ngrams", "label"}
     # "its ending is a mess and lifeless": CountVectorizer drops "a" before forming n-grams
-    assert first["ngrams"].ngrams() == ["its", "ending", "is", "mess", "and", "lifeless", "its ending", "ending is",
-                                        "is mess", "mess and", "and lifeless"]
+    assert first["ngrams"].ngrams() == [
+        "its",
+        "ending",
+        "is",
+        "mess",
+        "and",
+        "lifeless",
+        "its ending",
+        "ending is",
+        "is mess",
+        "mess and",
+        "and lifeless",
+    ]
     assert first["label"].label == "0"
 
 
@@ -67,16 +78,23 @@ def test_malformed_cache_record_names_its_line(tmp_path):
 def test_two_offsets_of_one_file_give_disjoint_training_and_validation_samples():
     everything = [instance["ngrams"].ngrams() for instance in NgramTextReader().read(DAN_FIXTURES / "sst2_train.tsv")]
     train = [i["ngrams"].ngrams() for i in NgramTextReader(sample_every=4).read(DAN_FIXTURES / "sst2_train.tsv")]
-    held_out = [i["ngrams"].ngrams()
-                for i in NgramTextReader(sample_every=4, sample_offset=1).read(DAN_FIXTURES / "sst2_train.tsv")]
+    held_out = [
+        i["ngrams"].ngrams()
+        for i in NgramTextReader(sample_every=4, sample_offset=1).read(DAN_FIXTURES / "sst2_train.tsv")
+    ]
     assert train == everything[0::4] and held_out == everything[1::4]
     assert len(train) + len(held_out) == 20
 
 
 def test_train_and_dev_parts_of_one_file_and_the_test_file_whole():
     train_file, test_file = DAN_FIXTURES / "sst2_train.tsv", DAN_FIXTURES / "sst2_dev.tsv"
-    part = {split: [i["ngrams"].text for i in NgramTextReader(split=split, dev_every=5, split_file=str(train_file))
-                    .read(train_file)] for split in ("train", "dev")}
+    part = {
+        split: [
+            i["ngrams"].text
+            for i in NgramTextReader(split=split, dev_every=5, split_file=str(train_file)).read(train_file)
+        ]
+        for split in ("train", "dev")
+    }
     assert (len(part["train"]), len(part["dev"])) == (32, 8)
     assert len(list(NgramTextReader(split="dev", dev_every=5, split_file=str(train_file)).read(test_file))) == 12
 
@@ -107,13 +125,16 @@ def test_plain_files_and_raw_label_caches_get_the_names():
     batch.index_instances(vocab)
     negative = vocab.get_token_index("negative", "labels")
     assert batch.as_tensor_dict()["teacher_logits"][:, negative].tolist() == pytest.approx(
-        [r.logits[0] for r in records[:3]], abs=1e-6)  # the teacher's "0" logit is the student's "negative"
+        [r.logits[0] for r in records[:3]], abs=1e-6
+    )  # the teacher's "0" logit is the student's "negative"
 
 
 def test_a_cache_named_like_the_student_is_read_and_any_other_naming_is_refused(tmp_path):
     named = _named_cache(tmp_path, labels=["negative", "positive"], label_names=SST2_NAMES)
-    assert next(iter(NgramTextReader(label_names=SST2_NAMES).read(named)))["teacher_logits"].labels == \
-        ["negative", "positive"]
+    assert next(iter(NgramTextReader(label_names=SST2_NAMES).read(named)))["teacher_logits"].labels == [
+        "negative",
+        "positive",
+    ]
     with pytest.raises(TeacherCacheError, match="give the student's readers the teacher's label_names"):
         list(NgramTextReader().read(named))  # the student's dev labels would stay "0"/"1"
     with pytest.raises(TeacherCacheError, match="teacher named its labels"):

@@ -1,6 +1,7 @@
 """The teacher's reader (`green_text_classification`, feeding allennlp's `basic_classifier`) on a
 gold class the model never saw (issue 34): `allennlp evaluate`'s loop counts it as a wrong
 prediction and warns once with the label and its `file:line`; no KeyError."""
+
 import json
 import logging
 
@@ -23,11 +24,15 @@ def teacher_like_archive(tmp_path_factory):
     builds the MiniLM teacher, with a small word embedding in place of MiniLM (seconds on a CPU)."""
     reader = {"type": "green_text_classification", "skip_unlabeled": True}
     config = {
-        "dataset_reader": reader, "validation_dataset_reader": reader,
-        "train_data_path": str(TRAIN), "validation_data_path": str(DEV),
-        "model": {"type": "basic_classifier",
-                  "text_field_embedder": {"token_embedders": {"tokens": {"type": "embedding", "embedding_dim": 8}}},
-                  "seq2vec_encoder": {"type": "boe", "embedding_dim": 8, "averaged": True}},
+        "dataset_reader": reader,
+        "validation_dataset_reader": reader,
+        "train_data_path": str(TRAIN),
+        "validation_data_path": str(DEV),
+        "model": {
+            "type": "basic_classifier",
+            "text_field_embedder": {"token_embedders": {"tokens": {"type": "embedding", "embedding_dim": 8}}},
+            "seq2vec_encoder": {"type": "boe", "embedding_dim": 8, "averaged": True},
+        },
         "data_loader": {"batch_size": 8, "shuffle": False},
         "trainer": {"num_epochs": 2, "optimizer": {"type": "adam", "lr": 0.05}, "cuda_device": -1},
     }
@@ -47,8 +52,9 @@ def test_an_unseen_class_counts_as_wrong_and_warns_once(teacher_like_archive, tm
     original = DEV.read_text(encoding="utf-8")
     examples = len(original.strip().splitlines()) - 1  # the header
     unseen = tmp_path / "unseen.tsv"
-    unseen.write_text(original.rstrip("\n") + "\n2\tthe film is great\n1\ta moving film\n2\ta boring film\n",
-                      encoding="utf-8")
+    unseen.write_text(
+        original.rstrip("\n") + "\n2\tthe film is great\n1\ta moving film\n2\ta boring film\n", encoding="utf-8"
+    )
     before = _evaluate(teacher_like_archive, DEV)
     with caplog.at_level(logging.WARNING):
         after = _evaluate(teacher_like_archive, unseen)

@@ -1,5 +1,6 @@
 """Classification files from a stranger's hands (issue 34): a UTF-8 BOM before the SST-2 header is
 accepted (the header is still recognised), a NUL byte is an error naming file, line and column."""
+
 import pytest
 
 from green_nlp.dataset_readers.text_classification import TextFormatError, read_examples

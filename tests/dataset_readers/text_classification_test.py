@@ -51,18 +51,25 @@ def test_empty_text_lines_are_skipped_and_named(caplog):
 
 def test_raw_lines_keep_every_line_for_prediction():
     examples = list(read_examples(DAN / "raw_text.txt", format="lines"))
-    assert [e.text for e in examples] == ["the film is wonderful and charming", "",
-                                          "this movie was awful , really tedious", "zzzz qqqq"]
+    assert [e.text for e in examples] == [
+        "the film is wonderful and charming",
+        "",
+        "this movie was awful , really tedious",
+        "zzzz qqqq",
+    ]
     assert all(e.label is None for e in examples)
 
 
-@pytest.mark.parametrize("name, content, message", [
-    ("three_columns.tsv", "label\tsentence\n1\tgood\textra\n", r"three_columns.tsv:2: expected 'label<TAB>text'"),
-    ("no_label.tsv", "label\tsentence\n\tgood\n", r"no_label.tsv:2: empty label"),
-    ("bad_trec.txt", "DESC:manner How ?\nwhat is this\n", r"bad_trec.txt:2: expected 'COARSE:fine question'"),
-    ("bad.jsonl", '{"text": "ok", "label": "pos"}\n{"text": \n', r"bad.jsonl:2: not JSON"),
-    ("no_text.jsonl", '{"review": "ok"}\n', r"no_text.jsonl:1: expected an object with a string 'text'"),
-])
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("three_columns.tsv", "label\tsentence\n1\tgood\textra\n", r"three_columns.tsv:2: expected 'label<TAB>text'"),
+        ("no_label.tsv", "label\tsentence\n\tgood\n", r"no_label.tsv:2: empty label"),
+        ("bad_trec.txt", "DESC:manner How ?\nwhat is this\n", r"bad_trec.txt:2: expected 'COARSE:fine question'"),
+        ("bad.jsonl", '{"text": "ok", "label": "pos"}\n{"text": \n', r"bad.jsonl:2: not JSON"),
+        ("no_text.jsonl", '{"review": "ok"}\n', r"no_text.jsonl:1: expected an object with a string 'text'"),
+    ],
+)
 def test_malformed_lines_name_file_and_line(tmp_path, name, content, message):
     path = tmp_path / name
     path.write_text(content)
@@ -176,9 +183,10 @@ def test_a_label_the_names_do_not_know_is_an_error_naming_file_and_line(tmp_path
         list(TextClassificationReader(label_names=SST2_NAMES).read(path))
 
 
-@pytest.mark.parametrize("names, message", [({"0": "bad", "1": "bad"}, "same name"),
-                                            ({"0": "1", "1": "0"}, "raw labels"),
-                                            ({"0": ""}, "non-empty")])
+@pytest.mark.parametrize(
+    "names, message",
+    [({"0": "bad", "1": "bad"}, "same name"), ({"0": "1", "1": "0"}, "raw labels"), ({"0": ""}, "non-empty")],
+)
 def test_unusable_label_names_are_refused_when_the_reader_is_built(names, message):
     with pytest.raises(ValueError, match=message):
         TextClassificationReader(label_names=names)

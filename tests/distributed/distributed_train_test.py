@@ -3,6 +3,7 @@
 Each run spawns three Python processes, so there is one run per config family and every check
 of that family reads the same run.
 """
+
 import json
 import os
 import subprocess
@@ -22,9 +23,23 @@ TEST = FIXTURES / "ud" / "synthetic-dev.conllu"  # the test_data_path of fixture
 def _train(config: str, serialization_dir: Path, **extra_env: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", **extra_env}
     return subprocess.run(
-        [sys.executable, "-m", "allennlp", "train", str(FIXTURES / "distributed" / config), "-s",
-         str(serialization_dir), "--include-package", "green_nlp"],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=900, env=env)
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "train",
+            str(FIXTURES / "distributed" / config),
+            "-s",
+            str(serialization_dir),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
 
 
 def _assert_trained_by_two_workers(run: Path, result: subprocess.CompletedProcess) -> None:
@@ -94,8 +109,10 @@ def test_distillation_loads_a_teacher_in_each_worker(student_run):
     run, result = student_run
     _assert_trained_by_two_workers(run, result)
     for rank in (0, 1):
-        assert "distilling from fixtures/archives/tiny_parser_teacher.tar.gz" in (
-            run / f"out_worker{rank}.log").read_text()
+        assert (
+            "distilling from fixtures/archives/tiny_parser_teacher.tar.gz"
+            in (run / f"out_worker{rank}.log").read_text()
+        )
     metrics = json.loads((run / "metrics.json").read_text())
     assert metrics["training_loss"] == pytest.approx(metrics["training_loss"])  # finite, not NaN
     student = load_archive(str(run / "model.tar.gz")).model  # loads on its own, without the teacher

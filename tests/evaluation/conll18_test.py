@@ -15,6 +15,7 @@ By hand:
                  copied): chased gains `by` as a case child and dogs loses it, so both fail;
                  left: cat, She, picked, up
 """
+
 import pytest
 
 from green_nlp.dataset_readers import read_conllu
@@ -36,8 +37,9 @@ def test_scores_match_the_hand_count():
 
 def test_strict_las_counts_the_lost_subtypes_the_official_las_forgives():
     gold, predicted = list(read_conllu(GOLD)), list(read_conllu(PREDICTED))
-    pairs = [(g, p) for gs, ps in zip(gold, predicted)
-             for g, p in zip(zip(gs.heads, gs.deprels), zip(ps.heads, ps.deprels))]
+    pairs = [
+        (g, p) for gs, ps in zip(gold, predicted) for g, p in zip(zip(gs.heads, gs.deprels), zip(ps.heads, ps.deprels))
+    ]
     strict = 100 * sum(g == p for g, p in pairs) / len(pairs)
     assert strict == pytest.approx(100 * 6 / 13)
     assert score_conllu(GOLD, PREDICTED).las - strict == pytest.approx(100 * 4 / 13)

@@ -1,4 +1,5 @@
 """`green_nlp.export.dan`: the n-gram DAN's ONNX graph and metadata, checked against the torch model."""
+
 import json
 
 import numpy as np
@@ -54,8 +55,12 @@ def test_metadata_has_labels_in_vocabulary_order_and_the_analyzer(dan_folder, da
     assert meta["family"] == "classifier" and meta["model_type"] == "green_ngram_dan"
     assert meta["labels"] == [vocab.get_token_from_index(i, "labels") for i in range(vocab.get_vocab_size("labels"))]
     assert sorted(meta["labels"]) == sorted(sst2_label_names().values())
-    assert meta["analyzer"] == {"type": "sklearn_count_vectorizer_words", "token_pattern": r"(?u)\b\w\w+\b",
-                                "lowercase": True, "ngram_range": [1, 4]}
+    assert meta["analyzer"] == {
+        "type": "sklearn_count_vectorizer_words",
+        "token_pattern": r"(?u)\b\w\w+\b",
+        "lowercase": True,
+        "ngram_range": [1, 4],
+    }
     lines = (dan_folder / meta["ngrams"]["file"]).read_text(encoding="utf-8").split("\n")
     assert lines[-1] == "" and len(lines) - 1 == meta["ngrams"]["count"]
     assert lines[:-1] == [vocab.get_token_from_index(i, "ngrams") for i in range(2, vocab.get_vocab_size("ngrams"))]
@@ -97,8 +102,10 @@ def test_other_activations_and_a_nonzero_padding_row_export_exactly(activation, 
 
 
 def test_label_names_of_the_validation_reader_name_the_labels(tmp_path):
-    config = {"validation_dataset_reader": {"type": "ngram_text", "label_names": {"a": "alpha"}},
-              "dataset_reader": {"type": "ngram_text"}}
+    config = {
+        "validation_dataset_reader": {"type": "ngram_text", "label_names": {"a": "alpha"}},
+        "dataset_reader": {"type": "ngram_text"},
+    }
     meta = export(tiny_model("relu"), config, tmp_path)
     assert meta["labels"] == ["alpha", "b", "c"]
     assert (tmp_path / "ngrams.txt").read_text(encoding="utf-8") == "good\nbad\nnot good\nvery bad movie\n"
@@ -112,5 +119,9 @@ def test_a_model_read_by_another_reader_is_refused(tmp_path):
 def test_analyzer_settings_are_countvectorizers():
     settings = analyzer_settings({"type": "ngram_text", "ngram_range": [2, 3], "lowercase": False})
     reference = CountVectorizer()
-    assert settings == {"type": "sklearn_count_vectorizer_words", "token_pattern": reference.token_pattern,
-                        "lowercase": False, "ngram_range": [2, 3]}
+    assert settings == {
+        "type": "sklearn_count_vectorizer_words",
+        "token_pattern": reference.token_pattern,
+        "lowercase": False,
+        "ngram_range": [2, 3],
+    }

@@ -1,5 +1,6 @@
 """Exported fixture parsers shared by tests/export and tests/runtime: each archive is trained (when
 needed) and exported once per test process, whichever directory's tests ask first."""
+
 import os
 from pathlib import Path
 from typing import Dict, Optional
@@ -13,8 +14,10 @@ _CACHE: Dict[str, Path] = {}
 
 # name -> fixture config trained for one epoch: barely trained, so greedy heads are rarely trees
 # and decoding takes the MST path
-CONFIGS = {"all_features": "experiment.jsonnet",  # characters, UPOS in and out, 2 BiLSTM layers
-           "words_only": "experiment_words_only.jsonnet"}  # no characters, no UPOS
+CONFIGS = {
+    "all_features": "experiment.jsonnet",  # characters, UPOS in and out, 2 BiLSTM layers
+    "words_only": "experiment_words_only.jsonnet",
+}  # no characters, no UPOS
 
 
 def train_fixture_archive(name: str, base: Path) -> Path:

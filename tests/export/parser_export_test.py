@@ -1,4 +1,5 @@
 """`allennlp green-export` of the biaffine parser, and the runtime's answers against the predictor's."""
+
 import json
 import subprocess
 import sys
@@ -15,8 +16,9 @@ from green_nlp.runtime.parser_decoding import is_tree
 from tests.conftest import FIXTURES, REPO_ROOT
 from tests.export.exported_models import RAW_TEXT_CARD
 
-UD_FIXTURES = [FIXTURES / "ud" / name for name in ("synthetic-tiny.conllu", "synthetic-dev.conllu",
-                                                  "synthetic-train.conllu")]
+UD_FIXTURES = [
+    FIXTURES / "ud" / name for name in ("synthetic-tiny.conllu", "synthetic-dev.conllu", "synthetic-train.conllu")
+]
 PICKLE_HEADERS = [bytes([0x80, protocol]) for protocol in range(2, 6)]
 
 
@@ -55,10 +57,15 @@ def test_onnx_graphs_have_dynamic_batch_and_length_and_opset_17(parser_folders):
 
     proto = onnx.load(str(parser_folders["all_features"] / "model.onnx"))
     assert max(entry.version for entry in proto.opset_import if entry.domain in ("", "ai.onnx")) >= 17
-    inputs = {tensor.name: [d.dim_param or d.dim_value for d in tensor.type.tensor_type.shape.dim]
-              for tensor in proto.graph.input}
-    assert inputs == {"word_ids": ["batch", "words"], "char_ids": ["batch", "words", "characters"],
-                      "upos_ids": ["batch", "words"]}
+    inputs = {
+        tensor.name: [d.dim_param or d.dim_value for d in tensor.type.tensor_type.shape.dim]
+        for tensor in proto.graph.input
+    }
+    assert inputs == {
+        "word_ids": ["batch", "words"],
+        "char_ids": ["batch", "words", "characters"],
+        "upos_ids": ["batch", "words"],
+    }
 
 
 def test_raw_text_runtime_equals_predictor_on_every_fixture_line(parser_folders, parser_archives):
@@ -142,16 +149,30 @@ def test_a_parser_part_the_runtime_cannot_run_is_named(tmp_path, parser_archives
 
 def test_green_export_command_writes_a_folder_the_runtime_loads(tmp_path):
     output = tmp_path / "teacher"
-    result = subprocess.run([sys.executable, "-m", "allennlp", "green-export",
-                             str(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"), str(output),
-                             "--card", str(REPO_ROOT / "experiments" / "model_cards" / "parser_ud_ewt_full.md"),
-                             "--include-package", "green_nlp"],
-                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "green-export",
+            str(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"),
+            str(output),
+            "--card",
+            str(REPO_ROOT / "experiments" / "model_cards" / "parser_ud_ewt_full.md"),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     meta = json.loads((output / "green_model.json").read_text())
     assert meta["card"]["file"] == "parser_ud_ewt_full.md" and meta["card"]["metrics"]["LAS"]
-    doc = load(output).parse_tokens(["the", "cat", "sees", "a", "dog", "."],
-                                    ["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"])
+    doc = load(output).parse_tokens(
+        ["the", "cat", "sees", "a", "dog", "."], ["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"]
+    )
     assert len(doc.sentences[0].heads) == 6 and doc.sentences[0].heads.count(0) == 1
     assert np.all(np.array(doc.sentences[0].heads) <= 6)
 
@@ -164,8 +185,9 @@ def test_model_family_refuses_other_models():
     from allennlp.modules.token_embedders import Embedding
 
     vocab = Vocabulary({"tokens": {"a": 1}, "labels": {"x": 1}})
-    model = BasicClassifier(vocab, BasicTextFieldEmbedder({"tokens": Embedding(2, num_embeddings=3)}),
-                            BagOfEmbeddingsEncoder(2))
+    model = BasicClassifier(
+        vocab, BasicTextFieldEmbedder({"tokens": Embedding(2, num_embeddings=3)}), BagOfEmbeddingsEncoder(2)
+    )
     with pytest.raises(ConfigurationError, match="'basic_classifier'"):
         model_family(model)
 

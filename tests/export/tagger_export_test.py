@@ -4,6 +4,7 @@ Every committed fixture tagger, a pruned one and two NoLM variants are exported;
 tags (and words, sentence starts, spans) must equal the `green_sentence_tagger` predictor's on
 every fixture sentence, as raw text and pre-tokenized.
 """
+
 import json
 import subprocess
 import sys
@@ -69,8 +70,10 @@ def test_the_graph_gives_the_models_tag_scores(name):
     sentences = sorted(fixture_sentences(name)[:9], key=len) + [["Zoë", "!"]]
     feed = nlp._feed(sentences)
     logits = nlp.session.run(["logits"], feed)[0]
-    tokens = {"tokens": {"tokens": torch.from_numpy(feed["word_ids"])},
-              "token_characters": {"token_characters": torch.from_numpy(feed["char_ids"])}}
+    tokens = {
+        "tokens": {"tokens": torch.from_numpy(feed["word_ids"])},
+        "token_characters": {"token_characters": torch.from_numpy(feed["char_ids"])},
+    }
     if "lm_ids" in feed:
         tokens["ldnet_lm"] = {"tokens": torch.from_numpy(feed["lm_ids"])}
     mask = torch.from_numpy(feed["word_ids"] != 0)
@@ -123,13 +126,15 @@ def test_a_gated_tagger_and_its_pruned_archive_tag_alike():
     # the gates do act (the tiny fixture tagger's tags barely depend on its LMs, its scores do)
     unpruned = load(tagger_folder("origin"), precision="fp32")
     feed = unpruned._feed(fixture_sentences()[:5])
-    assert not np.allclose(unpruned.session.run(["logits"], feed)[0], selected.session.run(["logits"], feed)[0],
-                           atol=1e-3)
+    assert not np.allclose(
+        unpruned.session.run(["logits"], feed)[0], selected.session.run(["logits"], feed)[0], atol=1e-3
+    )
 
 
 def test_a_folder_without_lms_takes_no_lm_ids():
-    session = onnxruntime.InferenceSession(str(tagger_folder("nolm_cnn") / "model.onnx"),
-                                           providers=["CPUExecutionProvider"])
+    session = onnxruntime.InferenceSession(
+        str(tagger_folder("nolm_cnn") / "model.onnx"), providers=["CPUExecutionProvider"]
+    )
     assert [i.name for i in session.get_inputs()] == ["word_ids", "char_ids"]
     assert "lm" not in json.loads((tagger_folder("nolm_cnn") / "green_model.json").read_text())["inputs"]
 
@@ -156,8 +161,9 @@ def test_a_tagger_part_the_runtime_cannot_run_is_named(tmp_path):
 
     model, config = load_for_export(tagger_archive("origin"))
     for part, change, message in (
-            ("encoder", {"type": "gru"}, "encoder GRU"),
-            ("char", {"type": "boe", "embedding_dim": 4}, "character encoder BagOfEmbeddingsEncoder")):
+        ("encoder", {"type": "gru"}, "encoder GRU"),
+        ("char", {"type": "boe", "embedding_dim": 4}, "character encoder BagOfEmbeddingsEncoder"),
+    ):
         params = config.duplicate().as_dict(quiet=True)["model"]
         params.pop("language_models")
         params.pop("lm_projection_dim")
@@ -186,9 +192,22 @@ def test_a_reader_the_runtime_cannot_repeat_is_named(tmp_path):
 
 def test_green_export_command_writes_a_tagger_folder(tmp_path):
     output = tmp_path / "tagger"
-    result = subprocess.run([sys.executable, "-m", "allennlp", "green-export", str(tagger_archive("origin")),
-                             str(output), "--include-package", "green_nlp"],
-                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "green-export",
+            str(tagger_archive("origin")),
+            str(output),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     tagged = load(output).tag_tokens(["Sarah", "Jones", "works", "for", "Reuters", "."])
     assert tagged.words == ["Sarah", "Jones", "works", "for", "Reuters", "."] and len(tagged.tags) == 6

@@ -9,6 +9,7 @@ needed) and exported once per test process, whichever directory's tests ask firs
   one-directional 2-layer character LSTM. Both have untrained (seeded) weights, built from
   "origin"'s config and vocabulary: the exporter is checked on arithmetic, not on accuracy.
 """
+
 import atexit
 import json
 import shutil
@@ -19,12 +20,16 @@ from typing import Any, Callable, Dict
 from tests.conftest import FIXTURES
 
 LDNET = FIXTURES / "ldnet"
-COMMITTED = {"origin": LDNET / "archives" / "tagger_origin.tar.gz",
-             "wnut17": LDNET / "archives" / "tagger_origin_wnut17.tar.gz",
-             "conll2000": LDNET / "archives" / "tagger_origin_conll2000.tar.gz"}
-DATA_FILES = {"origin": ["ner_conll2003_train.txt", "ner_conll2003_dev.txt", "ner_conll2003_test.txt"],
-              "wnut17": ["ner_wnut17_train.txt", "ner_wnut17_dev.txt", "ner_wnut17_test.txt"],
-              "conll2000": ["chunking_train.txt", "chunking_test.txt"]}
+COMMITTED = {
+    "origin": LDNET / "archives" / "tagger_origin.tar.gz",
+    "wnut17": LDNET / "archives" / "tagger_origin_wnut17.tar.gz",
+    "conll2000": LDNET / "archives" / "tagger_origin_conll2000.tar.gz",
+}
+DATA_FILES = {
+    "origin": ["ner_conll2003_train.txt", "ner_conll2003_dev.txt", "ner_conll2003_test.txt"],
+    "wnut17": ["ner_wnut17_train.txt", "ner_wnut17_dev.txt", "ner_wnut17_test.txt"],
+    "conll2000": ["chunking_train.txt", "chunking_test.txt"],
+}
 _CACHE: Dict[str, Path] = {}
 _BASE: Dict[str, Path] = {}
 
@@ -57,7 +62,7 @@ def _save_archive(model: Any, config: Any, folder: Path) -> Path:
 
 
 def _selected(base: Path) -> Path:
-    """"origin" as the layer-selection stage leaves it: gates 0 on all LM layers but layer 1 forward
+    """ "origin" as the layer-selection stage leaves it: gates 0 on all LM layers but layer 1 forward
     and layer 0 backward, nothing deleted yet."""
     import torch
     from allennlp.models.archival import load_archive
@@ -106,10 +111,16 @@ def _without_lms(chars: Dict[str, Any], char_dim: int, encoder_layers: int) -> C
 BUILT = {
     "selected": _selected,
     "pruned": _pruned,
-    "nolm_cnn": _without_lms({"type": "cnn", "embedding_dim": 4, "num_filters": 5, "ngram_filter_sizes": [2, 3]},
-                             char_dim=10, encoder_layers=2),
-    "nolm_lstm": _without_lms({"type": "lstm", "input_size": 4, "hidden_size": 3, "num_layers": 2,
-                               "bidirectional": False}, char_dim=3, encoder_layers=1),
+    "nolm_cnn": _without_lms(
+        {"type": "cnn", "embedding_dim": 4, "num_filters": 5, "ngram_filter_sizes": [2, 3]},
+        char_dim=10,
+        encoder_layers=2,
+    ),
+    "nolm_lstm": _without_lms(
+        {"type": "lstm", "input_size": 4, "hidden_size": 3, "num_layers": 2, "bidirectional": False},
+        char_dim=3,
+        encoder_layers=1,
+    ),
 }
 NAMES = list(COMMITTED) + list(BUILT)
 

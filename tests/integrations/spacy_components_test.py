@@ -1,4 +1,5 @@
 """The spaCy components on real `spacy.blank("en")` pipelines and real green_nlp archives."""
+
 import ast
 import importlib
 import json
@@ -12,9 +13,11 @@ from green_nlp.integrations.spacy_components import cached_archive, entity_spans
 from tests.conftest import FIXTURES, REPO_ROOT
 
 TEACHER = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"  # trained with gold UPOS input
-TEXTS = ["the small cat sees a green dog . every teacher trains the model in the city .",
-         "The old parser finds a quick tree near the river.",
-         "a student reads this book today .  \n the dog runs ."]
+TEXTS = [
+    "the small cat sees a green dog . every teacher trains the model in the city .",
+    "The old parser finds a quick tree near the river.",
+    "a student reads this book today .  \n the dog runs .",
+]
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +30,11 @@ def raw_text_nlp(quickstart_archive):
 
 def _reference(archive_path, words):
     """The same sentence through the parser's own allennlp predictor."""
-    predictor = Predictor.from_archive(cached_archive(str(archive_path)), predictor_name="green_dependency_parser",
-                                       extra_args={"output_format": "json"})
+    predictor = Predictor.from_archive(
+        cached_archive(str(archive_path)),
+        predictor_name="green_dependency_parser",
+        extra_args={"output_format": "json"},
+    )
     return predictor.predict_json({"words": words})["sentences"][0]
 
 
@@ -77,9 +83,9 @@ def test_parser_with_upos_input_reads_token_pos(tmp_path):
     with pytest.raises(ValueError, match="gold UPOS input"):
         nlp(Doc(nlp.vocab, words=words))
     doc = nlp(Doc(nlp.vocab, words=words, pos=upos))
-    reference = Predictor.from_archive(cached_archive(str(TEACHER)), "green_dependency_parser",
-                                       extra_args={"output_format": "json"}).predict_json(
-        {"words": words, "upos": upos})["sentences"][0]
+    reference = Predictor.from_archive(
+        cached_archive(str(TEACHER)), "green_dependency_parser", extra_args={"output_format": "json"}
+    ).predict_json({"words": words, "upos": upos})["sentences"][0]
     assert [0 if t.head.i == t.i else t.head.i + 1 for t in doc] == reference["heads"]
     assert [t.pos_ for t in doc] == upos  # this model predicts no UPOS: the tagger's stay
 
@@ -104,7 +110,10 @@ def test_bioes_tags_become_entities_on_a_real_doc():
     nlp = spacy.blank("en")
     doc = nlp("Ada Lovelace visited New York and Paris yesterday.")
     assert _ents(doc, ["B-PER", "E-PER", "O", "B-LOC", "E-LOC", "O", "S-LOC", "O", "O"]) == [
-        ("Ada Lovelace", "PER"), ("New York", "LOC"), ("Paris", "LOC")]
+        ("Ada Lovelace", "PER"),
+        ("New York", "LOC"),
+        ("Paris", "LOC"),
+    ]
     # lenient like the tagger's metric: an I- that continues nothing starts a span
     assert _ents(doc, ["I-PER", "E-PER", "O", "O", "O", "O", "O", "O", "O"]) == [("Ada Lovelace", "PER")]
     with pytest.raises(ValueError, match="tags"):
@@ -153,8 +162,13 @@ def test_probs_to_cats_on_a_real_doc():
 def test_setup_py_entry_points_name_the_registered_factories():
     """spaCy finds the factories through `spacy_factories` entry points without importing green_nlp."""
     tree = ast.parse((REPO_ROOT / "setup.py").read_text())
-    entry_points = next(ast.literal_eval(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call)
-                        for k in node.keywords if k.arg == "entry_points")
+    entry_points = next(
+        ast.literal_eval(k.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        for k in node.keywords
+        if k.arg == "entry_points"
+    )
     declared = dict(item.split(" = ") for item in entry_points["spacy_factories"])
     assert set(declared) == {"green_nlp_parser", "green_nlp_ner", "green_nlp_classifier"}
     for name, target in declared.items():
@@ -202,9 +216,13 @@ def test_classifier_cats_carry_the_label_names():
     nlp.add_pipe("green_nlp_classifier", config={"archive": str(tiny_named_dan_run() / "model.tar.gz")})
     assert set(nlp("a fine and moving film").cats) == {"negative", "positive"}
     raw = spacy.blank("en")  # an archive trained on "0"/"1", named through the component's overrides
-    raw.add_pipe("green_nlp_classifier", config={
-        "archive": str(tiny_dan_run() / "model.tar.gz"),
-        "overrides": json.dumps({"validation_dataset_reader.label_names": sst2_label_names()})})
+    raw.add_pipe(
+        "green_nlp_classifier",
+        config={
+            "archive": str(tiny_dan_run() / "model.tar.gz"),
+            "overrides": json.dumps({"validation_dataset_reader.label_names": sst2_label_names()}),
+        },
+    )
     plain = spacy.blank("en")
     plain.add_pipe("green_nlp_classifier", config={"archive": str(tiny_dan_run() / "model.tar.gz")})
     text = "dull , flat and far too long"
@@ -215,8 +233,11 @@ def test_classifier_cats_carry_the_label_names():
 def test_pipe_keeps_the_good_docs_and_flags_an_over_long_one(quickstart_archive):
     nlp = spacy.blank("en")
     nlp.add_pipe("sentencizer")
-    nlp.add_pipe("green_nlp_parser", name="parser20",
-                 config={"archive": str(quickstart_archive), "batch_size": 4, "max_sentence_length": 20})
+    nlp.add_pipe(
+        "green_nlp_parser",
+        name="parser20",
+        config={"archive": str(quickstart_archive), "batch_size": 4, "max_sentence_length": 20},
+    )
     too_long = " ".join(["word"] * 25)
     texts = [TEXTS[0], too_long, TEXTS[1], TEXTS[2]]
     docs = list(nlp.pipe(texts, batch_size=4))  # the bad doc is in the same batch as the good ones

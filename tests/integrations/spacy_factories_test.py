@@ -4,6 +4,7 @@ spaCy imports every `spacy_factories` entry point in `Language.__init__`, so eac
 fresh interpreter in which spaCy sees the entry points that setup.py declares (what an install of
 this checkout writes into its metadata), whatever an older install of green_nlp left behind.
 """
+
 import ast
 import json
 import subprocess
@@ -18,8 +19,7 @@ from tests.conftest import FIXTURES, REPO_ROOT
 FACTORIES = ("green_nlp_parser", "green_nlp_ner", "green_nlp_classifier")
 HEAVY = ("allennlp", "allennlp_models", "torchvision", "transformers")  # torch: see the module check below
 # `import green_nlp` exports the path settings the configs read: os and pathlib only
-LIGHT_GREEN = {"green_nlp", "green_nlp.integrations", "green_nlp.integrations.spacy_factories",
-               "green_nlp.settings"}
+LIGHT_GREEN = {"green_nlp", "green_nlp.integrations", "green_nlp.integrations.spacy_factories", "green_nlp.settings"}
 
 # Makes spaCy (catalogue) see the declared entry points in place of any installed green_nlp ones.
 _USE_DECLARED_ENTRY_POINTS = """
@@ -37,24 +37,34 @@ catalogue.AVAILABLE_ENTRY_POINTS = EntryPoints(
 
 def declared_entry_points() -> Dict[str, str]:
     tree = ast.parse((REPO_ROOT / "setup.py").read_text())
-    entry_points = next(ast.literal_eval(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call)
-                        for k in node.keywords if k.arg == "entry_points")
+    entry_points = next(
+        ast.literal_eval(k.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        for k in node.keywords
+        if k.arg == "entry_points"
+    )
     return dict(item.split(" = ") for item in entry_points["spacy_factories"])
 
 
 def _fresh(script: str) -> dict:
     """Run `script` in a new interpreter from the repo root (this checkout's green_nlp); its last line is JSON."""
-    result = subprocess.run([sys.executable, "-c", _USE_DECLARED_ENTRY_POINTS + script,
-                             json.dumps(declared_entry_points())],
-                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-c", _USE_DECLARED_ENTRY_POINTS + script, json.dumps(declared_entry_points())],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def test_entry_points_name_the_light_module():
     declared = declared_entry_points()
-    assert declared == {name: f"green_nlp.integrations.spacy_factories:make_{name.rsplit('_', 1)[1]}"
-                        for name in FACTORIES}
+    assert declared == {
+        name: f"green_nlp.integrations.spacy_factories:make_{name.rsplit('_', 1)[1]}" for name in FACTORIES
+    }
 
 
 def test_blank_pipeline_imports_neither_allennlp_nor_the_components():
@@ -76,8 +86,11 @@ print(json.dumps({"added": sorted(set(sys.modules) - after_import), "torch_after
     assert "green_nlp.integrations.spacy_factories" in added
     heavy = [name for name in added if name.split(".")[0] in HEAVY]
     assert not heavy, f"spacy.blank('en') imported {heavy[:10]}"
-    green = [name for name in added if name.startswith("green_nlp") and name not in LIGHT_GREEN
-             and not name.split(".")[-1].startswith("_")]
+    green = [
+        name
+        for name in added
+        if name.startswith("green_nlp") and name not in LIGHT_GREEN and not name.split(".")[-1].startswith("_")
+    ]
     assert not green, f"spacy.blank('en') imported green_nlp modules beyond the factories: {green}"
     if not report["torch_after_import"]:  # `import spacy` alone imports torch where thinc finds it installed
         assert "torch" not in added

@@ -14,8 +14,7 @@ from tests.conftest import FIXTURES
 class TestBiaffineParser(ModelTestCase):
     def setup_method(self):
         super().setup_method()
-        self.set_up_model(FIXTURES / "parser" / "experiment.jsonnet",
-                          FIXTURES / "ud" / "synthetic-tiny.conllu")
+        self.set_up_model(FIXTURES / "parser" / "experiment.jsonnet", FIXTURES / "ud" / "synthetic-tiny.conllu")
 
     def test_model_can_train_save_and_load(self):
         self.ensure_model_can_train_save_and_load(self.param_file)
@@ -181,9 +180,15 @@ def test_greedy_attachments_score_by_hand():
     vocab = Vocabulary()
     vocab.add_tokens_to_namespace(["NOUN", "VERB"], "upos")
     vocab.add_tokens_to_namespace(["root", "nsubj", "obj", "det"], "deprel_labels")
-    params = Params({"text_field_embedder": {"token_embedders": {"tokens": {"type": "embedding", "embedding_dim": 2}}},
-                     "encoder": {"type": "lstm", "input_size": 4, "hidden_size": 2, "bidirectional": True},
-                     "upos_embedding_dim": 2, "arc_mlp_dim": 2, "label_mlp_dim": 4})
+    params = Params(
+        {
+            "text_field_embedder": {"token_embedders": {"tokens": {"type": "embedding", "embedding_dim": 2}}},
+            "encoder": {"type": "lstm", "input_size": 4, "hidden_size": 2, "bidirectional": True},
+            "upos_embedding_dim": 2,
+            "arc_mlp_dim": 2,
+            "label_mlp_dim": 4,
+        }
+    )
     model = Model.by_name("green_biaffine_parser").from_params(vocab=vocab, params=params)
     with torch.no_grad():
         model.label_scorer.weight.zero_()
@@ -197,9 +202,12 @@ def test_greedy_attachments_score_by_hand():
     arc[1, 1] = torch.tensor([3.0, low, 1.0, low])
     arc[1, 2] = torch.tensor([0.0, 2.0, low, low])
     hot = torch.eye(4) * 5.0
-    scores = {"arc_scores": arc, "label_dep": torch.zeros(2, 4, 4),
-              "label_head": torch.stack([hot[[0, 3, 1, 2]], hot[[0, 0, 2, 3]]]),  # position -> its label
-              "mask": torch.tensor([[True] * 4, [True, True, True, False]])}
+    scores = {
+        "arc_scores": arc,
+        "label_dep": torch.zeros(2, 4, 4),
+        "label_head": torch.stack([hot[[0, 3, 1, 2]], hot[[0, 0, 2, 3]]]),  # position -> its label
+        "mask": torch.tensor([[True] * 4, [True, True, True, False]]),
+    }
     gold_heads = torch.tensor([[2, 0, 2], [0, 1, 0]])
     gold_tags = torch.tensor([[1, 0, 2], [0, 3, 0]])
     gold_label_scores = model.label_scores(scores, model._with_root(gold_heads))

@@ -50,8 +50,9 @@ class TestDenseLanguageModel(ModelTestCase):
 def test_backward_lm_scores_reversed_text_like_a_forward_lm_with_the_same_weights():
     forward = load_archive(str(ARCHIVES / "lm_forward.tar.gz")).model.eval()
     vocab = forward.vocab
-    backward = DenseLanguageModel(vocab, embedding_dim=8, hidden_dim=6, num_layers=3, projection_dim=8,
-                                  cutoffs=[20], direction="backward").eval()
+    backward = DenseLanguageModel(
+        vocab, embedding_dim=8, hidden_dim=6, num_layers=3, projection_dim=8, cutoffs=[20], direction="backward"
+    ).eval()
     backward.load_state_dict(forward.state_dict())
     ids = torch.tensor([[3, 4, 5, 6], [7, 8, 9, 0]])
     reversed_ids = torch.tensor([[6, 5, 4, 3], [9, 8, 7, 0]])
@@ -69,8 +70,15 @@ def test_pretrained_file_copies_vocabulary_and_weights_and_checks_the_architectu
     archive = str(ARCHIVES / "lm_forward.tar.gz")
     source = load_archive(archive).model
     vocab = Vocabulary()
-    lm = DenseLanguageModel(vocab, embedding_dim=8, hidden_dim=6, num_layers=3, namespace="ldnet_lm_tokens",
-                            with_softmax=False, pretrained_file=archive)
+    lm = DenseLanguageModel(
+        vocab,
+        embedding_dim=8,
+        hidden_dim=6,
+        num_layers=3,
+        namespace="ldnet_lm_tokens",
+        with_softmax=False,
+        pretrained_file=archive,
+    )
     source_tokens = source.vocab.get_token_to_index_vocabulary("tokens")
     assert vocab.get_token_to_index_vocabulary("ldnet_lm_tokens") == source_tokens
     assert torch.equal(lm.rnn.layers[2].weight_ih_l0, source.rnn.layers[2].weight_ih_l0)
@@ -78,7 +86,8 @@ def test_pretrained_file_copies_vocabulary_and_weights_and_checks_the_architectu
     with pytest.raises(ConfigurationError, match="num_layers is 4 here but 3 in the archive"):
         DenseLanguageModel(Vocabulary(), embedding_dim=8, hidden_dim=6, num_layers=4, pretrained_file=archive)
     with pytest.raises(ConfigurationError, match="direction is backward here but forward"):
-        DenseLanguageModel(Vocabulary(), embedding_dim=8, hidden_dim=6, num_layers=3, direction="backward",
-                           pretrained_file=archive)
+        DenseLanguageModel(
+            Vocabulary(), embedding_dim=8, hidden_dim=6, num_layers=3, direction="backward", pretrained_file=archive
+        )
     with pytest.raises(ConfigurationError, match="namespace 'tokens' is empty"):
         DenseLanguageModel(Vocabulary(), embedding_dim=8, hidden_dim=6, num_layers=3)

@@ -8,6 +8,7 @@ fixtures that is deleted afterwards (its config names LM archives that no longer
 pruned tagger `green-prune-ldnet` writes from it; through `allennlp predict`, `Predictor.from_path`
 and the spaCy `green_nlp_ner` component.
 """
+
 import json
 import os
 import shutil
@@ -56,9 +57,25 @@ def _predict_cli(archive: Path, cwd: Path, env: Dict[str, str]) -> List[dict]:
     cwd.mkdir(parents=True, exist_ok=True)
     (cwd / "input.txt").write_text(TEXT + "\n")
     result = subprocess.run(
-        [sys.executable, "-m", "allennlp", "predict", str(archive), "input.txt", "--output-file", "out.jsonl",
-         "--silent", "--include-package", "green_nlp"],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "predict",
+            str(archive),
+            "input.txt",
+            "--output-file",
+            "out.jsonl",
+            "--silent",
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return [json.loads(line) for line in (cwd / "out.jsonl").read_text().splitlines()]
 
@@ -88,10 +105,23 @@ def trained(tmp_path_factory) -> Dict[str, Any]:
     run = root / "run"
     (root / "work").mkdir()
     result = subprocess.run(
-        [sys.executable, "-m", "allennlp", "train", str(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet"),
-         "-s", str(run), "--include-package", "green_nlp"],
-        cwd=root / "work", env=_isolated_env(empty, LDNET_FIXTURES=str(copy), LDNET_DATA=str(copy / "data")),
-        capture_output=True, text=True, timeout=900)
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "train",
+            str(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet"),
+            "-s",
+            str(run),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=root / "work",
+        env=_isolated_env(empty, LDNET_FIXTURES=str(copy), LDNET_DATA=str(copy / "data")),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     shutil.rmtree(root / "copy")
     return {"archive": run / "model.tar.gz", "root": root, "empty": empty, "stderr": result.stderr}
@@ -105,8 +135,7 @@ def test_committed_tagger_predicts_from_another_folder(elsewhere, tmp_path):
     assert len(expected["tags"]) == 14
     # the LM weights come from the tagger's own weights file
     lm = load_archive(str(FIXTURES / "ldnet" / "archives" / "lm_forward.tar.gz")).model
-    assert torch.equal(predictor._model.language_models[0].rnn.layers[1].weight_hh_l0,
-                       lm.rnn.layers[1].weight_hh_l0)
+    assert torch.equal(predictor._model.language_models[0].rnn.layers[1].weight_hh_l0, lm.rnn.layers[1].weight_hh_l0)
 
     assert _predict_cli(moved, elsewhere / "cli", _isolated_env(tmp_path / "empty")) == [expected]
 
@@ -116,7 +145,8 @@ def test_committed_tagger_predicts_from_another_folder(elsewhere, tmp_path):
     doc = nlp(TEXT)
     assert expected["sentence_starts"] == [sentence.start for sentence in doc.sents] == [0, 7]
     assert [(e.start, e.end, e.label_) for e in doc.ents] == [
-        (span["start"], span["end"], span["label"]) for span in expected["spans"]]
+        (span["start"], span["end"], span["label"]) for span in expected["spans"]
+    ]
 
 
 def test_trained_tagger_predicts_with_its_lm_archives_and_data_deleted(trained, elsewhere, tmp_path):
@@ -145,7 +175,8 @@ def test_pruned_tagger_predicts_from_another_folder(trained, elsewhere, tmp_path
     torch.save(archive.model.state_dict(), selected / "weights.th")
     archive_model(str(selected), weights="weights.th")
     expected = Predictor.from_path(str(selected / "model.tar.gz"), "green_sentence_tagger").predict_json(
-        {"sentence": TEXT})
+        {"sentence": TEXT}
+    )
 
     pruned = tmp_path / "pruned.tar.gz"
     assert prune_archive(str(selected / "model.tar.gz"), str(pruned))["kept_layers"] == [[1], [0]]

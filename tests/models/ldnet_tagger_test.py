@@ -31,8 +31,9 @@ class TestLdNetTagger(ModelTestCase):
         self.ensure_model_can_train_save_and_load(self.param_file, overrides=NO_SHUFFLE)
 
     def test_nolm_model_can_train_save_and_load(self):
-        self.ensure_model_can_train_save_and_load(REPO_ROOT / "training_configs" / "ldnet_ner_nolm.jsonnet",
-                                                  overrides=NO_SHUFFLE)
+        self.ensure_model_can_train_save_and_load(
+            REPO_ROOT / "training_configs" / "ldnet_ner_nolm.jsonnet", overrides=NO_SHUFFLE
+        )
 
     def test_batch_predictions_are_consistent(self):
         self.ensure_batch_predictions_are_consistent()
@@ -116,11 +117,15 @@ def test_crf_decoding_matches_brute_force_over_allowed_sequences():
         decoded = archive.model._decode(emissions, mask)[0]
         best, best_tags = -float("inf"), None
         for tags in itertools.product(range(num_tags), repeat=length):
-            ok = bool(allowed[num_tags, tags[0]]) and bool(allowed[tags[-1], num_tags + 1]) and all(
-                bool(allowed[a, b]) for a, b in zip(tags, tags[1:]))
+            ok = (
+                bool(allowed[num_tags, tags[0]])
+                and bool(allowed[tags[-1], num_tags + 1])
+                and all(bool(allowed[a, b]) for a, b in zip(tags, tags[1:]))
+            )
             if ok:
-                score = float(_sequence_score(emissions[0], crf.transitions, crf.start_transitions,
-                                              crf.end_transitions, tags))
+                score = float(
+                    _sequence_score(emissions[0], crf.transitions, crf.start_transitions, crf.end_transitions, tags)
+                )
                 if score > best:
                     best, best_tags = score, list(tags)
         assert decoded == best_tags

@@ -111,8 +111,15 @@ def test_allennlp_train_of_dan_kd_then_predict_raw_text(tmp_path, monkeypatch):
     assert config["trainer"]["callbacks"][0] == {"type": "green_logit_distillation", "temperature": 2.0}
     assert config["train_data_path"].endswith(TEACHER_CACHE.name)
     output = tmp_path / "predictions.jsonl"
-    _allennlp(monkeypatch, "predict", str(run / "model.tar.gz"), str(DAN_FIXTURES / "raw_text.txt"),
-              "--output-file", str(output), "--silent")
+    _allennlp(
+        monkeypatch,
+        "predict",
+        str(run / "model.tar.gz"),
+        str(DAN_FIXTURES / "raw_text.txt"),
+        "--output-file",
+        str(output),
+        "--silent",
+    )
     records = [json.loads(line) for line in output.read_text().splitlines()]
     assert len(records) == 3  # allennlp predict skips the blank line
     model = load_archive(str(run / "model.tar.gz")).model

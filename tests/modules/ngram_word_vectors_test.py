@@ -59,8 +59,9 @@ def test_dan_starts_from_the_vectors_and_its_archive_loads_without_the_file(tmp_
         vocab.add_token_to_namespace(ngram, NGRAM_NAMESPACE)
     vocab.add_tokens_to_namespace(["0", "1"], "labels")
     path = write_vectors(tmp_path / "vectors.txt.gz")
-    model = Model.from_params(vocab=vocab, params=Params({"type": "green_ngram_dan", "embedding_dim": 6,
-                                                          "pretrained_file": path}))
+    model = Model.from_params(
+        vocab=vocab, params=Params({"type": "green_ngram_dan", "embedding_dim": 6, "pretrained_file": path})
+    )
     weight = model.ngram_embedding.weight
     ids = [vocab.get_token_index(n, NGRAM_NAMESPACE) for n in ("good film", "good")]
     cosine = torch.nn.functional.cosine_similarity(weight[ids, :3], torch.tensor([[2.0, 2.0, 1.0], VECTORS["good"]]))
@@ -74,8 +75,9 @@ def test_trained_dan_with_word_vectors_archives_and_loads_without_them(tmp_path)
     words = "the cast is beautifully made its ending mess and lifeless".split()
     path = write_vectors(tmp_path / "vectors.txt.gz", {w: [float(i), 1.0, -float(i)] for i, w in enumerate(words)})
     serialization = tmp_path / "run"
-    train_model_from_file(str(DAN_CONFIG), str(serialization),
-                          overrides={"model.pretrained_file": path, "trainer.num_epochs": 1})
+    train_model_from_file(
+        str(DAN_CONFIG), str(serialization), overrides={"model.pretrained_file": path, "trainer.num_epochs": 1}
+    )
     (tmp_path / "vectors.txt.gz").unlink()
     archive = load_archive(str(serialization / "model.tar.gz"))
     assert archive.model.ngram_embedding.weight.shape[1] == 8

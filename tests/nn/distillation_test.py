@@ -14,12 +14,18 @@ def test_kl_is_zero_when_student_equals_teacher_and_positive_otherwise():
 def test_kl_matches_torch_reference_and_scales_with_temperature_squared():
     student, teacher = torch.randn(4, 6), torch.randn(4, 6)
     mask = torch.ones(4)
-    reference = torch.nn.functional.kl_div(student.log_softmax(-1), teacher.log_softmax(-1),
-                                           log_target=True, reduction="batchmean")
+    reference = torch.nn.functional.kl_div(
+        student.log_softmax(-1), teacher.log_softmax(-1), log_target=True, reduction="batchmean"
+    )
     assert masked_kl_divergence(student, teacher, mask).item() == pytest.approx(reference.item(), rel=1e-5)
     t = 2.0
-    reference_t = torch.nn.functional.kl_div((student / t).log_softmax(-1), (teacher / t).log_softmax(-1),
-                                             log_target=True, reduction="batchmean") * t * t
+    reference_t = (
+        torch.nn.functional.kl_div(
+            (student / t).log_softmax(-1), (teacher / t).log_softmax(-1), log_target=True, reduction="batchmean"
+        )
+        * t
+        * t
+    )
     assert masked_kl_divergence(student, teacher, mask, t).item() == pytest.approx(reference_t.item(), rel=1e-5)
 
 
@@ -30,7 +36,8 @@ def test_masked_positions_do_not_count():
     changed[0, 2] = 100.0
     changed[1, 1:] = -100.0
     assert masked_kl_divergence(student, teacher, mask) == pytest.approx(
-        masked_kl_divergence(changed, teacher, mask).item())
+        masked_kl_divergence(changed, teacher, mask).item()
+    )
 
 
 def test_gradients_flow_to_the_student_only():

@@ -1,4 +1,5 @@
 """Batched Viterbi against allennlp's per-sentence ConditionalRandomField.viterbi_tags."""
+
 import pytest
 import torch
 from allennlp.modules import ConditionalRandomField

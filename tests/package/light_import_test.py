@@ -1,4 +1,5 @@
 """`import green_nlp` is light; AllenNLP still finds every green component when it needs it."""
+
 import json
 import subprocess
 import sys
@@ -9,17 +10,22 @@ HEAVY = ("torch", "allennlp", "allennlp_models", "torchvision", "transformers")
 
 
 def _fresh(code: str, cwd=None) -> str:
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
-                            cwd=cwd or REPO_ROOT)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=cwd or REPO_ROOT
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout.strip().splitlines()[-1]
 
 
 def test_import_green_nlp_imports_nothing_heavy(tmp_path):
-    loaded = json.loads(_fresh(
-        "import sys, json, green_nlp, green_nlp.line_stream, green_nlp.cli, green_nlp.runtime.tagger, "
-        "green_nlp.runtime.tagger_agreement; "
-        f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))", cwd=tmp_path))
+    loaded = json.loads(
+        _fresh(
+            "import sys, json, green_nlp, green_nlp.line_stream, green_nlp.cli, green_nlp.runtime.tagger, "
+            "green_nlp.runtime.tagger_agreement; "
+            f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))",
+            cwd=tmp_path,
+        )
+    )
     assert loaded == []
 
 
@@ -30,7 +36,8 @@ def test_components_register_when_allennlp_is_imported_afterwards(tmp_path):
         "from allennlp.data import DatasetReader\n"
         "print(Model.by_name('green_biaffine_parser').__name__,"
         " DatasetReader.by_name('green_conllu_dependencies').__name__)",
-        cwd=tmp_path)
+        cwd=tmp_path,
+    )
     assert found == "BiaffineDependencyParser ConlluDependenciesReader"
 
 
@@ -39,7 +46,8 @@ def test_components_register_when_allennlp_came_first(tmp_path):
         "from allennlp.models import Model\n"
         "import green_nlp\n"
         "print('green_nlp.plugin' in __import__('sys').modules, Model.by_name('green_ngram_dan').__name__)",
-        cwd=tmp_path)
+        cwd=tmp_path,
+    )
     assert found == "True NgramDan"
 
 
@@ -47,7 +55,9 @@ def test_importing_a_green_module_directly_registers_the_rest(tmp_path):
     found = _fresh(
         "from green_nlp.models.biaffine_parser import BiaffineDependencyParser\n"
         "from allennlp.data import DatasetReader\n"
-        "print(DatasetReader.by_name('green_conll_tagging').__name__)", cwd=tmp_path)
+        "print(DatasetReader.by_name('green_conll_tagging').__name__)",
+        cwd=tmp_path,
+    )
     assert found == "ConllTaggingReader"
 
 

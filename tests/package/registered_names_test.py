@@ -3,6 +3,7 @@
 The fixture archives were written before the rename (their configs name `ld_net_tagger`,
 `conllu_dependencies`, ...), so loading them checks the aliases the way a user's archive would.
 """
+
 import json
 import tarfile
 
@@ -31,8 +32,11 @@ def _green_registrations():
 def test_green_classes_are_registered_under_green_names_or_their_first_names():
     registrations = list(_green_registrations())
     assert len(registrations) > 20  # readers, models, predictors, callbacks, optimizers, subcommands...
-    unprefixed = [(base.__name__, name) for base, name, _ in registrations
-                  if not name.startswith(("green_", "green-")) and name not in OLD_NAMES]
+    unprefixed = [
+        (base.__name__, name)
+        for base, name, _ in registrations
+        if not name.startswith(("green_", "green-")) and name not in OLD_NAMES
+    ]
     assert unprefixed == []
 
 

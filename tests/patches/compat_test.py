@@ -17,8 +17,9 @@ def test_patches_are_idempotent():
 def test_reduce_on_plateau_builds_from_config_even_with_verbose():
     optimizer = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
     scheduler = LearningRateScheduler.from_params(
-        optimizer=optimizer, params=Params({"type": "reduce_on_plateau", "factor": 0.5, "patience": 0,
-                                            "mode": "max", "verbose": True}))
+        optimizer=optimizer,
+        params=Params({"type": "reduce_on_plateau", "factor": 0.5, "patience": 0, "mode": "max", "verbose": True}),
+    )
     scheduler.step(1.0)
     scheduler.step(0.5)
     assert optimizer.param_groups[0]["lr"] == 0.5
@@ -34,6 +35,7 @@ def test_training_state_with_numpy_scalars_loads_with_weights_only(tmp_path):
 class _StateOnlyTrainer:
     def __init__(self, model_state, trainer_state):
         from allennlp.training.checkpointer import TrainerCheckpoint
+
         self._state = TrainerCheckpoint(model_state, trainer_state)
 
     def get_checkpoint_state(self):
@@ -46,10 +48,10 @@ def _trainer_state(epochs_completed, **extra):
 
 def test_checkpoints_are_written_whole_and_old_ones_pruned(tmp_path):
     from allennlp.training.checkpointer import Checkpointer
+
     checkpointer = Checkpointer(str(tmp_path), keep_most_recent_by_count=1)
     for epoch in (1, 2):
-        checkpointer.save_checkpoint(_StateOnlyTrainer({"w": torch.full((2,), float(epoch))},
-                                                       _trainer_state(epoch)))
+        checkpointer.save_checkpoint(_StateOnlyTrainer({"w": torch.full((2,), float(epoch))}, _trainer_state(epoch)))
     model_path, training_path = checkpointer.find_latest_checkpoint()
     assert torch.load(model_path, weights_only=True)["w"].tolist() == [2.0, 2.0]
     assert torch.load(training_path, weights_only=True)["epochs_completed"] == 2
@@ -58,6 +60,7 @@ def test_checkpoints_are_written_whole_and_old_ones_pruned(tmp_path):
 
 def test_a_save_that_dies_midway_leaves_the_previous_checkpoint_as_the_latest(tmp_path):
     from allennlp.training.checkpointer import Checkpointer
+
     checkpointer = Checkpointer(str(tmp_path), keep_most_recent_by_count=1)
     checkpointer.save_checkpoint(_StateOnlyTrainer({"w": torch.ones(2)}, _trainer_state(1)))
     unpicklable = _trainer_state(2, callback=lambda: None)  # torch.save fails part-way through

@@ -5,6 +5,7 @@ not fit the predictor and a broken JSON line. The real `allennlp predict` (run f
 folder) must write every good line's output, in order, and one error record per bad line, naming
 its physical line number (blank lines counted), at that line's place; stderr names `file:line`.
 """
+
 import json
 import os
 import subprocess
@@ -55,15 +56,35 @@ def _write_input(folder: Path, good: Sequence[bytes], mismatched: bytes) -> Tupl
 def _predict(archive: Path, input_file: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
     # PYTHONPATH: this checkout's green_nlp (a shared virtual environment's editable install may name another)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
-    result = subprocess.run([sys.executable, "-m", "allennlp", "predict", str(archive), input_file.name, *args,
-                             "--include-package", "green_nlp"],
-                            cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "predict",
+            str(archive),
+            input_file.name,
+            *args,
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return result
 
 
-def _check_records(records: List[Any], expected: List[Tuple[str, int]], good_outputs: List[Any],
-                   is_error: Callable[[Any], Optional[int]], same: Callable[[Any, Any], bool]) -> None:
+def _check_records(
+    records: List[Any],
+    expected: List[Tuple[str, int]],
+    good_outputs: List[Any],
+    is_error: Callable[[Any], Optional[int]],
+    same: Callable[[Any, Any], bool],
+) -> None:
     assert len(records) == len(expected), (len(records), expected)
     for record, (kind, value) in zip(records, expected):
         if kind == "error":
@@ -99,7 +120,7 @@ def test_parser_conllu_output_keeps_every_good_line_in_order(tmp_path):
     def error_line(block: str) -> Optional[int]:
         if not block.startswith("# error: line "):
             return None
-        return int(block[len("# error: line "):].split(":", 1)[0])
+        return int(block[len("# error: line ") :].split(":", 1)[0])
 
     _check_records(blocks, expected, good_outputs, error_line, lambda a, b: a == b)
     _check_stderr(result.stderr, input_file, expected)
@@ -114,8 +135,16 @@ def test_parser_json_output_batch_size_one(tmp_path):
     predictor = Predictor.from_archive(load_archive(str(PARSER)), extra_args={"output_format": "json"})
     good_outputs = [predictor.predict_json(dict(s)) for s in sentences]
 
-    result = _predict(PARSER, input_file, tmp_path, "--output-file", "out.jsonl", "--silent",
-                      "--predictor-args", '{"output_format": "json"}')  # AllenNLP's default --batch-size 1
+    result = _predict(
+        PARSER,
+        input_file,
+        tmp_path,
+        "--output-file",
+        "out.jsonl",
+        "--silent",
+        "--predictor-args",
+        '{"output_format": "json"}',
+    )  # AllenNLP's default --batch-size 1
     records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     _check_records(records, expected, good_outputs, _json_error_line, lambda a, b: a == b)
     _check_stderr(result.stderr, input_file, expected)
@@ -123,9 +152,14 @@ def test_parser_json_output_batch_size_one(tmp_path):
 
 # ------------------------------------------------------------------------------------- tagger
 def test_tagger_keeps_every_good_line_in_order(tmp_path):
-    texts = ["Peter Blackburn works for BMW in Paris .", "Reuters said Mary would resign .",
-             "Germany and France signed a deal .", "John lives in New York .", "EU rejects German call .",
-             "Angela Merkel visited Britain on Monday ."]
+    texts = [
+        "Peter Blackburn works for BMW in Paris .",
+        "Reuters said Mary would resign .",
+        "Germany and France signed a deal .",
+        "John lives in New York .",
+        "EU rejects German call .",
+        "Angela Merkel visited Britain on Monday .",
+    ]
     mismatched = json.dumps({"text": "Paris is nice ."}).encode()  # the tagger reads "sentence" or "words"
     input_file, expected = _write_input(tmp_path, [t.encode() for t in texts], mismatched)
     predictor = Predictor.from_archive(load_archive(str(TAGGER)))
@@ -139,8 +173,13 @@ def test_tagger_keeps_every_good_line_in_order(tmp_path):
 
 
 def _tagger_case(folder: Path) -> Tuple[Path, List[Tuple[str, int]], List[Any]]:
-    texts = ["Peter Blackburn works for BMW in Paris .", "Reuters said Mary would resign .",
-             "Germany and France signed a deal .", "John lives in New York .", "EU rejects German call ."]
+    texts = [
+        "Peter Blackburn works for BMW in Paris .",
+        "Reuters said Mary would resign .",
+        "Germany and France signed a deal .",
+        "John lives in New York .",
+        "EU rejects German call .",
+    ]
     input_file, expected = _write_input(folder, [t.encode() for t in texts], json.dumps({"text": "x"}).encode())
     predictor = Predictor.from_archive(load_archive(str(TAGGER)))
     return input_file, expected, [predictor.predict_json({"sentence": t}) for t in texts]
@@ -150,9 +189,29 @@ def test_tagger_reads_standard_input_line_by_line(tmp_path):
     input_file, expected, good_outputs = _tagger_case(tmp_path)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
     with open(input_file, "rb") as stdin:
-        result = subprocess.run([sys.executable, "-m", "allennlp", "predict", str(TAGGER), "-", "--output-file",
-                                 "out.jsonl", "--silent", "--batch-size", "2", "--include-package", "green_nlp"],
-                                stdin=stdin, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "allennlp",
+                "predict",
+                str(TAGGER),
+                "-",
+                "--output-file",
+                "out.jsonl",
+                "--silent",
+                "--batch-size",
+                "2",
+                "--include-package",
+                "green_nlp",
+            ],
+            stdin=stdin,
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     assert result.returncode == 0, result.stderr[-3000:]
     records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     _check_records(records, expected, good_outputs, _json_error_line, lambda a, b: a == b)
@@ -174,14 +233,23 @@ def test_tagger_reads_a_gzip_file_line_by_line(tmp_path):
 
 # --------------------------------------------------------------------------------- classifier
 def _same_prediction(record: Dict[str, Any], reference: Dict[str, Any]) -> bool:
-    return (record["label"] == reference["label"] and record["label_names"] == reference["label_names"]
-            and record["probs"] == pytest.approx(reference["probs"], abs=1e-5))
+    return (
+        record["label"] == reference["label"]
+        and record["label_names"] == reference["label_names"]
+        and record["probs"] == pytest.approx(reference["probs"], abs=1e-5)
+    )
 
 
 def test_classifier_keeps_every_good_line_in_order(tmp_path):
     archive = tiny_dan_run() / "model.tar.gz"
-    texts = ["the film is wonderful and charming", "a dull and boring plot", "great", "zzzz unknown words",
-             "i found the script moving", "the plot is awful"]
+    texts = [
+        "the film is wonderful and charming",
+        "a dull and boring plot",
+        "great",
+        "zzzz unknown words",
+        "i found the script moving",
+        "the plot is awful",
+    ]
     mismatched = json.dumps({"words": ["great", "film"]}).encode()  # the classifier reads "text" or "sentence"
     input_file, expected = _write_input(tmp_path, [t.encode() for t in texts], mismatched)
     predictor = Predictor.from_archive(load_archive(str(archive)))
@@ -199,7 +267,9 @@ def test_classifier_console_output_is_allennlps_with_error_records(tmp_path):
     texts = ["great", "a dull and boring plot", "the plot is awful", "i found the script moving", "charming"]
     input_file, expected = _write_input(tmp_path, [t.encode() for t in texts], b'{"review": "x"}')
     result = _predict(archive, input_file, tmp_path)
-    predictions = [line[len("prediction:  "):] for line in result.stdout.splitlines() if line.startswith("prediction:")]
+    predictions = [
+        line[len("prediction:  ") :] for line in result.stdout.splitlines() if line.startswith("prediction:")
+    ]
     inputs = [line for line in result.stdout.splitlines() if line.startswith("input ")]
     assert len(predictions) == len(expected)
     errors = [json.loads(p)["line"] for p in predictions if "error" in json.loads(p)]
@@ -248,14 +318,17 @@ def test_other_predictors_keep_allennlps_behaviour(tmp_path):
         manager.run()
 
 
-@pytest.mark.parametrize("line, expected", [('{"text": "x"}', {"text": "x"}), ("plain text", None),
-                                            ("[1, 2]", None), ("a {brace} inside", None)])
+@pytest.mark.parametrize(
+    "line, expected",
+    [('{"text": "x"}', {"text": "x"}), ("plain text", None), ("[1, 2]", None), ("a {brace} inside", None)],
+)
 def test_load_json_object_reads_objects_and_leaves_text(line, expected):
     assert json_object(line) == expected
 
 
-@pytest.mark.parametrize("line", ['{"text": "unclosed', "{not json} at all", "{'text': 'python quotes'}",
-                                  "{text: no quotes}"])
+@pytest.mark.parametrize(
+    "line", ['{"text": "unclosed', "{not json} at all", "{'text': 'python quotes'}", "{text: no quotes}"]
+)
 def test_load_json_object_refuses_a_broken_object(line):
     with pytest.raises(ValueError, match="broken JSON object"):
         json_object(line)

@@ -1,5 +1,6 @@
 """Each patch names the allennlp it was written for; on another release it is skipped with a
 warning, or refused when it is a safety fix, before anything of allennlp is replaced."""
+
 import importlib
 import logging
 
@@ -42,6 +43,7 @@ def test_apply_all_applies_nothing_on_another_release(monkeypatch):
 
 
 def test_only_the_safety_patch_is_required():
-    required = [name for name in patches.PATCHES
-                if importlib.import_module(f"green_nlp.patches.{name}").WRITTEN_FOR.required]
+    required = [
+        name for name in patches.PATCHES if importlib.import_module(f"green_nlp.patches.{name}").WRITTEN_FOR.required
+    ]
     assert required == ["archive_extraction"]

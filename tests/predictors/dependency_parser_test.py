@@ -17,8 +17,9 @@ def predictor(quickstart_archive):
 def _attachment(gold_file, predicted_file):
     gold, predicted = list(read_conllu(gold_file)), list(read_conllu(predicted_file))
     assert [g.words for g in gold] == [p.words for p in predicted]
-    pairs = [(g, p) for gs, ps in zip(gold, predicted) for g, p in
-             zip(zip(gs.heads, gs.deprels), zip(ps.heads, ps.deprels))]
+    pairs = [
+        (g, p) for gs, ps in zip(gold, predicted) for g, p in zip(zip(gs.heads, gs.deprels), zip(ps.heads, ps.deprels))
+    ]
     uas = sum(g[0] == p[0] for g, p in pairs) / len(pairs)
     las = sum(g == p for g, p in pairs) / len(pairs)
     return uas, las
@@ -27,8 +28,10 @@ def _attachment(gold_file, predicted_file):
 def test_raw_text_paragraph_becomes_one_record_with_one_tree_per_sentence(predictor):
     output = predictor.predict_json(predictor.load_line("every teacher trains the model . a cat sees a dog .\n"))
     sentences = output["sentences"]
-    assert [s["words"] for s in sentences] == [["every", "teacher", "trains", "the", "model", "."],
-                                              ["a", "cat", "sees", "a", "dog", "."]]
+    assert [s["words"] for s in sentences] == [
+        ["every", "teacher", "trains", "the", "model", "."],
+        ["a", "cat", "sees", "a", "dog", "."],
+    ]
     for sentence in sentences:
         assert sum(1 for h in sentence["heads"] if h == 0) == 1
         assert len(sentence["upos"]) == len(sentence["words"])  # the quickstart model tags UPOS
@@ -45,8 +48,10 @@ def test_conllu_output_is_valid_conllu(predictor, tmp_path):
 
 
 def test_bad_line_is_reported_and_the_rest_kept(predictor):
-    inputs = [predictor.load_line(line) for line in ["a cat sees a dog .", "{\"words\": []}",
-                                                     " ".join(["dog"] * 1001), "the dog sees a cat ."]]
+    inputs = [
+        predictor.load_line(line)
+        for line in ["a cat sees a dog .", '{"words": []}', " ".join(["dog"] * 1001), "the dog sees a cat ."]
+    ]
     outputs = predictor.predict_batch_json(inputs)
     assert len(outputs) == 4
     assert "sentences" in outputs[0] and "sentences" in outputs[3]
@@ -56,28 +61,58 @@ def test_bad_line_is_reported_and_the_rest_kept(predictor):
 
 
 def _allennlp(*args):
-    result = subprocess.run([sys.executable, "-m", "allennlp", *args, "--include-package", "green_nlp"],
-                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "allennlp", *args, "--include-package", "green_nlp"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return result
 
 
 def test_allennlp_predict_cli_on_raw_text_and_on_conllu(quickstart_archive, tmp_path):
     raw_out = tmp_path / "raw.conllu"
-    _allennlp("predict", str(quickstart_archive), str(FIXTURES / "raw_text.txt"),
-              "--output-file", str(raw_out), "--silent", "--batch-size", "2")
+    _allennlp(
+        "predict",
+        str(quickstart_archive),
+        str(FIXTURES / "raw_text.txt"),
+        "--output-file",
+        str(raw_out),
+        "--silent",
+        "--batch-size",
+        "2",
+    )
     assert len(list(read_conllu(raw_out))) == 4
 
     json_out = tmp_path / "raw.jsonl"
-    _allennlp("predict", str(quickstart_archive), str(FIXTURES / "raw_text.txt"), "--output-file",
-              str(json_out), "--silent", "--predictor-args", json.dumps({"output_format": "json"}))
+    _allennlp(
+        "predict",
+        str(quickstart_archive),
+        str(FIXTURES / "raw_text.txt"),
+        "--output-file",
+        str(json_out),
+        "--silent",
+        "--predictor-args",
+        json.dumps({"output_format": "json"}),
+    )
     records = [json.loads(line) for line in json_out.read_text().splitlines()]
     assert [len(r["sentences"]) for r in records] == [1, 2, 1]
 
     gold = FIXTURES / "ud" / "synthetic-dev.conllu"
     conllu_out = tmp_path / "dev.conllu"
-    _allennlp("predict", str(quickstart_archive), str(gold), "--use-dataset-reader",
-              "--predictor", "green_dependency_parser", "--output-file", str(conllu_out), "--silent")
+    _allennlp(
+        "predict",
+        str(quickstart_archive),
+        str(gold),
+        "--use-dataset-reader",
+        "--predictor",
+        "green_dependency_parser",
+        "--output-file",
+        str(conllu_out),
+        "--silent",
+    )
     uas, las = _attachment(gold, conllu_out)
     assert uas > 0.9 and las > 0.9  # the quickstart parser really learned the fixture grammar
     first = next(read_conllu(conllu_out))

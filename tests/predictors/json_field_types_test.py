@@ -1,6 +1,7 @@
 """JSON fields of the wrong type are rejected by every predictor, naming the field and the type it
 needs (issue 34): `{"words": "abc"}` used to be parsed as the words a, b, c. Also: JSON input
 carries its line number, and multiword-token lines survive the parser's CoNLL-U output."""
+
 import json
 
 import pytest
@@ -15,24 +16,29 @@ from tests.dan_helpers import tiny_dan_run
 PARSER = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"  # gold UPOS in: JSON words + upos
 TAGGER = FIXTURES / "ldnet" / "archives" / "tagger_origin.tar.gz"
 
-WRONG = [({"words": "abc"}, "field 'words' must be a list of strings, got a string"),
-         ({"words": ["a", 3]}, "field 'words' must be a list of strings; item 2 is a number"),
-         ({"words": ["a", ""]}, "field 'words': item 2 is empty or only whitespace"),
-         ({"words": ["a\tb"]}, "field 'words': item 1 holds a tab"),
-         ({"words": ["a\u0000b"]}, "field 'words': item 1 holds a NUL character"),
-         ({"sentence": None}, "field 'sentence' must be a string, got null"),
-         ({"sentence": 42}, "field 'sentence' must be a string, got a number"),
-         ({"sentence": ["a", "b"]}, "field 'sentence' must be a string, got a list"),
-         ({"sentence": "a \u0000 b"}, "field 'sentence' holds a NUL character at position 3"),
-         ({"text": {"a": 1}}, "field 'text' must be a string, got an object")]
+WRONG = [
+    ({"words": "abc"}, "field 'words' must be a list of strings, got a string"),
+    ({"words": ["a", 3]}, "field 'words' must be a list of strings; item 2 is a number"),
+    ({"words": ["a", ""]}, "field 'words': item 2 is empty or only whitespace"),
+    ({"words": ["a\tb"]}, "field 'words': item 1 holds a tab"),
+    ({"words": ["a\u0000b"]}, "field 'words': item 1 holds a NUL character"),
+    ({"sentence": None}, "field 'sentence' must be a string, got null"),
+    ({"sentence": 42}, "field 'sentence' must be a string, got a number"),
+    ({"sentence": ["a", "b"]}, "field 'sentence' must be a string, got a list"),
+    ({"sentence": "a \u0000 b"}, "field 'sentence' holds a NUL character at position 3"),
+    ({"text": {"a": 1}}, "field 'text' must be a string, got an object"),
+]
 
 
 @pytest.fixture(scope="module")
 def predictors():
-    return {"parser": Predictor.from_archive(load_archive(str(PARSER)), "green_dependency_parser",
-                                             extra_args={"output_format": "json"}),
-            "tagger": Predictor.from_archive(load_archive(str(TAGGER))),
-            "classifier": Predictor.from_archive(load_archive(str(tiny_dan_run() / "model.tar.gz")))}
+    return {
+        "parser": Predictor.from_archive(
+            load_archive(str(PARSER)), "green_dependency_parser", extra_args={"output_format": "json"}
+        ),
+        "tagger": Predictor.from_archive(load_archive(str(TAGGER))),
+        "classifier": Predictor.from_archive(load_archive(str(tiny_dan_run() / "model.tar.gz"))),
+    }
 
 
 @pytest.mark.parametrize("family", ["parser", "tagger", "classifier"])
@@ -64,9 +70,9 @@ def test_green_predict_names_the_physical_line_of_json_input(predictors, tmp_pat
         write = errors.append
 
     import io
+
     output = io.StringIO()
-    report = BulkPredictor(predictors["parser"], batch_size=8).run(mismatched, output, progress=False,
-                                                                   errors=Errors())  # type: ignore[arg-type]
+    report = BulkPredictor(predictors["parser"], batch_size=8).run(mismatched, output, progress=False, errors=Errors())  # type: ignore[arg-type]
     lines = [json.loads(record)["line"] for record in errors]
     assert lines == [2, 3, 4, 5, 6, 7, 10]
     assert report.predicted == 2

@@ -1,4 +1,5 @@
 """The torch-free n-gram DAN runtime: same answers as the AllenNLP predictor, exact n-grams, streaming."""
+
 import json
 import subprocess
 import sys
@@ -20,11 +21,26 @@ from tests.export.exported_models import exported
 # texts the tokenizer must treat exactly as CountVectorizer: case, digits, underscores, one-letter
 # words, punctuation runs, non-ASCII letters and marks, Greek final sigma, dotted capital I, NUL and
 # other control characters, CJK, emoji
-TRICKY = ["", " ", "a , ! ?", "I", "zzzz qqqq", "The FILM is WONDERFUL", "film_2 is 10/10 -- a 9.5",
-          "ÇA ÉTÉ un film naïf, très charmant", "ΟΔΟΣ ΣΟΦΟΣ", "İstanbul film",
-          "the\x00film\x00is good", "the film \x00\x00 is good",
-          "the\tfilm\nis\x1cgood\x0bhere", "电影 很好 the film", "great 🎬 film!!", "cafe\u0301 film",
-          "don't stop-motion x-y-z 'quoted'", "the film is wonderful and charming " * 3]
+TRICKY = [
+    "",
+    " ",
+    "a , ! ?",
+    "I",
+    "zzzz qqqq",
+    "The FILM is WONDERFUL",
+    "film_2 is 10/10 -- a 9.5",
+    "ÇA ÉTÉ un film naïf, très charmant",
+    "ΟΔΟΣ ΣΟΦΟΣ",
+    "İstanbul film",
+    "the\x00film\x00is good",
+    "the film \x00\x00 is good",
+    "the\tfilm\nis\x1cgood\x0bhere",
+    "电影 很好 the film",
+    "great 🎬 film!!",
+    "cafe\u0301 film",
+    "don't stop-motion x-y-z 'quoted'",
+    "the film is wonderful and charming " * 3,
+]
 
 
 def fixture_texts():
@@ -125,14 +141,17 @@ def test_bad_arguments_are_refused(folder):
 
 
 def analyzer_ids(texts, vocabulary, ngram_range=(1, 4), lowercase=True, token_pattern=r"(?u)\b\w\w+\b"):
-    analyzer = CountVectorizer(ngram_range=ngram_range, lowercase=lowercase,
-                               token_pattern=token_pattern).build_analyzer()
+    analyzer = CountVectorizer(
+        ngram_range=ngram_range, lowercase=lowercase, token_pattern=token_pattern
+    ).build_analyzer()
     lookup = {ngram: i + 2 for i, ngram in enumerate(vocabulary)}
     return [[lookup[g] for g in analyzer(text) if g in lookup] for text in texts]
 
 
-@pytest.mark.parametrize("settings", [{}, {"ngram_range": (2, 3)}, {"lowercase": False},
-                                      {"token_pattern": r"(?u)\b\w+\b"}, {"token_pattern": r"\S+"}])
+@pytest.mark.parametrize(
+    "settings",
+    [{}, {"ngram_range": (2, 3)}, {"lowercase": False}, {"token_pattern": r"(?u)\b\w+\b"}, {"token_pattern": r"\S+"}],
+)
 def test_ngram_ids_are_countvectorizers_for_every_batch_size(settings):
     texts = fixture_texts() + TRICKY
     vectorizer = CountVectorizer(**{"ngram_range": (1, 4), **settings})
@@ -142,7 +161,7 @@ def test_ngram_ids_are_countvectorizers_for_every_batch_size(settings):
     for batch_size in (1, 2, SMALL_BATCH, 7, len(texts)):
         got = []
         for start in range(0, len(texts), batch_size):
-            ids, counts = extractor.ids(texts[start:start + batch_size])
+            ids, counts = extractor.ids(texts[start : start + batch_size])
             rows = pad(ids, counts)
             got += [row[:count].tolist() for row, count in zip(rows, counts)]
             assert all((row[count:] == 0).all() for row, count in zip(rows, counts))

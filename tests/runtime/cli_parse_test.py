@@ -1,4 +1,5 @@
 """`green-nlp parse`: streams a file through an exported parser, reports bad lines, keeps order."""
+
 import json
 import subprocess
 import sys
@@ -8,22 +9,34 @@ from green_nlp.runtime import load
 
 
 def _run(args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "green_nlp.cli", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "green_nlp.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=600
+    )
 
 
 def test_parse_reports_bad_lines_and_keeps_the_rest_in_order(parser_folders, tmp_path: Path):
     folder = parser_folders["quickstart"]
     good = ["The cat sat on the mat.", "Dogs bark.", "A bird sang in the tree.", "It rained."]
-    lines = [good[0].encode(), b"", good[1].encode(), b"caf\xe9 au lait", b'{"text": "unclosed',
-             json.dumps({"text": good[2]}).encode(), b"a\x00b", good[3].encode()]
+    lines = [
+        good[0].encode(),
+        b"",
+        good[1].encode(),
+        b"caf\xe9 au lait",
+        b'{"text": "unclosed',
+        json.dumps({"text": good[2]}).encode(),
+        b"a\x00b",
+        good[3].encode(),
+    ]
     source = tmp_path / "in.txt"
     source.write_bytes(b"\n".join(lines) + b"\n")
-    result = _run(["parse", str(folder), str(source), "-o", "out.conllu", "--errors-file", "errors.jsonl",
-                   "--batch-size", "2"], cwd=tmp_path)
+    result = _run(
+        ["parse", str(folder), str(source), "-o", "out.conllu", "--errors-file", "errors.jsonl", "--batch-size", "2"],
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
-    expected = "".join(doc.to_conllu().rstrip("\n") + "\n\n"
-                       for doc in load(folder, precision="fp32").parse_many(good, batch_size=4))
+    expected = "".join(
+        doc.to_conllu().rstrip("\n") + "\n\n" for doc in load(folder, precision="fp32").parse_many(good, batch_size=4)
+    )
     assert (tmp_path / "out.conllu").read_text(encoding="utf-8") == expected
     errors = [json.loads(line) for line in (tmp_path / "errors.jsonl").read_text().splitlines()]
     assert [error["line"] for error in errors] == [4, 5, 7]

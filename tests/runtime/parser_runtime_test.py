@@ -1,4 +1,5 @@
 """The torch-free parser runtime: what it imports, how it finds models, batching, decoding."""
+
 import json
 import os
 import shutil
@@ -66,8 +67,13 @@ def test_auto_precision_falls_back_to_int8(parser_folders, tmp_path):
 
 def test_parse_many_keeps_input_order_across_batches(parser_folders):
     nlp = load(parser_folders["quickstart"], threads=1)
-    lines = ["a cat sees a dog .", "", "every teacher trains the model in the city . a student reads .",
-             "the dog .", "the small cat sees a green dog near the old river ."]
+    lines = [
+        "a cat sees a dog .",
+        "",
+        "every teacher trains the model in the city . a student reads .",
+        "the dog .",
+        "the small cat sees a green dog near the old river .",
+    ]
     one_by_one = [nlp.parse(line).to_json() for line in lines]
     assert [doc.to_json() for doc in nlp.parse_many(iter(lines), batch_size=2)] == one_by_one
     assert one_by_one[1] == {"sentences": []}

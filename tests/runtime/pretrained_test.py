@@ -3,6 +3,7 @@
 Runs in the training environment and, in CI, in a fresh virtual environment that has only
 `pip install .` (no torch, no allennlp): it imports nothing but the runtime.
 """
+
 import json
 import subprocess
 import sys
@@ -15,8 +16,10 @@ from green_nlp.runtime import available_models
 
 _PACKAGE = Path(green_nlp.__file__).resolve().parent
 # installed: green_nlp/pretrained; in a clone: the top-level pretrained/
-PRETRAINED = next((path for path in (_PACKAGE / "pretrained", _PACKAGE.parent / "pretrained") if path.is_dir()),
-                  _PACKAGE / "pretrained")
+PRETRAINED = next(
+    (path for path in (_PACKAGE / "pretrained", _PACKAGE.parent / "pretrained") if path.is_dir()),
+    _PACKAGE / "pretrained",
+)
 SHIPPED = sorted(folder.name for folder in PRETRAINED.iterdir() if folder.is_dir()) if PRETRAINED.is_dir() else []
 
 
@@ -58,8 +61,21 @@ def test_the_parser_parses_raw_text_in_one_line():
 def test_the_console_script_parses_a_file(tmp_path: Path):
     source = tmp_path / "in.txt"
     source.write_text("The cat sat on the mat.\nDogs bark.\n", encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "green_nlp.cli", "parse", "en-ewt-parser", str(source), "-o",
-                             str(tmp_path / "out.conllu")], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "green_nlp.cli",
+            "parse",
+            "en-ewt-parser",
+            str(source),
+            "-o",
+            str(tmp_path / "out.conllu"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     blocks = [block for block in (tmp_path / "out.conllu").read_text().split("\n\n") if block.strip()]
     assert len(blocks) == 2
@@ -86,8 +102,12 @@ def test_the_console_script_classifies_a_file(tmp_path: Path):
     source = tmp_path / "in.txt"
     source.write_text("An utterly delightful film.\n\nA tedious, boring mess.\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
-    result = subprocess.run([sys.executable, "-m", "green_nlp.cli", "classify", "en-sst2-sentiment", str(source), "-o",
-                             str(out)], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "green_nlp.cli", "classify", "en-sst2-sentiment", str(source), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     labels = [record.get("label") for record in records if "label" in record]

@@ -1,4 +1,5 @@
 """`green_nlp.runtime.tagger_results`: the predictor's spans and record, and CoNLL columns."""
+
 import random
 
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
@@ -20,10 +21,14 @@ def test_record_and_conll_columns():
     tagged.add_sentence(["Sarah", "Jones", "left", "."], ["B-PER", "E-PER", "O", "O"])
     tagged.add_sentence(["Paris", "!"], ["S-LOC", "O"])
     assert tagged.to_json() == {
-        "words": ["Sarah", "Jones", "left", ".", "Paris", "!"], "tags": ["B-PER", "E-PER", "O", "O", "S-LOC", "O"],
+        "words": ["Sarah", "Jones", "left", ".", "Paris", "!"],
+        "tags": ["B-PER", "E-PER", "O", "O", "S-LOC", "O"],
         "sentence_starts": [0, 4],
-        "spans": [{"start": 0, "end": 2, "label": "PER", "text": "Sarah Jones"},
-                  {"start": 4, "end": 5, "label": "LOC", "text": "Paris"}]}
+        "spans": [
+            {"start": 0, "end": 2, "label": "PER", "text": "Sarah Jones"},
+            {"start": 4, "end": 5, "label": "LOC", "text": "Paris"},
+        ],
+    }
     assert tagged.to_conll() == "Sarah\tB-PER\nJones\tE-PER\nleft\tO\n.\tO\n\nParis\tS-LOC\n!\tO\n"
     assert TaggedText().to_conll() == "" and TaggedText().to_json()["spans"] == []
 

@@ -1,4 +1,5 @@
 """The torch-free tagger runtime: imports, `green_nlp.load(...).tag`, batching and `green-nlp tag`."""
+
 import json
 import subprocess
 import sys
@@ -14,8 +15,9 @@ WORDS = ["Sarah", "Jones", "works", "for", "Reuters", "in", "London", "."]
 
 
 def _run(args, cwd):
-    return subprocess.run([sys.executable, "-m", "green_nlp.cli", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "green_nlp.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=600
+    )
 
 
 def test_runtime_tags_without_torch_or_allennlp():
@@ -28,8 +30,7 @@ def test_runtime_tags_without_torch_or_allennlp():
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'allennlp', 'allennlp_models'))\n"
         "print(json.dumps({'heavy': heavy, 'tags': tagged.tags}))\n"
     )
-    result = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-3000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["heavy"] == [] and len(report["tags"]) == len(WORDS)
@@ -67,8 +68,10 @@ def test_green_nlp_tag_writes_json_lines_and_conll_and_reports_bad_lines(tmp_pat
     folder = tagger_folder("origin")
     good = ["Sarah Jones works for Reuters .", "Paris is in France . It rains .", "x"]
     source = tmp_path / "in.txt"
-    source.write_bytes(b"\n".join([good[0].encode(), b"caf\xe9", json.dumps({"text": good[1]}).encode(),
-                                   b"", good[2].encode()]) + b"\n")
+    source.write_bytes(
+        b"\n".join([good[0].encode(), b"caf\xe9", json.dumps({"text": good[1]}).encode(), b"", good[2].encode()])
+        + b"\n"
+    )
     result = _run(["tag", str(folder), str(source), "-o", "out.jsonl", "--batch-size", "2"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     expected = [r.to_json() for r in load(folder).tag_many(good)]
@@ -80,7 +83,8 @@ def test_green_nlp_tag_writes_json_lines_and_conll_and_reports_bad_lines(tmp_pat
     blocks = (tmp_path / "out.conll").read_text(encoding="utf-8").split("\n\n")
     assert blocks[0].splitlines() == [f"{w}\t{t}" for w, t in zip(expected[0]["words"], expected[0]["tags"])]
     assert len([line for line in (tmp_path / "out.conll").read_text().splitlines() if line]) == sum(
-        len(record["words"]) for record in expected)
+        len(record["words"]) for record in expected
+    )
 
 
 def test_a_tagger_is_not_a_parser(tmp_path):

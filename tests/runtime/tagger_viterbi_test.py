@@ -1,4 +1,5 @@
 """`green_nlp.runtime.tagger_viterbi` decodes the paths the model's CRF decodes."""
+
 import numpy as np
 import pytest
 import torch
@@ -14,8 +15,9 @@ LABELS = ["O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "E-LOC", "S-LOC"]
 def _crf(include_start_end: bool, seed: int) -> ConditionalRandomField:
     torch.manual_seed(seed)
     bioul = {i: {"S": "U", "E": "L"}.get(tag[0], tag[0]) + tag[1:] for i, tag in enumerate(LABELS)}
-    crf = ConditionalRandomField(len(LABELS), constraints=allowed_transitions("BIOUL", bioul),
-                                 include_start_end_transitions=include_start_end)
+    crf = ConditionalRandomField(
+        len(LABELS), constraints=allowed_transitions("BIOUL", bioul), include_start_end_transitions=include_start_end
+    )
     with torch.no_grad():  # random scores, start/end too (allennlp initialises them to zeros)
         for name in ("transitions", "start_transitions", "end_transitions"):
             if hasattr(crf, name):
@@ -25,10 +27,13 @@ def _crf(include_start_end: bool, seed: int) -> ConditionalRandomField:
 
 def _exported(crf: ConditionalRandomField) -> dict:
     with_ends = crf.include_start_end_transitions
-    return {"transitions": crf.transitions.detach().tolist(),
-            "start_transitions": crf.start_transitions.detach().tolist() if with_ends else None,
-            "end_transitions": crf.end_transitions.detach().tolist() if with_ends else None,
-            "allowed": crf._constraint_mask.detach().long().tolist(), "impossible": -10000.0}
+    return {
+        "transitions": crf.transitions.detach().tolist(),
+        "start_transitions": crf.start_transitions.detach().tolist() if with_ends else None,
+        "end_transitions": crf.end_transitions.detach().tolist() if with_ends else None,
+        "allowed": crf._constraint_mask.detach().long().tolist(),
+        "impossible": -10000.0,
+    }
 
 
 @pytest.mark.parametrize("include_start_end", [True, False])

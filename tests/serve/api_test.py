@@ -1,4 +1,5 @@
 """Every endpoint of a real server, answers checked against the runtime run in this process."""
+
 import re
 from pathlib import Path
 

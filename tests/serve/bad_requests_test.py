@@ -1,4 +1,5 @@
 """Every kind of bad request gets a 4xx with a message saying what to fix; none gets a 5xx."""
+
 import json
 
 import pytest
@@ -13,7 +14,7 @@ CASES = [
     ("not UTF-8", PARSE, b'{"text": "\xff\xfe"}', 400, "UTF-8"),
     ("not an object", PARSE, b'["The cat."]', 400, "JSON object"),
     ("unknown field", PARSE, b'{"txt": "The cat."}', 400, "'txt'"),
-    ("neither field", PARSE, b'{}', 400, "exactly one"),
+    ("neither field", PARSE, b"{}", 400, "exactly one"),
     ("both fields", PARSE, b'{"text": "a", "texts": ["b"]}', 400, "exactly one"),
     ("text not a string", PARSE, b'{"text": 42}', 400, "must be a string"),
     ("texts not a list", PARSE, b'{"texts": "The cat."}', 400, "list of strings"),

@@ -1,4 +1,5 @@
 """Micro-batching: concurrent requests share model calls and each caller gets its own answers."""
+
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
@@ -7,8 +8,28 @@ import pytest
 from green_nlp.serve.batcher import MicroBatcher
 from tests.serve.conftest import PARSER
 
-NOUNS = ["river", "teacher", "garden", "engine", "letter", "mountain", "window", "doctor", "market", "forest",
-         "bridge", "violin", "harbor", "kitchen", "planet", "castle", "island", "station", "camera", "lantern"]
+NOUNS = [
+    "river",
+    "teacher",
+    "garden",
+    "engine",
+    "letter",
+    "mountain",
+    "window",
+    "doctor",
+    "market",
+    "forest",
+    "bridge",
+    "violin",
+    "harbor",
+    "kitchen",
+    "planet",
+    "castle",
+    "island",
+    "station",
+    "camera",
+    "lantern",
+]
 
 
 def parser_stats(client):
@@ -98,6 +119,7 @@ def test_waiting_adapts_to_how_many_texts_came_together():
         async def one(i):
             await asyncio.sleep(gap * i)
             return await batcher.submit([f"late-{i}"])
+
         return await asyncio.gather(*(one(i) for i in range(count)))
 
     async def main():

@@ -1,5 +1,6 @@
 """The page in a real browser: Debian's headless Chromium, driven by Playwright's Python package
 (its own browser downloads are never used). Writes benchmarks/results/serve_page.png."""
+
 import shutil
 
 import pytest
@@ -11,8 +12,10 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOT = REPO_ROOT / "benchmarks" / "results" / "serve_page.png"
 TEXT = "The quick brown fox jumps over the lazy dog near the river bank."
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
-                                "(`apt-get install chromium`); the page's browser test needs it")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="Debian's chromium is not installed (`apt-get install chromium`); the page's browser test needs it",
+)
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +37,10 @@ def run(page, model: str, text: str) -> None:
     page.select_option("#model", model)
     page.fill("#text", text)
     page.click("#submit")
-    page.wait_for_function("document.getElementById('status').textContent.includes(' ms') || "
-                           "document.getElementById('status').className === 'error'")
+    page.wait_for_function(
+        "document.getElementById('status').textContent.includes(' ms') || "
+        "document.getElementById('status').className === 'error'"
+    )
 
 
 def test_the_page_draws_the_dependency_tree(page, parser):
@@ -56,8 +61,10 @@ def test_the_page_shows_class_probabilities(page, dan_folder):
     rows = page.locator("#view .bar-row")
     assert rows.count() == 2  # the fixture DAN's two SST-2 classes
     assert page.locator("#view .bar-row.chosen").count() == 1
-    widths = [float(style.split(":")[1].rstrip("%")) for style in
-              page.locator("#view .bar-fill").evaluate_all("nodes => nodes.map(n => n.getAttribute('style'))")]
+    widths = [
+        float(style.split(":")[1].rstrip("%"))
+        for style in page.locator("#view .bar-fill").evaluate_all("nodes => nodes.map(n => n.getAttribute('style'))")
+    ]
     assert abs(sum(widths) - 100) < 0.5
 
 

@@ -1,4 +1,5 @@
 """A real `green-nlp serve` on a free loopback port, with the shipped parser and a fixture DAN."""
+
 import httpx
 import pytest
 

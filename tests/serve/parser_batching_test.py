@@ -1,8 +1,11 @@
 """The server's length-cut parser batches: the same texts' trees as the runtime's, in order."""
+
 from green_nlp.serve.parser_batching import length_runs, parse_texts
 
-LONG = ("The committee that the mayor appointed last spring finally published its long report on the river, "
-        "the bridges and the old harbour district yesterday.")
+LONG = (
+    "The committee that the mayor appointed last spring finally published its long report on the river, "
+    "the bridges and the old harbour district yesterday."
+)
 TEXTS = ["Dogs bark.", "", LONG, "Hi. How are you today?", "The cat sat on the mat."]
 
 

@@ -1,4 +1,5 @@
 """SIGTERM: the server stops accepting, answers the requests in flight, then exits."""
+
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -25,8 +26,11 @@ def refuses_connections(url: str, within: float = 5.0) -> bool:
 def test_sigterm_drains_requests_in_flight(parser):
     texts = [f"Request {i} arrived before the signal." for i in range(6)]
     # a long batching wait keeps the requests queued in the server when the signal comes
-    with ServerProcess([PARSER], ["--max-wait-ms", "1500"]) as server, \
-            httpx.Client(base_url=server.url, timeout=60) as client, ThreadPoolExecutor(len(texts)) as pool:
+    with (
+        ServerProcess([PARSER], ["--max-wait-ms", "1500"]) as server,
+        httpx.Client(base_url=server.url, timeout=60) as client,
+        ThreadPoolExecutor(len(texts)) as pool,
+    ):
         pending = [pool.submit(client.post, f"/v1/{PARSER}/parse", json={"text": text}) for text in texts]
         deadline = time.monotonic() + 20
         while client.get("/health").json()["models"][PARSER]["parse"]["queued"] < len(texts):

@@ -1,4 +1,5 @@
 """One Distiller interface for both families, held the same way by the parser and the DAN."""
+
 import pytest
 import torch
 from allennlp.common import Params
@@ -85,6 +86,7 @@ def test_bad_temperature_is_refused_by_every_distiller(parser):
 @pytest.mark.parametrize("name", ["green_parser_distillation", "green_distillation"])
 def test_the_parser_callback_resolves_under_its_name_and_its_old_one(name):
     assert TrainerCallback.by_name(name) is ParserDistillationCallback
-    callback = TrainerCallback.from_params(Params({"type": name, "teacher_archive": TEACHER, "temperature": 2.0}),
-                                           serialization_dir="unused")
+    callback = TrainerCallback.from_params(
+        Params({"type": name, "teacher_archive": TEACHER, "temperature": 2.0}), serialization_dir="unused"
+    )
     assert isinstance(callback, ParserDistillationCallback) and callback.temperature == 2.0

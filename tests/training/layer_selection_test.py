@@ -60,8 +60,9 @@ def test_projection_keeps_gates_in_the_unit_interval():
     assert weight.min() < 0.0  # other parameters are not projected
     with pytest.raises(ConfigurationError, match="gates_trainable"):
         ProjectedSgdOptimizer([("weight", weight)], lr=0.1)
-    built = Optimizer.from_params(model_parameters=[("lm_gates", gates)],
-                                  params=Params({"type": "green_projected_sgd", "lr": 0.1}))
+    built = Optimizer.from_params(
+        model_parameters=[("lm_gates", gates)], params=Params({"type": "green_projected_sgd", "lr": 0.1})
+    )
     assert isinstance(built, ProjectedSgdOptimizer)
 
 
@@ -88,8 +89,9 @@ def test_pruned_model_matches_the_gated_model_and_holds_fewer_weights(gates):
     model, archive = _gated([float(g) for g in gates])
     pruned, config = prune_tagger(model, archive.config)
     pruned.eval()
-    assert torch.allclose(_logits(pruned, archive.dataset_reader, WORDS),
-                          _logits(model, archive.dataset_reader, WORDS), atol=1e-6)
+    assert torch.allclose(
+        _logits(pruned, archive.dataset_reader, WORDS), _logits(model, archive.dataset_reader, WORDS), atol=1e-6
+    )
     lms = config["model"]["language_models"]
     assert [lm["num_layers"] for lm in lms] == [n for n in (sum(gates[:3]), sum(gates[3:])) if n]
     assert all("pretrained_file" not in lm for lm in lms)

@@ -1,6 +1,7 @@
 """Fine-tuning a pruned LD-Net tagger (`training_configs/ldnet_ner_finetune.jsonnet`) trains the
 tagger around the kept LM layers without touching them, and `green-prune-ldnet` turns the result
 into an archive that loads without the pruned one it started from."""
+
 import json
 import os
 import shutil
@@ -28,9 +29,25 @@ def test_finetuned_pruned_tagger_keeps_its_lm_layers_and_becomes_standalone(tmp_
     run = tmp_path / "finetune"
     overrides = {"model.archive_file": str(pruned), "vocabulary.directory": str(pruned), "trainer.num_epochs": 2}
     env = {"LDNET_DATA": "fixtures/ldnet/data", "LDNET_LM_PRESET": "tiny"}
-    result = subprocess.run([sys.executable, "-m", "allennlp", "train", "training_configs/ldnet_ner_finetune.jsonnet",
-                             "-s", str(run), "-o", json.dumps(overrides), "--include-package", "green_nlp"],
-                            cwd=REPO_ROOT, env={**os.environ, **env}, capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "train",
+            "training_configs/ldnet_ner_finetune.jsonnet",
+            "-s",
+            str(run),
+            "-o",
+            json.dumps(overrides),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=REPO_ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "test_f1-measure-overall" in json.loads((run / "metrics.json").read_text())
 

@@ -14,6 +14,7 @@ where p_T = softmax(scores / T) over a word's candidate heads (every other posit
 sentence, ROOT included) or over the labels, and the CE terms are at T = 1. The T^2 factor
 (Hinton et al. 2015) keeps the KL gradients' size as T changes.
 """
+
 import pytest
 import torch
 from allennlp.common import Params
@@ -89,8 +90,9 @@ def hand_loss(teacher, student, batch: dict, temperature: float, kl_weight: floa
             gold_label = int(batch["head_tags"][b, i - 1])
             s_arc, t_arc = s["arc_scores"][b, i, candidates], t["arc_scores"][b, i, candidates]
             s_label, t_label = s_labels[b, :, i, gold_head], t_labels[b, :, i, gold_head]
-            kl = temperature ** 2 * (kl_at_temperature(t_arc, s_arc, temperature)
-                                     + kl_at_temperature(t_label, s_label, temperature))
+            kl = temperature**2 * (
+                kl_at_temperature(t_arc, s_arc, temperature) + kl_at_temperature(t_label, s_label, temperature)
+            )
             ce = nll(s_arc, candidates.index(gold_head)) + nll(s_label, gold_label)
             total += float(kl_weight * kl + ce_weight * ce)
             words += 1
@@ -108,8 +110,9 @@ def test_the_fixture_batch_is_padded(parts):
 def test_distillation_loss_equals_equation_3_by_hand(parts, temperature, kl_weight, ce_weight, cache):
     teacher, student, instances = parts
     batch = tensors(instances, teacher.vocab)
-    distiller = ParserDistiller(teacher, temperature=temperature, kl_weight=kl_weight, ce_weight=ce_weight,
-                                cache_teacher_outputs=cache)
+    distiller = ParserDistiller(
+        teacher, temperature=temperature, kl_weight=kl_weight, ce_weight=ce_weight, cache_teacher_outputs=cache
+    )
     expected = hand_loss(teacher, student, batch, temperature, kl_weight, ce_weight)
     got = distilled_loss(student, distiller, batch).item()
     assert got == pytest.approx(expected, rel=1e-5)
@@ -125,10 +128,12 @@ def test_the_kl_terms_are_not_the_cross_entropy(parts):
     kl_only = hand_loss(teacher, student, batch, 3.0, 1.0, 0.0)
     ce_only = hand_loss(teacher, student, batch, 3.0, 0.0, 1.0)
     assert kl_only > 0.01 and ce_only > 0.01
-    assert distilled_loss(student, ParserDistiller(teacher, 3.0, 1.0, 0.0), batch).item() == \
-        pytest.approx(kl_only, rel=1e-5)
-    assert distilled_loss(student, ParserDistiller(teacher, 3.0, 0.0, 1.0), batch).item() == \
-        pytest.approx(ce_only, rel=1e-5)
+    assert distilled_loss(student, ParserDistiller(teacher, 3.0, 1.0, 0.0), batch).item() == pytest.approx(
+        kl_only, rel=1e-5
+    )
+    assert distilled_loss(student, ParserDistiller(teacher, 3.0, 0.0, 1.0), batch).item() == pytest.approx(
+        ce_only, rel=1e-5
+    )
 
 
 def test_a_sentence_scores_and_loses_the_same_alone_as_in_a_padded_batch(parts):

@@ -46,7 +46,21 @@ def test_bad_fraction_is_rejected(teacher_spec):
 
 def test_command_line_writes_sizes(tmp_path):
     out = tmp_path / "sizes.json"
-    subprocess.run([sys.executable, "-m", "green_nlp.training.student_sizing", str(TEACHER), "--fractions", "0.5",
-                    "--out", str(out)], cwd=REPO_ROOT, check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "green_nlp.training.student_sizing",
+            str(TEACHER),
+            "--fractions",
+            "0.5",
+            "--out",
+            str(out),
+        ],
+        cwd=REPO_ROOT,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     sizes = json.loads(out.read_text())
     assert set(sizes["students"]) == {"50"} and sizes["teacher"]["params"] > sizes["students"]["50"]["params"]

@@ -10,6 +10,7 @@ input); put that folder on PYTHONPATH for the commands that use it:
 SuPar saves whole Python objects with `torch.save`, so its own files need `weights_only=False`
 loading on current torch; we do that only for the files this script wrote (see `trusted_torch_load`).
 """
+
 import argparse
 import contextlib
 import gzip
@@ -29,8 +30,10 @@ Predictions = Dict[Tuple[str, ...], List[Tuple[List[int], List[str]]]]
 def require_supar() -> None:
     """Stop with the way to install SuPar, or to reach it, when it cannot be imported."""
     if importlib.util.find_spec("supar") is None:
-        raise SystemExit(f"SuPar is not importable: install it with `bash benchmarks/parser/peers/setup_supar.sh` "
-                         f"and run with PYTHONPATH={PEER_SITE}")
+        raise SystemExit(
+            f"SuPar is not importable: install it with `bash benchmarks/parser/peers/setup_supar.sh` "
+            f"and run with PYTHONPATH={PEER_SITE}"
+        )
 
 
 @contextlib.contextmanager
@@ -75,21 +78,53 @@ def train(args: argparse.Namespace) -> None:
         # Sizes of green_nlp's EWT teacher: gold UPOS 100-d, words 50-d + GloVe 50-d (summed),
         # 3-layer BiLSTM 400 per direction, arc MLP 500, label MLP 100, dropout 0.33.
         parser = BiaffineDependencyParser.build(
-            model_path, build=True, feat=["tag"], encoder="lstm", train=str(ewt / "en_ewt-ud-train.conllu"),
-            embed=str(embed), unk=None,  # the GloVe file has no unk entry
-            n_embed=50, n_pretrained=50, n_feat_embed=100,
-            n_lstm_hidden=400, n_lstm_layers=3, n_mlp_arc=500, n_mlp_rel=100,
-            tree=True, proj=False, punct=True, partial=False, checkpoint=False,
-            lr=2e-3, mu=0.9, nu=0.9, eps=1e-12, weight_decay=0, decay=0.75, decay_steps=5000,
-            verbose=True, max_len=None, device="cpu", local_rank=-1,
+            model_path,
+            build=True,
+            feat=["tag"],
+            encoder="lstm",
+            train=str(ewt / "en_ewt-ud-train.conllu"),
+            embed=str(embed),
+            unk=None,  # the GloVe file has no unk entry
+            n_embed=50,
+            n_pretrained=50,
+            n_feat_embed=100,
+            n_lstm_hidden=400,
+            n_lstm_layers=3,
+            n_mlp_arc=500,
+            n_mlp_rel=100,
+            tree=True,
+            proj=False,
+            punct=True,
+            partial=False,
+            checkpoint=False,
+            lr=2e-3,
+            mu=0.9,
+            nu=0.9,
+            eps=1e-12,
+            weight_decay=0,
+            decay=0.75,
+            decay_steps=5000,
+            verbose=True,
+            max_len=None,
+            device="cpu",
+            local_rank=-1,
         )
         start = time.perf_counter()
-        parser.train(train=str(ewt / "en_ewt-ud-train.conllu"), dev=str(ewt / "en_ewt-ud-dev.conllu"),
-                     test=str(ewt / "en_ewt-ud-test.conllu"), buckets=32, batch_size=args.batch_tokens,
-                     epochs=args.epochs, patience=args.epochs, clip=5.0, update_steps=1)
+        parser.train(
+            train=str(ewt / "en_ewt-ud-train.conllu"),
+            dev=str(ewt / "en_ewt-ud-dev.conllu"),
+            test=str(ewt / "en_ewt-ud-test.conllu"),
+            buckets=32,
+            batch_size=args.batch_tokens,
+            epochs=args.epochs,
+            patience=args.epochs,
+            clip=5.0,
+            update_steps=1,
+        )
     minutes = (time.perf_counter() - start) / 60
     (args.out / "training.json").write_text(
-        f'{{"epochs": {args.epochs}, "train_minutes": {minutes:.1f}, "batch_tokens": {args.batch_tokens}}}\n')
+        f'{{"epochs": {args.epochs}, "train_minutes": {minutes:.1f}, "batch_tokens": {args.batch_tokens}}}\n'
+    )
 
 
 def load(model_path: Path):

@@ -1,5 +1,6 @@
 """benchmarks.ldnet.taggers' seed summary reads each tagger's own test F1 from its metrics.json and
 only averages seeds that have both a NoLM and an origin run."""
+
 import json
 from pathlib import Path
 

@@ -1,6 +1,7 @@
 """benchmarks.parser.ewt's CoNLL 2018 columns on the fixture treebank, with the fixture parser:
 the CoNLL-U the predictor writes, and the gold file with a model's predictions written in (for
 allennlp-models' parser), both scored by the official scorer."""
+
 import pytest
 from allennlp.models.archival import load_archive
 

@@ -1,5 +1,6 @@
 """benchmarks.parser.ewt --keep-missing keeps an absent run's earlier row, marked, and never
 uses it in a speed ratio."""
+
 import json
 import shutil
 import sys
@@ -13,8 +14,10 @@ def test_keep_missing_carries_the_earlier_row_out_of_the_ratios(quickstart_archi
     runs, out = tmp_path / "runs", tmp_path / "results"
     shutil.copytree(quickstart_archive.parent, runs / "ewt_gold_upos")  # a whole finished run
     out.mkdir()
-    earlier = {"green_nlp_raw_text": {"uas": 1.0, "las": 0.5, "cpu_tokens_per_s": 7.0},
-               "allennlp_models_biaffine": {"uas": 2.0, "las": 1.5, "cpu_tokens_per_s": 3.0}}
+    earlier = {
+        "green_nlp_raw_text": {"uas": 1.0, "las": 0.5, "cpu_tokens_per_s": 7.0},
+        "allennlp_models_biaffine": {"uas": 2.0, "las": 1.5, "cpu_tokens_per_s": 3.0},
+    }
     (out / "parser_ewt.json").write_text(json.dumps({"models": earlier}))
 
     argv = ["benchmarks.parser.ewt", "--runs", str(runs), "--out", str(out), "--repeats", "1", "--keep-missing"]

@@ -1,6 +1,7 @@
 """benchmarks.parser.shipped_conll18 on the fixture treebank with the shipped parser: the file it
 writes holds the runtime's trees in the gold file's other columns, so with gold tokens the official
 UAS equals green_nlp's strict UAS; from raw text the official scorer aligns spaCy's tokens."""
+
 from pathlib import Path
 
 import conllu

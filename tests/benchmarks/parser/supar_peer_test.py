@@ -1,5 +1,6 @@
 """benchmarks.parser.peers.supar_peer finds SuPar on the import path only (no path edits of its own),
 and says how to install and reach it when it is not there."""
+
 import importlib.util
 
 import pytest

@@ -1,4 +1,5 @@
 """benchmarks.reports.update_readme: headline results in the README, the rest in docs/results.md."""
+
 import shutil
 
 import pytest
@@ -57,7 +58,9 @@ def test_the_committed_readme_and_results_page_match_the_results_files(tmp_path)
     shutil.copy(REPO_ROOT / "README.md", tmp_path / "README.md")
     shutil.copytree(REPO_ROOT / "benchmarks" / "results", tmp_path / "benchmarks" / "results")
     update_readme.update(tmp_path)
-    assert (tmp_path / "README.md").read_text() == (REPO_ROOT / "README.md").read_text(), \
+    assert (tmp_path / "README.md").read_text() == (REPO_ROOT / "README.md").read_text(), (
         "README.md is out of date: run python -m benchmarks.reports.update_readme"
-    assert (tmp_path / "docs" / "results.md").read_text() == (REPO_ROOT / "docs" / "results.md").read_text(), \
+    )
+    assert (tmp_path / "docs" / "results.md").read_text() == (REPO_ROOT / "docs" / "results.md").read_text(), (
         "docs/results.md is out of date: run python -m benchmarks.reports.update_readme"
+    )

@@ -1,4 +1,5 @@
 """benchmarks.robustness.bad_input covers every file in tests/bad_inputs/ and judges cases strictly."""
+
 import pytest
 
 from benchmarks.robustness import bad_input
@@ -18,12 +19,24 @@ def test_every_bad_input_file_has_a_case(robustness):
         assert case.file.name == name and (case.error is None) != (case.check is None), name
 
 
-@pytest.mark.parametrize("name", ["conllu_two_roots.conllu", "conllu_crlf_line_ends.conllu",
-                                  "config_wrong_dimension.jsonnet", "archive_truncated.tar.gz",
-                                  "conllu_malformed_id.conllu", "conllu_non_ascii_head.conllu", "conllu_bom.conllu",
-                                  "conll_latin1.conll", "conll_empty.conll", "classifier_bom.tsv",
-                                  "config_char_cnn_mismatch.jsonnet", "conllu_one_malformed_sentence.conllu",
-                                  "parser_json_wrong_types.jsonl"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "conllu_two_roots.conllu",
+        "conllu_crlf_line_ends.conllu",
+        "config_wrong_dimension.jsonnet",
+        "archive_truncated.tar.gz",
+        "conllu_malformed_id.conllu",
+        "conllu_non_ascii_head.conllu",
+        "conllu_bom.conllu",
+        "conll_latin1.conll",
+        "conll_empty.conll",
+        "classifier_bom.tsv",
+        "config_char_cnn_mismatch.jsonnet",
+        "conllu_one_malformed_sentence.conllu",
+        "parser_json_wrong_types.jsonl",
+    ],
+)
 def test_cases_run_through_the_real_loaders(robustness, name):
     detail = robustness.run_case(robustness.file_cases()[name])
     assert detail["handled"], detail
@@ -41,8 +54,14 @@ def test_deep_or_missing_errors_and_wrong_results_are_not_handled(robustness):
     assert robustness.run_case(silent)["why_not_handled"] == "an error was due, none was raised"
     wrong = Case("wrong", "nothing", "a tree", lambda: [2, 1], check=lambda heads: (robustness.is_tree(heads), "?"))
     assert not robustness.run_case(wrong)["handled"]
-    vague = Case("vague", "nothing", "names the file", lambda: (_ for _ in ()).throw(ValueError("bad")),
-                 error=["{file}:1:"], file=BAD_INPUTS / "conllu_cycle.conllu")
+    vague = Case(
+        "vague",
+        "nothing",
+        "names the file",
+        lambda: (_ for _ in ()).throw(ValueError("bad")),
+        error=["{file}:1:"],
+        file=BAD_INPUTS / "conllu_cycle.conllu",
+    )
     assert "message lacks" in robustness.run_case(vague)["why_not_handled"]
 
 

@@ -1,5 +1,6 @@
 """benchmarks.runtime.dan: what it reads (the timing itself is not asserted: speed is a ratio the
 script reports)."""
+
 import pytest
 
 from benchmarks.runtime import dan as dan_benchmark

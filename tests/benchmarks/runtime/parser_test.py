@@ -2,6 +2,7 @@
 fixture sentences: every key the report needs is written, every ratio divides two figures of the
 same run, no absolute path of the machine goes into the results, and the ONNX memory child runs
 without torch. No timing is asserted."""
+
 import json
 import sys
 
@@ -19,14 +20,33 @@ def quickstart_folder(quickstart_archive, tmp_path_factory):
     return exported("quickstart", quickstart_archive, tmp_path_factory.mktemp("exported"), RAW_TEXT_CARD)
 
 
-def test_speed_accuracy_and_sizes_write_same_run_figures(quickstart_archive, quickstart_folder, tmp_path,
-                                                         monkeypatch):
+def test_speed_accuracy_and_sizes_write_same_run_figures(quickstart_archive, quickstart_folder, tmp_path, monkeypatch):
     monkeypatch.setattr(bench, "du_bytes", lambda path: 2_000_000_000)  # no du over the real 6 GB venv
     out = tmp_path / "results"
-    monkeypatch.setattr(sys, "argv", [
-        "benchmarks.runtime.parser", "--archive", str(quickstart_archive), "--folder", str(quickstart_folder),
-        "--test-file", str(TEST_FILE), "--sentences", "5", "--repeats", "1", "--parts", "speed", "sizes",
-        "--runtime-venv", str(tmp_path), "--out", str(out)])
+    monkeypatch.setattr(
+        sys,
+        "argv",
+        [
+            "benchmarks.runtime.parser",
+            "--archive",
+            str(quickstart_archive),
+            "--folder",
+            str(quickstart_folder),
+            "--test-file",
+            str(TEST_FILE),
+            "--sentences",
+            "5",
+            "--repeats",
+            "1",
+            "--parts",
+            "speed",
+            "sizes",
+            "--runtime-venv",
+            str(tmp_path),
+            "--out",
+            str(out),
+        ],
+    )
     bench.main()
 
     text = (out / "runtime.json").read_text()
@@ -48,7 +68,8 @@ def test_speed_accuracy_and_sizes_write_same_run_figures(quickstart_archive, qui
 
     ratios = results["speed_ratios"]
     expected = {f"onnx_int8_vs_torch_int8 {s}" for s in bench.SETTINGS} | {
-        f"{form}_vs_allennlp_predictor {s}" for form in bench.FORMS[1:] for s in bench.SETTINGS}
+        f"{form}_vs_allennlp_predictor {s}" for form in bench.FORMS[1:] for s in bench.SETTINGS
+    }
     assert set(ratios) == expected
     for ratio in ratios.values():  # each ratio is the quotient of two rows of this very run
         numerator, denominator = speed[ratio["numerator"]], speed[ratio["denominator"]]
@@ -82,11 +103,17 @@ def test_speed_accuracy_and_sizes_write_same_run_figures(quickstart_archive, qui
 
 
 def test_cold_start_ratios_and_aims_come_from_the_same_medians():
-    cold = {"allennlp_predict": {"first_line_s": 12.0}, "green_nlp_parse_int8": {"first_line_s": 3.0},
-            "green_nlp_parse_int8 (runtime venv)": {"first_line_s": 1.5}, "import_spacy": {"first_line_s": 1.0}}
+    cold = {
+        "allennlp_predict": {"first_line_s": 12.0},
+        "green_nlp_parse_int8": {"first_line_s": 3.0},
+        "green_nlp_parse_int8 (runtime venv)": {"first_line_s": 1.5},
+        "import_spacy": {"first_line_s": 1.0},
+    }
     ratios = bench.cold_start_ratios(cold)
-    assert set(ratios) == {"allennlp_predict_vs_green_nlp_parse_int8",
-                           "allennlp_predict_vs_green_nlp_parse_int8 (runtime venv)"}
+    assert set(ratios) == {
+        "allennlp_predict_vs_green_nlp_parse_int8",
+        "allennlp_predict_vs_green_nlp_parse_int8 (runtime venv)",
+    }
     assert ratios["allennlp_predict_vs_green_nlp_parse_int8"]["ratio"] == 4.0
     aims = bench.aims({"cold_start": cold, "cold_start_ratios": ratios})
     assert aims["green-nlp parse cold start, s"] == {"aim": "<= 2.0", "value": 3.0, "met": False}

@@ -1,4 +1,5 @@
 """benchmarks.serve.load: its load clients against a real server, and its verdicts on the aims."""
+
 import asyncio
 import json
 
@@ -25,22 +26,42 @@ def test_load_clients_count_answers_and_errors(server):
 
 
 def level(clients, rate, p99, cpu):
-    return {"clients": clients, "requests_per_s": rate, "p50_ms": p99 / 2, "p95_ms": p99, "p99_ms": p99,
-            "mean_batch": 1.0, "errors": 0, "5xx": 0, "server_cpu_ms_per_request": cpu,
-            "client_cpu_ms_per_request": 0.5, "rss_mb_after": 100.0}
+    return {
+        "clients": clients,
+        "requests_per_s": rate,
+        "p50_ms": p99 / 2,
+        "p95_ms": p99,
+        "p99_ms": p99,
+        "mean_batch": 1.0,
+        "errors": 0,
+        "5xx": 0,
+        "server_cpu_ms_per_request": cpu,
+        "client_cpu_ms_per_request": 0.5,
+        "rss_mb_after": 100.0,
+    }
 
 
 def test_the_report_judges_the_aims_from_the_measured_rows(tmp_path):
     run = {"rss_mb_start": 100.0, "rss_mb_end": 101.0}
     results = {
-        "machine": "test", "load_average_before": [1.0], "load_average_after": [1.0],
+        "machine": "test",
+        "load_average_before": [1.0],
+        "load_average_after": [1.0],
         "setup": {"server": "s", "client": "c", "request": "r", "seconds_per_level": 1, "rounds": 2},
-        "texts": {bench.PARSER: "p", "classifier": "c"}, "classifier": "fixture",
-        "models": {"fast": {"micro-batching": {**run, "levels": [level(1, 10, 20, 2), level(32, 100, 200, 0.5)]},
-                            "batch 1": {**run, "levels": [level(1, 10, 20, 2), level(32, 20, 900, 2)]}},
-                   "slow": {"micro-batching": {**run, "levels": [level(32, 30, 300, 1)]},
-                            "batch 1": {**run, "levels": [level(32, 20, 400, 2)]}}},
-        "batched_vs_alone_parses": {"sentences": 2, "words": 10, "same_head_and_label": 0.9, "identical_texts": 1}}
+        "texts": {bench.PARSER: "p", "classifier": "c"},
+        "classifier": "fixture",
+        "models": {
+            "fast": {
+                "micro-batching": {**run, "levels": [level(1, 10, 20, 2), level(32, 100, 200, 0.5)]},
+                "batch 1": {**run, "levels": [level(1, 10, 20, 2), level(32, 20, 900, 2)]},
+            },
+            "slow": {
+                "micro-batching": {**run, "levels": [level(32, 30, 300, 1)]},
+                "batch 1": {**run, "levels": [level(32, 20, 400, 2)]},
+            },
+        },
+        "batched_vs_alone_parses": {"sentences": 2, "words": 10, "same_head_and_label": 0.9, "identical_texts": 1},
+    }
     results["aims"] = bench.aims(results, [1, 32])
     assert results["aims"]["fast"]["speedup_met"] and results["aims"]["fast"]["p99_met"]
     assert results["aims"]["fast"]["server_cpu_per_request_ratio_at_32_clients"] == 4.0

@@ -69,8 +69,13 @@ class TestDistilledStudent(ModelTestCase):
         scores = self.model.score(batch["words"], batch["upos"])
         gold = self.model._with_root(batch["head_indices"])
         separate = self.model.loss(scores, batch["head_indices"], batch["head_tags"], batch["upos"])
-        shared = self.model.loss(scores, batch["head_indices"], batch["head_tags"], batch["upos"],
-                                 gold_label_scores=self.model.label_scores(scores, gold))
+        shared = self.model.loss(
+            scores,
+            batch["head_indices"],
+            batch["head_tags"],
+            batch["upos"],
+            gold_label_scores=self.model.label_scores(scores, gold),
+        )
         assert shared.item() == pytest.approx(separate.item(), abs=1e-6)
         calls = []
         label_scores = self.model.label_scores
@@ -115,8 +120,9 @@ class TestDistilledStudent(ModelTestCase):
         run_teacher = cached._run_teacher
         cached._run_teacher = lambda *args: calls.append(1) or run_teacher(*args)
         for batch in (tensors(self.instances), tensors(self.instances[:1]), tensors(self.instances[::-1])):
-            cached.teacher_scores(batch["words"], batch["upos"], self.model._with_root(batch["head_indices"]),
-                                  batch["metadata"])
+            cached.teacher_scores(
+                batch["words"], batch["upos"], self.model._with_root(batch["head_indices"]), batch["metadata"]
+            )
         # epoch 2 regroups the sentences (another padding length, another order): no teacher run
         assert len(calls) == 1
 
@@ -210,16 +216,37 @@ def test_allennlp_train_of_a_student_from_cross_fitted_fixture_teachers(tmp_path
     of the fixture treebank); listing them out of order is refused before training."""
     archives = [str(path) for path in fold_teacher_archives]
     student_run = tmp_path / "student"
-    _allennlp_train(STUDENT_CONFIG, student_run, {  # the callback's name; the fixture config has its old one
-        "trainer.num_epochs": 2,
-        "trainer.callbacks": [{"type": "green_parser_distillation", "cross_fit_teacher_archives": archives}]})
+    _allennlp_train(
+        STUDENT_CONFIG,
+        student_run,
+        {  # the callback's name; the fixture config has its old one
+            "trainer.num_epochs": 2,
+            "trainer.callbacks": [{"type": "green_parser_distillation", "cross_fit_teacher_archives": archives}],
+        },
+    )
     assert load_archive(str(student_run / "model.tar.gz")).model is not None
     assert not any("teacher" in key for key in torch.load(student_run / "best.th", weights_only=True))
     swapped = subprocess.run(
-        [sys.executable, "-m", "allennlp", "train", str(STUDENT_CONFIG), "-s", str(tmp_path / "swapped"),
-         "-o", json.dumps({"trainer.callbacks": [{"type": "green_distillation",
-                                                  "cross_fit_teacher_archives": archives[::-1]}]}),
-         "--include-package", "green_nlp"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "train",
+            str(STUDENT_CONFIG),
+            "-s",
+            str(tmp_path / "swapped"),
+            "-o",
+            json.dumps(
+                {"trainer.callbacks": [{"type": "green_distillation", "cross_fit_teacher_archives": archives[::-1]}]}
+            ),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert swapped.returncode != 0
     assert "cross-fitting teacher 0" in swapped.stderr and "leave_out_fold=1" in swapped.stderr
 
@@ -227,9 +254,24 @@ def test_allennlp_train_of_a_student_from_cross_fitted_fixture_teachers(tmp_path
 def test_allennlp_train_of_a_student_from_the_fixture_teacher(tmp_path):
     run = tmp_path / "student"
     result = subprocess.run(
-        [sys.executable, "-m", "allennlp", "train", str(STUDENT_CONFIG), "-s", str(run),
-         "-o", json.dumps({"trainer.num_epochs": 3}), "--include-package", "green_nlp"],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "train",
+            str(STUDENT_CONFIG),
+            "-s",
+            str(run),
+            "-o",
+            json.dumps({"trainer.num_epochs": 3}),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     weights = torch.load(run / "best.th", weights_only=True)
     assert not any("teacher" in key for key in weights)
@@ -240,8 +282,24 @@ def test_allennlp_train_of_a_student_from_the_fixture_teacher(tmp_path):
 
 def _allennlp_train(config, run, overrides):
     result = subprocess.run(
-        [sys.executable, "-m", "allennlp", "train", str(config), "-s", str(run), "-o", json.dumps(overrides),
-         "--include-package", "green_nlp"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "train",
+            str(config),
+            "-s",
+            str(run),
+            "-o",
+            json.dumps(overrides),
+            "--include-package",
+            "green_nlp",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
 
 
@@ -251,27 +309,53 @@ def test_teacher_then_distilled_student_on_real_ewt_sentences(tmp_path):
     teacher's vocabulary saw, so every relation label is known)."""
     train = require_data("ud", "UD_English-EWT", "en_ewt-ud-train.conllu")
     dev = require_data("ud", "UD_English-EWT", "en_ewt-ud-dev.conllu")
-    data = {"train_data_path": str(train), "validation_data_path": str(dev),
-            "dataset_reader.max_instances": 120, "validation_dataset_reader.max_instances": 120,
-            "trainer.num_epochs": 2}
+    data = {
+        "train_data_path": str(train),
+        "validation_data_path": str(dev),
+        "dataset_reader.max_instances": 120,
+        "validation_dataset_reader.max_instances": 120,
+        "trainer.num_epochs": 2,
+    }
     teacher_run = tmp_path / "teacher"
     _allennlp_train(FIXTURES / "parser" / "teacher_experiment.jsonnet", teacher_run, data)
     teacher_archive = str(teacher_run / "model.tar.gz")
     student_run = tmp_path / "student"
-    _allennlp_train(STUDENT_CONFIG, student_run, {
-        **data, "vocabulary.directory": teacher_archive,
-        "trainer.callbacks": [{"type": "green_distillation", "teacher_archive": teacher_archive}]})
+    _allennlp_train(
+        STUDENT_CONFIG,
+        student_run,
+        {
+            **data,
+            "vocabulary.directory": teacher_archive,
+            "trainer.callbacks": [{"type": "green_distillation", "teacher_archive": teacher_archive}],
+        },
+    )
 
     assert not any("teacher" in key for key in torch.load(student_run / "best.th", weights_only=True))
     student, teacher = load_archive(str(student_run / "model.tar.gz")), load_archive(teacher_archive)
-    assert student.model.vocab.get_token_to_index_vocabulary("deprel_labels") == \
-        teacher.model.vocab.get_token_to_index_vocabulary("deprel_labels")
+    assert student.model.vocab.get_token_to_index_vocabulary(
+        "deprel_labels"
+    ) == teacher.model.vocab.get_token_to_index_vocabulary("deprel_labels")
     scores_file = tmp_path / "dev_metrics.json"
     result = subprocess.run(
-        [sys.executable, "-m", "allennlp", "evaluate", str(student_run / "model.tar.gz"), str(dev),
-         "--output-file", str(scores_file), "--include-package", "green_nlp",
-         "-o", json.dumps({"validation_dataset_reader.max_instances": 120})],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "evaluate",
+            str(student_run / "model.tar.gz"),
+            str(dev),
+            "--output-file",
+            str(scores_file),
+            "--include-package",
+            "green_nlp",
+            "-o",
+            json.dumps({"validation_dataset_reader.max_instances": 120}),
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     scores = json.loads(scores_file.read_text())
     assert 0.0 < scores["UAS"] <= 1.0 and 0.0 <= scores["LAS"] <= scores["UAS"]
@@ -284,18 +368,29 @@ def test_allennlp_train_of_a_student_from_a_transformer_teacher(tmp_path):
     minilm = minilm_dir()
     pieces = {"type": "pretrained_transformer_mismatched", "model_name": str(minilm), "max_length": 64}
     teacher_run = tmp_path / "teacher"
-    _allennlp_train(FIXTURES / "parser" / "teacher_experiment.jsonnet", teacher_run, {
-        "trainer.num_epochs": 1,
-        "dataset_reader.token_indexers.transformer": pieces,
-        "validation_dataset_reader.token_indexers.transformer": pieces,
-        "model.text_field_embedder.token_embedders.transformer": {**pieces, "last_layer_only": False},
-        "model.encoder.input_size": 12 + 384 + 6})
+    _allennlp_train(
+        FIXTURES / "parser" / "teacher_experiment.jsonnet",
+        teacher_run,
+        {
+            "trainer.num_epochs": 1,
+            "dataset_reader.token_indexers.transformer": pieces,
+            "validation_dataset_reader.token_indexers.transformer": pieces,
+            "model.text_field_embedder.token_embedders.transformer": {**pieces, "last_layer_only": False},
+            "model.encoder.input_size": 12 + 384 + 6,
+        },
+    )
     teacher_archive = str(teacher_run / "model.tar.gz")
     student_run = tmp_path / "student"
-    _allennlp_train(STUDENT_CONFIG, student_run, {
-        "trainer.num_epochs": 2, "vocabulary.directory": teacher_archive,
-        "dataset_reader.token_indexers.transformer": pieces,
-        "trainer.callbacks": [{"type": "green_distillation", "teacher_archive": teacher_archive}]})
+    _allennlp_train(
+        STUDENT_CONFIG,
+        student_run,
+        {
+            "trainer.num_epochs": 2,
+            "vocabulary.directory": teacher_archive,
+            "dataset_reader.token_indexers.transformer": pieces,
+            "trainer.callbacks": [{"type": "green_distillation", "teacher_archive": teacher_archive}],
+        },
+    )
 
     weights = torch.load(student_run / "best.th", weights_only=True)
     assert not any("transformer" in key or "teacher" in key for key in weights)

@@ -23,8 +23,10 @@ def _trainer(student, batches=5, epochs=2):
 
 
 def test_callback_from_config_attaches_its_distiller_and_detaches_at_the_end():
-    callback = TrainerCallback.from_params(Params({"type": "green_logit_distillation", "temperature": 3.0,
-                                                   "kl_weight": 0.5, "ce_weight": 2.0}), serialization_dir="unused")
+    callback = TrainerCallback.from_params(
+        Params({"type": "green_logit_distillation", "temperature": 3.0, "kl_weight": 0.5, "ce_weight": 2.0}),
+        serialization_dir="unused",
+    )
     assert isinstance(callback, LogitDistillationCallback)
     student = _Student()
     callback.on_start(_trainer(student))

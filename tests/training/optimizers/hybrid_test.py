@@ -35,8 +35,10 @@ def _step(model, optimizer, scale=1.0):
 
 def test_parameter_groups_split_sparse_table_from_dense_layers():
     model = _model()
-    optimizer = Optimizer.from_params(model_parameters=list(model.named_parameters()),
-                                      params=Params({"type": "green_hybrid_adam", "lr": 1e-3, "sparse_lr": 1e-2}))
+    optimizer = Optimizer.from_params(
+        model_parameters=list(model.named_parameters()),
+        params=Params({"type": "green_hybrid_adam", "lr": 1e-3, "sparse_lr": 1e-2}),
+    )
     assert isinstance(optimizer, HybridAdamOptimizer)
     assert optimizer.sparse_names == ["ngram_embedding.weight"]
     sparse_ids = {id(p) for g in optimizer.sparse_optimizer.param_groups for p in g["params"]}
@@ -80,8 +82,9 @@ def test_state_round_trip_through_torch_save_keeps_moments_and_scheduler_reach()
     weight = model.ngram_embedding.weight
     restored_state, state = restored.sparse_optimizer.state[weight], optimizer.sparse_optimizer.state[weight]
     assert torch.equal(restored_state["exp_avg"], state["exp_avg"])
-    scheduler = LearningRateScheduler.from_params(optimizer=restored, params=Params({"type": "step", "step_size": 1,
-                                                                                      "gamma": 0.5}))
+    scheduler = LearningRateScheduler.from_params(
+        optimizer=restored, params=Params({"type": "step", "step_size": 1, "gamma": 0.5})
+    )
     scheduler.step()
     assert restored.sparse_optimizer.param_groups[0]["lr"] == pytest.approx(2.5e-4)
     assert restored.dense_optimizer.param_groups[0]["lr"] == pytest.approx(2.5e-4)
@@ -90,13 +93,27 @@ def test_state_round_trip_through_torch_save_keeps_moments_and_scheduler_reach()
 def test_allennlp_train_resumes_with_recover(tmp_path, monkeypatch):
     run = tmp_path / "run"
     monkeypatch.chdir(REPO_ROOT)
-    command = ["allennlp", "train", str(DAN_CONFIG), "-s", str(run), "-o",
-               json.dumps({"trainer.num_epochs": 4, "trainer.patience": 4}), "--include-package", "green_nlp"]
+    command = [
+        "allennlp",
+        "train",
+        str(DAN_CONFIG),
+        "-s",
+        str(run),
+        "-o",
+        json.dumps({"trainer.num_epochs": 4, "trainer.patience": 4}),
+        "--include-package",
+        "green_nlp",
+    ]
     monkeypatch.setattr(sys, "argv", command)
     main()
     # Make it look interrupted after epoch 3 of 4: drop the last checkpoint and the outputs.
-    for name in ("model_state_e4_b0.th", "training_state_e4_b0.th", "model.tar.gz", "metrics.json",
-                 "metrics_epoch_3.json"):
+    for name in (
+        "model_state_e4_b0.th",
+        "training_state_e4_b0.th",
+        "model.tar.gz",
+        "metrics.json",
+        "metrics_epoch_3.json",
+    ):
         (run / name).unlink()
     first_epoch_written = (run / "metrics_epoch_0.json").stat().st_mtime
     state = torch.load(run / "training_state_e3_b0.th", weights_only=True)
