@@ -25,12 +25,15 @@ def refuses_connections(url: str, within: float = 5.0) -> bool:
 
 def test_sigterm_drains_requests_in_flight(parser):
     texts = [f"Request {i} arrived before the signal." for i in range(6)]
-    # a long batching wait keeps the requests queued in the server when the signal comes
+    # a long batching wait keeps the requests queued in the server when the signal comes: the queue
+    # waits for as many texts as the last model call held, so a first call of seven makes six wait
     with (
         ServerProcess([PARSER], ["--max-wait-ms", "1500"]) as server,
         httpx.Client(base_url=server.url, timeout=60) as client,
         ThreadPoolExecutor(len(texts)) as pool,
     ):
+        primer = client.post(f"/v1/{PARSER}/parse", json={"texts": [f"Warm-up text {i}." for i in range(7)]})
+        assert primer.status_code == 200
         pending = [pool.submit(client.post, f"/v1/{PARSER}/parse", json={"text": text}) for text in texts]
         deadline = time.monotonic() + 20
         while client.get("/health").json()["models"][PARSER]["parse"]["queued"] < len(texts):
