@@ -5,9 +5,11 @@ common factor; the factor is found by bisection on the exact parameter count of 
 built with the teacher's vocabulary. Pretrained word vectors keep their width (GloVe is 50-d).
 
     python -m green_nlp.training.student_sizing TEACHER [--fractions 0.2 0.4 0.6 0.8] [--out sizes.json]
+    python -m green_nlp.training.student_sizing TEACHER/model.tar.gz --fraction 0.4 --write-config d40.json [--baseline]
 
 TEACHER is a model archive, a training run folder, or a training config (its vocabulary is then
-built from the config's training data).
+built from the config's training data). `--write-config` writes one student's complete training
+config from a teacher archive instead (`green_nlp.training.student_config`), for any treebank.
 """
 
 import argparse
@@ -16,7 +18,7 @@ import json
 import tarfile
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from allennlp.common import Params
 from allennlp.data import Vocabulary
@@ -100,17 +102,24 @@ def size_student(
     return dims, count, count / teacher_count
 
 
+def read_archive(archive_path: Path) -> Tuple[Dict[str, Any], Vocabulary]:
+    """The training config and vocabulary of a model archive (its weights are not extracted)."""
+    with tempfile.TemporaryDirectory() as folder:
+        with tarfile.open(archive_path) as archive:
+            wanted = [m for m in archive.getmembers() if m.name == "config.json" or m.name.startswith("vocabulary/")]
+            archive.extractall(folder, members=wanted, filter="data")
+        config = json.loads((Path(folder) / "config.json").read_text())
+        return config, Vocabulary.from_files(str(Path(folder) / "vocabulary"))
+
+
 def load_teacher_spec(teacher: Path) -> Tuple[Dict[str, Any], Vocabulary]:
     """Model params and vocabulary from an archive, a run folder, or a training config."""
     if teacher.is_dir():
         config = json.loads((teacher / "config.json").read_text())
         return config["model"], Vocabulary.from_files(str(teacher / "vocabulary"))
     if teacher.name.endswith(".tar.gz"):
-        with tempfile.TemporaryDirectory() as folder:
-            with tarfile.open(teacher) as archive:
-                archive.extractall(folder, filter="data")
-            config = json.loads((Path(folder) / "config.json").read_text())
-            return config["model"], Vocabulary.from_files(str(Path(folder) / "vocabulary"))
+        config, vocab = read_archive(teacher)
+        return config["model"], vocab
     from allennlp.data import DatasetReader
 
     params = Params.from_file(str(teacher))
@@ -121,14 +130,44 @@ def load_teacher_spec(teacher: Path) -> Tuple[Dict[str, Any], Vocabulary]:
     return params.pop("model").as_dict(), vocab
 
 
-def main() -> None:
+def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description="Pick student parser sizes for fractions of a teacher's parameters.")
-    parser.add_argument("teacher", type=Path)
-    parser.add_argument("--fractions", type=float, nargs="+", default=list(DEFAULT_FRACTIONS))
-    parser.add_argument("--out", type=Path, help="write the sizes as JSON here (student configs import it)")
-    args = parser.parse_args()
+    parser.add_argument("teacher", type=Path, help="a model archive, a training run folder or a training config")
+    parser.add_argument("--fractions", "--fraction", type=float, nargs="+", default=list(DEFAULT_FRACTIONS))
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--out", type=Path, help="write the sizes as JSON here (student configs import it)")
+    output.add_argument(
+        "--write-config",
+        type=Path,
+        metavar="CONFIG",
+        help="write a ready-to-train student config (one --fraction; TEACHER a model.tar.gz): "
+        "the teacher's config with the student's dims, the teacher's vocabulary and the distillation callback",
+    )
+    parser.add_argument(
+        "--baseline", action="store_true", help="with --write-config: the equal-size student without a teacher (B-x)"
+    )
+    args = parser.parse_args(argv)
 
     import green_nlp  # noqa: F401  (registers the model)
+
+    if args.write_config is not None:
+        if len(args.fractions) != 1:
+            parser.error(f"--write-config writes one student: give one --fraction, not {args.fractions}")
+        # imported here: student_config builds on this module
+        from green_nlp.training.student_config import TeacherArchiveError, write_student_config
+
+        try:
+            dims, count, reached = write_student_config(
+                args.teacher, args.fractions[0], args.write_config, distilled=not args.baseline
+            )
+        except (TeacherArchiveError, ValueError) as error:
+            parser.error(str(error))
+        name = f"{'B' if args.baseline else 'D'}-{round(100 * args.fractions[0])}"
+        print(f"{name}: {dims} -> {count:,} parameters = {reached:.2%} of the teacher's")
+        print(f"wrote {args.write_config}; next: allennlp train {args.write_config} -s RUN --include-package green_nlp")
+        return
+    if args.baseline:
+        parser.error("--baseline goes with --write-config")
 
     model_params, vocab = load_teacher_spec(args.teacher)
     teacher_dims = student_dims(model_params, 1.0)
