@@ -22,6 +22,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
+from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW
+
 RUNTIME_COMMANDS = ("parse", "tag", "classify", "models", "configs", "serve")
 
 
@@ -57,7 +59,14 @@ def _runtime_parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--errors-file", type=Path, help="also write every skipped line as JSON {file, line, error}"
         )
-        command.add_argument("--batch-size", type=int, default=32, help="lines per model call")
+        command.add_argument("--batch-size", type=int, default=32, help="sentences (classify: texts) per model call")
+        command.add_argument(
+            "--sort-window",
+            type=int,
+            default=DEFAULT_SORT_WINDOW,
+            help="lines read at a time; parse and tag sort their sentences by length before batching "
+            "(less padding; output stays in input order). --sort-window equal to --batch-size: file order",
+        )
         command.add_argument(
             "--precision",
             choices=("auto", "fp32", "int8"),
@@ -85,7 +94,7 @@ def _dumper(command: str, output_format: str) -> Callable[[Any], str]:
     return lambda result: json.dumps(result.to_json(), ensure_ascii=False) + "\n"
 
 
-def _batch_call(nlp: Any, command: str) -> Callable[[List[str]], List[Any]]:
+def _batch_call(nlp: Any, command: str, batch_size: int) -> Callable[[List[str]], List[Any]]:
     many = {"parse": "parse_many", "tag": "tag_many", "classify": "classify_many"}[command]
     if not hasattr(nlp, many):
         family = type(nlp).__name__
@@ -94,17 +103,22 @@ def _batch_call(nlp: Any, command: str) -> Callable[[List[str]], List[Any]]:
             f"use the command of its family (parse, tag or classify)"
         )
     method = getattr(nlp, many)
-    return lambda texts: list(method(texts, batch_size=len(texts)))
+    # the streamer hands over one sort window of lines; the runtime sorts and batches inside it
+    return lambda texts: list(method(texts, batch_size=batch_size))
 
 
-def runtime_line_model(command: str, model: str, precision: str, threads: Optional[int], output_format: str) -> Any:
+def runtime_line_model(
+    command: str, model: str, precision: str, threads: Optional[int], output_format: str, batch_size: int = 32
+) -> Any:
     """An exported model as line_stream's `LineModel` (a plain function: `--ray` builds it on each actor)."""
     from green_nlp import line_stream
     from green_nlp.runtime import load
 
     nlp = load(model, precision=precision, threads=threads)
     return line_stream.LineModel(
-        load=line_stream.json_or_text, predict_batch=_batch_call(nlp, command), dump=_dumper(command, output_format)
+        load=line_stream.json_or_text,
+        predict_batch=_batch_call(nlp, command, batch_size),
+        dump=_dumper(command, output_format),
     )
 
 
@@ -131,8 +145,11 @@ def run_runtime(argv: List[str]) -> int:
         from green_nlp.distributed_ray.options import ray_options
 
         shard, on_ray = line_stream.parse_shard(args.shard), ray_options(args)
-        model = runtime_line_model(args.command, args.model, args.precision, args.threads, args.format)
-        streamer = line_stream.LineStreamer(model, args.batch_size)
+        for option, value in (("--batch-size", args.batch_size), ("--sort-window", args.sort_window)):
+            if value < 1:
+                raise line_stream.UsageError(f"{option} must be positive, got {value}")
+        model = runtime_line_model(args.command, args.model, args.precision, args.threads, args.format, args.batch_size)
+        streamer = line_stream.LineStreamer(model, args.sort_window)
     except (line_stream.UsageError, FileNotFoundError, ValueError) as error:
         print(f"green-nlp {args.command}: {error}", file=sys.stderr)
         return 2
@@ -154,9 +171,10 @@ def run_runtime(argv: List[str]) -> int:
                 args.precision,
                 args.threads or max(1, int(on_ray.cpus_per_actor)),
                 args.format,
+                args.batch_size,
             )
             report = stream_lines(
-                make_model, args.input_file, output, on_ray, args.batch_size, shard, progress=progress, errors=errors
+                make_model, args.input_file, output, on_ray, args.sort_window, shard, progress=progress, errors=errors
             )
     print(report.summary(f"green-nlp {args.command}", args.input_file, shard), file=sys.stderr)
     return 0

@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 import numpy as np
 
+from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, windows
 from green_nlp.runtime.parser_decoding import decode_sentence
 from green_nlp.runtime.parser_inputs import ParserInputs
 from green_nlp.runtime.parser_results import ParsedDoc, ParsedSentence
@@ -48,52 +49,61 @@ class ParserRuntime:
     # ------------------------------------------------------------- public API
     def parse(self, text: str) -> ParsedDoc:
         """Raw text (one sentence or a paragraph) -> its sentences, each a tree."""
-        return next(self.parse_many([text], batch_size=1))
+        return next(self.parse_many([text]))
 
-    def parse_many(self, lines: Iterable[str], batch_size: int = 32) -> Iterator[ParsedDoc]:
-        """One `ParsedDoc` per input text, in input order, `batch_size` texts per model call.
-        A text with a sentence the model cannot take (over `max_sentence_length` words) raises
-        ValueError naming it."""
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be positive, got {batch_size}")
+    def parse_many(
+        self, lines: Iterable[str], batch_size: int = 32, sort_window: int = DEFAULT_SORT_WINDOW
+    ) -> Iterator[ParsedDoc]:
+        """One `ParsedDoc` per input text, in input order. Streams: `sort_window` texts are read at
+        a time, their sentences sorted by length and parsed `batch_size` per model call (less
+        padding, see `length_batches`; `sort_window=batch_size` batches a one-sentence-per-line
+        file in file order). A text with a sentence the model cannot take (over
+        `max_sentence_length` words) raises ValueError naming it, before that window's model calls."""
+        check_batching(batch_size, sort_window)
         if self.inputs.needs_upos:
             raise ValueError(
                 "this parser was trained with gold UPOS input, which raw text does not have: give it "
                 "tokens and tags (parse_tokens / parse_sentences), or use a raw-text model"
             )
-        iterator = iter(lines)
-        while True:
-            texts = list(islice(iterator, batch_size))
-            if not texts:
-                return
+        for texts in windows(lines, sort_window):
+            for text in texts:
+                if not isinstance(text, str):
+                    raise TypeError(f"expected text as str, got {type(text).__name__}")
             per_text: List[List[Sentence]] = [
                 [(words, None, sentence) for sentence, words in self.segmenter.segment(text.strip())] for text in texts
             ]
-            yield from self._parse_grouped(per_text)
+            yield from self._parse_grouped(per_text, batch_size)
 
     def parse_tokens(self, words: Sequence[str], upos: Optional[Sequence[str]] = None) -> ParsedDoc:
         """One pre-tokenized sentence (with its UPOS tags when the model takes them)."""
         return next(self._parse_grouped([[(list(words), list(upos) if upos is not None else None, None)]]))
 
     def parse_sentences(
-        self, sentences: Iterable[Tuple[Sequence[str], Optional[Sequence[str]]]], batch_size: int = 32
+        self,
+        sentences: Iterable[Tuple[Sequence[str], Optional[Sequence[str]]]],
+        batch_size: int = 32,
+        sort_window: int = DEFAULT_SORT_WINDOW,
     ) -> Iterator[ParsedSentence]:
-        """Many pre-tokenized (words, UPOS or None) sentences, `batch_size` per model call."""
-        iterator = iter(sentences)
-        while True:
-            chunk: List[Sentence] = [
-                (list(w), list(u) if u is not None else None, None) for w, u in islice(iterator, batch_size)
-            ]
-            if not chunk:
-                return
-            yield from self._predict(chunk)
+        """Many pre-tokenized (words, UPOS or None) sentences, in input order; batched as `parse_many`."""
+        check_batching(batch_size, sort_window)
+        for chunk in windows(sentences, sort_window):
+            groups: List[List[Sentence]] = [[(list(w), list(u) if u is not None else None, None)] for w, u in chunk]
+            for doc in self._parse_grouped(groups, batch_size):
+                yield doc.sentences[0]
 
     # --------------------------------------------------------------- batching
-    def _parse_grouped(self, groups: List[List[Sentence]]) -> Iterator[ParsedDoc]:
+    def _parse_grouped(self, groups: List[List[Sentence]], batch_size: int = 32) -> Iterator[ParsedDoc]:
+        """Every text's sentences, sorted by length across texts and parsed `batch_size` per call."""
         flat = [sentence for group in groups for sentence in group]
-        parsed = iter(self._predict(flat))
+        for words, _, _ in flat:
+            self._check(words)
+        parsed: List[Optional[ParsedSentence]] = [None] * len(flat)
+        for batch in by_length([len(words) for words, _, _ in flat], batch_size):
+            for index, tree in zip(batch, self._predict([flat[i] for i in batch])):
+                parsed[index] = tree
+        trees = iter(parsed)
         for group in groups:
-            yield ParsedDoc(list(islice(parsed, len(group))))
+            yield ParsedDoc(list(islice(trees, len(group))))  # type: ignore[arg-type]
 
     def _check(self, words: List[str]) -> None:
         if not words:

@@ -7,13 +7,13 @@ LMs' vocabulary); the exported graph (`green_nlp.export.tagger`) gives each word
 the CRF's constrained Viterbi path is decoded in numpy (`tagger_viterbi`).
 """
 
-from itertools import islice
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
 import numpy as np
 
 from green_nlp.names import LDNET_TAGGER, current_name
+from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, windows
 from green_nlp.runtime.parser_inputs import ParserInputs, Vocab
 from green_nlp.runtime.parser_segmenter import TextSegmenter
 from green_nlp.runtime.tagger_results import TaggedText
@@ -43,46 +43,53 @@ class TaggerRuntime:
     # ------------------------------------------------------------- public API
     def tag(self, text: str) -> TaggedText:
         """Raw text (a sentence or a paragraph) -> its words and BIOES tags, sentence by sentence."""
-        return next(self.tag_many([text], batch_size=1))
+        return next(self.tag_many([text]))
 
-    def tag_many(self, lines: Iterable[str], batch_size: int = 32) -> Iterator[TaggedText]:
-        """One `TaggedText` per input text, in input order; the sentences of `batch_size` texts go
-        through the model in one call. Streams, so `lines` may be a file."""
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be positive, got {batch_size}")
-        iterator = iter(lines)
-        while True:
-            texts = list(islice(iterator, batch_size))
-            if not texts:
-                return
+    def tag_many(
+        self, lines: Iterable[str], batch_size: int = 32, sort_window: int = DEFAULT_SORT_WINDOW
+    ) -> Iterator[TaggedText]:
+        """One `TaggedText` per input text, in input order. Streams, so `lines` may be a file:
+        `sort_window` texts are read at a time, their sentences sorted by length and tagged
+        `batch_size` per model call (see `length_batches`)."""
+        check_batching(batch_size, sort_window)
+        for texts in windows(lines, sort_window):
             for text in texts:
                 if not isinstance(text, str):
                     raise TypeError(f"expected text as str, got {type(text).__name__}")
             yield from self._tag_grouped(
-                [[words for _, words in self.segmenter.segment(text.strip())] for text in texts]
+                [[words for _, words in self.segmenter.segment(text.strip())] for text in texts], batch_size
             )
 
     def tag_tokens(self, words: Sequence[str]) -> TaggedText:
         """One pre-tokenized sentence (the predictor's `{"words": [...]}` input)."""
         return next(self._tag_grouped([[list(words)] if words else []]))
 
-    def tag_sentences(self, sentences: Iterable[Sequence[str]], batch_size: int = 32) -> Iterator[List[str]]:
-        """The tags of many pre-tokenized sentences, `batch_size` per model call."""
-        iterator = iter(sentences)
-        while True:
-            chunk = [list(words) for words in islice(iterator, batch_size)]
-            if not chunk:
-                return
-            yield from self._predict(chunk)
+    def tag_sentences(
+        self, sentences: Iterable[Sequence[str]], batch_size: int = 32, sort_window: int = DEFAULT_SORT_WINDOW
+    ) -> Iterator[List[str]]:
+        """The tags of many pre-tokenized sentences, in input order; batched as `tag_many`."""
+        check_batching(batch_size, sort_window)
+        for chunk in windows(sentences, sort_window):
+            yield from self._tag_sorted([list(words) for words in chunk], batch_size)
 
     # --------------------------------------------------------------- batching
-    def _tag_grouped(self, groups: List[List[List[str]]]) -> Iterator[TaggedText]:
-        tags = iter(self._predict([words for group in groups for words in group]))
+    def _tag_grouped(self, groups: List[List[List[str]]], batch_size: int = 32) -> Iterator[TaggedText]:
+        tags = iter(self._tag_sorted([words for group in groups for words in group], batch_size))
         for group in groups:
             result = TaggedText()
             for words in group:
                 result.add_sentence(words, next(tags))
             yield result
+
+    def _tag_sorted(self, sentences: List[List[str]], batch_size: int) -> List[List[str]]:
+        """Tags of each sentence in input order, `batch_size` sentences of similar length per call."""
+        if any(not words for words in sentences):
+            raise ValueError("no tokens to tag")
+        tags: List[Optional[List[str]]] = [None] * len(sentences)
+        for batch in by_length([len(words) for words in sentences], batch_size):
+            for index, sentence_tags in zip(batch, self._predict([sentences[i] for i in batch])):
+                tags[index] = sentence_tags
+        return tags  # type: ignore[return-value]
 
     def _feed(self, sentences: List[List[str]]) -> Dict[str, np.ndarray]:
         feed = self.inputs.feed(sentences, [None] * len(sentences))

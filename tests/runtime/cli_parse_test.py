@@ -42,6 +42,19 @@ def test_parse_reports_bad_lines_and_keeps_the_rest_in_order(parser_folders, tmp
     assert [error["line"] for error in errors] == [4, 5, 7]
     assert "4 lines predicted, 3 skipped, 1 blank" in result.stderr
     assert f"{source}:4: not valid UTF-8" in result.stderr
+    # a window of 3 lines holds a bad one: the good lines of that window are still parsed, in order
+    windowed = _run(["parse", str(folder), str(source), "-o", "w.conllu", "--sort-window", "3"], cwd=tmp_path)
+    assert windowed.returncode == 0, windowed.stderr
+    assert (tmp_path / "w.conllu").read_text(encoding="utf-8") == expected
+
+
+def test_settings_that_cannot_batch_are_usage_errors(parser_folders, tmp_path: Path):
+    source = tmp_path / "in.txt"
+    source.write_text("The cat sat.\n")
+    for option in ("--sort-window", "--batch-size"):
+        result = _run(["parse", str(parser_folders["quickstart"]), str(source), option, "0"], cwd=tmp_path)
+        assert result.returncode == 2 and f"{option} must be positive" in result.stderr
+        assert "Traceback" not in result.stderr
 
 
 def test_parse_json_output_and_a_clear_error_for_a_missing_model(parser_folders, tmp_path: Path):

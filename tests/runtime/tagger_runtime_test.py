@@ -41,11 +41,12 @@ def test_green_nlp_load_tags_text_and_batches_keep_input_order():
     assert nlp.family == "tagger"
     lines = [" ".join(words) for words in fixture_sentences()] + ["", "One. Two three."]
     one_by_one = [nlp.tag(line).to_json() for line in lines]
-    for batch_size in (1, 3, 64):
-        assert [r.to_json() for r in nlp.tag_many(iter(lines), batch_size=batch_size)] == one_by_one
+    for batch_size, sort_window in ((1, 1), (3, 3), (3, 7), (64, 1024)):
+        tagged = nlp.tag_many(iter(lines), batch_size=batch_size, sort_window=sort_window)
+        assert [r.to_json() for r in tagged] == one_by_one
     assert one_by_one[-2] == {"words": [], "tags": [], "sentence_starts": [], "spans": []}
     assert one_by_one[-1]["sentence_starts"] == [0, 2]
-    tags = list(nlp.tag_sentences(fixture_sentences(), batch_size=5))
+    tags = list(nlp.tag_sentences(fixture_sentences(), batch_size=5, sort_window=11))
     assert tags == [nlp.tag_tokens(words).tags for words in fixture_sentences()]
 
 
@@ -53,6 +54,8 @@ def test_bad_arguments_are_clear_errors():
     nlp = load(tagger_folder("origin"))
     with pytest.raises(ValueError, match="batch_size"):
         list(nlp.tag_many(["a"], batch_size=0))
+    with pytest.raises(ValueError, match="sort_window"):
+        list(nlp.tag_sentences([["a"]], sort_window=0))
     with pytest.raises(TypeError, match="expected text as str"):
         list(nlp.tag_many([["a", "b"]]))
     assert nlp.tag_tokens([]).to_json()["words"] == []
