@@ -57,7 +57,7 @@ def test_configs_lists_the_training_configs(tmp_path: Path):
     result = _green_nlp(["configs"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     listed = result.stdout.splitlines()
-    assert "parser/quickstart.jsonnet" in listed and "ldnet_ner.jsonnet" in listed
+    assert "parser/quickstart.jsonnet" in listed and "ldnet/tagger.jsonnet" in listed
 
 
 def test_silent_predict_writes_no_info_lines(tmp_path: Path):

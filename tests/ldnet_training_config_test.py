@@ -1,4 +1,5 @@
-"""Every LD-Net config builds on the fixtures from a folder outside the clone, the headline command
+"""Every LD-Net config builds on the fixtures from a folder outside the clone (the tagger for every TASK and
+STAGE of ldnet/tagger.jsonnet, whose missing or wrong variables are refused by name), the headline command
 trains from a fresh clone's state (saying loudly that it uses the fixtures), and the data/LM switch
 picks real data and trained LMs only when they exist, warning with the commands that build the LMs
 when they do not."""
@@ -8,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Dict, Optional
 
 import pytest
 from allennlp.commands.train import TrainModel
@@ -16,9 +18,12 @@ from allennlp.common import Params
 from green_nlp import settings
 from tests.conftest import REPO_ROOT, require_data
 
-CONFIGS = sorted((REPO_ROOT / "training_configs").glob("ldnet*.jsonnet")) + sorted(
-    (REPO_ROOT / "training_configs" / "ldnet").glob("*.jsonnet")
-)
+FOLDER = REPO_ROOT / "training_configs" / "ldnet"
+TAGGER = FOLDER / "tagger.jsonnet"
+LMS = sorted(p for p in FOLDER.glob("*.jsonnet") if p != TAGGER)
+TASKS = {"ner": "conll2003", "wnut17": "wnut17", "chunking": "conll2000"}  # TASK -> its folder under LDNET_RUNS
+STAGES = ("origin", "nolm", "prune", "finetune")
+CELLS = [(task, stage) for task in TASKS for stage in STAGES]
 FIXTURE_WARNING = "WARNING: green_nlp LD-Net: training the tagger on the tiny made-up fixture files"
 FIXTURE_DATA = settings.LDNET_DEFAULT_FIXTURES / "data"
 TOY_LM_WARNING = "WARNING: green_nlp LD-Net: no trained language models at"
@@ -40,26 +45,75 @@ def _without_ldnet_settings() -> dict:
     return {k: v for k, v in os.environ.items() if not k.startswith("LDNET_")}
 
 
-def test_there_are_configs_for_every_task_and_stage():
-    names = {p.name for p in CONFIGS}
-    assert {
-        "ldnet_ner.jsonnet",
-        "ldnet_ner_nolm.jsonnet",
-        "ldnet_ner_prune.jsonnet",
-        "ldnet_wnut17.jsonnet",
-        "ldnet_wnut17_nolm.jsonnet",
-        "ldnet_chunking.jsonnet",
-        "ldnet_chunking_nolm.jsonnet",
-        "lm_forward.jsonnet",
-        "lm_backward.jsonnet",
-    } <= names
+def _cell(task: str, stage: str) -> Dict[str, str]:
+    return {"TASK": task, "STAGE": stage}
 
 
-@pytest.mark.parametrize("config_path", CONFIGS, ids=[p.name for p in CONFIGS])
-def test_config_builds(config_path: Path, tmp_path, on_fixtures):
-    params = Params.from_file(str(config_path), json.dumps({"trainer.num_epochs": 1}))
+def _build(config_path: Path, tmp_path: Path, ext_vars: Optional[Dict[str, str]] = None) -> None:
+    params = Params.from_file(str(config_path), json.dumps({"trainer.num_epochs": 1}), ext_vars=ext_vars)
     train_loop = TrainModel.from_params(params=params, serialization_dir=str(tmp_path), local_rank=0)
     assert train_loop.model is not None and train_loop.trainer is not None
+
+
+def test_there_is_a_config_per_language_model_and_one_for_the_taggers():
+    assert [p.name for p in LMS] == ["lm_backward.jsonnet", "lm_forward.jsonnet"] and TAGGER.exists()
+    assert not list((REPO_ROOT / "training_configs").glob("ldnet_*.jsonnet"))  # no file per task and stage
+
+
+@pytest.mark.parametrize("config_path", LMS, ids=[p.name for p in LMS])
+def test_lm_config_builds(config_path: Path, tmp_path, on_fixtures):
+    _build(config_path, tmp_path)
+
+
+@pytest.mark.parametrize("task,stage", CELLS, ids=[f"{t}-{s}" for t, s in CELLS])
+def test_every_task_and_stage_builds(task, stage, tmp_path, on_fixtures):
+    _build(TAGGER, tmp_path, _cell(task, stage))
+
+
+@pytest.mark.parametrize("missing", ["TASK", "STAGE"])
+def test_a_missing_variable_is_named(missing, monkeypatch):
+    monkeypatch.delenv(missing, raising=False)  # AllenNLP also reads the environment
+    given = {k: v for k, v in _cell("ner", "origin").items() if k != missing}
+    with pytest.raises(RuntimeError, match=f"undefined external variable: {missing}"):
+        Params.from_file(str(TAGGER), ext_vars=given)
+
+
+@pytest.mark.parametrize(
+    "task,stage,message",
+    [
+        ("pos", "origin", "TASK must be one of chunking, ner, wnut17, not pos"),
+        ("conll2003", "origin", "TASK must be one of chunking, ner, wnut17, not conll2003"),
+        ("ner", "train", "STAGE must be one of finetune, nolm, origin, prune, not train"),
+    ],
+)
+def test_a_wrong_value_lists_the_allowed_ones(task, stage, message):
+    with pytest.raises(RuntimeError, match=message):
+        Params.from_file(str(TAGGER), ext_vars=_cell(task, stage))
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_each_stage_sets_what_it_should_on_real_data(task, tmp_path, monkeypatch):
+    """Real-data paths (only read here): the LMs, the archive each later stage starts from, epochs, and
+    the layer-selection settings that differ by task."""
+    runs = tmp_path / "runs"
+    monkeypatch.setenv("LDNET_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("LDNET_RUNS", str(runs))
+    monkeypatch.setenv("LDNET_LM_PRESET", "cpu")
+    read = {stage: Params.from_file(str(TAGGER), ext_vars=_cell(task, stage)).as_dict() for stage in STAGES}
+    dataset = runs / TASKS[task]
+    assert [read[stage]["trainer"]["num_epochs"] for stage in STAGES] == [50, 50, 10, 5]
+    assert "language_models" not in read["nolm"]["model"]
+    assert read["nolm"]["model"]["encoder"]["input_size"] == read["origin"]["model"]["encoder"]["input_size"] - 100
+    assert read["origin"]["model"]["language_models"][0]["pretrained_file"] == f"{runs}/lm_forward/model.tar.gz"
+    prune = read["prune"]
+    assert prune["vocabulary"]["directory"] == str(dataset / "origin" / "model.tar.gz")
+    assert prune["model"]["initializer"]["regexes"][0][1]["weights_file_path"] == str(dataset / "origin/model.tar.gz")
+    selection = prune["model"]["regularizer"]["regexes"][0][1]
+    assert (selection["strength"], selection["target_layers"]) == {"ner": (0.05, 4)}.get(task, (0.2, 2))
+    assert prune["model"]["target_lm_layers"] == selection["target_layers"]
+    assert prune["trainer"]["optimizer"]["type"] == "green_projected_sgd"
+    assert read["finetune"]["model"] == {"type": "from_archive", "archive_file": str(dataset / "pruned/model.tar.gz")}
+    assert read["finetune"]["trainer"]["optimizer"] == {"type": "adam", "lr": 0.001}
 
 
 def test_headline_command_run_elsewhere_without_data_trains_on_fixtures_and_says_so(tmp_path):
@@ -67,6 +121,7 @@ def test_headline_command_run_elsewhere_without_data_trains_on_fixtures_and_says
     env["GREEN_NLP_DATA"] = str(tmp_path / "no-data-here")  # as in a fresh clone with no shared data
     env["LDNET_RUNS"] = str(tmp_path / "no-runs")  # and no trained LMs
     env["PYTHONPATH"] = str(REPO_ROOT)  # this clone's green_nlp, whatever the working directory
+    env.update(_cell("ner", "origin"))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     serialization = tmp_path / "run"
@@ -76,7 +131,7 @@ def test_headline_command_run_elsewhere_without_data_trains_on_fixtures_and_says
             "-m",
             "allennlp",
             "train",
-            str(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet"),
+            str(TAGGER),
             "--include-package",
             "green_nlp",
             "-s",
@@ -100,9 +155,9 @@ def test_headline_command_run_elsewhere_without_data_trains_on_fixtures_and_says
     assert "test_f1-measure-overall" in metrics and (serialization / "model.tar.gz").exists()
 
 
-def _config_and_stderr(capfd, name: str) -> tuple:
+def _config_and_stderr(capfd, name: str, ext_vars: Optional[Dict[str, str]] = None) -> tuple:
     capfd.readouterr()
-    config = Params.from_file(str(REPO_ROOT / "training_configs" / name)).as_dict(quiet=True)
+    config = Params.from_file(str(FOLDER / name), ext_vars=ext_vars).as_dict(quiet=True)
     return config, capfd.readouterr().err
 
 
@@ -112,7 +167,7 @@ def test_real_data_without_trained_lms_warns_with_the_commands_that_build_them(t
     monkeypatch.setenv("LDNET_RUNS", str(runs))
     monkeypatch.setenv("LDNET_LM_PRESET", "tiny")
     monkeypatch.chdir(tmp_path)
-    config, err = _config_and_stderr(capfd, "ldnet_ner.jsonnet")
+    config, err = _config_and_stderr(capfd, "tagger.jsonnet", _cell("ner", "origin"))
     assert config["train_data_path"] == str(tmp_path / "data" / "ner" / "conll2003" / "eng.train")
     assert err.count(TOY_LM_WARNING) == 1 and "fixture files" not in err
     lm_configs = REPO_ROOT / "training_configs" / "ldnet"
@@ -122,19 +177,24 @@ def test_real_data_without_trained_lms_warns_with_the_commands_that_build_them(t
             f"allennlp train {lm_configs}/lm_{direction}.jsonnet -s {runs}/lm_{direction} --include-package green_nlp"
         ) in err
     assert f"python -m green_nlp.dataset_readers.lm_corpus {runs}/lm_corpus" in err
-    _, err = _config_and_stderr(capfd, "ldnet_ner_nolm.jsonnet")  # no LMs: nothing to warn about
+    _, err = _config_and_stderr(capfd, "tagger.jsonnet", _cell("ner", "nolm"))  # no LMs: nothing to warn about
     assert "WARNING" not in err
     monkeypatch.setenv("LDNET_LM_PRESET", "cpu")  # the trained LMs: no warning, their paths under LDNET_RUNS
-    config, err = _config_and_stderr(capfd, "ldnet_ner.jsonnet")
+    config, err = _config_and_stderr(capfd, "tagger.jsonnet", _cell("ner", "origin"))
     assert "WARNING" not in err
     assert config["model"]["language_models"][1]["pretrained_file"] == f"{runs}/lm_backward/model.tar.gz"
 
 
 @pytest.mark.parametrize(
-    "name", ["ldnet_wnut17_prune.jsonnet", "ldnet_chunking_finetune.jsonnet", "ldnet/lm_backward.jsonnet"]
+    "name,ext_vars",
+    [
+        ("tagger.jsonnet", _cell("wnut17", "prune")),
+        ("tagger.jsonnet", _cell("chunking", "finetune")),
+        ("lm_backward.jsonnet", None),
+    ],
 )
-def test_every_stage_on_fixtures_says_so(name, on_fixtures, capfd):
-    _, err = _config_and_stderr(capfd, name)
+def test_every_stage_on_fixtures_says_so(name, ext_vars, on_fixtures, capfd):
+    _, err = _config_and_stderr(capfd, name, ext_vars)
     assert err.count("on the tiny made-up fixture files") == 1, err
 
 
@@ -169,10 +229,10 @@ def test_real_data_config_points_at_the_shared_files(monkeypatch, tmp_path):
     monkeypatch.setenv("LDNET_DATA", str(data))
     monkeypatch.setenv("LDNET_LM_PRESET", "cpu")
     monkeypatch.chdir(tmp_path)  # the paths do not depend on the working directory
-    config = Params.from_file(str(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet")).as_dict()
+    config = Params.from_file(str(TAGGER), ext_vars=_cell("ner", "origin")).as_dict()
     for key in ("train_data_path", "validation_data_path", "test_data_path"):
         assert Path(config[key]).exists()
     assert config["model"]["language_models"][1]["pretrained_file"] == str(settings.ldnet_trained_lms()[1])
     assert config["model"]["language_models"][1]["num_layers"] == 10
-    chunking = Params.from_file(str(REPO_ROOT / "training_configs" / "ldnet_chunking.jsonnet")).as_dict()
+    chunking = Params.from_file(str(TAGGER), ext_vars=_cell("chunking", "origin")).as_dict()
     assert chunking["dataset_reader"]["split"] == "train" and chunking["validation_dataset_reader"]["dev_size"] == 1000

@@ -213,16 +213,20 @@ def parser_distillation_cards(results: Dict[str, Any], licenses: Dict[str, str],
     return cards
 
 
-LDNET_CONFIGS = {"conll2003": "ldnet_ner", "wnut17": "ldnet_wnut17", "conll2000": "ldnet_chunking"}
-LDNET_VARIANTS = {
-    "nolm": ("_nolm", "the char-LSTM + BiLSTM-CRF tagger without language-model features"),
-    "origin": ("", "the tagger over all layers of the forward and backward densely connected LMs"),
-    "pruned": ("_prune", "the tagger after layer selection, with unselected LM layers removed"),
+LDNET_TASKS = {"conll2003": "ner", "wnut17": "wnut17", "conll2000": "chunking"}  # TASK of ldnet/tagger.jsonnet
+LDNET_VARIANTS = {  # variant: (the STAGE that trained it, what it is)
+    "nolm": ("nolm", "the char-LSTM + BiLSTM-CRF tagger without language-model features"),
+    "origin": ("origin", "the tagger over all layers of the forward and backward densely connected LMs"),
+    "pruned": ("prune", "the tagger after layer selection, with unselected LM layers removed"),
     "pruned_ft": (
-        "_finetune",
+        "finetune",
         "the pruned tagger fine-tuned a few more epochs with its LM layers and gates fixed (beyond the LD-Net paper)",
     ),
 }
+
+
+def _ldnet_config(dataset: str, stage: str) -> str:
+    return f"TASK={LDNET_TASKS.get(dataset, dataset)} STAGE={stage} training_configs/ldnet/tagger.jsonnet"
 
 
 def ldnet_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) -> Dict[str, str]:
@@ -251,7 +255,7 @@ def ldnet_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) 
         )
     for dataset, figures in results.get("datasets", {}).items():
         license_text = license_of(dataset, licenses)
-        for variant, (suffix, what) in LDNET_VARIANTS.items():
+        for variant, (stage, what) in LDNET_VARIANTS.items():
             row = figures.get(variant)
             if not row:
                 continue
@@ -273,7 +277,7 @@ def ldnet_cards(results: Dict[str, Any], licenses: Dict[str, str], source: str) 
                 metrics,
                 speed,
                 {
-                    "config": f"`training_configs/{LDNET_CONFIGS.get(dataset, dataset)}{suffix}.jsonnet`",
+                    "config": f"`{_ldnet_config(dataset, stage)}`",
                     "epochs": row.get("epochs"),
                 },
                 hardware,

@@ -17,6 +17,7 @@ PY=${PY:-.venv/bin/python}
 EPOCHS=${EPOCHS:-20}
 PRUNE_EPOCHS=${PRUNE_EPOCHS:-8}
 R=${LDNET_RUNS:-runs/ldnet}  # where the LD-Net configs look for the trained LMs
+TAGGER=training_configs/ldnet/tagger.jsonnet  # every tagger: TASK (ner, wnut17, chunking) x STAGE, from the environment
 
 train() {  # config serialization_dir [overrides]; callers append to a log, so a skipped or resumed run keeps the earlier one
   local config=$1 dir=$2 overrides=${3:-"{}"}
@@ -36,46 +37,46 @@ step_lm() {
 }
 
 step_nolm() {  # needs no LM: can run while the LMs train
-  train training_configs/ldnet_ner_nolm.jsonnet $R/conll2003/nolm "{\"trainer.num_epochs\": $EPOCHS}" >> $R/conll2003_nolm.log 2>&1
+  TASK=ner STAGE=nolm train $TAGGER $R/conll2003/nolm "{\"trainer.num_epochs\": $EPOCHS}" >> $R/conll2003_nolm.log 2>&1
 }
 
 # A second seed of both CoNLL-03 taggers, to tell the LMs' gain from seed noise (allennlp metrics
 # in runs/ldnet/conll2003_seed2/*/metrics.json; not part of benchmarks.ldnet.taggers' table)
 step_seed2() {
   local seed='"random_seed": 2, "numpy_seed": 2, "pytorch_seed": 2'
-  train training_configs/ldnet_ner_nolm.jsonnet $R/conll2003_seed2/nolm "{\"trainer.num_epochs\": $EPOCHS, $seed}" >> $R/conll2003_seed2_nolm.log 2>&1
-  LDNET_LM_PRESET=cpu train training_configs/ldnet_ner.jsonnet $R/conll2003_seed2/origin "{\"trainer.num_epochs\": $EPOCHS, $seed}" >> $R/conll2003_seed2_origin.log 2>&1
+  TASK=ner STAGE=nolm train $TAGGER $R/conll2003_seed2/nolm "{\"trainer.num_epochs\": $EPOCHS, $seed}" >> $R/conll2003_seed2_nolm.log 2>&1
+  LDNET_LM_PRESET=cpu TASK=ner STAGE=origin train $TAGGER $R/conll2003_seed2/origin "{\"trainer.num_epochs\": $EPOCHS, $seed}" >> $R/conll2003_seed2_origin.log 2>&1
 }
 
 step_origin() {
-  LDNET_LM_PRESET=cpu train training_configs/ldnet_ner.jsonnet $R/conll2003/origin "{\"trainer.num_epochs\": $EPOCHS}" >> $R/conll2003_origin.log 2>&1
+  LDNET_LM_PRESET=cpu TASK=ner STAGE=origin train $TAGGER $R/conll2003/origin "{\"trainer.num_epochs\": $EPOCHS}" >> $R/conll2003_origin.log 2>&1
 }
 
 step_prune() {
-  LDNET_LM_PRESET=cpu train training_configs/ldnet_ner_prune.jsonnet $R/conll2003/select "{\"trainer.num_epochs\": $PRUNE_EPOCHS}" >> $R/conll2003_select.log 2>&1
+  LDNET_LM_PRESET=cpu TASK=ner STAGE=prune train $TAGGER $R/conll2003/select "{\"trainer.num_epochs\": $PRUNE_EPOCHS}" >> $R/conll2003_select.log 2>&1
   [ -f $R/conll2003/pruned/model.tar.gz ] || { mkdir -p $R/conll2003/pruned; nice -n 10 "$ALLENNLP" green-prune-ldnet \
     $R/conll2003/select/model.tar.gz $R/conll2003/pruned/model.tar.gz --include-package green_nlp > $R/conll2003/pruned/summary.json; }
 }
 
 # Beyond the paper: fine-tune the pruned tagger (LM layers and gates fixed), then write it as an
 # archive that loads without the pruned one (green-prune-ldnet resolves the from_archive config).
-finetune() {  # config_name runs_name
-  local name=$1 ds=$2
-  LDNET_LM_PRESET=cpu train training_configs/ldnet_${name}_finetune.jsonnet $R/$ds/finetune >> $R/${ds}_finetune.log 2>&1
+finetune() {  # task runs_name
+  local task=$1 ds=$2
+  LDNET_LM_PRESET=cpu TASK=$task STAGE=finetune train $TAGGER $R/$ds/finetune >> $R/${ds}_finetune.log 2>&1
   [ -f $R/$ds/pruned_ft/model.tar.gz ] || { mkdir -p $R/$ds/pruned_ft; nice -n 10 "$ALLENNLP" green-prune-ldnet \
     $R/$ds/finetune/model.tar.gz $R/$ds/pruned_ft/model.tar.gz --include-package green_nlp > $R/$ds/pruned_ft/summary.json; }
 }
 step_finetune() { finetune ner conll2003; }
 
-# The same stages for another dataset (name as in training_configs: wnut17 or chunking).
-other_dataset() {  # config_name runs_name
-  local name=$1 ds=$2
-  train training_configs/ldnet_${name}_nolm.jsonnet $R/$ds/nolm "{\"trainer.num_epochs\": $EPOCHS}" >> $R/${ds}_nolm.log 2>&1
-  LDNET_LM_PRESET=cpu train training_configs/ldnet_${name}.jsonnet $R/$ds/origin "{\"trainer.num_epochs\": $EPOCHS}" >> $R/${ds}_origin.log 2>&1
-  LDNET_LM_PRESET=cpu train training_configs/ldnet_${name}_prune.jsonnet $R/$ds/select "{\"trainer.num_epochs\": $PRUNE_EPOCHS}" >> $R/${ds}_select.log 2>&1
+# The same stages for another dataset (TASK of the tagger config: wnut17 or chunking).
+other_dataset() {  # task runs_name
+  local task=$1 ds=$2
+  TASK=$task STAGE=nolm train $TAGGER $R/$ds/nolm "{\"trainer.num_epochs\": $EPOCHS}" >> $R/${ds}_nolm.log 2>&1
+  LDNET_LM_PRESET=cpu TASK=$task STAGE=origin train $TAGGER $R/$ds/origin "{\"trainer.num_epochs\": $EPOCHS}" >> $R/${ds}_origin.log 2>&1
+  LDNET_LM_PRESET=cpu TASK=$task STAGE=prune train $TAGGER $R/$ds/select "{\"trainer.num_epochs\": $PRUNE_EPOCHS}" >> $R/${ds}_select.log 2>&1
   [ -f $R/$ds/pruned/model.tar.gz ] || { mkdir -p $R/$ds/pruned; nice -n 10 "$ALLENNLP" green-prune-ldnet \
     $R/$ds/select/model.tar.gz $R/$ds/pruned/model.tar.gz --include-package green_nlp > $R/$ds/pruned/summary.json; }
-  finetune $name $ds
+  finetune $task $ds
 }
 step_wnut17() { other_dataset wnut17 wnut17; }
 step_conll2000() { other_dataset chunking conll2000; }

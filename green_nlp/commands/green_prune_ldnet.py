@@ -1,10 +1,10 @@
 """`allennlp green-prune-ldnet IN.tar.gz OUT.tar.gz`: delete the LM layers whose gate is 0.
 
-Reads a tagger archive from the layer-selection stage (`training_configs/ldnet_ner_prune.jsonnet`)
-and writes a new archive whose LMs hold only the kept layers' weights; its `config.json` describes
-the smaller LMs, so it reloads and predicts on its own. A pruned tagger fine-tuned further
-(`training_configs/ldnet_ner_finetune.jsonnet`, whose config only points at the pruned archive)
-goes through the same command to become an archive that loads without that one.
+Reads a tagger archive from the layer-selection stage (`STAGE=prune` of
+`training_configs/ldnet/tagger.jsonnet`) and writes a new archive whose LMs hold only the kept
+layers' weights; its `config.json` describes the smaller LMs, so it reloads and predicts on its
+own. A pruned tagger fine-tuned further (`STAGE=finetune`, whose config only points at the pruned
+archive) goes through the same command to become an archive that loads without that one.
 
 AllenNLP finds a plugin's subcommands only through a `.allennlp_plugins` file in the working
 directory (the clone's root has one), not through `--include-package`; in any other folder, write

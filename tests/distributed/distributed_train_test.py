@@ -134,7 +134,7 @@ def ldnet_run(tmp_path_factory, monkeypatch_module):
     run = tmp_path_factory.mktemp("ddp_ldnet") / "run"
     for key, value in LDNET_ENV.items():  # the archive's config reads them again when it is loaded
         monkeypatch_module.setenv(key, value)
-    return run, _train("ldnet_ner.jsonnet", run, **LDNET_ENV)
+    return run, _train("ldnet.jsonnet", run, **LDNET_ENV)
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from allennlp.models.archival import load_archive
 from tests.conftest import FIXTURES, REPO_ROOT
 
 CONLL = FIXTURES / "ldnet" / "data" / "ner_conll2003_train.txt"
+TAGGER = REPO_ROOT / "training_configs" / "ldnet" / "tagger.jsonnet"
 NO_SHUFFLE = '{"data_loader.batch_sampler.shuffle": false, "data_loader.batch_sampler.padding_noise": 0}'
 
 
@@ -19,21 +20,22 @@ NO_SHUFFLE = '{"data_loader.batch_sampler.shuffle": false, "data_loader.batch_sa
 def _fixture_data(monkeypatch):
     monkeypatch.setenv("LDNET_DATA", "fixtures/ldnet/data")
     monkeypatch.setenv("LDNET_LM_PRESET", "tiny")
+    monkeypatch.setenv("TASK", "ner")  # ldnet/tagger.jsonnet's cell: the CoNLL-03 tagger with its LMs
+    monkeypatch.setenv("STAGE", "origin")
     monkeypatch.chdir(REPO_ROOT)
 
 
 class TestLdNetTagger(ModelTestCase):
     def setup_method(self):
         super().setup_method()
-        self.set_up_model(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet", CONLL)
+        self.set_up_model(TAGGER, CONLL)
 
     def test_model_can_train_save_and_load(self):
         self.ensure_model_can_train_save_and_load(self.param_file, overrides=NO_SHUFFLE)
 
-    def test_nolm_model_can_train_save_and_load(self):
-        self.ensure_model_can_train_save_and_load(
-            REPO_ROOT / "training_configs" / "ldnet_ner_nolm.jsonnet", overrides=NO_SHUFFLE
-        )
+    def test_nolm_model_can_train_save_and_load(self, monkeypatch):
+        monkeypatch.setenv("STAGE", "nolm")
+        self.ensure_model_can_train_save_and_load(TAGGER, overrides=NO_SHUFFLE)
 
     def test_batch_predictions_are_consistent(self):
         self.ensure_batch_predictions_are_consistent()

@@ -1,4 +1,4 @@
-"""Fine-tuning a pruned LD-Net tagger (`training_configs/ldnet_ner_finetune.jsonnet`) trains the
+"""Fine-tuning a pruned LD-Net tagger (`TASK=ner STAGE=finetune training_configs/ldnet/tagger.jsonnet`) trains the
 tagger around the kept LM layers without touching them, and `green-prune-ldnet` turns the result
 into an archive that loads without the pruned one it started from."""
 
@@ -28,14 +28,14 @@ def test_finetuned_pruned_tagger_keeps_its_lm_layers_and_becomes_standalone(tmp_
     prune_archive(str(gated), str(pruned))
     run = tmp_path / "finetune"
     overrides = {"model.archive_file": str(pruned), "vocabulary.directory": str(pruned), "trainer.num_epochs": 2}
-    env = {"LDNET_DATA": "fixtures/ldnet/data", "LDNET_LM_PRESET": "tiny"}
+    env = {"LDNET_DATA": "fixtures/ldnet/data", "LDNET_LM_PRESET": "tiny", "TASK": "ner", "STAGE": "finetune"}
     result = subprocess.run(
         [
             sys.executable,
             "-m",
             "allennlp",
             "train",
-            "training_configs/ldnet_ner_finetune.jsonnet",
+            "training_configs/ldnet/tagger.jsonnet",
             "-s",
             str(run),
             "-o",

@@ -153,8 +153,8 @@ def test_cards_for_ldnet_and_dan_results(cards_module, tmp_path):
         "dan_sst2_dan_kd",
     }
     assert "| span F1 (test) | 86.79 |" in written["ldnet_conll2003_pruned"]
-    assert "`training_configs/ldnet_ner_prune.jsonnet`" in written["ldnet_conll2003_pruned"]
-    assert "`training_configs/ldnet_ner_finetune.jsonnet`" in written["ldnet_conll2003_pruned_ft"]
+    assert "`TASK=ner STAGE=prune training_configs/ldnet/tagger.jsonnet`" in written["ldnet_conll2003_pruned"]
+    assert "`TASK=ner STAGE=finetune training_configs/ldnet/tagger.jsonnet`" in written["ldnet_conll2003_pruned_ft"]
     assert "License: research-only" in written["ldnet_conll2003_nolm"]
     assert "| accuracy % (test) | 78.71 |" in written["dan_sst2_dan_kd"]
     assert "Classes: `negative` (`0` in the data), `positive` (`1` in the data)" in written["dan_sst2_dan_kd"]
