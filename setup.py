@@ -33,7 +33,7 @@ setup(
     # (`green-nlp configs`) and green_nlp/pretrained (`green_nlp.load(name)`).
     package_dir={"green_nlp.training_configs": "training_configs", "green_nlp.pretrained": "pretrained"},
     package_data={
-        "green_nlp.training_configs": ["*.jsonnet", "**/*.jsonnet", "**/*.libsonnet", "**/*.json"],  # student sizes too
+        "green_nlp.training_configs": ["*.jsonnet", "*.libsonnet", "**/*.jsonnet", "**/*.libsonnet", "**/*.json"],  # student sizes too
         "green_nlp.pretrained": ["*/*.json", "*/*.onnx", "*/*.md", "*/*.txt"],
         "green_nlp.serve": ["*.html"],
     },

@@ -15,9 +15,7 @@
 local lib = import 'dan.libsonnet';
 local labels = import 'labels.libsonnet';
 local cls = std.extVar('GREEN_NLP_DATA') + '/cls/';
-local choose(what, options, value) =
-  if std.objectHas(options, value) then options[value]
-  else error '%s must be one of %s, not %s' % [what, std.join(', ', std.objectFields(options)), value];
+local choose = (import '../matrix.libsonnet').choose;
 local sizes = { embedding_dim: 200, dropout: 0.2, ngram_dropout: 0.1 };
 
 // SST-2: the teacher's dev and test; the CPU teacher labeled the first 10,000 training phrases, the GPU one all

@@ -133,9 +133,7 @@ local lm = import 'lm.libsonnet';
   },
 
   // A value of `options` picked by the external variable `what`, or an error listing the values it takes.
-  choose(what, options, value)::
-    if std.objectHas(options, value) then options[value]
-    else error '%s must be one of %s, not %s' % [what, std.join(', ', std.objectFields(options)), value],
+  choose(what, options, value):: (import '../matrix.libsonnet').choose(what, options, value),
 
   // One cell of the matrix. Stages: origin (the tagger with the LMs), nolm (without them, the
   // paper's baseline), prune (layer selection from origin's archive, 10 epochs), finetune (beyond

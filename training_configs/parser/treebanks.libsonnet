@@ -27,9 +27,7 @@ local learned = { pretrained_file: null, lowercase: false };  // no pretrained v
   // `runs/parser/<treebank>`: the teacher's run (teacher/model.tar.gz, teacher/vocabulary) and the students'.
   runs(treebank):: 'runs/parser/' + treebank,
 
-  choose(what, options, value)::
-    if std.objectHas(options, value) then options[value]
-    else error '%s must be one of %s, not %s' % [what, std.join(', ', std.objectFields(options)), value],
+  choose(what, options, value):: (import '../matrix.libsonnet').choose(what, options, value),
 
   // D-<size> (distilled) or B-<size> (baseline, no teacher) for a treebank, at `size` % of its teacher's
   // trainable parameters; `dropout` overrides the distilled/baseline choice (see lib.student).
