@@ -59,6 +59,31 @@ def open_bytes(path: Path) -> IO[bytes]:
     return open(path, "rb")
 
 
+def check_input(path: Path) -> None:
+    """Refuse an input that cannot be read before any model is loaded, saying why: missing, or a
+    folder (`Path.is_file` alone would call a folder "not found"). `-` is standard input."""
+    path = Path(path)
+    if path == STDIN:
+        return
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder, not an input file")
+    if not path.is_file():
+        raise UsageError(f"input file not found: {path}")
+
+
+def check_output(path: Optional[Path]) -> None:
+    """Refuse an output path that cannot be written before any model is loaded (a missing folder
+    used to end the run with a traceback after the model had loaded)."""
+    if path is None:
+        return
+    path = Path(path)
+    if path.is_dir():
+        raise UsageError(f"cannot write {path}: it is a folder; give a file name")
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: folder {folder} does not exist (create it first)")
+
+
 def count_lines(path: Path) -> int:
     """Number of lines, counted in fixed-size chunks (a last line without newline counts)."""
     if Path(path) == STDIN:

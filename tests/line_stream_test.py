@@ -124,3 +124,21 @@ def test_lone_surrogates_and_deep_nesting_are_line_errors_not_crashes():
         json_or_text('{"text": "a \\ud800 b"}')  # would fail only when the output is written as UTF-8
     with pytest.raises(ValueError, match="nested too deeply"):
         json_or_text('{"text": ' + "[" * 100000 + "]" * 100000 + "}")  # a RecursionError, not a ValueError
+
+
+def test_check_input_and_output_say_what_is_wrong_with_a_path(tmp_path: Path):
+    from green_nlp.line_stream import STDIN, check_input, check_output
+
+    check_input(STDIN)
+    (tmp_path / "in.txt").write_text("a\n")
+    check_input(tmp_path / "in.txt")
+    with pytest.raises(UsageError, match="is a folder, not an input file"):
+        check_input(tmp_path)
+    with pytest.raises(UsageError, match="input file not found"):
+        check_input(tmp_path / "missing.txt")
+    check_output(None)
+    check_output(tmp_path / "out.txt")
+    with pytest.raises(UsageError, match="does not exist"):
+        check_output(tmp_path / "missing" / "out.txt")
+    with pytest.raises(UsageError, match="it is a folder"):
+        check_output(tmp_path)

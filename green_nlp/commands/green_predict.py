@@ -25,7 +25,17 @@ from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
 from green_nlp.distributed_ray.options import RayOptions, add_ray_arguments, ray_options
-from green_nlp.line_stream import LineModel, LineStreamer, UsageError, count_lines, read_lines, shard_bounds  # noqa: F401
+from green_nlp.line_stream import (  # noqa: F401
+    STDIN,
+    LineModel,
+    LineStreamer,
+    UsageError,
+    check_input,
+    check_output,
+    count_lines,
+    read_lines,
+    shard_bounds,
+)
 from green_nlp.line_stream import parse_shard as _parse_shard
 
 logger = logging.getLogger(__name__)
@@ -80,7 +90,7 @@ class GreenPredict(Subcommand):
         )
         subparser.add_argument("archive_file", type=str, help="the model.tar.gz to predict with")
         subparser.add_argument(
-            "input_file", type=Path, help="one input per line (text or JSON, as the predictor reads)"
+            "input_file", type=Path, help="one input per line (text or JSON, as the predictor reads); - for stdin"
         )
         subparser.add_argument("--output-file", type=Path, help="where to write the outputs (default: stdout)")
         subparser.add_argument(
@@ -149,12 +159,15 @@ def predictor_model(
 
 
 def _bulk_predict_from_args(args: argparse.Namespace) -> None:
-    if not args.input_file.is_file():
-        raise ConfigurationError(f"input file not found: {args.input_file}")
     shard = parse_shard(args.shard)
     try:
+        check_input(args.input_file)
+        for path in (args.output_file, args.errors_file):
+            check_output(path)
         on_ray = ray_options(args)
-    except ValueError as error:
+        if args.input_file == STDIN and (on_ray or shard != (0, 1)):
+            raise UsageError("standard input (-) cannot be sharded or sent to Ray: give a file")
+    except ValueError as error:  # UsageError is one
         raise ConfigurationError(str(error)) from None
     bulk = (
         None
