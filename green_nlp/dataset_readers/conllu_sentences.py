@@ -104,9 +104,23 @@ def _check_structure(path: str, heads: List[int], lines: List[int], require_sing
             node = heads[node - 1]
             steps += 1
             if steps > len(heads):
-                _fail(
-                    path, lines[start], f"word {start + 1} is on a cycle of HEAD links; every word must reach the root"
-                )
+                _fail_cycle(path, heads, lines, node)
+
+
+def _fail_cycle(path: str, heads: List[int], lines: List[int], node: int) -> NoReturn:
+    """Name the words of the cycle that `node` (1-based, reached by a too-long walk) lies on, at
+    the line of its first word: a word that only leads into a cycle has a valid HEAD itself."""
+    members = [node]
+    while heads[members[-1] - 1] != node:
+        members.append(heads[members[-1] - 1])
+    first = min(members)
+    if len(members) == 1:
+        why = f"word {first} is its own HEAD (a cycle of one); every word must reach the root"
+    else:
+        at = members.index(first)
+        chain = " -> ".join(str(word) for word in members[at:] + members[:at] + [first])
+        why = f"words {sorted(members)} form a cycle of HEAD links ({chain}); every word must reach the root"
+    _fail(path, lines[first - 1], why)
 
 
 def _token_id(path: str, line_number: int, raw: str) -> Union[int, tuple]:
