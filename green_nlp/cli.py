@@ -22,6 +22,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
+from green_nlp.runtime.errors import InputKindError
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW
 
 RUNTIME_COMMANDS = ("parse", "tag", "classify", "models", "configs", "serve")
@@ -53,7 +54,9 @@ def _runtime_parser() -> argparse.ArgumentParser:
     ):
         command = commands.add_parser(name, help=help_text)
         command.add_argument("model", help="a shipped model's name (see `green-nlp models`) or an exported folder")
-        command.add_argument("input_file", type=Path, help='one text per line (or a JSON object with "text")')
+        command.add_argument(
+            "input_file", type=Path, help='one text per line (or a JSON object with "text"); - for standard input'
+        )
         command.add_argument("-o", "--output-file", type=Path, help="where to write the output (default: stdout)")
         command.add_argument("--format", choices=formats, default=formats[0], help="output format")
         command.add_argument(
@@ -94,7 +97,10 @@ def _dumper(command: str, output_format: str) -> Callable[[Any], str]:
     return lambda result: json.dumps(result.to_json(), ensure_ascii=False) + "\n"
 
 
-def _batch_call(nlp: Any, command: str, batch_size: int) -> Callable[[List[str]], List[Any]]:
+def _batch_call(nlp: Any, command: str, batch_size: int) -> Callable[[List[Any]], List[Any]]:
+    """The streamer hands over one sort window of lines; the runtime sorts and batches inside it."""
+    from green_nlp.runtime.line_inputs import Tokens, predict_in_order
+
     many = {"parse": "parse_many", "tag": "tag_many", "classify": "classify_many"}[command]
     if not hasattr(nlp, many):
         family = type(nlp).__name__
@@ -103,8 +109,21 @@ def _batch_call(nlp: Any, command: str, batch_size: int) -> Callable[[List[str]]
             f"use the command of its family (parse, tag or classify)"
         )
     method = getattr(nlp, many)
-    # the streamer hands over one sort window of lines; the runtime sorts and batches inside it
-    return lambda texts: list(method(texts, batch_size=batch_size))
+    if command == "classify":
+        return lambda texts: list(method(texts, batch_size=batch_size))
+
+    def on_texts(texts: List[str]) -> List[Any]:
+        return list(method(texts, batch_size=batch_size))
+
+    def on_tokens(sentences: List[Tokens]) -> List[Any]:
+        if command == "tag":
+            return [nlp.tag_tokens(sentence.words) for sentence in sentences]
+        from green_nlp.runtime.parser_results import ParsedDoc
+
+        trees = nlp.parse_sentences([(s.words, s.upos) for s in sentences], batch_size=batch_size)
+        return [ParsedDoc([tree]) for tree in trees]
+
+    return lambda inputs: predict_in_order(inputs, on_texts, on_tokens)
 
 
 def runtime_line_model(
@@ -113,12 +132,14 @@ def runtime_line_model(
     """An exported model as line_stream's `LineModel` (a plain function: `--ray` builds it on each actor)."""
     from green_nlp import line_stream
     from green_nlp.runtime import load
+    from green_nlp.runtime.line_inputs import text_or_tokens
 
     nlp = load(model, precision=precision, threads=threads)
     return line_stream.LineModel(
-        load=line_stream.json_or_text,
+        load=line_stream.json_or_text if command == "classify" else text_or_tokens,
         predict_batch=_batch_call(nlp, command, batch_size),
         dump=_dumper(command, output_format),
+        fatal_errors=(InputKindError,),
     )
 
 
@@ -138,13 +159,15 @@ def run_runtime(argv: List[str]) -> int:
         for name, summary in available_models().items():
             print(f"{name}\t{summary}")
         return 0
-    if not args.input_file.is_file():
-        print(f"green-nlp {args.command}: input file not found: {args.input_file}", file=sys.stderr)
-        return 2
     try:
         from green_nlp.distributed_ray.options import ray_options
 
+        line_stream.check_input(args.input_file)  # before the model loads: a folder, a missing file or folder
+        for path in (args.output_file, args.errors_file):
+            line_stream.check_output(path)
         shard, on_ray = line_stream.parse_shard(args.shard), ray_options(args)
+        if args.input_file == line_stream.STDIN and (on_ray is not None or shard != (0, 1)):
+            raise line_stream.UsageError("standard input (-) cannot be sharded or sent to Ray: give a file")
         for option, value in (("--batch-size", args.batch_size), ("--sort-window", args.sort_window)):
             if value < 1:
                 raise line_stream.UsageError(f"{option} must be positive, got {value}")
@@ -158,7 +181,11 @@ def run_runtime(argv: List[str]) -> int:
         output = stack.enter_context(open(args.output_file, "w", encoding="utf-8")) if args.output_file else sys.stdout
         errors = stack.enter_context(open(args.errors_file, "w", encoding="utf-8")) if args.errors_file else None
         if on_ray is None:
-            report = streamer.run(args.input_file, output, shard, progress=progress, errors=errors)
+            try:
+                report = streamer.run(args.input_file, output, shard, progress=progress, errors=errors)
+            except InputKindError as error:  # the model cannot read this kind of input: no line would work
+                print(f"green-nlp {args.command}: {error}", file=sys.stderr)
+                return 2
         else:  # the same stream on Ray actors, each loading the model once (docs/distributed.md)
             from functools import partial
 
@@ -210,6 +237,14 @@ def _quiet_nltk() -> None:
 def run_allennlp(argv: List[str]) -> None:
     """`allennlp ARGV...` with green_nlp registered first, so its subcommands exist in any folder."""
     sys.argv = ["green-nlp", *argv]
+    try:
+        import allennlp  # noqa: F401
+    except ModuleNotFoundError:  # `pip install .` installs the runtime only
+        raise SystemExit(
+            f"green-nlp {argv[0]}: this command needs the training stack (AllenNLP, torch), which this "
+            "install does not have. The runtime commands are parse, tag, classify, serve, models and configs; "
+            "to train or export, set up the full environment (bash scripts/setup_env.sh in a clone)"
+        ) from None
     _quiet_nltk()
     import allennlp.__main__  # noqa: F401  (AllenNLP's logging set-up, as `allennlp` does it)
     from allennlp.commands import main as allennlp_main

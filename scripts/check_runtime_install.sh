@@ -21,3 +21,10 @@ grep -q $'^1\t' parsed.conllu || { echo "[runtime install] no parse written" >&2
 # the tests of the shipped models, against the installed package (a copy outside the clone)
 cp "$repo/tests/runtime/pretrained_test.py" "$work/pretrained_test.py"
 "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$work/pretrained_test.py"
+# a training command in the runtime-only install says what it needs instead of a traceback
+if "$work/venv/bin/green-nlp" train x.jsonnet -s run > train.out 2>&1; then
+  echo "[runtime install] green-nlp train ran without AllenNLP" >&2; exit 1
+fi
+grep -q "needs the training stack" train.out || { echo "[runtime install] unclear train error:" >&2; cat train.out >&2; exit 1; }
+! grep -q Traceback train.out || { echo "[runtime install] train error was a traceback" >&2; exit 1; }
+echo "[runtime install] green-nlp train refused clearly: $(tail -1 train.out | cut -c1-80)..."

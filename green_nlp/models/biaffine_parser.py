@@ -15,7 +15,8 @@ from torch import nn
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
 from green_nlp.modules.biaffine import Biaffine
 from green_nlp.modules.embedder_checks import check_character_encoders
-from green_nlp.nn.tree_decoding import decode_heads
+from green_nlp.nn.tree_decoding import decode_heads, root_consistent_labels
+from green_nlp.runtime.parser_decoding import ROOT_RELATION
 from green_nlp.training.distiller import Distillable
 
 # Large but finite: keeps log_softmax and float16 free of NaNs where -inf would not.
@@ -207,11 +208,16 @@ class BiaffineDependencyParser(Model, Distillable):
         mask = scores["mask"]
         lengths = mask.sum(-1) - 1
         heads = decode_heads(scores["arc_scores"].detach(), lengths)
-        labels = self.label_scores(scores, heads).argmax(-1)
+        labels = root_consistent_labels(self.label_scores(scores, heads), heads, self._root_label_index())
         decoded = {"heads": heads[:, 1:], "head_tags": labels[:, 1:], "mask": mask[:, 1:].contiguous()}
         if "upos_logits" in scores:
             decoded["upos_tags"] = scores["upos_logits"].argmax(-1)
         return decoded
+
+    def _root_label_index(self) -> Optional[int]:
+        """Index of UD's `root` relation, or None where the treebank has no such label."""
+        labels = self.vocab.get_token_to_index_vocabulary(DEPREL_NAMESPACE)
+        return labels.get(ROOT_RELATION) if len(labels) > 1 else None
 
     def greedy_attachments(
         self, scores: Dict[str, torch.Tensor], gold_label_scores: torch.Tensor

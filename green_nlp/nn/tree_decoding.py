@@ -4,6 +4,8 @@ Pure functions, no registration. Scores follow the parser's layout: `scores[dep,
 positions 0..n, where position 0 is the artificial ROOT.
 """
 
+from typing import Optional
+
 import numpy as np
 import torch
 
@@ -41,3 +43,17 @@ def decode_heads(arc_scores: torch.Tensor, lengths: torch.Tensor) -> torch.Tenso
             length = lengths_list[b]
             heads[b, 1 : length + 1] = decode_mst(scores_cpu[b, : length + 1, : length + 1])
     return torch.from_numpy(heads).to(arc_scores.device)
+
+
+def root_consistent_labels(label_scores: torch.Tensor, heads: torch.Tensor, root_label: Optional[int]) -> torch.Tensor:
+    """Best labels (batch, n+1) at `heads` under UD's rule that a word takes `root` exactly when
+    its head is 0. A plain argmax breaks it in an undertrained model (a root word labelled
+    `punct`, inner words labelled `root`), which makes invalid CoNLL-U; a trained one rarely
+    differs. `root_label` None (no such label): the plain argmax."""
+    if root_label is None:
+        return label_scores.argmax(-1)
+    attached_to_root = heads == 0
+    masked = label_scores.clone()
+    masked[..., root_label] = float("-inf")
+    labels = masked.argmax(-1)
+    return torch.where(attached_to_root, torch.full_like(labels, root_label), labels)

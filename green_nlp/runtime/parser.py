@@ -14,8 +14,9 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 import numpy as np
 
+from green_nlp.runtime.errors import InputKindError
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, windows
-from green_nlp.runtime.parser_decoding import decode_sentence
+from green_nlp.runtime.parser_decoding import ROOT_RELATION, decode_sentence
 from green_nlp.runtime.parser_inputs import ParserInputs
 from green_nlp.runtime.parser_results import ParsedDoc, ParsedSentence
 from green_nlp.runtime.parser_segmenter import TextSegmenter
@@ -39,6 +40,8 @@ class ParserRuntime:
         if outputs.get("upos"):
             self._outputs.append(outputs["upos"])
         self.deprels: List[str] = meta["labels"]["deprel"]
+        has_root = ROOT_RELATION in self.deprels and len(self.deprels) > 1
+        self._root_label: Optional[int] = self.deprels.index(ROOT_RELATION) if has_root else None
         self.upos_labels: Optional[List[str]] = meta["labels"].get("upos")
         self.max_sentence_length = int(meta.get("max_sentence_length", 1000))
         self.segmenter = TextSegmenter(meta.get("tokenizer", {}).get("language", "en"))
@@ -61,9 +64,10 @@ class ParserRuntime:
         `max_sentence_length` words) raises ValueError naming it, before that window's model calls."""
         check_batching(batch_size, sort_window)
         if self.inputs.needs_upos:
-            raise ValueError(
+            raise InputKindError(
                 "this parser was trained with gold UPOS input, which raw text does not have: give it "
-                "tokens and tags (parse_tokens / parse_sentences), or use a raw-text model"
+                'tokens and tags (JSON lines {"words": [...], "upos": [...]}, or parse_tokens / '
+                "parse_sentences in Python), or use a raw-text model"
             )
         for texts in windows(lines, sort_window):
             for text in texts:
@@ -146,12 +150,19 @@ class ParserRuntime:
             heads = decode_sentence(arc_scores[b], n)
             labels = greedy_labels[b, 1 : n + 1].copy()
             greedy_heads = arc_scores[b, 1 : n + 1].argmax(-1)
-            changed = np.nonzero(heads != greedy_heads)[0]
-            if changed.size:
-                dep_positions = changed + 1
-                labels[changed] = self._label_scores(label_dep[b, dep_positions], label_head[b, heads[changed]]).argmax(
-                    -1
-                )
+            # scored again: words the tree moved, and (UD: `root` exactly on ROOT's child) words
+            # off ROOT whose best label was `root`, as `nn.tree_decoding.root_consistent_labels`
+            redo = heads != greedy_heads
+            if self._root_label is not None:
+                redo |= (labels == self._root_label) & (heads != 0)
+            rescored = np.nonzero(redo)[0]
+            if rescored.size:
+                scores = self._label_scores(label_dep[b, rescored + 1], label_head[b, heads[rescored]])
+                if self._root_label is not None:
+                    scores[:, self._root_label] = -np.inf
+                labels[rescored] = scores.argmax(-1)
+            if self._root_label is not None:
+                labels[heads == 0] = self._root_label
             if upos_tags is not None and self.upos_labels is not None:
                 upos = [self.upos_labels[t] for t in upos_tags[b, :n].tolist()]
             parsed.append(

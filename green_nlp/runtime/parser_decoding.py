@@ -11,6 +11,9 @@ from typing import List, Sequence
 import numpy as np
 from ufal.chu_liu_edmonds import chu_liu_edmonds
 
+# UD's relation for the word attached to ROOT, and only for it (the decoders keep to that rule)
+ROOT_RELATION = "root"
+
 
 def is_tree(heads: Sequence[int]) -> bool:
     """`heads[i]` is the head of word i+1 (0 = ROOT): one word on ROOT, heads in range, no cycle."""

@@ -213,3 +213,34 @@ def test_labels_at_heads_the_tree_changed_are_the_models_labels_at_those_heads(p
             theirs = model.label_scores(scores, torch.from_numpy(heads).unsqueeze(0))[0].numpy()
         np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
         assert (ours.argmax(-1) == theirs.argmax(-1)).all()
+
+
+def test_root_labels_roots_child_and_no_other_word_in_both_decoders(parser_folders, parser_archives):
+    """UD: a word takes `root` exactly when its head is 0; the predictor and the runtime agree and keep it."""
+    predictor = Predictor.from_path(str(parser_archives["quickstart"]), "green_dependency_parser")
+    nlp = load(parser_folders["quickstart"], precision="fp32", threads=1)
+    lines = _raw_lines()
+    records = [predictor.predict_json(predictor.load_line(line)) for line in lines]
+    assert [doc.to_json() for doc in nlp.parse_many(lines, batch_size=4)] == records
+    for tree in (tree for record in records for tree in record["sentences"]):
+        assert [rel == "root" for rel in tree["deprels"]] == [head == 0 for head in tree["heads"]]
+
+
+def test_the_runtime_keeps_root_on_roots_child_when_root_scores_best_everywhere(parser_folders):
+    """An undertrained model whose best label is `root` for every word: only ROOT's child keeps it."""
+    nlp = load(parser_folders["quickstart"], precision="fp32", threads=1)
+    root = nlp.deprels.index("root")
+    n, labels = 4, len(nlp.deprels)
+    weight = np.zeros_like(nlp.label_weight())
+    weight[root, -1, -1] = 5.0  # the bias-bias entry: root best at every head
+    weight[(root + 1) % labels, -1, -1] = 1.0  # the second best
+    nlp._label_weight = weight
+    arc_scores = np.full((1, n + 1, n + 1), -10.0, dtype=np.float32)
+    for dep, head in enumerate([2, 0, 2, 3], start=1):  # a tree: word 2 on ROOT
+        arc_scores[0, dep, head] = 10.0
+    greedy_labels = np.full((1, n + 1), root)
+    dim = weight.shape[1] - 1
+    label_dep = np.zeros((1, n + 1, dim), dtype=np.float32)
+    trees = nlp._decode([(["a", "b", "c", "d"], None, None)], arc_scores, greedy_labels, label_dep, label_dep.copy())
+    assert trees[0].heads == [2, 0, 2, 3]
+    assert trees[0].deprels == [nlp.deprels[(root + 1) % labels], "root"] + [nlp.deprels[(root + 1) % labels]] * 2

@@ -56,3 +56,13 @@ def test_decode_heads_keeps_greedy_trees_and_repairs_the_rest():
     heads = decode_heads(scores, torch.tensor([3, 2]))
     assert heads[0].tolist() == [0, 2, 0, 2]
     assert heads[1].tolist() == [0, 0, 1, 0]
+
+
+def test_root_consistent_labels_give_root_to_roots_child_only():
+    from green_nlp.nn.tree_decoding import root_consistent_labels
+
+    # label 0 = root scores best for every word; label 2 is the runner-up
+    scores = torch.tensor([[[0.0, 0.0, 0.0], [5.0, 1.0, 2.0], [5.0, 1.0, 2.0], [5.0, 3.0, 2.0]]])
+    heads = torch.tensor([[0, 2, 0, 2]])
+    assert root_consistent_labels(scores, heads, root_label=0).tolist() == [[0, 2, 0, 1]]
+    assert root_consistent_labels(scores, heads, root_label=None).tolist() == [[0, 0, 0, 0]]

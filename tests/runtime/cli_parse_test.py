@@ -73,3 +73,58 @@ def test_classify_refuses_a_parser(parser_folders, tmp_path: Path):
     source.write_text("The cat sat.\n")
     result = _run(["classify", str(parser_folders["quickstart"]), str(source)], cwd=tmp_path)
     assert result.returncode != 0 and "does not classify" in result.stderr
+
+
+def test_a_gold_upos_parser_stops_on_raw_text_and_reads_words_with_tags(parser_folders, tmp_path: Path):
+    folder = parser_folders["teacher"]
+    text = tmp_path / "text.txt"
+    text.write_text("the cat sees a dog .\nthe dog .\n")
+    stopped = _run(["parse", str(folder), str(text)], cwd=tmp_path)
+    assert stopped.returncode == 2 and "gold UPOS" in stopped.stderr and "Traceback" not in stopped.stderr
+    sentences = [
+        (["the", "cat", "sees", "a", "dog", "."], ["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"]),
+        (["the", "dog", "."], ["DET", "NOUN", "PUNCT"]),
+    ]
+    tagged = tmp_path / "tagged.jsonl"
+    tagged.write_text("".join(json.dumps({"words": w, "upos": u}) + "\n" for w, u in sentences))
+    result = _run(["parse", str(folder), str(tagged), "--format", "json"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    nlp = load(folder, precision="fp32")
+    expected = [nlp.parse_tokens(w, u).to_json() for w, u in sentences]
+    assert [json.loads(line) for line in result.stdout.splitlines()] == expected
+
+
+def test_raw_text_and_words_mix_in_one_file_in_input_order(parser_folders, tmp_path: Path):
+    folder = parser_folders["quickstart"]
+    source = tmp_path / "in.txt"
+    words = ["Dogs", "bark", "loudly", "."]
+    source.write_text("The cat sat.\n" + json.dumps({"words": words}) + "\n" + json.dumps({"words": [], "x": 1}) + "\n")
+    result = _run(["parse", str(folder), str(source), "--format", "json"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [s["words"] for r in records for s in r["sentences"]] == [["The", "cat", "sat", "."], words]
+    assert f"{source}:3: cannot read the line: field 'words' is empty" in result.stderr
+
+
+def test_paths_are_checked_before_the_model_loads_and_stdin_is_read(parser_folders, tmp_path: Path):
+    folder = str(parser_folders["quickstart"])
+    source = tmp_path / "in.txt"
+    source.write_text("The cat sat.\n")
+    for args, why in (
+        ([folder, str(tmp_path)], "is a folder"),
+        ([folder, str(tmp_path / "missing.txt")], "input file not found"),
+        ([folder, str(source), "-o", str(tmp_path / "no" / "out.conllu")], "does not exist"),
+        ([folder, "-", "--shard", "0/2"], "cannot be sharded"),
+    ):
+        result = _run(["parse", *args], cwd=tmp_path)
+        assert result.returncode == 2 and why in result.stderr and "Traceback" not in result.stderr, result.stderr
+    piped = subprocess.run(
+        [sys.executable, "-m", "green_nlp.cli", "parse", folder, "-", "--format", "json"],
+        input="The cat sat.\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+    )
+    assert piped.returncode == 0, piped.stderr
+    assert json.loads(piped.stdout)["sentences"][0]["words"] == ["The", "cat", "sat", "."]

@@ -1,0 +1,48 @@
+"""What one input line of `green-nlp parse|tag` holds: raw text, or words (with UPOS tags) given as
+a JSON line `{"words": [...], "upos": [...]}` - the only way into a parser trained with gold UPOS,
+and the way to keep a tokenization of one's own. Both kinds may share a file."""
+
+from dataclasses import dataclass
+from typing import Any, Callable, List, Optional, Sequence, Union
+
+from green_nlp.line_stream import json_object, json_or_text
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A pre-tokenized sentence from a JSON line."""
+
+    words: List[str]
+    upos: Optional[List[str]] = None
+
+
+def text_or_tokens(line: str) -> Union[str, Tokens]:
+    """A line as text (plain, or JSON with "text"/"sentence"), or as `Tokens` (JSON with "words")."""
+    record = json_object(line)  # checks each field's type; None for plain text
+    if record is None or "words" not in record:
+        return json_or_text(line)
+    words, upos = record["words"], record.get("upos")
+    if not words:
+        raise ValueError("field 'words' is empty")
+    if upos is not None and len(upos) != len(words):
+        raise ValueError(f"field 'upos' has {len(upos)} tags for {len(words)} words")
+    return Tokens(list(words), None if upos is None else list(upos))
+
+
+def predict_in_order(
+    inputs: Sequence[Union[str, Tokens]],
+    on_texts: Callable[[List[str]], Sequence[Any]],
+    on_tokens: Callable[[List[Tokens]], Sequence[Any]],
+) -> List[Any]:
+    """One result per input, in input order: the texts go to `on_texts` together, the tokenized
+    sentences to `on_tokens` together (each call batches inside)."""
+    text_rows = [i for i, item in enumerate(inputs) if isinstance(item, str)]
+    token_rows = [i for i, item in enumerate(inputs) if not isinstance(item, str)]
+    results: List[Any] = [None] * len(inputs)
+    if text_rows:
+        for row, result in zip(text_rows, on_texts([inputs[i] for i in text_rows])):  # type: ignore[misc]
+            results[row] = result
+    if token_rows:
+        for row, result in zip(token_rows, on_tokens([inputs[i] for i in token_rows])):  # type: ignore[misc]
+            results[row] = result
+    return results
