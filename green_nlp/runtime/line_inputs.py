@@ -16,8 +16,22 @@ class Tokens:
     upos: Optional[List[str]] = None
 
 
+def _looks_like_conllu(line: str) -> bool:
+    """A CoNLL-U word row (ID, then 9 more tab-separated columns) or one of its sentence comments."""
+    fields = line.split("\t")
+    if len(fields) == 10 and fields[0].replace("-", "").replace(".", "").isdigit():
+        return True
+    return line.startswith(("# sent_id = ", "# text = ", "# newdoc", "# newpar"))
+
+
 def text_or_tokens(line: str) -> Union[str, Tokens]:
-    """A line as text (plain, or JSON with "text"/"sentence"), or as `Tokens` (JSON with "words")."""
+    """A line as text (plain, or JSON with "text"/"sentence"), or as `Tokens` (JSON with "words").
+    A CoNLL-U row is refused: parsed as prose it would give a tree of its column values."""
+    if _looks_like_conllu(line):
+        raise ValueError(
+            "this looks like CoNLL-U, which green-nlp reads as raw text or JSON lines only: give its "
+            'sentences as {"words": [...], "upos": [...]} lines, or use allennlp predict --use-dataset-reader'
+        )
     record = json_object(line)  # checks each field's type; None for plain text
     if record is None or "words" not in record:
         return json_or_text(line)

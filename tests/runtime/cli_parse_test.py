@@ -128,3 +128,12 @@ def test_paths_are_checked_before_the_model_loads_and_stdin_is_read(parser_folde
     )
     assert piped.returncode == 0, piped.stderr
     assert json.loads(piped.stdout)["sentences"][0]["words"] == ["The", "cat", "sat", "."]
+
+
+def test_a_conllu_file_is_refused_line_by_line_not_parsed_as_prose(parser_folders, tmp_path: Path):
+    source = tmp_path / "in.conllu"
+    source.write_text("# sent_id = 1\n# text = Dogs bark.\n1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\nDogs bark.\n")
+    result = _run(["parse", str(parser_folders["quickstart"]), str(source), "--format", "json"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "1 lines predicted, 3 skipped" in result.stderr and "looks like CoNLL-U" in result.stderr
+    assert [s["words"] for s in json.loads(result.stdout)["sentences"]] == [["Dogs", "bark", "."]]
