@@ -26,7 +26,7 @@ def fixture_overrides(config: dict) -> dict:
         overrides["model.text_field_embedder.token_embedders.tokens.pretrained_file"] = str(
             FIXTURES / "emb" / "tiny_glove.50d.txt"
         )
-    if config.get("vocabulary", {}).get("type") == "from_files":  # students: the teacher's vocabulary
+    if config.get("vocabulary", {}).get("type") in ("from_files", "extend"):  # students: the teacher's vocabulary
         overrides["vocabulary.directory"] = str(TEACHER_ARCHIVE)
     for callback in config.get("trainer", {}).get("callbacks", []):
         if callback.get("type") not in DISTILLATION:

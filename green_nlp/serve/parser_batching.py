@@ -1,12 +1,13 @@
 """The parser's batches, cut by sentence length before they reach onnxruntime.
 
-The runtime's `parse_many` runs all sentences of a batch in one call, padded to the longest one:
-fine for a file of similar lines, but a micro-batch of unrelated requests mixes 3-word and
-60-word sentences, and the LSTM then spends most of its time on padding (a batch of real
-sentences cost as much per sentence as parsing them one by one). Here the sentences of all texts
-are sorted by length and cut into runs where padding stays small, each run one model call; the
-trees go back to their texts in order. Written here because the runtime belongs to another part of
-the project; it only uses the runtime's public pieces (its segmenter and `parse_sentences`).
+The runtime's `parse_many` sorts the sentences of a window of lines by length and cuts them into
+fixed-size model calls (`green_nlp.runtime.length_batches`): right for a file, where a window holds
+hundreds of sentences. A server's micro-batch is a few unrelated requests, 3-word and 60-word
+sentences side by side, and a fixed batch size there would still pad short sentences to long ones
+(the LSTM then spends most of its time on padding). Here the sentences of all texts are sorted by
+length and cut into runs where padding stays small, each run one model call, so the number of calls
+follows how different the lengths are, not a batch size; the trees go back to their texts in order.
+It only uses the runtime's public pieces (its segmenter and `parse_sentences`).
 """
 
 from typing import Any, List, Tuple
