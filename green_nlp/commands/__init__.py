@@ -7,6 +7,7 @@ Each `allennlp green-X` lives in `green_X.py` as the class `GreenX`.
 from green_nlp.commands import (
     green_average_checkpoints,  # noqa: F401  (`allennlp green-average-checkpoints`)
     green_export,  # noqa: F401  (`allennlp green-export`)
+    green_factorize_ngrams,  # noqa: F401  (`allennlp green-factorize-ngrams`)
     green_label_teacher,  # noqa: F401  (`allennlp green-label-teacher`)
     green_predict,  # noqa: F401  (`allennlp green-predict`)
     green_prune_ldnet,  # noqa: F401  (`allennlp green-prune-ldnet`)
