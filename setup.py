@@ -44,6 +44,8 @@ setup(
         "allennlp": ["torch>=2.6", "scikit-learn>=1.5", "onnx>=1.16", "jsonnet>=0.20"],
         # `--ray` for green-predict / green-label-teacher / green-nlp parse|tag|classify (docs/distributed.md)
         "ray": ["ray[data]>=2.40"],
+        # the fastText peer of `python -m benchmarks.runtime.dan --fasttext` (skipped without it)
+        "benchmarks": ["fasttext-numpy2>=0.10"],
     },
     entry_points={
         "console_scripts": ["green-nlp = green_nlp.cli:main"],
