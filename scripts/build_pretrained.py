@@ -1,7 +1,7 @@
 """Build a shipped model: train it on real data, export it, measure it, write its card.
 
-    python scripts/build_pretrained.py en-ewt-parser        # trains into runs/pretrained/<name>/ if needed
-    python scripts/build_pretrained.py en-ewt-parser --archive runs/pretrained/en-ewt-parser/model.tar.gz
+    python scripts/build_pretrained.py en-ewt-parser        # teacher + students into runs/ where not trained yet
+    python scripts/build_pretrained.py en-ewt-parser --archive STUDENT_ARCHIVE   # ship that student of the front
     python scripts/build_pretrained.py en-sst2-sentiment    # teacher, teacher labels, DAN, pruning
     python scripts/build_pretrained.py en-sst2-sentiment --archive DAN_ARCHIVE   # prune + export a trained DAN
 

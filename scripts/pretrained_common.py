@@ -27,9 +27,12 @@ def allennlp_bin() -> str:
     return str(Path(sys.executable).parent / "allennlp")
 
 
-def train(config: str, run_dir: Path, overrides: Optional[Dict[str, Any]] = None) -> Path:
-    """`allennlp train config` into run_dir on one thread (resumed with -r when it holds a run);
-    returns the archive. A finished run (metrics.json beside its archive) is not retrained."""
+def train(
+    config: str, run_dir: Path, overrides: Optional[Dict[str, Any]] = None, variables: Optional[Dict[str, str]] = None
+) -> Path:
+    """`allennlp train config` into run_dir on one thread (resumed with -r when it holds a run), with
+    `variables` as Jsonnet external variables (AllenNLP reads them from the environment); returns the
+    archive. A finished run (metrics.json beside its archive) is not retrained."""
     archive = run_dir / "model.tar.gz"
     if archive.exists() and (run_dir / "metrics.json").exists():
         return archive
@@ -38,7 +41,14 @@ def train(config: str, run_dir: Path, overrides: Optional[Dict[str, Any]] = None
         command += ["-o", json.dumps(overrides)]
     if (run_dir / "config.json").exists():
         command.append("-r")
-    env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    env = dict(
+        os.environ,
+        **(variables or {}),
+        OMP_NUM_THREADS="1",
+        MKL_NUM_THREADS="1",
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+    )
     subprocess.run(command, cwd=REPO, check=True, env=env)
     return archive
 
