@@ -57,6 +57,12 @@ def folder_bytes(folder: Path) -> int:
     return sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
 
 
+def int8_only_bytes(folder: Path) -> int:
+    """An exported folder's size once the fp32 graph is dropped (what ships when int8 does)."""
+    meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
+    return folder_bytes(folder) - (folder / meta["files"]["fp32"]).stat().st_size
+
+
 def hardware() -> str:
     """The benchmarks' description of this machine (CPU, cores, torch)."""
     sys.path.insert(0, str(REPO))

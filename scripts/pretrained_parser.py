@@ -24,6 +24,7 @@ from pretrained_common import (
     finish_folder,
     folder_bytes,
     hardware,
+    int8_only_bytes,
     keep_one_graph,
     train,
     write_card_file,
@@ -201,12 +202,6 @@ def student_archives(model: ShippedParser) -> Dict[str, Path]:
         )
         for student in model.students
     }
-
-
-def int8_only_bytes(folder: Path) -> int:
-    """The folder's size once the fp32 graph is dropped (what ships when int8 does)."""
-    meta = json.loads((folder / "green_model.json").read_text())
-    return folder_bytes(folder) - (folder / meta["files"]["fp32"]).stat().st_size
 
 
 def measure_front(

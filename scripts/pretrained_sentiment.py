@@ -26,6 +26,7 @@ from pretrained_common import (
     finish_folder,
     folder_bytes,
     hardware,
+    int8_only_bytes,
     keep_one_graph,
     train,
     write_card_file,
@@ -206,11 +207,6 @@ def compressed_archive(dan_archive: Path, candidate: Candidate, sst2: Path, unit
     return factorized
 
 
-def int8_bytes(folder: Path) -> int:
-    """The folder as shipped with the int8 graph alone."""
-    return folder_bytes(folder) - (folder / "model.onnx").stat().st_size
-
-
 def sweep_candidates(dan: Path, sst2: Path, dev: Tuple[List[str], List[str]], scratch: Path) -> Dict[str, Any]:
     """Each candidate exported and scored (int8, SST-2 dev): name -> its row, `archive` included."""
     from green_nlp.export.common import export_archive
@@ -224,7 +220,7 @@ def sweep_candidates(dan: Path, sst2: Path, dev: Tuple[List[str], List[str]], sc
             **candidate._asdict(),
             "ngrams": meta["ngrams"]["count"],
             "embedding_dim": meta["embedding_dim"],
-            "folder_bytes_int8_only": int8_bytes(folder),
+            "folder_bytes_int8_only": int8_only_bytes(folder),
             "dev_accuracy_int8": accuracy(runtime_answers(folder, "int8", dev[0]), dev[1]),
             "archive": str(archive.relative_to(REPO)),
         }

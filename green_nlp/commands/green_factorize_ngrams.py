@@ -19,18 +19,15 @@ the old `hidden_dim`, the vocabulary is unchanged, so it reloads from its config
 """
 
 import argparse
-import json
 import logging
-import os
-import tempfile
 from typing import Any, Dict, Tuple
 
 import torch
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError
-from allennlp.common.meta import META_NAME, Meta
-from allennlp.models.archival import CONFIG_NAME, archive_model, load_archive
+from allennlp.models.archival import load_archive
 
+from green_nlp.commands.archive_writing import write_archive
 from green_nlp.models.ngram_dan import NgramDan
 
 logger = logging.getLogger(__name__)
@@ -106,12 +103,6 @@ def factorize_archive(archive_file: str, rank: int, output: str, unit_columns: b
         state[TABLE_KEY], state[FIRST_LAYER_KEY], rank, unit_columns
     )
     config = factorized_config(archive.config.as_dict(quiet=True), rank, model.hidden.out_features)
-    with tempfile.TemporaryDirectory() as directory:
-        with open(os.path.join(directory, CONFIG_NAME), "w") as handle:
-            json.dump(config, handle, indent=2)
-        model.vocab.save_to_files(os.path.join(directory, "vocabulary"))
-        Meta.new().to_file(os.path.join(directory, META_NAME))
-        torch.save(state, os.path.join(directory, "weights.th"))
-        archive_model(directory, weights="weights.th", archive_path=output)
+    write_archive(config, model.vocab, state, output)
     logger.info("factorized the %d x %d table at rank %d -> %s", state[TABLE_KEY].shape[0], width, rank, output)
     return output

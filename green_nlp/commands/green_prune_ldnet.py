@@ -14,13 +14,12 @@ one holding the line `green_nlp` first. The archives it reads and writes load fr
 import argparse
 import json
 import logging
-import tempfile
-from pathlib import Path
 from typing import Any, Dict
 
-import torch
 from allennlp.commands.subcommand import Subcommand
-from allennlp.models.archival import CONFIG_NAME, archive_model, load_archive
+from allennlp.models.archival import load_archive
+
+from green_nlp.commands.archive_writing import write_archive
 
 logger = logging.getLogger(__name__)
 
@@ -34,13 +33,7 @@ def prune_archive(archive_file: str, output_file: str) -> Dict[str, Any]:
     model = archive.model
     kept = kept_layers_per_lm(model)
     pruned, config = prune_tagger(model, archive.config)
-    with tempfile.TemporaryDirectory() as tmp:
-        serialization = Path(tmp)
-        config.to_file(str(serialization / CONFIG_NAME))
-        pruned.vocab.save_to_files(str(serialization / "vocabulary"))
-        torch.save(pruned.state_dict(), serialization / "weights.th")
-        Path(output_file).parent.mkdir(parents=True, exist_ok=True)
-        archive_model(str(serialization), weights="weights.th", archive_path=output_file)
+    write_archive(config.as_dict(quiet=True), pruned.vocab, pruned.state_dict(), output_file)
     summary = {
         "kept_layers": kept,
         "gates": [round(float(z), 4) for z in getattr(model, "lm_gates").detach()],

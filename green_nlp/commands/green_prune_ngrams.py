@@ -11,19 +11,16 @@ prediction exactly when all its n-grams are kept.
 """
 
 import argparse
-import json
 import logging
-import os
-import tempfile
 from collections import Counter
 from typing import List, Optional
 
 import torch
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError
-from allennlp.common.meta import META_NAME, Meta
-from allennlp.models.archival import CONFIG_NAME, archive_model, load_archive
+from allennlp.models.archival import load_archive
 
+from green_nlp.commands.archive_writing import write_archive
 from green_nlp.dataset_readers.text_classification import read_examples
 
 logger = logging.getLogger(__name__)
@@ -81,12 +78,6 @@ def prune_archive(archive_file: str, keep: int, output: str, frequency_file: Opt
     vocab._token_to_index[namespace] = {vocab._padding_token: 0, vocab._oov_token: 1}
     vocab._index_to_token[namespace] = {0: vocab._padding_token, 1: vocab._oov_token}
     vocab.add_tokens_to_namespace([ngrams[i - 2] for i in kept_ids], namespace)
-    with tempfile.TemporaryDirectory() as directory:
-        with open(os.path.join(directory, CONFIG_NAME), "w") as handle:
-            json.dump(archive.config.as_dict(quiet=True), handle, indent=2)
-        vocab.save_to_files(os.path.join(directory, "vocabulary"))
-        Meta.new().to_file(os.path.join(directory, META_NAME))
-        torch.save(state, os.path.join(directory, "weights.th"))
-        archive_model(directory, weights="weights.th", archive_path=output)
+    write_archive(archive.config.as_dict(quiet=True), vocab, state, output)
     logger.info("kept %d of %d n-grams -> %s", keep, size, output)
     return output
