@@ -57,7 +57,15 @@ def _build(config_path: Path, tmp_path: Path, ext_vars: Optional[Dict[str, str]]
 
 def test_there_is_a_config_per_language_model_and_one_for_the_taggers():
     assert [p.name for p in LMS] == ["lm_backward.jsonnet", "lm_forward.jsonnet"] and TAGGER.exists()
-    assert not list((REPO_ROOT / "training_configs").glob("ldnet_*.jsonnet"))  # no file per task and stage
+    # no file per task and stage; the one exception is the design card's entry point (tests/design_card_test.py)
+    assert [p.name for p in (REPO_ROOT / "training_configs").glob("ldnet_*.jsonnet")] == ["ldnet_ner.jsonnet"]
+
+
+def test_the_design_card_config_is_the_ner_origin_cell(on_fixtures):
+    """`training_configs/ldnet_ner.jsonnet` is TASK=ner STAGE=origin of the matrix, key for key."""
+    design_card = Params.from_file(str(REPO_ROOT / "training_configs" / "ldnet_ner.jsonnet")).as_dict()
+    assert design_card == Params.from_file(str(TAGGER), ext_vars=_cell("ner", "origin")).as_dict()
+    assert design_card != Params.from_file(str(TAGGER), ext_vars=_cell("ner", "nolm")).as_dict()
 
 
 @pytest.mark.parametrize("config_path", LMS, ids=[p.name for p in LMS])
