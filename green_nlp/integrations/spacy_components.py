@@ -303,9 +303,3 @@ class ClassifierComponent(_PredictorComponent):
                     f"{self.name}: the predictor's label {output['label']!r} is not the most probable "
                     "class of its probs; label_namespace does not match the model"
                 )
-
-
-# ------------------------------------------------------------------------------- factories
-# Declared in the light `spacy_factories` module (what the entry points name). The names stay
-# importable from here for metadata written before the entry points moved there.
-from green_nlp.integrations.spacy_factories import make_classifier, make_ner, make_parser  # noqa: E402,F401
