@@ -5,7 +5,8 @@ trained on any other treebank already has everything a student needs in its arch
 config (readers, data paths, embeddings, trainer) and the vocabulary. The student keeps all of it and
 changes what `biaffine_parser.libsonnet`'s `student` builder changes, so both write the same student:
 
-- the dims that `student_sizing` picks for a fraction of the teacher's trainable parameters;
+- the dims given (`student_sizing` picks them for a fraction of the teacher's trainable parameters,
+  counting real models built from `apply_dims`' params, and its command writes the config);
 - the teacher's vocabulary (`from_files` on the archive), so label indices match the teacher's;
 - distilled (D-x): the `green_parser_distillation` callback with the teacher, dropout off
   (the seed paper's equation 3); baseline (B-x): no teacher, the teacher's dropout.
@@ -19,19 +20,15 @@ the same word vectors; where that file is gone the student starts from random ve
 
 import copy
 import json
-import logging
 import tarfile
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.models import Model
 
 from green_nlp.models.biaffine_parser import BiaffineDependencyParser
 from green_nlp.names import PARSER_DISTILLATION, old_names
-from green_nlp.training.student_sizing import apply_dims, read_archive, size_student
-
-logger = logging.getLogger(__name__)
 
 DISTILLATION_CALLBACKS = (PARSER_DISTILLATION, *old_names(PARSER_DISTILLATION))
 SIZED_EMBEDDERS = {"tokens", "token_characters"}  # the embedders student_sizing knows how to narrow
@@ -73,15 +70,31 @@ def check_teacher_archive(path: Path) -> None:
         )
 
 
+def apply_dims(model_params: Dict[str, Any], dims: Dict[str, int]) -> Dict[str, Any]:
+    """Teacher model params with a student's sizes (`student_sizing.student_dims` names) written in."""
+    params = copy.deepcopy(model_params)
+    embedders = params["text_field_embedder"]["token_embedders"]
+    embedders["tokens"]["embedding_dim"] = dims["word_dim"]
+    char_out = 0
+    if "token_characters" in embedders:
+        characters = embedders["token_characters"]
+        characters["embedding"]["embedding_dim"] = dims["char_dim"]
+        characters["encoder"]["embedding_dim"] = dims["char_dim"]
+        characters["encoder"]["num_filters"] = dims["char_filters"]
+        char_out = dims["char_filters"] * len(characters["encoder"].get("ngram_filter_sizes", [2, 3, 4, 5]))
+    params["upos_embedding_dim"] = dims["upos_dim"]
+    params["arc_mlp_dim"], params["label_mlp_dim"] = dims["arc_dim"], dims["label_dim"]
+    params["encoder"]["hidden_size"] = dims["lstm_hidden"]
+    params["encoder"]["input_size"] = dims["word_dim"] + char_out + dims["upos_dim"]
+    return params
+
+
 def student_config(
     teacher_config: Dict[str, Any], teacher_archive: str, dims: Dict[str, int], distilled: bool
 ) -> Dict[str, Any]:
     """The teacher's training config turned into its D-x (`distilled`) or B-x student's at `dims`."""
     config = copy.deepcopy(teacher_config)
-    words = teacher_config["model"]["text_field_embedder"]["token_embedders"]["tokens"]
-    model = apply_dims(config["model"], dims)
-    if "pretrained_file" in words:  # apply_dims leaves it out (a count needs no vectors); a student starts from them
-        model["text_field_embedder"]["token_embedders"]["tokens"]["pretrained_file"] = words["pretrained_file"]
+    model = apply_dims(config["model"], dims)  # the teacher's pretrained_file kept: a student starts from it
     if distilled:
         model["embedding_dropout"] = model["mlp_dropout"] = model["encoder"]["dropout"] = 0.0
     config["model"] = model
@@ -105,25 +118,3 @@ def drop_missing_pretrained_file(config: Dict[str, Any]) -> Optional[str]:
         return None
     del words["pretrained_file"]
     return str(path)
-
-
-def write_student_config(
-    teacher_archive: Path, fraction: float, out: Path, distilled: bool = True
-) -> Tuple[Dict[str, int], int, float]:
-    """Size a student at `fraction` of the teacher, write its config to `out`; (dims, params, fraction reached)."""
-    if not 0 < fraction < 1:
-        raise ValueError(f"a student's fraction of the teacher's parameters must be in (0, 1), got {fraction}")
-    check_teacher_archive(teacher_archive)
-    teacher_config, vocab = read_archive(teacher_archive)
-    dims, count, reached = size_student(teacher_config["model"], vocab, fraction)
-    config = student_config(teacher_config, str(teacher_archive), dims, distilled)
-    missing = drop_missing_pretrained_file(config)
-    if missing is not None:
-        logger.warning(
-            "the teacher's pretrained_file %s is not there: the student's word vectors start at random "
-            "(give the file with -o '{\"model.text_field_embedder.token_embedders.tokens.pretrained_file\": PATH}')",
-            missing,
-        )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(config, indent=2) + "\n")
-    return dims, count, reached

@@ -9,12 +9,14 @@ built with the teacher's vocabulary. Pretrained word vectors keep their width (G
 
 TEACHER is a model archive, a training run folder, or a training config (its vocabulary is then
 built from the config's training data). `--write-config` writes one student's complete training
-config from a teacher archive instead (`green_nlp.training.student_config`), for any treebank.
+config from a teacher archive instead (`write_student_config`, over `green_nlp.training.student_config`),
+for any treebank.
 """
 
 import argparse
 import copy
 import json
+import logging
 import tarfile
 import tempfile
 from pathlib import Path
@@ -25,6 +27,15 @@ from allennlp.data import Vocabulary
 from allennlp.models import Model
 
 from green_nlp.nn.parameters import count_trainable_parameters
+from green_nlp.training.student_config import (
+    TeacherArchiveError,
+    apply_dims,
+    check_teacher_archive,
+    drop_missing_pretrained_file,
+    student_config,
+)
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_FRACTIONS = (0.2, 0.4, 0.6, 0.8)
 
@@ -54,28 +65,11 @@ def student_dims(model_params: Dict[str, Any], scale: float) -> Dict[str, int]:
     return dims
 
 
-def apply_dims(model_params: Dict[str, Any], dims: Dict[str, int]) -> Dict[str, Any]:
-    """Teacher model params with the student's sizes written in (and no pretrained file to load)."""
-    params = copy.deepcopy(model_params)
-    embedders = params["text_field_embedder"]["token_embedders"]
-    embedders["tokens"].pop("pretrained_file", None)  # the count does not depend on its values
-    embedders["tokens"]["embedding_dim"] = dims["word_dim"]
-    char_out = 0
-    if "token_characters" in embedders:
-        characters = embedders["token_characters"]
-        characters["embedding"]["embedding_dim"] = dims["char_dim"]
-        characters["encoder"]["embedding_dim"] = dims["char_dim"]
-        characters["encoder"]["num_filters"] = dims["char_filters"]
-        char_out = dims["char_filters"] * len(characters["encoder"].get("ngram_filter_sizes", [2, 3, 4, 5]))
-    params["upos_embedding_dim"] = dims["upos_dim"]
-    params["arc_mlp_dim"], params["label_mlp_dim"] = dims["arc_dim"], dims["label_dim"]
-    params["encoder"]["hidden_size"] = dims["lstm_hidden"]
-    params["encoder"]["input_size"] = dims["word_dim"] + char_out + dims["upos_dim"]
-    return params
-
-
 def count_parameters(model_params: Dict[str, Any], vocab: Vocabulary) -> int:
-    return count_trainable_parameters(Model.from_params(vocab=vocab, params=Params(copy.deepcopy(model_params))))
+    """Trainable parameters of the model these params build (without reading a pretrained file: same count)."""
+    params = copy.deepcopy(model_params)
+    params["text_field_embedder"]["token_embedders"]["tokens"].pop("pretrained_file", None)
+    return count_trainable_parameters(Model.from_params(vocab=vocab, params=Params(params)))
 
 
 def size_student(
@@ -130,6 +124,28 @@ def load_teacher_spec(teacher: Path) -> Tuple[Dict[str, Any], Vocabulary]:
     return params.pop("model").as_dict(), vocab
 
 
+def write_student_config(
+    teacher_archive: Path, fraction: float, out: Path, distilled: bool = True
+) -> Tuple[Dict[str, int], int, float]:
+    """Size a student at `fraction` of the teacher, write its config to `out`; (dims, params, fraction reached)."""
+    if not 0 < fraction < 1:
+        raise ValueError(f"a student's fraction of the teacher's parameters must be in (0, 1), got {fraction}")
+    check_teacher_archive(teacher_archive)
+    teacher_config, vocab = read_archive(teacher_archive)
+    dims, count, reached = size_student(teacher_config["model"], vocab, fraction)
+    config = student_config(teacher_config, str(teacher_archive), dims, distilled)
+    missing = drop_missing_pretrained_file(config)
+    if missing is not None:
+        logger.warning(
+            "the teacher's pretrained_file %s is not there: the student's word vectors start at random "
+            "(give the file with -o '{\"model.text_field_embedder.token_embedders.tokens.pretrained_file\": PATH}')",
+            missing,
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(config, indent=2) + "\n")
+    return dims, count, reached
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description="Pick student parser sizes for fractions of a teacher's parameters.")
     parser.add_argument("teacher", type=Path, help="a model archive, a training run folder or a training config")
@@ -153,9 +169,6 @@ def main(argv: Optional[List[str]] = None) -> None:
     if args.write_config is not None:
         if len(args.fractions) != 1:
             parser.error(f"--write-config writes one student: give one --fraction, not {args.fractions}")
-        # imported here: student_config builds on this module
-        from green_nlp.training.student_config import TeacherArchiveError, write_student_config
-
         try:
             dims, count, reached = write_student_config(
                 args.teacher, args.fractions[0], args.write_config, distilled=not args.baseline

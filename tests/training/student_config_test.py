@@ -14,13 +14,8 @@ from allennlp.commands.train import train_model_from_file
 from allennlp.models.archival import load_archive
 
 from green_nlp.nn.parameters import count_trainable_parameters
-from green_nlp.training.student_config import (
-    TeacherArchiveError,
-    check_teacher_archive,
-    student_config,
-    write_student_config,
-)
-from green_nlp.training.student_sizing import main, read_archive
+from green_nlp.training.student_config import TeacherArchiveError, check_teacher_archive, student_config
+from green_nlp.training.student_sizing import main, read_archive, write_student_config
 from tests.conftest import FIXTURES, REPO_ROOT
 from tests.parser_configs import DISTILLATION, TEACHER_ARCHIVE, TINY_CONLLU, read_config
 

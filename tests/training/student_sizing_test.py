@@ -4,13 +4,8 @@ import sys
 
 import pytest
 
-from green_nlp.training.student_sizing import (
-    apply_dims,
-    count_parameters,
-    load_teacher_spec,
-    size_student,
-    student_dims,
-)
+from green_nlp.training.student_config import apply_dims
+from green_nlp.training.student_sizing import count_parameters, load_teacher_spec, size_student, student_dims
 from tests.conftest import FIXTURES, REPO_ROOT
 
 TEACHER = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
