@@ -84,11 +84,13 @@ def keep_one_graph(folder: Path, precision: str) -> None:
 def finish_folder(name: str, folder: Path, card: Path, figures: Dict[str, Any]) -> None:
     """Put the card's figures into green_model.json, check the budget, replace pretrained/<name>."""
     from green_nlp.export.common import read_model_card
+    from green_nlp.runtime.model_folder import record_file_hashes
 
     meta_path = folder / "green_model.json"
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     meta["card"] = read_model_card(card)
     meta_path.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    record_file_hashes(folder)  # the folder's final files (one graph, the card), checked at every load
     figures["folder_bytes"] = folder_bytes(folder)
     if figures["folder_bytes"] > FOLDER_BUDGET_BYTES:
         raise SystemExit(f"{name}: {figures['folder_bytes']:,} bytes is over the 12 MB budget")

@@ -18,7 +18,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.models import Model
 from allennlp.models.archival import load_archive
 
-from green_nlp.runtime.model_folder import FORMAT_VERSION, FP32_FILE, INT8_FILE, META_FILE
+from green_nlp.runtime.model_folder import FORMAT_VERSION, FP32_FILE, INT8_FILE, META_FILE, record_file_hashes
 
 logger = logging.getLogger(__name__)
 
@@ -158,5 +158,6 @@ def export_archive(archive_path: PathLike, output_dir: PathLike, card: Optional[
         **family_meta,
     }
     (output_dir / META_FILE).write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    record_file_hashes(output_dir)  # checked at every load: a changed or cut-short file is refused
     logger.info("exported %s (%s) to %s", archive_path, family, output_dir)
     return output_dir

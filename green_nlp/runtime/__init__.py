@@ -13,6 +13,7 @@ import importlib
 from pathlib import Path
 from typing import Any, Optional, Union
 
+from green_nlp.runtime.errors import ModelFolderError
 from green_nlp.runtime.model_folder import available_models, model_file, read_meta, resolve_model
 
 # family -> "module:class", built as cls(folder, meta, session)
@@ -35,7 +36,13 @@ def create_session(path: Path, threads: Optional[int] = None) -> Any:
             raise ValueError(f"threads must be positive, got {threads}")
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
-    return onnxruntime.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+    try:
+        return onnxruntime.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime's own checks (InvalidProtobuf, InvalidGraph, Fail): name the file
+        if not type(error).__module__.startswith("onnxruntime"):
+            raise
+        reason = " ".join(str(error).split())
+        raise ModelFolderError(f"{path.parent}: {path.name} is not a model onnxruntime can load: {reason}") from None
 
 
 def family_class(family: str) -> type:

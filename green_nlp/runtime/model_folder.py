@@ -5,6 +5,11 @@ and/or `model.int8.onnx`. A name is looked up as a folder path first, then as a 
 name under each directory of `GREEN_NLP_MODELS` (os.pathsep-separated), then under the
 package's `green_nlp/pretrained/`
 (the clone's `pretrained/`).
+
+A folder may come from someone else, so loading one trusts nothing in it (docs/safety.md): every
+file `green_model.json` names must resolve inside the folder (symlinks included), every such file
+must match the sha256 recorded beside it, and a broken folder (a missing key, an empty or cut ONNX
+file) is refused with one line naming the folder (`ModelFolderError`).
 """
 
 import json
@@ -12,8 +17,12 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List, Union
 
+from green_nlp.runtime.errors import ModelFolderError
+from green_nlp.runtime.folder_files import META_FILE, check_hashes, inside, named_files, record_hashes
+from green_nlp.runtime.folder_schema import missing_key
+from green_nlp.runtime.onnx_envelope import onnx_problem
+
 FORMAT_VERSION = 1
-META_FILE = "green_model.json"
 FP32_FILE = "model.onnx"
 INT8_FILE = "model.int8.onnx"
 MODELS_ENV_VAR = "GREEN_NLP_MODELS"
@@ -33,23 +42,47 @@ def is_model_folder(path: Path) -> bool:
     return path.is_dir() and (path / META_FILE).is_file()
 
 
-def available_models() -> Dict[str, str]:
-    """Model name -> one-line summary (family and card title) for every folder the lookup finds."""
-    found: Dict[str, str] = {}
+def model_folders() -> Dict[str, Path]:
+    """Model name -> folder for every folder the lookup finds (the first of a name wins)."""
+    found: Dict[str, Path] = {}
     for directory in search_dirs():
         if not directory.is_dir():
             continue
         for folder in sorted(directory.iterdir()):
-            if folder.name in found or not is_model_folder(folder):
-                continue
-            try:
-                meta = read_meta(folder)
-            except ValueError as error:
-                found[folder.name] = f"unreadable: {error}"
-                continue
-            title = (meta.get("card") or {}).get("title") or ""
-            found[folder.name] = f"{meta.get('family')}" + (f": {title}" if title else "")
+            if folder.name not in found and is_model_folder(folder):
+                found[folder.name] = folder
     return found
+
+
+def available_models() -> Dict[str, str]:
+    """Model name -> one-line summary (family and card title) for every folder the lookup finds."""
+    found: Dict[str, str] = {}
+    for name, folder in model_folders().items():
+        try:
+            meta = read_meta(folder)
+        except ValueError as error:
+            found[name] = f"unreadable: {error}"
+            continue
+        title = (meta.get("card") or {}).get("title") or ""
+        found[name] = f"{meta.get('family')}" + (f": {title}" if title else "")
+    return found
+
+
+def folder_state(folder: Path) -> str:
+    """ "ok" when the folder would load at every precision it holds, else "broken: " and the reason."""
+    try:
+        meta = read_meta(folder)
+        files = meta.get("files") or {}
+        held = [
+            precision
+            for precision, default in (("fp32", FP32_FILE), ("int8", INT8_FILE))
+            if inside(folder, f"files.{precision}", files.get(precision, default)).is_file()
+        ]
+        for precision in held or ["auto"]:  # none held: model_file says which file is missing
+            model_file(folder, meta, precision)
+    except (ValueError, OSError) as error:
+        return f"broken: {error}"
+    return "ok"
 
 
 def resolve_model(name_or_path: Union[str, Path]) -> Path:
@@ -74,31 +107,74 @@ def resolve_model(name_or_path: Union[str, Path]) -> Path:
     )
 
 
-def read_meta(folder: Path) -> Dict[str, Any]:
-    """`green_model.json` of a model folder, checked for the format this runtime reads."""
+def _meta_json(folder: Path) -> Dict[str, Any]:
     try:
         meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise ValueError(f"{folder / META_FILE} is not readable JSON: {error}") from None
+        raise ModelFolderError(f"{folder / META_FILE} is not readable JSON: {error}") from None
     if not isinstance(meta, dict) or meta.get("format_version") != FORMAT_VERSION:
         found = meta.get("format_version") if isinstance(meta, dict) else None
-        raise ValueError(
+        raise ModelFolderError(
             f"{folder / META_FILE} has format_version {found!r}; this runtime reads "
             f"{FORMAT_VERSION} (re-export the model with this version of green_nlp)"
         )
     return meta
 
 
+def read_meta(folder: Path) -> Dict[str, Any]:
+    """`green_model.json` of a model folder, checked for the format this runtime reads, the keys its
+    family needs and file names that stay inside the folder (files are hashed by `model_file`)."""
+    meta = _meta_json(folder)
+    problem = missing_key(meta)
+    if problem:
+        raise ModelFolderError(f"{folder}: {META_FILE} {problem} (re-export the model)")
+    for key, name in named_files(meta):
+        inside(folder, key, name)
+    return meta
+
+
 def model_file(folder: Path, meta: Dict[str, Any], precision: str = "auto") -> Path:
-    """The ONNX file for `precision`: "auto" is fp32 when the folder has it, else int8."""
+    """The ONNX file for `precision` ("auto" is fp32 when the folder has it, else int8), checked
+    before anything reads it: it and every other file the folder names (not the other graph) match
+    their recorded sha256, and it is a whole ONNX model. Returns the resolved path."""
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {PRECISIONS}, got {precision!r}")
     files = meta.get("files") or {}
-    fp32 = folder / files.get("fp32", FP32_FILE)
-    int8 = folder / files.get("int8", INT8_FILE)
+    fp32 = inside(folder, "files.fp32", files.get("fp32", FP32_FILE))
+    int8 = inside(folder, "files.int8", files.get("int8", INT8_FILE))
     if precision == "auto":
         precision = "fp32" if fp32.is_file() else "int8"
-    chosen = fp32 if precision == "fp32" else int8
+    chosen, other = (fp32, int8) if precision == "fp32" else (int8, fp32)
     if not chosen.is_file():
         raise FileNotFoundError(f"{folder} has no {precision} model ({chosen.name})")
+    checked = [(key, path) for key, path in _named_paths(folder, meta) if path != other and path.is_file()]
+    if chosen not in [path for _, path in checked]:
+        checked.append((f"files.{precision}", chosen))
+    check_hashes(folder, meta, checked)
+    problem = onnx_problem(chosen)
+    if problem:
+        raise ModelFolderError(f"{folder}: {chosen.name} {problem}; re-export the model or restore the file")
     return chosen
+
+
+def _named_paths(folder: Path, meta: Dict[str, Any]) -> List[Any]:
+    return [(key, inside(folder, key, name)) for key, name in named_files(meta)]
+
+
+def record_file_hashes(folder: Path) -> None:
+    """(Re)write the sha256 of every file `green_model.json` names that exists in the folder, as its
+    "sha256" map (file name -> hex digest), keeping the rest of the file as it is. Call it after
+    changing a file of an exported folder (a rewritten graph, a pruned n-gram list)."""
+    folder = Path(folder)
+    path = folder / META_FILE
+    text = path.read_text(encoding="utf-8")
+    meta = _meta_json(folder)
+    record_hashes(folder, meta, [(key, p) for key, p in _named_paths(folder, meta) if p.is_file()])
+    path.write_text(json.dumps(meta, ensure_ascii=False, indent=_indent_of(text)) + "\n", encoding="utf-8")
+
+
+def _indent_of(text: str) -> int:
+    """The indentation the file already uses (the exporter writes 1, the pretrained scripts 2)."""
+    lines = text.splitlines()
+    second = lines[1] if len(lines) > 1 else ""
+    return max(1, len(second) - len(second.lstrip(" ")))
