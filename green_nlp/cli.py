@@ -154,10 +154,11 @@ def run_runtime(argv: List[str]) -> int:
             print(path.relative_to(folder))
         return 0
     if args.command == "models":
-        from green_nlp.runtime import available_models
+        from green_nlp.runtime.model_folder import available_models, folder_state, model_folders
 
-        for name, summary in available_models().items():
-            print(f"{name}\t{summary}")
+        folders, summaries = model_folders(), available_models()
+        for name, summary in summaries.items():  # state: "ok", or "broken: " and why it would not load
+            print(f"{name}\t{folder_state(folders[name])}\t{summary}")
         return 0
     try:
         from green_nlp.distributed_ray.options import ray_options
