@@ -18,7 +18,7 @@ FOLDER_BUDGET_BYTES = 12 * 1000 * 1000
 
 def data_dir() -> Path:
     sys.path.insert(0, str(REPO))
-    from green_nlp.data_paths import data_dir as configured
+    from green_nlp.settings import data_dir as configured
 
     return configured().resolve()
 

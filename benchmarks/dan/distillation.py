@@ -36,7 +36,6 @@ from allennlp.models.archival import Archive, load_archive
 import green_nlp  # noqa: F401  (registers the components)
 from benchmarks.common import RESULTS, hardware_description, markdown_table
 from green_nlp.commands.green_prune_ngrams import prune_archive
-from green_nlp.data_paths import data_path
 from green_nlp.dataset_readers.text_classification import (
     TextExample,
     read_examples,
@@ -44,6 +43,7 @@ from green_nlp.dataset_readers.text_classification import (
     split_heldout,
     subsample,
 )
+from green_nlp.settings import data_path
 
 MODELS = ("teacher", "dan_scratch", "dan_kd", "dan_kd_ft", "dan_kd_train_only", "dan_kd_augmented")
 # Ablations, where one was run: dan_kd_train_only (TREC) is DAN(KD) on the teacher's labels for the

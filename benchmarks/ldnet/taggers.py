@@ -75,8 +75,8 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
     model-only pass times the same batches already indexed, to show what indexing costs."""
     from allennlp.models.archival import load_archive
 
-    from green_nlp.data_paths import data_path
     from green_nlp.nn.flops import ldnet_tagger_flops_per_token
+    from green_nlp.settings import data_path
 
     test_file = data_path(*TEST_FILES[dataset])
     results: Dict[str, Any] = {"test_file": "/".join(TEST_FILES[dataset])}

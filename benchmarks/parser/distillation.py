@@ -38,10 +38,10 @@ from benchmarks.parser.parsing import (
 )
 from benchmarks.parser.peers import supar_peer  # supar itself is imported only when its run exists
 from benchmarks.reports.parser_distillation import write_report
-from green_nlp.data_paths import data_path
 from green_nlp.dataset_readers import read_conllu
 from green_nlp.nn.parameters import count_trainable_parameters
 from green_nlp.nn.quantization import quantize_for_cpu
+from green_nlp.settings import data_path
 
 TREEBANKS = {
     "UD_English-EWT": ("ud_ewt", "en_ewt-ud-test.conllu"),

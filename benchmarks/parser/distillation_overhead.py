@@ -36,7 +36,7 @@ from allennlp.models.archival import load_archive
 
 from benchmarks.common import REPO, RESULTS, hardware_description, markdown_table
 from benchmarks.parser.distillation import TREEBANKS
-from green_nlp.data_paths import data_dir
+from green_nlp.settings import data_dir
 from green_nlp.training.parser_distiller import ParserDistiller
 
 STUDENT = REPO / "training_configs" / "parser" / "student.jsonnet"  # TREEBANK, SIZE, DISTILLED, SEED pick one

@@ -45,10 +45,10 @@ from benchmarks.parser.parsing import (
     training_info,
 )
 from benchmarks.reports.peers import peer_note, speed_only
-from green_nlp.data_paths import data_path
 from green_nlp.dataset_readers import read_conllu
 from green_nlp.evaluation.conll18 import score_conllu
 from green_nlp.nn.parameters import count_trainable_parameters
+from green_nlp.settings import data_path
 
 MODELS = [
     # (key, run folder, gold UPOS at input, description, archive inside the run folder or None)

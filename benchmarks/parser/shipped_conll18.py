@@ -22,8 +22,8 @@ from typing import Any, Dict, List
 import conllu
 
 from benchmarks.common import RESULTS, hardware_description, write_results
-from green_nlp.data_paths import data_path
 from green_nlp.evaluation.conll18 import score_conllu
+from green_nlp.settings import data_path
 
 
 def predicted_file(model: Any, gold: List[conllu.TokenList], out: Path) -> Dict[str, float]:

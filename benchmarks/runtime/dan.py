@@ -31,7 +31,7 @@ import torch
 
 import green_nlp
 from benchmarks.common import RESULTS, hardware_description, write_results
-from green_nlp.data_paths import data_path
+from green_nlp.settings import data_path
 
 BATCH_SIZES = (1, 32)
 

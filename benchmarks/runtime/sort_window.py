@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from benchmarks.common import REPO, RESULTS, write_results
-from green_nlp.data_paths import data_path
 from green_nlp.runtime import load
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW
+from green_nlp.settings import data_path
 
 WINDOWS = (32, 128, 256, 512, 1024)
 BATCH_SIZE = 32

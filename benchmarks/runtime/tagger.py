@@ -24,7 +24,7 @@ import torch
 import green_nlp
 from benchmarks.common import REPO, RESULTS, hardware_description, write_results
 from benchmarks.runtime.dan import batches, best_rates
-from green_nlp.data_paths import data_path
+from green_nlp.settings import data_path
 
 FIXTURE_TAGGER = REPO / "fixtures" / "ldnet" / "archives" / "tagger_origin.tar.gz"
 FIXTURE_TEXT = [

@@ -35,8 +35,8 @@ import httpx
 import numpy
 
 from benchmarks.common import REPO, RESULTS, hardware_description, write_results
-from green_nlp.data_paths import data_path
 from green_nlp.serve.launcher import ServerProcess
+from green_nlp.settings import data_path
 
 PARSER = "en-ewt-parser"
 DAN_ARCHIVE = REPO / "runs" / "dan_sst2_scratch" / "model.tar.gz"

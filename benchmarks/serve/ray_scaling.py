@@ -33,7 +33,7 @@ import torch
 
 import green_nlp
 from benchmarks.common import REPO, RESULTS, hardware_description, write_results
-from green_nlp.data_paths import data_path
+from green_nlp.settings import data_path
 
 FIXTURES = REPO / "fixtures"
 SHIPPED_PARSER = REPO / "runs" / "shipped" / "en_ewt_parser" / "model.tar.gz"

@@ -16,7 +16,7 @@
 
   // Configs read data from LDNET_DATA: the shared data root, or fixtures/ldnet/data when absent.
   // green_nlp exports it and the other LDNET_* settings on import, as absolute paths unless set, so
-  // the configs run from any folder (see green_nlp/data_paths.py and docs/ldnet.md).
+  // the configs run from any folder (see green_nlp/settings.py and docs/ldnet.md).
   on_fixtures(data):: std.length(std.findSubstr('fixtures/ldnet', data)) > 0,
   fixtures_dir:: std.extVar('LDNET_FIXTURES'),
   runs_dir:: std.extVar('LDNET_RUNS'),

@@ -67,7 +67,7 @@ def train(args: argparse.Namespace) -> None:
     require_supar()
     from supar import BiaffineDependencyParser
 
-    from green_nlp.data_paths import data_path
+    from green_nlp.settings import data_path
 
     ewt = data_path("ud", "UD_English-EWT")
     args.out.mkdir(parents=True, exist_ok=True)
