@@ -12,11 +12,17 @@ from green_nlp.data.folds import check_fold_settings, sentence_fold
 from green_nlp.data.gold_label_field import GoldLabelField
 from green_nlp.dataset_readers.conllu_sentences import ConlluFormatError, DependencySentence, read_conllu
 from green_nlp.names import register_with_old_names
+from green_nlp.runtime.lemma_rules import make_rules
 
 logger = logging.getLogger(__name__)
 
 UPOS_NAMESPACE = "upos"
 DEPREL_NAMESPACE = "deprel_labels"  # "*labels": no padding or OOV entry
+# the optional UD columns a parser may also predict: reader option, field and namespace
+LEMMA_RULE_NAMESPACE = "lemma_rule_labels"
+FEATS_NAMESPACE = "feats_labels"
+XPOS_NAMESPACE = "xpos_labels"
+EXTRA_COLUMNS = {"lemmas": LEMMA_RULE_NAMESPACE, "feats": FEATS_NAMESPACE, "xpos": XPOS_NAMESPACE}
 FIELD_NAMES = ("green_nlp", "allennlp_models")
 # allennlp-models' `universal_dependencies` reader, which its `biaffine_parser` is written for
 MODELS_POS_FIELD = "pos_tags"
@@ -58,6 +64,11 @@ class ConlluDependenciesReader(DatasetReader):
         and reading goes on with the next sentence. Off by default: training and evaluation stop
         at the first malformed line. Meant for `allennlp predict --use-dataset-reader`, e.g.
         `-o '{"validation_dataset_reader.skip_malformed": true}'`.
+    read_columns : `List[str]`, optional (default = `[]`)
+        More gold columns to emit as tagging targets for a parser's extra heads: `"lemmas"` (as
+        the edit script from form to lemma, `green_nlp.runtime.lemma_rules`, field `lemma_rules`),
+        `"feats"` (the whole UFeats string, field `feats`) and `"xpos"` (field `xpos`). A gold
+        value the vocabulary lacks is scored as wrong and left out of the loss, as for relations.
     """
 
     def __init__(
@@ -69,6 +80,7 @@ class ConlluDependenciesReader(DatasetReader):
         leave_out_fold: Optional[int] = None,
         field_names: str = "green_nlp",
         skip_malformed: bool = False,
+        read_columns: Optional[List[str]] = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
@@ -89,6 +101,14 @@ class ConlluDependenciesReader(DatasetReader):
             )
         self._field_names = field_names
         self._skip_malformed = skip_malformed
+        self._read_columns = list(read_columns or [])
+        unknown = [column for column in self._read_columns if column not in EXTRA_COLUMNS]
+        if unknown:
+            raise ConfigurationError(f"read_columns may hold {sorted(EXTRA_COLUMNS)}, got {unknown}")
+        if self._read_columns and field_names != "green_nlp":
+            raise ConfigurationError(
+                "read_columns needs field_names 'green_nlp' (allennlp-models' parser has no such heads)"
+            )
         self.malformed: List[str] = []  # with skip_malformed: the `file:line: why` of each skipped sentence
 
     def _report_malformed(self, error: ConlluFormatError) -> None:
@@ -130,7 +150,19 @@ class ConlluDependenciesReader(DatasetReader):
             sentence.heads,
             sentence.deprels,
             extra_metadata={"sentence": sentence},
+            **self._extra_columns(sentence),
         )
+
+    def _extra_columns(self, sentence: DependencySentence) -> Dict[str, List[str]]:
+        """The `read_columns` of one sentence, lemmas as edit scripts."""
+        columns: Dict[str, List[str]] = {}
+        if "lemmas" in self._read_columns:
+            columns["lemmas"] = make_rules(sentence.words, sentence.lemmas)
+        if "feats" in self._read_columns:
+            columns["feats"] = list(sentence.feats)
+        if "xpos" in self._read_columns:
+            columns["xpos"] = list(sentence.xpos)
+        return columns
 
     def text_to_instance(
         self,
@@ -139,7 +171,12 @@ class ConlluDependenciesReader(DatasetReader):
         heads: Optional[List[int]] = None,
         deprels: Optional[List[str]] = None,
         extra_metadata: Optional[Dict[str, Any]] = None,
+        lemmas: Optional[List[str]] = None,
+        feats: Optional[List[str]] = None,
+        xpos: Optional[List[str]] = None,
     ) -> Instance:
+        """`lemmas` are edit scripts (`lemma_rules.make_rule`), not lemmas: the targets of a parser's
+        lemma head."""
         if not words:
             raise ValueError("cannot parse an empty sentence")
         text_field = TextField([Token(word) for word in words])
@@ -153,6 +190,10 @@ class ConlluDependenciesReader(DatasetReader):
             if heads is not None and deprels is not None:
                 fields["head_indices"] = SequenceLabelField(heads, text_field, label_namespace="head_index_tags")
                 fields["head_tags"] = GoldLabelField(deprels, text_field, label_namespace=DEPREL_NAMESPACE)
+            for name, values in (("lemma_rules", lemmas), ("feats", feats), ("xpos", xpos)):
+                if values is not None:
+                    namespace = EXTRA_COLUMNS["lemmas" if name == "lemma_rules" else name]
+                    fields[name] = GoldLabelField(values, text_field, label_namespace=namespace)
             metadata = {"words": words, "upos": upos}
         metadata.update(extra_metadata or {})
         fields["metadata"] = MetadataField(metadata)

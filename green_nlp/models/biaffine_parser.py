@@ -12,12 +12,27 @@ from allennlp.nn.util import get_text_field_mask
 from allennlp.training.metrics import AttachmentScores, CategoricalAccuracy
 from torch import nn
 
-from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
+from green_nlp.dataset_readers.conllu_dependencies import (
+    DEPREL_NAMESPACE,
+    FEATS_NAMESPACE,
+    LEMMA_RULE_NAMESPACE,
+    UPOS_NAMESPACE,
+    XPOS_NAMESPACE,
+)
 from green_nlp.modules.biaffine import Biaffine
 from green_nlp.modules.embedder_checks import check_character_encoders
 from green_nlp.nn.tree_decoding import decode_heads, root_consistent_labels
+from green_nlp.runtime.lemma_rules import apply_rules
 from green_nlp.runtime.parser_decoding import ROOT_RELATION
 from green_nlp.training.distiller import Distillable
+from green_nlp.training.parser_distiller import ParserDistillationInput
+
+# The optional UD heads: model option -> (forward argument / field, vocabulary namespace, output key)
+EXTRA_HEADS = {
+    "predict_lemmas": ("lemma_rules", LEMMA_RULE_NAMESPACE, "lemmas"),
+    "predict_feats": ("feats", FEATS_NAMESPACE, "feats"),
+    "predict_xpos": ("xpos", XPOS_NAMESPACE, "xpos"),
+}
 
 # Large but finite: keeps log_softmax and float16 free of NaNs where -inf would not.
 _MASKED_SCORE = -1e4
@@ -49,6 +64,14 @@ class BiaffineDependencyParser(Model, Distillable):
         what raw text needs.
     predict_upos : `bool`, optional (default = `False`)
         Add a UPOS tagging head trained jointly, so raw-text output carries UPOS tags.
+    predict_lemmas, predict_feats, predict_xpos : `bool`, optional (default = `False`)
+        More tagging heads on the encoder, trained jointly, so the output has CoNLL-U's LEMMA, FEATS
+        and XPOS columns: the lemma as an edit script from the form (`runtime.lemma_rules`, as
+        UDPipe), the whole UFeats string as one label (as UDPipe 2: only feature combinations seen
+        in training come out, and one softmax is cheaper than one per feature), XPOS. Each needs its
+        namespace in the vocabulary: the reader's `read_columns` (`lemmas`, `feats`, `xpos`).
+    lemma_loss_weight, feats_loss_weight, xpos_loss_weight : `float`, optional (default = `1.0`)
+        Weights of those heads' cross-entropies in the loss (the arc, label and UPOS terms have 1).
     arc_mlp_dim, label_mlp_dim : `int`
         Sizes of the arc and label MLPs (paper: 500 and 100).
     embedding_dropout, mlp_dropout : `float`
@@ -68,6 +91,12 @@ class BiaffineDependencyParser(Model, Distillable):
         encoder: Seq2SeqEncoder,
         upos_embedding_dim: int = 100,
         predict_upos: bool = False,
+        predict_lemmas: bool = False,
+        predict_feats: bool = False,
+        predict_xpos: bool = False,
+        lemma_loss_weight: float = 1.0,
+        feats_loss_weight: float = 1.0,
+        xpos_loss_weight: float = 1.0,
         arc_mlp_dim: int = 500,
         label_mlp_dim: int = 100,
         embedding_dropout: float = 0.33,
@@ -98,6 +127,21 @@ class BiaffineDependencyParser(Model, Distillable):
                 "use_gold_upos to true, or upos_embedding_dim to 0 and predict_upos to false"
             )
         num_labels = vocab.get_vocab_size(DEPREL_NAMESPACE)
+        wanted = {"predict_lemmas": predict_lemmas, "predict_feats": predict_feats, "predict_xpos": predict_xpos}
+        weights = {
+            "predict_lemmas": lemma_loss_weight,
+            "predict_feats": feats_loss_weight,
+            "predict_xpos": xpos_loss_weight,
+        }
+        for option, on in wanted.items():
+            field, namespace, _ = EXTRA_HEADS[option]
+            if on and not vocab.get_token_to_index_vocabulary(namespace):
+                raise ConfigurationError(
+                    f"{option} is true but the vocabulary has no {namespace!r}: add "
+                    f"{field.replace('lemma_rules', 'lemmas')!r} to the reader's read_columns"
+                )
+            if weights[option] < 0:
+                raise ConfigurationError(f"{option.replace('predict_', '').rstrip('s')}_loss_weight must be >= 0")
 
         self.text_field_embedder = text_field_embedder
         self.upos_embedding = nn.Embedding(num_upos, upos_embedding_dim) if upos_embedding_dim > 0 else None
@@ -112,6 +156,16 @@ class BiaffineDependencyParser(Model, Distillable):
         self.arc_scorer = Biaffine(arc_mlp_dim, arc_mlp_dim, 1, bias_x=True, bias_y=False)
         self.label_scorer = Biaffine(label_mlp_dim, label_mlp_dim, num_labels)
         self.upos_projection = nn.Linear(encoder_dim, num_upos) if predict_upos else None
+        # field -> its head; absent (not None) when off, so old archives' state dicts load unchanged
+        self.extra_heads = nn.ModuleDict(
+            {
+                EXTRA_HEADS[option][0]: nn.Linear(encoder_dim, vocab.get_vocab_size(EXTRA_HEADS[option][1]))
+                for option, on in wanted.items()
+                if on
+            }
+        )
+        self._extra_loss_weights = {EXTRA_HEADS[o][0]: w for o, w in weights.items() if wanted[o]}
+        self._extra_accuracy = {field: CategoricalAccuracy() for field in self.extra_heads}
 
         self._attachment_scores = AttachmentScores()
         self._upos_accuracy = CategoricalAccuracy() if predict_upos else None
@@ -131,7 +185,8 @@ class BiaffineDependencyParser(Model, Distillable):
         Raw scores, ROOT at position 0. Returns `arc_scores` (batch, n+1, n+1) as
         `[b, dep, head]` with padding and self-loops masked, `label_dep` / `label_head`
         (batch, n+1, label_mlp_dim) for `label_scores()`, `mask` (batch, n+1) and, when
-        predicting UPOS, `upos_logits` (batch, n, num_upos).
+        predicting UPOS, `upos_logits` (batch, n, num_upos), and `<field>_logits` (batch, n, classes)
+        for each extra head (`lemma_rules`, `feats`, `xpos`).
         """
         words = self._own_indexers(words)
         word_mask = get_text_field_mask(words)
@@ -165,6 +220,8 @@ class BiaffineDependencyParser(Model, Distillable):
         }
         if self.upos_projection is not None:
             scores["upos_logits"] = self.upos_projection(encoded[:, 1:])
+        for field, head in self.extra_heads.items():
+            scores[f"{field}_logits"] = head(encoded[:, 1:])
         return scores
 
     def label_scores(self, scores: Dict[str, torch.Tensor], heads: torch.Tensor) -> torch.Tensor:
@@ -182,8 +239,10 @@ class BiaffineDependencyParser(Model, Distillable):
         head_tags: torch.Tensor,
         upos: Optional[torch.Tensor] = None,
         gold_label_scores: Optional[torch.Tensor] = None,
+        extra_targets: Optional[Dict[str, torch.Tensor]] = None,
     ) -> torch.Tensor:
-        """Cross-entropy of gold heads and of gold labels at gold heads, averaged over words.
+        """Cross-entropy of gold heads and of gold labels at gold heads, averaged over words, plus
+        the weighted cross-entropies of the extra heads whose gold tags `extra_targets` holds.
         `gold_label_scores`: `label_scores(scores, gold heads)` when the caller has them already
         (distillation needs them for its KL term), so the label biaffine runs once per step."""
         word_mask = scores["mask"][:, 1:]
@@ -200,6 +259,11 @@ class BiaffineDependencyParser(Model, Distillable):
         if "upos_logits" in scores and upos is not None:
             upos_nll = -scores["upos_logits"].log_softmax(-1).gather(-1, upos.unsqueeze(-1)).squeeze(-1)
             loss = loss + (upos_nll * word_mask).sum() / num_words
+        for field, gold in (extra_targets or {}).items():
+            seen = gold >= 0  # UNSEEN_LABEL: a tag outside the vocabulary, no loss
+            log_probs = scores[f"{field}_logits"].log_softmax(-1)
+            nll = -log_probs.gather(-1, gold.clamp(min=0).unsqueeze(-1)).squeeze(-1) * seen
+            loss = loss + self._extra_loss_weights[field] * (nll * word_mask).sum() / num_words
         return loss
 
     # ------------------------------------------------------------------ decode
@@ -212,6 +276,8 @@ class BiaffineDependencyParser(Model, Distillable):
         decoded = {"heads": heads[:, 1:], "head_tags": labels[:, 1:], "mask": mask[:, 1:].contiguous()}
         if "upos_logits" in scores:
             decoded["upos_tags"] = scores["upos_logits"].argmax(-1)
+        for field in self.extra_heads:
+            decoded[f"{field}_tags"] = scores[f"{field}_logits"].argmax(-1)
         return decoded
 
     def _root_label_index(self) -> Optional[int]:
@@ -242,19 +308,30 @@ class BiaffineDependencyParser(Model, Distillable):
         head_indices: Optional[torch.Tensor] = None,
         head_tags: Optional[torch.Tensor] = None,
         metadata: Optional[List[Dict[str, Any]]] = None,
+        lemma_rules: Optional[torch.Tensor] = None,
+        feats: Optional[torch.Tensor] = None,
+        xpos: Optional[torch.Tensor] = None,
     ) -> Dict[str, torch.Tensor]:
         scores = self.score(words, upos if self.upos_embedding is not None else None)
+        given = {"lemma_rules": lemma_rules, "feats": feats, "xpos": xpos}
+        extra_targets: Dict[str, torch.Tensor] = {
+            field: tensor for field, tensor in given.items() if field in self.extra_heads and tensor is not None
+        }
         output: Dict[str, Any] = {}
         gold_label_scores: Optional[torch.Tensor] = None
         if head_indices is not None and head_tags is not None:
             # shared by the loss (and a distiller's KL term) and the training figures
             gold_heads = self._with_root(head_indices)
             gold_label_scores = self.label_scores(scores, gold_heads)
-            output["loss"] = self.loss(scores, head_indices, head_tags, upos, gold_label_scores=gold_label_scores)
+            output["loss"] = self.loss(
+                scores, head_indices, head_tags, upos, gold_label_scores=gold_label_scores, extra_targets=extra_targets
+            )
             distiller = self.distiller  # attached by the green_parser_distillation callback
             if distiller is not None and self.training:
                 output["loss"] = distiller.loss(
-                    scores, gold_label_scores, output["loss"], words, upos, gold_heads, metadata
+                    ParserDistillationInput(
+                        self, scores, gold_label_scores, output["loss"], words, head_indices, head_tags, upos, metadata
+                    )
                 )
         decoded: Optional[Dict[str, torch.Tensor]] = None
         if not self.training:
@@ -264,6 +341,8 @@ class BiaffineDependencyParser(Model, Distillable):
             decoded = self.greedy_attachments(scores, gold_label_scores)  # for the training figures, not output
         if decoded is not None:
             self._update_metrics(scores, decoded, upos, head_indices, head_tags)
+            for field, gold in extra_targets.items():
+                self._extra_accuracy[field](scores[f"{field}_logits"], gold, decoded["mask"])  # type: ignore[arg-type]
         if metadata is not None:
             output["words"] = [m["words"] for m in metadata]
         return output
@@ -289,7 +368,10 @@ class BiaffineDependencyParser(Model, Distillable):
         return torch.cat([heads.new_zeros(heads.size(0), 1), heads], dim=1)
 
     def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
-        """Per sentence: `predicted_heads`, `predicted_deprels` and maybe `predicted_upos`, unpadded."""
+        """Per sentence: `predicted_heads`, `predicted_deprels` and maybe `predicted_upos`, unpadded;
+        with the extra heads also `predicted_lemmas` (the scripts applied to the words),
+        `predicted_feats` and `predicted_xpos`."""
+        extra = {field: output_dict.pop(f"{field}_tags").cpu().tolist() for field in self.extra_heads}
         heads_batch = output_dict.pop("heads").cpu().tolist()
         tags_batch = output_dict.pop("head_tags").cpu().tolist()
         upos_batch = output_dict.pop("upos_tags").cpu().tolist() if "upos_tags" in output_dict else None
@@ -304,6 +386,16 @@ class BiaffineDependencyParser(Model, Distillable):
                 [self.vocab.get_token_from_index(t, UPOS_NAMESPACE) for t in tags[:n]]
                 for tags, n in zip(upos_batch, lengths)
             ]
+        for option, (field, namespace, key) in EXTRA_HEADS.items():
+            if field not in extra:
+                continue
+            tags = [
+                [self.vocab.get_token_from_index(t, namespace) for t in row[:n]]
+                for row, n in zip(extra[field], lengths)
+            ]
+            if field == "lemma_rules":
+                tags = [apply_rules(list(words), rules) for words, rules in zip(output_dict["words"], tags)]
+            output_dict[f"predicted_{key}"] = tags
         return output_dict
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
@@ -311,4 +403,6 @@ class BiaffineDependencyParser(Model, Distillable):
         metrics = {"UAS": scores["UAS"], "LAS": scores["LAS"]}
         if self._upos_accuracy is not None:
             metrics["upos_accuracy"] = self._upos_accuracy.get_metric(reset)
+        for field, accuracy in self._extra_accuracy.items():
+            metrics[f"{field}_accuracy"] = accuracy.get_metric(reset)
         return metrics

@@ -82,6 +82,25 @@
       },
     },
 
+  // Full UD output: `config` (a parser from `parser` above) plus the heads that predict LEMMA (as
+  // edit scripts), FEATS (whole UFeats strings) and XPOS, trained jointly with the parser on the
+  // encoder; `columns` picks which, `weights` their loss weights (1 each by default).
+  with_ud_heads(config, columns=['lemmas', 'feats', 'xpos'], weights={})::
+    local option = { lemmas: 'predict_lemmas', feats: 'predict_feats', xpos: 'predict_xpos' };
+    local weight = { lemmas: 'lemma_loss_weight', feats: 'feats_loss_weight', xpos: 'xpos_loss_weight' };
+    config + {
+      dataset_reader+: { read_columns: columns },
+      validation_dataset_reader+: { read_columns: columns },
+      model+: {
+        [option[c]]: true
+        for c in columns
+      } + {
+        [weight[c]]: weights[c]
+        for c in columns
+        if std.objectHas(weights, c)
+      },
+    },
+
   // A student (or equal-size baseline) with the dims picked by green_nlp.training.student_sizing
   // for a fraction of the teacher's parameters. Both use the teacher's vocabulary so label indices
   // match; distilled students train with dropout off and the green_parser_distillation callback (the

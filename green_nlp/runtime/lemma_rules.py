@@ -1,0 +1,94 @@
+"""Lemmas as edit scripts that turn a word form into its lemma (as UDPipe does).
+
+A lemmatizer that predicts the lemma string itself cannot lemmatize a word it never saw; one that
+predicts *how* to change the form can: `walked -> walk` and `jumped -> jump` share the script
+"strip one suffix of 2 characters". So a script is the class a tagging head predicts, and it is
+applied to the form at prediction time.
+
+A script is a JSON list `[casing, strip_prefix, add_prefix, strip_suffix, add_suffix]` over the
+lower-cased form, found from the longest common substring of the lower-cased form and lemma,
+followed by a casing step: `"f"` applies the same edit to the form as written (keeps its case),
+`"l"` lower-cases, `"t"` title-cases and `"u"` upper-cases the result. Where form and lemma share
+nothing (`was -> be`) the script is the whole lemma, `["=", lemma]`. A script that does not fit
+a form (it strips all the characters the form has, or more) gives the form back unchanged.
+
+Torch-free: the ONNX runtime applies the scripts the exported graph picks.
+"""
+
+import json
+from difflib import SequenceMatcher
+from typing import List, Tuple
+
+# the casing steps, in the order tried when a script is made (the first that gives the lemma wins)
+CASINGS = ("f", "l", "t", "u")
+WHOLE_LEMMA = "="
+
+
+def _common_substring(a: str, b: str) -> Tuple[int, int, int]:
+    """(start in a, start in b, length) of the longest common substring."""
+    match = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
+    return match.a, match.b, match.size
+
+
+def _recase(text: str, casing: str) -> str:
+    if casing == "l":
+        return text.lower()
+    if casing == "u":
+        return text.upper()
+    if casing == "t":
+        return text[:1].upper() + text[1:].lower()
+    return text
+
+
+def _edit(form: str, strip_prefix: int, add_prefix: str, strip_suffix: int, add_suffix: str) -> str:
+    return add_prefix + form[strip_prefix : len(form) - strip_suffix] + add_suffix
+
+
+def make_rule(form: str, lemma: str) -> str:
+    """The edit script that turns `form` into `lemma` (see the module docstring)."""
+    lower_form, lower_lemma = form.lower(), lemma.lower()
+    start_form, start_lemma, size = _common_substring(lower_form, lower_lemma)
+    if size > 0 and len(lower_form) == len(form):  # lower() may change the length (e.g. 'İ'), then the
+        edit = (  # indices of the lower-cased form would not fit the form as written
+            start_form,
+            lower_lemma[:start_lemma],
+            len(lower_form) - start_form - size,
+            lower_lemma[start_lemma + size :],
+        )
+        for casing in CASINGS:
+            source = form if casing == "f" else lower_form
+            if _recase(_edit(source, *edit), casing) == lemma:
+                return json.dumps([casing, *edit], ensure_ascii=False, separators=(",", ":"))
+    return json.dumps([WHOLE_LEMMA, lemma], ensure_ascii=False, separators=(",", ":"))
+
+
+def apply_rule(form: str, rule: str) -> str:
+    """The lemma that `rule` (from `make_rule`) gives for `form`; the form itself where the rule
+    does not fit it or is not a rule at all (e.g. a padding or unknown label)."""
+    try:
+        parts = json.loads(rule)
+    except ValueError:
+        return form
+    if not isinstance(parts, list) or not parts:
+        return form
+    if parts[0] == WHOLE_LEMMA and len(parts) == 2 and isinstance(parts[1], str):
+        return parts[1]
+    if len(parts) != 5 or parts[0] not in CASINGS:
+        return form
+    casing, strip_prefix, add_prefix, strip_suffix, add_suffix = parts
+    if strip_prefix + strip_suffix >= len(form):  # a made script always keeps a common part
+        return form
+    if casing != "f" and len(form.lower()) != len(form):
+        return form
+    source = form if casing == "f" else form.lower()
+    return _recase(_edit(source, strip_prefix, add_prefix, strip_suffix, add_suffix), casing)
+
+
+def make_rules(forms: List[str], lemmas: List[str]) -> List[str]:
+    """One script per word of a sentence."""
+    return [make_rule(form, lemma) for form, lemma in zip(forms, lemmas)]
+
+
+def apply_rules(forms: List[str], rules: List[str]) -> List[str]:
+    """One lemma per word of a sentence."""
+    return [apply_rule(form, rule) for form, rule in zip(forms, rules)]
