@@ -15,7 +15,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 from allennlp.training.checkpointer import Checkpointer
 
-from green_nlp.patches.weights_only_check import weights_only_disabled
+from green_nlp.patches.weights_only_check import PickledCodeRefused, weights_only_disabled
 from tests.conftest import FIXTURES, REPO_ROOT
 
 TEACHER = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
@@ -63,9 +63,14 @@ def test_malicious_weights_in_archive_are_refused(tmp_path):
     _malicious_weights(folder / "weights.th", marker)
     bad_archive = tmp_path / "model.tar.gz"
     _repack(folder, bad_archive)
-    with pytest.raises(pickle.UnpicklingError, match="[Ww]eights only load failed"):
+    with pytest.raises(PickledCodeRefused) as refused:
         load_archive(str(bad_archive))
     assert not marker.exists()
+    message = str(refused.value)
+    assert f"archive {bad_archive} (weights.th) was refused" in message
+    assert "green_nlp will not load pickled code" in message and "asks for the Python object" in message
+    assert "weights_only=False" not in message and "weights_only` set to `False" not in message
+    assert isinstance(refused.value, pickle.UnpicklingError)  # callers catching torch's type still do
 
 
 @pytest.mark.skipif(weights_only_disabled(), reason="TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD is set")
@@ -74,11 +79,11 @@ def test_malicious_best_th_and_training_state_are_refused(tmp_path):
     run = _extract(TEACHER, tmp_path / "run")
     marker = tmp_path / "ran"
     _malicious_weights(run / "best.th", marker)
-    with pytest.raises(pickle.UnpicklingError):
+    with pytest.raises(PickledCodeRefused, match=f"weights file {re.escape(str(run / 'best.th'))} was refused"):
         load_archive(str(run), weights_file=str(run / "best.th"))
     shutil.copy(run / "best.th", run / "model_state_e1_b0.th")
     _malicious_weights(run / "training_state_e1_b0.th", marker)
-    with pytest.raises(pickle.UnpicklingError):
+    with pytest.raises(PickledCodeRefused, match=f"checkpoint in {re.escape(str(run))} was refused.*pickled code"):
         Checkpointer(str(run)).load_checkpoint()
     assert not marker.exists()
 
@@ -109,6 +114,23 @@ def test_archive_member_outside_the_folder_is_refused(tmp_path):
     with pytest.raises(ConfigurationError, match="refused"):
         load_archive(str(archive))
     assert not escaped.exists()
+
+
+@pytest.mark.parametrize(
+    "name, reason",
+    [
+        ("/{tmp}/absolute.txt", "absolute path"),  # tarfile's data filter alone strips the "/" and extracts it
+        ("vocabulary/../../dotdot.txt", "'..' part"),
+        ("vocabulary/../inside.txt", "'..' part"),  # stays inside, still refused: a name is taken as written
+    ],
+    ids=["absolute", "dotdot-out", "dotdot-in"],
+)
+def test_archive_member_with_an_absolute_or_dotdot_name_is_refused(tmp_path, name, reason):
+    name = name.format(tmp=str(tmp_path).strip("/"))
+    archive = _archive_with_member(tmp_path, tarfile.TarInfo(name), b"member data")
+    with pytest.raises(ConfigurationError, match=f"archive {re.escape(str(archive))} was refused: member .*{reason}"):
+        load_archive(str(archive))
+    assert not (tmp_path / "absolute.txt").exists()
 
 
 def test_archive_symlink_out_of_the_folder_is_refused(tmp_path):

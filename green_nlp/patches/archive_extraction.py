@@ -2,19 +2,22 @@
 
 allennlp extracts an archive with a bare `tarfile.extractall`, which on Python 3.11 writes members
 named `../x` or absolute paths outside the temporary folder and follows links out of it. `apply`
-replaces allennlp's `extracted_archive` with one that uses tarfile's `data` filter (refusing such
-members), turns a truncated or corrupt archive into a `ConfigurationError` naming the file instead of
-a gzip/tarfile traceback, and removes the half-extracted temporary folder of such an archive.
-Weights are the other half of loading untrusted archives: see `weights_only_check`.
+replaces allennlp's `extracted_archive` with one that refuses every member whose name is absolute
+or holds a `..` part (tarfile's `data` filter would quietly strip a leading `/` and extract it), then
+applies the `data` filter (no links out, no special files), turns a truncated or corrupt archive into
+a `ConfigurationError` naming the file instead of a gzip/tarfile traceback, and removes the
+half-extracted temporary folder of such an archive. Weights are the other half of loading untrusted
+archives: see `weights_only_check`, which names the archive a refused weights file came from.
 """
 
 import os
+import re
 import shutil
 import tarfile
 import tempfile
 import zlib
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Dict, Iterator, Optional
 
 from allennlp.common.checks import ConfigurationError
 
@@ -22,6 +25,32 @@ from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
 
 # Required: on another allennlp an unpatched load would extract archives unsafely, silently.
 WRITTEN_FOR = WrittenFor("allennlp", ALLENNLP_VERSION, required=True)
+
+# extraction folder -> the archive extracted into it, so that a refusal while loading the folder's
+# weights can name the archive the user gave (allennlp passes on only the temporary folder)
+_SOURCES: Dict[str, str] = {}
+_MAX_SOURCES = 64
+
+
+def archive_of(folder: str) -> Optional[str]:
+    """The archive extracted into `folder` by this process, if any."""
+    return _SOURCES.get(os.path.normpath(folder))
+
+
+class MemberPathError(tarfile.FilterError):
+    """A member named by an absolute path or with a `..` part: refused, never rewritten."""
+
+    def __init__(self, tarinfo: tarfile.TarInfo) -> None:
+        self.tarinfo = tarinfo
+        super().__init__(f"member {tarinfo.name!r} has an absolute path or a '..' part")
+
+
+def _refuse_escaping_names(member: tarfile.TarInfo, destination: str) -> Optional[tarfile.TarInfo]:
+    """tarfile's `data` filter, after refusing the names it would rewrite instead of refuse."""
+    name = member.name.replace("\\", "/")
+    if name.startswith("/") or re.match(r"[A-Za-z]:", name) or ".." in name.split("/"):
+        raise MemberPathError(member)
+    return tarfile.data_filter(member, destination)
 
 
 @contextmanager
@@ -33,6 +62,9 @@ def safe_extracted_archive(resolved_archive_file: str, cleanup: bool = True) -> 
     once the extraction has returned it, so a half-extracted folder used to stay in the temp dir.
     """
     tempdir = tempfile.mkdtemp()
+    if len(_SOURCES) >= _MAX_SOURCES:  # allennlp removes the folders itself; keep the map small
+        _SOURCES.clear()
+    _SOURCES[os.path.normpath(tempdir)] = resolved_archive_file
     try:
         _extract(resolved_archive_file, tempdir)
         if not os.path.isfile(os.path.join(tempdir, "config.json")):
@@ -53,12 +85,12 @@ def safe_extracted_archive(resolved_archive_file: str, cleanup: bool = True) -> 
 def _extract(resolved_archive_file: str, tempdir: str) -> None:
     try:
         with tarfile.open(resolved_archive_file, "r:gz") as archive:
-            archive.extractall(tempdir, filter="data")
+            archive.extractall(tempdir, filter=_refuse_escaping_names)
     except tarfile.FilterError as error:
         raise ConfigurationError(
-            f"archive {resolved_archive_file} was refused: member {error.tarinfo.name!r} "
-            f"would be written outside the extraction folder or is not a plain file "
-            f"({type(error).__name__}). Do not load archives from untrusted sources."
+            f"archive {resolved_archive_file} was refused: {error} (green_nlp extracts only plain files "
+            "and folders that stay inside the archive, nothing is written outside it). "
+            "Do not load archives from untrusted sources."
         ) from None
     except (tarfile.ReadError, EOFError, zlib.error, OSError) as error:
         raise ConfigurationError(

@@ -1,15 +1,26 @@
-"""Say loudly when the environment makes allennlp's `torch.load` calls unpickle arbitrary objects.
+"""Refuse pickled code in archives with green_nlp's own message, and say loudly when the environment
+makes allennlp's `torch.load` calls unpickle arbitrary objects.
 
 Every `torch.load` in allennlp 2.10.1 leaves `weights_only` unset, which on torch >= 2.6 means
 `weights_only=True`: a `weights.th` / `best.th` / training state holding anything but tensors and
 allow-listed types is refused before any of its code runs. green_nlp itself unpickles nothing
 (tests/safety_test.py checks that any `torch.load` in it passes `weights_only=True`). The one way to
 lose that is `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`, which flips every unset call back to full
-unpickling; this check changes nothing, it warns.
+unpickling; this check warns about it.
+
+torch's own refusal names neither the file nor the archive, and tells the user to retry with
+`weights_only=False`, i.e. to run the code. `apply` wraps allennlp's `_load_model` (every archive
+and `--weights-file` load) and `Checkpointer.load_checkpoint` (`allennlp train -r`) so that the
+refusal is a `PickledCodeRefused` naming the archive (or file) and saying that green_nlp will not
+load pickled code.
 """
 
+import functools
 import logging
 import os
+import pickle
+import re
+from typing import Any, Callable, Optional
 
 from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
 
@@ -25,12 +36,73 @@ def weights_only_disabled() -> bool:
     return os.environ.get(_UNSAFE_ENV, "0").lower() in ("1", "y", "yes", "true")
 
 
+class PickledCodeRefused(pickle.UnpicklingError):
+    """A weights file or training state holds pickled Python objects beyond tensors: not loaded."""
+
+
+def refusal(source: str, error: Exception) -> PickledCodeRefused:
+    """The message for `source` (an archive, a weights file or a serialization folder)."""
+    wanted = re.search(r"Unsupported global: GLOBAL ([\w.]+)", str(error))
+    what = f" (it asks for the Python object {wanted.group(1)})" if wanted else ""
+    return PickledCodeRefused(
+        f"{source} was refused: its weights hold pickled Python objects, not only tensors{what}. "
+        "green_nlp will not load pickled code, which could run anything on this machine; load only "
+        "archives you made or trust, or re-save the model's state_dict (tensors only) and archive it again"
+    )
+
+
+def _source_of(weights_path: str, serialization_dir: str) -> str:
+    from green_nlp.patches.archive_extraction import archive_of
+
+    archive = archive_of(serialization_dir)
+    inside = os.path.normpath(weights_path).startswith(os.path.normpath(serialization_dir) + os.sep)
+    if archive is not None and inside:
+        return f"archive {archive} ({os.path.basename(weights_path)})"
+    return f"weights file {weights_path}"
+
+
+def _named_load_model(original: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(original)
+    def load_model(config: Any, weights_path: str, serialization_dir: str, cuda_device: int = -1) -> Any:
+        try:
+            return original(config, weights_path, serialization_dir, cuda_device)
+        except pickle.UnpicklingError as error:
+            if isinstance(error, PickledCodeRefused):
+                raise
+            raise refusal(_source_of(weights_path, serialization_dir), error) from None
+
+    load_model._green_nlp_patched = True  # type: ignore[attr-defined]
+    return load_model
+
+
+def _named_load_checkpoint(original: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(original)
+    def load_checkpoint(self: Any) -> Optional[Any]:
+        try:
+            return original(self)
+        except pickle.UnpicklingError as error:
+            if isinstance(error, PickledCodeRefused):
+                raise
+            raise refusal(f"checkpoint in {self._serialization_dir}", error) from None
+
+    load_checkpoint._green_nlp_patched = True  # type: ignore[attr-defined]
+    return load_checkpoint
+
+
 def apply() -> bool:
-    """Warn when `weights_only` loading is switched off; changes nothing, so always False."""
+    """Name the archive in pickle refusals (True if this call patched), and warn when `weights_only`
+    loading is switched off."""
+    from allennlp.models import archival
+    from allennlp.training.checkpointer import Checkpointer
+
     if weights_only_disabled():
         logger.warning(
             "%s is set: allennlp's torch.load calls will unpickle arbitrary objects from archives "
             "and checkpoints. Unset it unless every archive you load is your own.",
             _UNSAFE_ENV,
         )
-    return False
+    if getattr(archival._load_model, "_green_nlp_patched", False):
+        return False
+    archival._load_model = _named_load_model(archival._load_model)
+    Checkpointer.load_checkpoint = _named_load_checkpoint(Checkpointer.load_checkpoint)  # type: ignore[method-assign]
+    return True
