@@ -1,7 +1,8 @@
 """Regenerate the README's results section and docs/results.md from benchmarks/results/: one part per
 results JSON, shown through the Markdown table (and PNG plot) that the same benchmark script generated
 from that JSON. The README keeps the headline results a new user looks for first; every other part
-(ablations, seed studies, diagnostics, figures from other hardware) goes to docs/results.md.
+(diagnostics, shipped models, runtime, figures from other hardware) goes to docs/results.md. Only the
+measurements behind those two pages live here: a study's figures stay in its own folder of the lab.
 
     python -m benchmarks.reports.update_readme
 """
@@ -18,21 +19,11 @@ TITLES = {
     "parser_ewt": "Dependency parsing, UD English-EWT test (`python -m benchmarks.parser.ewt`)",
     "parser_distillation": "Parser distillation: full vs students vs peers "
     "(`python -m benchmarks.parser.distillation`)",
-    "parser_ablations": "Parser distillation ablations (`python -m experiments.parser_ablations`)",
-    "parser_teacher_targets": "What a parser teacher's soft targets hold beyond the gold tree "
-    "(`python -m experiments.parser_teacher_targets`)",
-    "parser_transfer_set": "A transfer set for the EWT students: UPOS from PTB tags "
-    "(`python -m experiments.parser_transfer_set`)",
     "distillation_overhead": "What distillation adds to a student's training step "
     "(`python -m benchmarks.parser.distillation_overhead`)",
     "tree_decoders": "Tree decoding alone (`python -m benchmarks.parser.tree_decoders`)",
     "ldnet": "LD-Net: NoLM vs LM-augmented vs layer-pruned taggers (`python -m benchmarks.ldnet.taggers`)",
     "dan": "Sparse distillation: MiniLM teacher vs n-gram DAN students (`python -m benchmarks.dan.distillation`)",
-    "dan_trec_seeds": "Sparse distillation on TREC over seeds (`python -m experiments.dan_trec_seeds`)",
-    "dan_imdb_seeds": "Sparse distillation on IMDB over seeds (`python -m experiments.dan_imdb_seeds`)",
-    "dan_word_vectors": "DAN n-gram table started from GloVe vs random (`python -m experiments.dan_word_vectors`)",
-    "dan_teacher_long_inputs": "The IMDB teacher reading longer inputs "
-    "(`python -m experiments.dan_teacher_long_inputs`)",
     "robustness": "Bad input handled (`python -m benchmarks.robustness.bad_input`)",
     "runtime": "The torch-free runtime against AllenNLP: cold start, speed, memory, size "
     "(`python -m benchmarks.runtime.parser`)",
@@ -53,15 +44,8 @@ TITLES = {
 HEADLINE = ["parser_ewt", "parser_distillation", "ldnet", "dan"]
 ORDER = HEADLINE + [
     "gpu/parser_distillation",
-    "parser_ablations",
-    "parser_teacher_targets",
-    "parser_transfer_set",
     "distillation_overhead",
     "tree_decoders",
-    "dan_trec_seeds",
-    "dan_imdb_seeds",
-    "dan_word_vectors",
-    "dan_teacher_long_inputs",
     "robustness",
     "runtime",
     "pretrained_en_ewt_parser",
@@ -76,10 +60,11 @@ ORDER = HEADLINE + [
 EXTRA_PLOTS = {"dan": ["dan_pruning"]}
 RESULTS_DOC_HEAD = """# Further results
 
-Ablations, seed studies, diagnostics and figures from other hardware, beside the headline tables in the
-[README](../README.md#results). Generated from `benchmarks/results/` by `python -m benchmarks.reports.update_readme`;
-do not edit by hand. What the parser ablations show is discussed in [parser.md](parser.md), the LD-Net
-and DAN studies in [ldnet.md](ldnet.md) and [dan.md](dan.md).
+Diagnostics, shipped models, runtime and serving measurements and figures from other hardware, beside the
+headline tables in the [README](../README.md#results). Generated from `benchmarks/results/` by
+`python -m benchmarks.reports.update_readme`; do not edit by hand. The studies that asked a question about
+the methods (ablations, seed studies) keep their figures beside their own scripts, in the lab folder the
+README's layout names; what they show is discussed in [parser.md](parser.md) and [dan.md](dan.md).
 """
 
 
@@ -124,7 +109,8 @@ def update(root: Path) -> None:
     section = render(results_dir, headline, root) if headline else "No benchmark has been run yet.\n"
     if further:
         section += (
-            "\nMore results (ablations, seed studies, diagnostics, GPU figures): [docs/results.md](docs/results.md).\n"
+            "\nMore results (diagnostics, shipped models, runtime and serving, GPU figures): "
+            "[docs/results.md](docs/results.md).\n"
         )
     readme.write_text(f"{head}{START}\n{section}{END}{tail}")
     docs = root / "docs"

@@ -4,7 +4,7 @@
 # with -r and teacher labeling continues after its last complete record when interrupted).
 #   bash benchmarks/runs/dan.sh [sst2|trec|trec_questions|imdb|sst2_full|imdb_full|bench]
 #   (default: sst2 trec imdb bench; sst2_full and imdb_full need a GPU; trec_questions only labels
-#   text for benchmarks/runs/dan_trec_seeds.sh)
+#   text for the TREC seed study of the lab)
 # Shortened against the paper (said in each config's header and in docs/dan.md): MiniLM-L6 teacher
 # (not RoBERTa-Large) fine-tuned on a subsample for 1-2 epochs with short inputs; DAN |V| 100-300k
 # (not 1M), d 200 (not 1,000); distillation corpus = SST-2's training phrases + 40k IMDB sentences
@@ -15,7 +15,7 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MKL_NUM_THREADS=${MKL_NUM_THREADS:-
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 ALLENNLP=${ALLENNLP:-.venv/bin/allennlp}
 PY=${PY:-.venv/bin/python}
-DATA=${GREEN_NLP_DATA:-$("$PY" -c "from green_nlp.data_paths import data_dir; print(data_dir())")}
+DATA=${GREEN_NLP_DATA:-$("$PY" -c "from green_nlp.settings import data_dir; print(data_dir())")}
 C=training_configs/dan
 R=runs/dan
 

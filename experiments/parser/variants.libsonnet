@@ -1,7 +1,7 @@
 // Every parser run of the studies beyond the paper (experiments/README.md), built from the same student
 // builder as training_configs/parser/student.jsonnet. `ablations` is keyed by the run's name
 // (<treebank>_<name>, trained into runs/parser/<treebank>/ablations/<name> by
-// benchmarks/runs/parser_ablations.sh); `fold_teachers` by the cross-fitting teacher set.
+// experiments/parser/run_ablations.sh); `fold_teachers` by the cross-fitting teacher set.
 // ablation.jsonnet and fold_teacher.jsonnet pick one entry by an external variable.
 local lib = import '../../training_configs/parser/biaffine_parser.libsonnet';
 local tb = import '../../training_configs/parser/treebanks.libsonnet';
@@ -69,7 +69,7 @@ local from_minilm(size) = tb.student('ud_ewt', size, true) + vocabulary_folder('
 };
 local minilm_cross_fitted(size) = from_minilm(size) + cross_fitted('ud_ewt', folds.ud_ewt_minilm, 'minilm_fold_teachers');
 // the training set plus 8,936 CoNLL-2000 sentences parsed by the MiniLM teacher (experiments/parser_transfer_set.py,
-// benchmarks/runs/parser_transfer.sh); 9 epochs over 1.71x the sentences are about the 16-epoch B-20's updates
+// experiments/parser/run_transfer.sh); 9 epochs over 1.71x the sentences are about the 16-epoch B-20's updates
 local transfer = { train_data_path: 'runs/parser/ud_ewt/transfer/train_plus_conll2000_silver.conllu' } + epochs(9);
 local ewt_baseline(size) = tb.student('ud_ewt', size, false) + vocabulary_folder('ud_ewt');
 local ewt_cross_fitted(size) = tb.student('ud_ewt', size, true) + vocabulary_folder('ud_ewt') + cross_fitted('ud_ewt', folds.ud_ewt);

@@ -1,5 +1,5 @@
 """The parser studies' runs as variants.libsonnet defines them, for the script that trains them
-(benchmarks/runs/parser_ablations.sh) and the tests: which runs a treebank has, and which keep their own
+(experiments/parser/run_ablations.sh) and the tests: which runs a treebank has, and which keep their own
 epoch count. Evaluated with AllenNLP's Jsonnet binding and the environment as external variables, as
 `allennlp train` reads a config.
 

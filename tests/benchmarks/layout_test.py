@@ -35,3 +35,17 @@ def test_every_folder_of_python_files_is_a_package():
 @pytest.mark.parametrize("name", MODULES)
 def test_every_module_imports_under_its_package_name(name):
     assert importlib.import_module(name).__name__ == name
+
+
+def test_no_benchmark_file_names_the_lab():
+    """benchmarks/ (code, run scripts, reports, results) keeps only the measurements behind the README
+    and docs/results.md: a study of experiments/ runs, scores and stores itself, so nothing here
+    may name it (a module, a path or a command)."""
+    offenders = [
+        f"{path.relative_to(REPO_ROOT)}:{number}"
+        for path in sorted(BENCHMARKS.rglob("*"))
+        if path.is_file() and path.suffix in {".py", ".sh", ".md", ".json", ".jsonnet", ".libsonnet"}
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\bexperiments\b", line)
+    ]
+    assert offenders == [], "benchmarks/ names experiments/ at " + ", ".join(offenders)

@@ -8,7 +8,7 @@ from typing import Dict, Optional
 from tests.conftest import FIXTURES, REPO_ROOT
 
 TEACHER_ARCHIVE = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
-RAW_TEXT_CARD = REPO_ROOT / "experiments" / "model_cards" / "parser_ewt_green_nlp_raw_text.md"
+RAW_TEXT_CARD = REPO_ROOT / "tests" / "export" / "cards" / "parser_ewt_green_nlp_raw_text.md"
 _CACHE: Dict[str, Path] = {}
 
 

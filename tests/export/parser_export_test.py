@@ -158,7 +158,7 @@ def test_green_export_command_writes_a_folder_the_runtime_loads(tmp_path):
             str(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"),
             str(output),
             "--card",
-            str(REPO_ROOT / "experiments" / "model_cards" / "parser_ud_ewt_full.md"),
+            str(REPO_ROOT / "tests" / "export" / "cards" / "parser_ud_ewt_full.md"),
             "--include-package",
             "green_nlp",
         ],

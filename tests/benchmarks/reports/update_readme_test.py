@@ -21,7 +21,7 @@ def _results(root, stems):
 
 def test_headline_parts_go_to_the_readme_and_the_rest_to_docs_results(tmp_path):
     (tmp_path / "README.md").write_text(README)
-    results = _results(tmp_path, ["parser_ewt", "dan", "parser_ablations", "gpu/parser_distillation"])
+    results = _results(tmp_path, ["parser_ewt", "dan", "tree_decoders", "gpu/parser_distillation"])
     (results / "dan_pruning.png").write_bytes(b"png")
     (results / "gpu" / "parser_distillation.png").write_bytes(b"png")
     update_readme.update(tmp_path)
@@ -30,9 +30,9 @@ def test_headline_parts_go_to_the_readme_and_the_rest_to_docs_results(tmp_path):
     assert "old" not in readme and readme.endswith("## Limits\n\n- kept\n")
     assert readme.index("| parser_ewt table |") < readme.index("| dan table |")
     assert "![dan_pruning](benchmarks/results/dan_pruning.png)" in readme
-    assert "parser_ablations table" not in readme and "[docs/results.md](docs/results.md)" in readme
+    assert "tree_decoders table" not in readme and "[docs/results.md](docs/results.md)" in readme
     further = (tmp_path / "docs" / "results.md").read_text()
-    assert "| parser_ablations table |" in further and "| gpu/parser_distillation table |" in further
+    assert "| tree_decoders table |" in further and "| gpu/parser_distillation table |" in further
     assert "parser_ewt table" not in further
     # links from docs/ climb one folder
     assert "![parser_distillation](../benchmarks/results/gpu/parser_distillation.png)" in further

@@ -1,0 +1,1 @@
+"""dan_imdb_seeds study: see experiments/README.md."""

@@ -1,0 +1,1 @@
+"""dan_teacher_long_inputs study: see experiments/README.md."""

@@ -1,0 +1,1 @@
+"""dan_trec_seeds study: see experiments/README.md."""

@@ -1,0 +1,1 @@
+"""dan_word_vectors study: see experiments/README.md."""
