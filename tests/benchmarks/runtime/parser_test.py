@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from benchmarks.runtime import parser as bench
+from benchmarks.runtime.parsing import disk
 from tests.conftest import FIXTURES, REPO_ROOT
 from tests.export.exported_models import RAW_TEXT_CARD, exported
 
@@ -21,7 +22,7 @@ def quickstart_folder(quickstart_archive, tmp_path_factory):
 
 
 def test_speed_accuracy_and_sizes_write_same_run_figures(quickstart_archive, quickstart_folder, tmp_path, monkeypatch):
-    monkeypatch.setattr(bench, "du_bytes", lambda path: 2_000_000_000)  # no du over the real 6 GB venv
+    monkeypatch.setattr(disk, "du_bytes", lambda path: 2_000_000_000)  # no du over the real 6 GB venv
     out = tmp_path / "results"
     monkeypatch.setattr(
         sys,
@@ -43,6 +44,8 @@ def test_speed_accuracy_and_sizes_write_same_run_figures(quickstart_archive, qui
             "sizes",
             "--runtime-venv",
             str(tmp_path),
+            "--training-venv",
+            str(tmp_path / "training"),
             "--out",
             str(out),
         ],
@@ -126,3 +129,22 @@ def test_onnx_memory_child_runs_without_torch(quickstart_archive, quickstart_fol
     assert found["sentences"] == 5 and found["max_rss_mb"] > 0
     assert found["torch_imported"] is False and found["allennlp_imported"] is False
     assert found["green_nlp_from_this_clone"] is True
+
+
+def test_sizes_name_the_training_venv_wherever_it_lives(quickstart_archive, quickstart_folder, tmp_path, monkeypatch):
+    """Outside the usual set-up (no `.venv` in the clone, not run from a venv) the key is still
+    written, as unknown; a venv elsewhere is measured where it is."""
+    measured = []
+    monkeypatch.setattr(disk, "du_bytes", lambda path: measured.append(path) or 3_000_000_000)
+    monkeypatch.setattr(disk, "training_venv", lambda: None)
+    sizes = disk.disk_sizes(quickstart_archive, quickstart_folder, None)
+    assert sizes["training_venv_gb"] is None and "runtime_venv_gb" not in sizes and measured == []
+    elsewhere = tmp_path / "venvs" / "training"
+    sizes = disk.disk_sizes(quickstart_archive, quickstart_folder, None, elsewhere)
+    assert sizes["training_venv_gb"] == 3.0 and measured == [elsewhere.resolve()]
+
+
+def test_the_default_training_venv_is_the_one_running(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "somewhere" / "venv"))
+    monkeypatch.setattr(sys, "base_prefix", "/usr")
+    assert disk.training_venv() == tmp_path / "somewhere" / "venv"

@@ -1,0 +1,1 @@
+"""The jobs of the bad-input benchmark (`python -m benchmarks.robustness.bad_input`), one module each."""
