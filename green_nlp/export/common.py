@@ -110,8 +110,12 @@ def quantize_int8(
     """onnxruntime's dynamic quantization of the given operators' weights. By default the LSTM and
     matrix-multiply weights, the layers `green_nlp.nn.quantization.quantize_for_cpu` quantizes in
     torch (convolutions stay float: onnxruntime's CPU ConvInteger takes no int8 weights); a family
-    module may name its own (`INT8_OP_TYPES`: the DAN quantizes its n-gram table, `Gather`)."""
+    module may name its own (`INT8_OP_TYPES`: the DAN quantizes its n-gram table, `Gather`).
+    The graph is then rewritten by `deterministic_int8`, so that activation scales are per row,
+    not per call: a text's answer does not depend on the batch it is in or the thread count."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    from green_nlp.export.deterministic_int8 import rewrite_file
 
     root = logging.getLogger()
     level = root.level
@@ -122,6 +126,7 @@ def quantize_int8(
         )
     finally:
         root.setLevel(level)
+    rewrite_file(int8_path)
 
 
 def load_for_export(archive_path: PathLike) -> Tuple[Model, Any]:
