@@ -2,11 +2,11 @@
 
 `import green_nlp` must stay cheap (the ONNX runtime and spaCy's entry points import it), yet code
 that does `import green_nlp` and only later `Predictor.from_path(...)` expects the green components
-to be registered, as they were when the package imported everything eagerly. Registering in the
-middle of an import can meet half-imported green modules, so the hook waits one step more: once the
-`allennlp` package has been imported, AllenNLP's registry lookups (`Registrable.resolve_class_name`,
-`list_available`, through which `by_name` and `from_params` go) register green_nlp on first use.
-Python has no post-import hook of its own, hence the `sys.meta_path` finder.
+to be registered, as they were when the package imported everything eagerly. This module only
+notices the moment: a `sys.meta_path` finder (Python has no post-import hook of its own) waits for
+the `allennlp` package to be imported and then applies `green_nlp.patches.registry_lookup`, the
+patch that registers green_nlp on AllenNLP's first registry lookup (with the version check every
+patch has).
 """
 
 import importlib.abc
@@ -14,42 +14,14 @@ import importlib.machinery
 import importlib.util
 import sys
 from types import ModuleType
-from typing import Any, Callable, Dict, Optional, Sequence
-
-_LOOKUPS = ("resolve_class_name", "list_available")
+from typing import Callable, Optional, Sequence
 
 
-def _green_import_in_progress() -> bool:
-    """True while any green_nlp module is still executing its import (registering now could meet it half-done)."""
-    return any(
-        name.startswith("green_nlp.") and getattr(getattr(module, "__spec__", None), "_initializing", False)
-        for name, module in list(sys.modules.items())
-    )
+def _patch_lookups(register: Callable[[], None]) -> None:
+    """Imported only now: `green_nlp.patches` reads package versions (importlib.metadata, ~60 ms)."""
+    from green_nlp.patches import apply_one
 
-
-def register_on_first_lookup(register: Callable[[], None]) -> None:
-    """Wrap AllenNLP's registry lookups so that the first one (outside an import) calls `register`."""
-    from allennlp.common.registrable import Registrable
-
-    originals: Dict[str, Any] = {name: Registrable.__dict__[name] for name in _LOOKUPS}
-
-    def restore() -> None:
-        for name, original in originals.items():
-            setattr(Registrable, name, original)
-
-    def wrapped(name: str) -> classmethod:
-        original = originals[name].__func__
-
-        def lookup(cls: type, *args: Any, **kwargs: Any) -> Any:
-            if not _green_import_in_progress():
-                restore()
-                register()
-            return original(cls, *args, **kwargs)
-
-        return classmethod(lookup)
-
-    for name in _LOOKUPS:
-        setattr(Registrable, name, wrapped(name))
+    apply_one("registry_lookup", register)
 
 
 class _ThenCall(importlib.abc.Loader):
@@ -86,7 +58,7 @@ class AllennlpImportHook(importlib.abc.MetaPathFinder):
         spec = importlib.util.find_spec(fullname)
         if spec is None or spec.loader is None:
             return spec
-        spec.loader = _ThenCall(spec.loader, lambda: register_on_first_lookup(self.register))
+        spec.loader = _ThenCall(spec.loader, lambda: _patch_lookups(self.register))
         return spec
 
 

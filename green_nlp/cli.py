@@ -15,7 +15,6 @@ working directory or `~/.allennlp/plugins`), because AllenNLP picks the subcomma
 """
 
 import argparse
-import io
 import json
 import sys
 from contextlib import ExitStack
@@ -220,21 +219,6 @@ def configs_folder() -> Path:
 
 
 # ----------------------------------------------------------------------------- AllenNLP side
-def _quiet_nltk() -> None:
-    """allennlp-models asks nltk to download two corpora on import, which prints eight lines of
-    errors offline (to `print_error_to`, even with quiet=True); green_nlp needs neither corpus."""
-    try:
-        import nltk
-    except ImportError:
-        return
-    download = nltk.download
-
-    def download_quietly(*args: Any, **kwargs: Any) -> Any:
-        return download(*args, **{**kwargs, "quiet": True, "print_error_to": io.StringIO()})
-
-    nltk.download = download_quietly
-
-
 def run_allennlp(argv: List[str]) -> None:
     """`allennlp ARGV...` with green_nlp registered first, so its subcommands exist in any folder."""
     sys.argv = ["green-nlp", *argv]
@@ -246,7 +230,9 @@ def run_allennlp(argv: List[str]) -> None:
             "install does not have. The runtime commands are parse, tag, classify, serve, models and configs; "
             "to train or export, set up the full environment (bash scripts/setup_env.sh in a clone)"
         ) from None
-    _quiet_nltk()
+    from green_nlp.patches import apply_one
+
+    apply_one("nltk_download")  # before allennlp-models asks nltk for corpora (offline: 8 lines of errors)
     import allennlp.__main__  # noqa: F401  (AllenNLP's logging set-up, as `allennlp` does it)
     from allennlp.commands import main as allennlp_main
     from allennlp.common.util import install_sigterm_handler

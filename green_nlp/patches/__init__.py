@@ -19,11 +19,18 @@ few of its behaviours are unsafe or lossy. Each module below fixes one of them, 
 `green_nlp.plugin` calls `apply_all()` once, before any component is registered; that covers
 `--include-package green_nlp`, `.allennlp_plugins`, `green_nlp.register()` and `green-nlp`
 commands that need allennlp. Importing this package alone imports neither torch nor allennlp.
+
+Two patches must act before that, so their callers apply them by name (`apply_one`):
+
+- `registry_lookup`: AllenNLP's registry lookups register green_nlp first, for programs that
+  import green_nlp before allennlp (`green_nlp._allennlp_hook`, when allennlp is imported);
+- `nltk_download`: allennlp-models' corpus downloads stay quiet in `green-nlp`'s AllenNLP commands
+  (`green_nlp.cli`, before allennlp-models is imported).
 """
 
 import importlib
 import logging
-from typing import List
+from typing import Any, Dict, List
 
 from green_nlp.patches.versions import check
 
@@ -43,6 +50,12 @@ PATCHES = (
     "quiet_logging",
 )
 
+# Applied by name where they are needed (patch -> who applies it), not by apply_all().
+APPLIED_ELSEWHERE: Dict[str, str] = {
+    "registry_lookup": "green_nlp._allennlp_hook",
+    "nltk_download": "green_nlp.cli",
+}
+
 _APPLIED: List[str] = []
 
 
@@ -61,6 +74,18 @@ def apply_all() -> List[str]:
     if applied:
         logger.debug("green_nlp patches applied: %s", ", ".join(applied))
     return applied
+
+
+def apply_one(name: str, *args: Any) -> bool:
+    """Apply one of `APPLIED_ELSEWHERE` (`apply(*args)`) if its package version matches; True if it changed anything."""
+    if name not in APPLIED_ELSEWHERE:
+        raise ValueError(f"{name!r} is not a patch applied by name; those are {sorted(APPLIED_ELSEWHERE)}")
+    module = importlib.import_module(f"green_nlp.patches.{name}")
+    if not (check(name, module.WRITTEN_FOR) and module.apply(*args)):
+        return False
+    _APPLIED.append(name)
+    logger.debug("green_nlp patch applied: %s", name)
+    return True
 
 
 def applied() -> List[str]:
