@@ -15,11 +15,10 @@ working directory or `~/.allennlp/plugins`), because AllenNLP picks the subcomma
 """
 
 import argparse
-import json
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from green_nlp.runtime.errors import InputKindError
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW
@@ -44,10 +43,12 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
 
 # ------------------------------------------------------------------------------ runtime side
 def _runtime_parser() -> argparse.ArgumentParser:
+    from green_nlp.runtime.classifier import NO_FEATURES_SETTINGS  # numpy: only for the runtime commands
+
     parser = argparse.ArgumentParser(prog="green-nlp", description="Run an exported green model (no torch).")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, help_text, formats in (
-        ("parse", "dependency-parse raw text, one sentence or paragraph per line", ("conllu", "json")),
+        ("parse", "dependency-parse raw text, one sentence per line", ("conllu", "json")),
         ("tag", "tag entities or chunks in raw text, one sentence per line", ("json", "conll")),
         ("classify", "classify texts, one per line", ("json",)),
     ):
@@ -59,8 +60,28 @@ def _runtime_parser() -> argparse.ArgumentParser:
         command.add_argument("-o", "--output-file", type=Path, help="where to write the output (default: stdout)")
         command.add_argument("--format", choices=formats, default=formats[0], help="output format")
         command.add_argument(
-            "--errors-file", type=Path, help="also write every skipped line as JSON {file, line, error}"
+            "--errors-file", type=Path, help="also write every failed line as JSON {file, line, error}"
         )
+        command.add_argument(
+            "--fail-on-error",
+            action="store_true",
+            help="exit with status 1 when any line failed or was blank (each still gets its error record)",
+        )
+        if name in ("parse", "tag"):
+            command.add_argument(
+                "--split-sentences",
+                action="store_true",
+                help="let the sentence splitter cut a line into several sentences (default: a line is one "
+                "sentence); the sentences of a line stay in that line's one record",
+            )
+        else:
+            command.add_argument(
+                "--no-known-features",
+                choices=NO_FEATURES_SETTINGS,
+                default="flag",
+                help='a text without a single known n-gram: "flag" gives its label (the model\'s prior) with '
+                '"no_known_features": true and counts it in the summary; "error" gives an error record',
+            )
         command.add_argument("--batch-size", type=int, default=32, help="sentences (classify: texts) per model call")
         command.add_argument(
             "--sort-window",
@@ -88,15 +109,32 @@ def _runtime_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _dumper(command: str, output_format: str) -> Callable[[Any], str]:
-    if output_format == "conllu":  # one block per input line, each closed by a blank line
-        return lambda result: result.to_conllu().rstrip("\n") + "\n\n"
-    if output_format == "conll":
-        return lambda result: result.to_conll() + "\n"
-    return lambda result: json.dumps(result.to_json(), ensure_ascii=False) + "\n"
+def _records(command: str, output_format: str) -> Any:
+    """One record per input line, carrying its line number: JSON lines with "line" first, or
+    CoNLL-style blocks opened by `# line = n`; a failed or blank line's record says why."""
+    from green_nlp import line_stream
+
+    if output_format == "json":
+        return line_stream.LineRecords(
+            ok=lambda number, result: line_stream.json_record(number, result.to_json()),
+            error=line_stream.json_error,
+        )
+
+    def blocks(result: Any) -> List[str]:
+        if output_format == "conllu":
+            return [sentence.to_conllu() for sentence in result.sentences]
+        # conll: the tagger's word<TAB>tag lines, a blank line between sentences
+        return [block for block in result.to_conll().split("\n\n") if block.strip()]
+
+    return line_stream.LineRecords(
+        ok=lambda number, result: line_stream.with_line_comment(number, blocks(result)),
+        error=line_stream.comment_block,
+    )
 
 
-def _batch_call(nlp: Any, command: str, batch_size: int) -> Callable[[List[Any]], List[Any]]:
+def _batch_call(
+    nlp: Any, command: str, batch_size: int, no_known_features: str = "flag"
+) -> Callable[[List[Any]], List[Any]]:
     """The streamer hands over one sort window of lines; the runtime sorts and batches inside it."""
     from green_nlp.runtime.line_inputs import Tokens, predict_in_order
 
@@ -109,7 +147,15 @@ def _batch_call(nlp: Any, command: str, batch_size: int) -> Callable[[List[Any]]
         )
     method = getattr(nlp, many)
     if command == "classify":
-        return lambda texts: list(method(texts, batch_size=batch_size))
+        from green_nlp.runtime.classifier import no_features_message
+
+        def classify(texts: List[str]) -> List[Any]:
+            results = list(method(texts, batch_size=batch_size))  # flagged; turned into errors here when asked
+            if no_known_features == "error":
+                return [{"error": no_features_message()} if r.no_known_features else r for r in results]
+            return results
+
+        return classify
 
     def on_texts(texts: List[str]) -> List[Any]:
         return list(method(texts, batch_size=batch_size))
@@ -125,20 +171,40 @@ def _batch_call(nlp: Any, command: str, batch_size: int) -> Callable[[List[Any]]
     return lambda inputs: predict_in_order(inputs, on_texts, on_tokens)
 
 
+def _warning(result: Any) -> Optional[str]:
+    """What the summary counts about a result: a classification without a known n-gram."""
+    from green_nlp.runtime.classifier import NO_FEATURES_WARNING
+
+    return NO_FEATURES_WARNING if getattr(result, "no_known_features", False) else None
+
+
 def runtime_line_model(
-    command: str, model: str, precision: str, threads: Optional[int], output_format: str, batch_size: int = 32
+    command: str,
+    model: str,
+    precision: str,
+    threads: Optional[int],
+    output_format: str,
+    batch_size: int = 32,
+    split_sentences: bool = False,
+    no_known_features: str = "flag",
 ) -> Any:
-    """An exported model as line_stream's `LineModel` (a plain function: `--ray` builds it on each actor)."""
+    """An exported model as line_stream's `LineModel` (a plain function: `--ray` builds it on each
+    actor). For parse|tag a line is one sentence unless `split_sentences`."""
     from green_nlp import line_stream
     from green_nlp.runtime import load
     from green_nlp.runtime.line_inputs import text_or_tokens
 
     nlp = load(model, precision=precision, threads=threads)
+    segmenter = getattr(nlp, "segmenter", None)
+    if segmenter is not None:
+        segmenter.split_sentences = split_sentences
     return line_stream.LineModel(
         load=line_stream.json_or_text if command == "classify" else text_or_tokens,
-        predict_batch=_batch_call(nlp, command, batch_size),
-        dump=_dumper(command, output_format),
+        predict_batch=_batch_call(nlp, command, batch_size, no_known_features),
+        dump=lambda result: line_stream.json_record(0, result.to_json()),  # unused: `records` writes
         fatal_errors=(InputKindError,),
+        records=_records(command, output_format),
+        warning=_warning if command == "classify" else None,
     )
 
 
@@ -171,7 +237,7 @@ def run_runtime(argv: List[str]) -> int:
         for option, value in (("--batch-size", args.batch_size), ("--sort-window", args.sort_window)):
             if value < 1:
                 raise line_stream.UsageError(f"{option} must be positive, got {value}")
-        model = runtime_line_model(args.command, args.model, args.precision, args.threads, args.format, args.batch_size)
+        model = runtime_line_model(*_model_args(args, args.threads))
         streamer = line_stream.LineStreamer(model, args.sort_window)
     except (line_stream.UsageError, FileNotFoundError, ValueError) as error:
         print(f"green-nlp {args.command}: {error}", file=sys.stderr)
@@ -192,19 +258,33 @@ def run_runtime(argv: List[str]) -> int:
             from green_nlp.distributed_ray.lines import stream_lines
 
             make_model = partial(
-                runtime_line_model,
-                args.command,
-                args.model,
-                args.precision,
-                args.threads or max(1, int(on_ray.cpus_per_actor)),
-                args.format,
-                args.batch_size,
+                runtime_line_model, *_model_args(args, args.threads or max(1, int(on_ray.cpus_per_actor)))
             )
             report = stream_lines(
                 make_model, args.input_file, output, on_ray, args.sort_window, shard, progress=progress, errors=errors
             )
     print(report.summary(f"green-nlp {args.command}", args.input_file, shard), file=sys.stderr)
+    if args.fail_on_error and report.failed:
+        print(
+            f"green-nlp {args.command}: {report.failed} lines failed or were blank (--fail-on-error): exit status 1",
+            file=sys.stderr,
+        )
+        return 1
     return 0
+
+
+def _model_args(args: argparse.Namespace, threads: Optional[int]) -> Tuple[Any, ...]:
+    """`runtime_line_model`'s arguments from the command line."""
+    return (
+        args.command,
+        args.model,
+        args.precision,
+        threads,
+        args.format,
+        args.batch_size,
+        getattr(args, "split_sentences", False),
+        getattr(args, "no_known_features", "flag"),
+    )
 
 
 def configs_folder() -> Path:

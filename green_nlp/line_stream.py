@@ -2,14 +2,20 @@
 
 Shared by `allennlp green-predict` (an AllenNLP predictor) and `green-nlp parse|tag|classify` (the
 ONNX runtime): the input is read as bytes one line at a time (memory holds one batch, whatever the
-file size); a line that cannot be processed (not UTF-8, not what the model reads, or the model
-fails on it) is reported as `file:line: why` with its physical line number and left out, while
-every other line is still predicted, in input order; `--shard i/N` gives process `i` of `N` one
-contiguous block of lines, so the N outputs concatenated in shard order are one unsharded run's.
+file size; `\n`, `\r\n` and a lone `\r` all end a line); a line that cannot be processed (not
+UTF-8, not what the model reads, or the model fails on it) is reported as `file:line: why` with its
+physical line number, while every other line is still predicted, in input order. With
+`LineRecords` every line, blank and failed ones included, gets exactly one output record carrying
+its line number, at its place (the record contract of `green-nlp` and `green-predict`); without,
+failed and blank lines leave no output (`allennlp predict`'s own contract). `--shard i/N` gives
+process `i` of `N` one contiguous block of lines, so the N outputs concatenated in shard order are
+one unsharded run's.
 """
 
 import json
 import logging
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Dict, Generic, Iterator, List, Optional, Sequence, Tuple, Type, TypeVar
@@ -84,16 +90,33 @@ def check_output(path: Optional[Path]) -> None:
         raise UsageError(f"cannot write {path}: folder {folder} does not exist (create it first)")
 
 
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def split_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The lines of a binary stream without their ends, read in fixed-size chunks: `\n`, `\r\n`
+    and a lone `\r` (old Mac files, which Python's binary line iteration reads as one line) each
+    end a line; a last line without an end counts."""
+    rest = b""
+    for chunk in iter(lambda: stream.read(_CHUNK_BYTES), b""):
+        rest += chunk
+        # a \r at the end of a chunk may be the first half of \r\n: keep it for the next chunk
+        cut = len(rest) - 1 if rest.endswith(b"\r") else len(rest)
+        start = 0
+        for end in _LINE_END.finditer(rest, 0, cut):
+            yield rest[start : end.start()]
+            start = end.end()
+        rest = rest[start:]
+    if rest:
+        yield rest[:-1] if rest.endswith(b"\r") else rest
+
+
 def count_lines(path: Path) -> int:
-    """Number of lines, counted in fixed-size chunks (a last line without newline counts)."""
+    """Number of lines as `read_lines` reads them (a last line without a line end counts)."""
     if Path(path) == STDIN:
         raise UsageError("standard input cannot be split into shards: give a file")
-    lines, last = 0, b"\n"
     with open_bytes(path) as stream:
-        for chunk in iter(lambda: stream.read(_CHUNK_BYTES), b""):
-            lines += chunk.count(b"\n")
-            last = chunk[-1:]
-    return lines + (last != b"\n")
+        return sum(1 for _ in split_lines(stream))
 
 
 def shard_bounds(total_lines: int, index: int, count: int) -> Tuple[int, int]:
@@ -108,12 +131,12 @@ def read_lines(path: Path, start: int = 0, end: Optional[int] = None) -> Iterato
     text, so that one undecodable line is reported alone instead of ending the whole read.
     """
     with open_bytes(path) as stream:
-        for number, raw in enumerate(stream, start=1):
+        for number, raw in enumerate(split_lines(stream), start=1):
             if number <= start:
                 continue
             if end is not None and number > end:
                 break
-            yield number, raw.rstrip(b"\r\n")
+            yield number, raw
 
 
 def decode_line(raw: bytes) -> Tuple[Optional[str], Optional[str]]:
@@ -127,23 +150,45 @@ def decode_line(raw: bytes) -> Tuple[Optional[str], Optional[str]]:
     return text.lstrip("\ufeff") if text.startswith("\ufeff") else text, None
 
 
+BLANK_LINE = "blank line (no text)"
+
+# One read line: (line number, "input" | "blank" | "skip", the model input or why the line failed)
+Entry = Tuple[int, str, Any]
+
+
 @dataclass
 class StreamReport:
-    """What one run did: counts and the `file:line: why` of every skipped line."""
+    """What one run did: counts, the `file:line: why` of every failed line, and how many results
+    carry each warning (e.g. a text without a known n-gram)."""
 
     predicted: int = 0
     blank: int = 0
     errors: List[str] = field(default_factory=list)
+    warnings: Counter = field(default_factory=Counter)
+
+    @property
+    def failed(self) -> int:
+        """Lines that gave an error record or none: failed lines and blank lines (`--fail-on-error`)."""
+        return len(self.errors) + self.blank
 
     def summary(self, command: str, path: Path, shard: Tuple[int, int] = (0, 1)) -> str:
         where = f"shard {shard[0]}/{shard[1]} of {path}" if shard != (0, 1) else str(path)
-        lines = [
-            f"{command}: {where}: {self.predicted} lines predicted, {len(self.errors)} skipped, {self.blank} blank"
-        ]
+        counts = f"{self.predicted} lines predicted, {len(self.errors)} skipped, {self.blank} blank"
+        flagged = "".join(f"; {count} {name}" for name, count in sorted(self.warnings.items()))
+        lines = [f"{command}: {where}: {counts}{flagged}"]
         lines += [f"  skipped {message}" for message in self.errors[:20]]
         if len(self.errors) > 20:
             lines.append(f"  ... and {len(self.errors) - 20} more")
         return "\n".join(lines)
+
+
+@dataclass
+class LineRecords(Generic[Result]):
+    """One output record per input line, each carrying its 1-based line number: `ok` writes a
+    result, `error` a line that failed or was blank, in the line's place."""
+
+    ok: Callable[[int, Result], str]
+    error: Callable[[int, str], str]
 
 
 @dataclass
@@ -153,7 +198,9 @@ class LineModel(Generic[Inputs, Result]):
     `load` raises ValueError/TypeError for a line it cannot read; a result that is a dict with an
     `error` key is the model's own per-line error record. When the whole first batch fails with one
     of `fatal_errors`, the model and the input kind do not fit and the run stops with that error
-    instead of reporting every line.
+    instead of reporting every line. `records`, when given, writes every line's record (see
+    `LineRecords`) instead of `dump`; `warning` names what is doubtful about a result (counted in
+    the summary), or gives None.
     """
 
     load: Callable[[str], Inputs]
@@ -161,10 +208,17 @@ class LineModel(Generic[Inputs, Result]):
     dump: Callable[[Result], str]
     fatal_errors: Tuple[Type[BaseException], ...] = ()
     number_inputs: Optional[Callable[[Inputs, int], None]] = None  # tells an input its physical line number
+    records: Optional[LineRecords[Result]] = None
+    warning: Optional[Callable[[Result], Optional[str]]] = None
 
 
 class LineStreamer(Generic[Inputs, Result]):
-    """Feeds the lines of a file to a `LineModel` in batches and writes its outputs in input order."""
+    """Feeds the lines of a file to a `LineModel` in batches and writes its outputs in input order.
+
+    A batch holds `batch_size` readable lines and the failed and blank lines met among them, so
+    that every record is written in line order while the model sees the same batches whatever
+    the bad lines (the `--ray` driver forms the same batches).
+    """
 
     def __init__(self, model: LineModel[Inputs, Result], batch_size: int = 32) -> None:
         if batch_size < 1:
@@ -187,76 +241,94 @@ class LineStreamer(Generic[Inputs, Result]):
         if shard != (0, 1) or (progress and Path(input_path) != STDIN):
             start, end = shard_bounds(count_lines(input_path), *shard)
         report = StreamReport()
-        batch: List[Tuple[int, Inputs]] = []
+        batch: List[Entry] = []
+        readable = 0
         desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
         with tqdm(total=None if end is None else end - start, unit="lines", disable=not progress, desc=desc) as bar:
             for number, raw in read_lines(input_path, start, end):
                 bar.update(1)
-                loaded = self._load(input_path, number, raw, report, errors)
-                if loaded is None:
-                    continue
-                batch.append((number, loaded))
-                if len(batch) == self.batch_size:
+                entry = self.read_entry(number, raw)
+                batch.append(entry)
+                readable += entry[1] == "input"
+                if readable == self.batch_size:
                     self._predict(input_path, batch, output, report, errors)
-                    batch = []
+                    batch, readable = [], 0
             if batch:
                 self._predict(input_path, batch, output, report, errors)
         return report
 
-    def _load(
-        self, path: Path, number: int, raw: bytes, report: StreamReport, errors: Optional[IO[str]]
-    ) -> Optional[Inputs]:
+    def read_entry(self, number: int, raw: bytes) -> Entry:
+        """A line as the model's input, or as blank, or as failed with why."""
         text, why = decode_line(raw)
         if text is None:
-            self._skip(path, number, why or "unreadable", report, errors)
-            return None
+            return number, "skip", why or "unreadable"
         if not text.strip():
-            report.blank += 1
-            return None
+            return number, "blank", BLANK_LINE
         try:
             inputs = self.model.load(text)
         except (ValueError, TypeError, KeyError) as error:  # json.JSONDecodeError is a ValueError
-            self._skip(path, number, f"cannot read the line: {error}", report, errors)
-            return None
+            return number, "skip", f"cannot read the line: {error}"
         if self.model.number_inputs is not None:
             self.model.number_inputs(inputs, number)
-        return inputs
+        return number, "input", inputs
 
     def _predict(
         self,
         path: Path,
-        batch: List[Tuple[int, Inputs]],
+        batch: List[Entry],
         output: IO[str],
         report: StreamReport,
         errors: Optional[IO[str]],
     ) -> None:
+        """Predict the readable lines of `batch` and write every line's record in line order."""
+        numbers = [number for number, kind, _ in batch if kind == "input"]
+        inputs = [payload for _, kind, payload in batch if kind == "input"]
+        failed: Dict[int, str] = {}
         try:
-            results: List[Optional[Result]] = list(self.model.predict_batch([inputs for _, inputs in batch]))
+            results: List[Optional[Result]] = list(self.model.predict_batch(inputs)) if inputs else []
         except Exception:  # noqa: BLE001  one bad line must not end the run: find it line by line
-            attempts = [self._predict_one(inputs) for _, inputs in batch]
+            attempts = [self._predict_one(one) for one in inputs]
             failures = [error for _, error in attempts if error is not None]
             fatal = self.model.fatal_errors
             if (
                 fatal
                 and report.predicted == 0
-                and len(failures) == len(batch)
+                and len(failures) == len(inputs)
                 and all(isinstance(error, fatal) for error in failures)
             ):
                 raise failures[0]  # model and input kind do not fit: every line would fail the same way
-            results = []
-            for (number, _), (result, error) in zip(batch, attempts):
-                if error is not None:
-                    self._skip(path, number, f"{type(error).__name__}: {error}", report, errors)
-                results.append(result)
-        for (number, _), result in zip(batch, results):
-            if result is None:
+            results = [result for result, _ in attempts]
+            failed = {n: f"{type(error).__name__}: {error}" for n, (_, error) in zip(numbers, attempts) if error}
+        outcomes = dict(zip(numbers, results))
+        records = self.model.records
+        for number, kind, payload in batch:
+            if kind == "blank":
+                report.blank += 1
+                why: Optional[str] = payload
+            elif kind == "skip":
+                why = payload
+            else:
+                result = outcomes[number]
+                why = failed.get(number)
+                if why is None and isinstance(result, dict) and "error" in result:  # the predictor's own
+                    why = str(result["error"])
+            if why is None:
+                self._write_result(number, result, output, report)
                 continue
-            if isinstance(result, dict) and "error" in result:  # a predictor's own per-line error record
-                self._skip(path, number, str(result["error"]), report, errors)
-                continue
-            output.write(self.model.dump(result))
-            report.predicted += 1
+            if kind != "blank":
+                self._skip(path, number, why, report, errors)
+            if records is not None:
+                output.write(records.error(number, why))
         output.flush()
+
+    def _write_result(self, number: int, result: Any, output: IO[str], report: StreamReport) -> None:
+        records = self.model.records
+        output.write(self.model.dump(result) if records is None else records.ok(number, result))
+        report.predicted += 1
+        if self.model.warning is not None:
+            warning = self.model.warning(result)
+            if warning:
+                report.warnings[warning] += 1
 
     def _predict_one(self, inputs: Inputs) -> Tuple[Optional[Result], Optional[Exception]]:
         try:
@@ -271,6 +343,29 @@ class LineStreamer(Generic[Inputs, Result]):
         logger.warning("skipped %s", message)
         if errors is not None:
             errors.write(json.dumps({"file": str(path), "line": number, "error": why}, ensure_ascii=False) + "\n")
+
+
+def json_record(number: int, record: Dict[str, Any]) -> str:
+    """One JSON line with the input's line number first (`{"line": n, ...}`)."""
+    return json.dumps({"line": number, **{k: v for k, v in record.items() if k != "line"}}, ensure_ascii=False) + "\n"
+
+
+def json_error(number: int, why: str) -> str:
+    """The JSON error record of a failed or blank line."""
+    return json.dumps({"line": number, "error": why}, ensure_ascii=False) + "\n"
+
+
+def comment_block(number: int, why: str) -> str:
+    """The error record of a failed or blank line in CoNLL-style output: a block of comments only."""
+    return f"# line = {number}\n# error = {' '.join(why.split())}\n\n"
+
+
+def with_line_comment(number: int, blocks: Sequence[str]) -> str:
+    """CoNLL-style sentence blocks, each opened by `# line = n` (with `--split-sentences` a line
+    may give several blocks; they share its number)."""
+    if not blocks:
+        return f"# line = {number}\n\n"
+    return "".join(f"# line = {number}\n" + block.rstrip("\n") + "\n\n" for block in blocks)
 
 
 # Fields every green_nlp entry point reads from a JSON line, and what each must hold.

@@ -47,6 +47,55 @@ def _upper_model(fail_on: str = "") -> LineModel:
     return LineModel(load=json_or_text, predict_batch=predict, dump=lambda result: result + "\n")
 
 
+def _numbered_model(fail_on: str = "") -> LineModel:
+    from green_nlp.line_stream import LineRecords, json_error, json_record
+
+    model = _upper_model(fail_on)
+    model.records = LineRecords(ok=lambda number, text: json_record(number, {"text": text}), error=json_error)
+    model.warning = lambda text: "shouted" if text.endswith("!") else None
+    return model
+
+
+def test_line_ends_are_lf_crlf_and_lone_cr_alike(tmp_path: Path):
+    from green_nlp.line_stream import count_lines, read_lines, split_lines
+
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"a\rb\r\nc\n\r\nd\r")
+    assert [raw for _, raw in read_lines(path)] == [b"a", b"b", b"c", b"", b"d"]
+    assert count_lines(path) == 5
+    assert [number for number, _ in read_lines(path, 1, 3)] == [2, 3]
+    # a \r\n cut between two chunks is one line end, not two
+    stream = io.BytesIO(b"x" * 10 + b"\r\ny\rz")
+    import green_nlp.line_stream as line_stream
+
+    chunk, line_stream._CHUNK_BYTES = line_stream._CHUNK_BYTES, 11
+    try:
+        assert list(split_lines(stream)) == [b"x" * 10, b"y", b"z"]
+    finally:
+        line_stream._CHUNK_BYTES = chunk
+
+
+def test_every_line_gets_one_record_in_place_with_its_number(tmp_path: Path):
+    """Good, blank, non-UTF-8, broken JSON and model-failing lines, CR-only and CRLF line ends."""
+    path = tmp_path / "in.txt"
+    path.write_bytes(b'one\r\n\r\ntwo!\rcaf\xe9\n{"text": "three"}\r{broken\nfour BOOM\n   \nfive')
+    for batch_size in (1, 2, 3, 32):
+        output, errors = io.StringIO(), io.StringIO()
+        streamer = LineStreamer(_numbered_model(fail_on="BOOM"), batch_size=batch_size)
+        report = streamer.run(path, output, progress=False, errors=errors)
+        records = [json.loads(line) for line in output.getvalue().splitlines()]
+        assert [record["line"] for record in records] == list(range(1, 10)), batch_size
+        assert [record.get("text") for record in records] == ["ONE", None, "TWO!", None, "THREE"] + [None] * 3 + [
+            "FIVE"
+        ]
+        assert records[1]["error"] == records[7]["error"] == "blank line (no text)"
+        assert "UTF-8" in records[3]["error"] and "broken JSON" in records[5]["error"]
+        assert "RuntimeError" in records[6]["error"]
+        assert (report.predicted, report.blank, len(report.errors), report.failed) == (4, 2, 3, 5)
+        assert [json.loads(line)["line"] for line in errors.getvalue().splitlines()] == [4, 6, 7]
+        assert "4 lines predicted, 3 skipped, 2 blank; 1 shouted" in report.summary("x", path)
+
+
 def test_streamer_keeps_order_and_physical_line_numbers(tmp_path: Path):
     path = tmp_path / "in.txt"
     path.write_bytes(b'one\n\ntwo\ncaf\xe9\n{"text": "three"}\n{broken\nfour BOOM\nfive')
@@ -112,9 +161,18 @@ def test_green_nlp_parse_reports_each_bad_line_and_keeps_the_others_in_order(tmp
     assert "UTF-8" in reported[3] and "NUL" in reported[5] and "NUL" in reported[10]
     assert "max_sentence_length" in reported[11] and "broken JSON" in reported[7]
     outputs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    kept = ["The cat sat on the mat.", "A dog barked .", "Birds sing .", "The last line has no newline ."]
+    assert [record["line"] for record in outputs] == list(range(1, 13))  # one record per line, in place
+    kept = {1: "The cat sat on the mat.", 2: "A dog barked .", 9: "Birds sing .", 12: "The last line has no newline ."}
     nlp = load("en-ewt-parser")
-    assert outputs == [json.loads(json.dumps(nlp.parse(text).to_json())) for text in kept]
+    nlp.segmenter.split_sentences = False
+    for record in outputs:
+        if record["line"] in kept:
+            expected = json.loads(json.dumps(nlp.parse(kept[record["line"]]).to_json()))
+            assert record == {"line": record["line"], **expected}
+        elif record["line"] in (4, 8):
+            assert record == {"line": record["line"], "error": "blank line (no text)"}
+        else:
+            assert record == {"line": record["line"], "error": reported[record["line"]]}
     assert "\x00" not in out.read_text(encoding="utf-8")
     assert "4 lines predicted, 6 skipped, 2 blank" in capsys.readouterr().err
 

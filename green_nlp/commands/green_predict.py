@@ -1,9 +1,11 @@
 """`allennlp green-predict`: `allennlp predict` for large line-based files.
 
 What it adds to `allennlp predict`: the input is streamed (one batch in memory at a time, never
-the whole file); a progress bar; a line that cannot be processed (not UTF-8, not the JSON the
-predictor expects, or the model fails on it) is reported as `file:line: why` and left out while
-every other line is still predicted; output order is input order; and `--shard i/N` gives process
+the whole file); a progress bar; every input line gets exactly one output record carrying its line
+number (`"line": n` in JSON, `# line = n` in CoNLL-U), a line that cannot be processed (blank, not
+UTF-8, not the JSON the predictor expects, or the model fails on it) an error record in its place,
+reported as `file:line: why` too, while every other line is still predicted; `--fail-on-error`
+exits with status 1 when any line failed or was blank; output order is input order; `--shard i/N` gives process
 `i` of `N` one contiguous block of lines, so the N outputs concatenated in shard order
 (`cat out.0 out.1 ...`) are the output of one unsharded run. `--ray [ADDRESS]` runs the batches on
 a pool of Ray actors that each load the archive once, with the same output (docs/distributed.md).
@@ -28,13 +30,18 @@ from green_nlp.distributed_ray.options import RayOptions, add_ray_arguments, ray
 from green_nlp.line_stream import (  # noqa: F401
     STDIN,
     LineModel,
+    LineRecords,
     LineStreamer,
     UsageError,
     check_input,
     check_output,
+    comment_block,
     count_lines,
+    json_error,
+    json_record,
     read_lines,
     shard_bounds,
+    with_line_comment,
 )
 from green_nlp.line_stream import parse_shard as _parse_shard
 
@@ -42,7 +49,8 @@ logger = logging.getLogger(__name__)
 
 
 def predictor_line_model(predictor: Predictor) -> LineModel[JsonDict, JsonDict]:
-    """A predictor as the streamer sees it: its own `load_line`, batched prediction and `dump_line`."""
+    """A predictor as the streamer sees it: its own `load_line`, batched prediction and `dump_line`,
+    and one record per input line (see `line_records`)."""
 
     def number_inputs(inputs: JsonDict, number: int) -> None:
         if isinstance(inputs, dict) and "line" in inputs:
@@ -54,7 +62,29 @@ def predictor_line_model(predictor: Predictor) -> LineModel[JsonDict, JsonDict]:
         dump=predictor.dump_line,
         fatal_errors=(ConfigurationError,),
         number_inputs=number_inputs,
+        records=line_records(predictor),
+        warning=_warning,
     )
+
+
+def line_records(predictor: Predictor) -> LineRecords[JsonDict]:
+    """JSON outputs get `"line": n` first and failed or blank lines `{"line": n, "error": why}`; the
+    parser's CoNLL-U opens each sentence block with `# line = n`, and a failed line is the block
+    `# line = n` / `# error = why`."""
+    if getattr(predictor, "_output_format", "json") != "conllu":
+        return LineRecords(ok=json_record, error=json_error)
+
+    def ok(number: int, outputs: JsonDict) -> str:
+        text = predictor.dump_line(outputs)
+        return with_line_comment(number, [block for block in text.split("\n\n") if block.strip()])
+
+    return LineRecords(ok=ok, error=comment_block)
+
+
+def _warning(outputs: JsonDict) -> Optional[str]:
+    """A classification without a known n-gram is counted in the summary."""
+    flagged = isinstance(outputs, dict) and outputs.get("no_known_features") is True
+    return "with no known n-gram" if flagged else None
 
 
 class BulkPredictor(LineStreamer[JsonDict, JsonDict]):
@@ -94,7 +124,12 @@ class GreenPredict(Subcommand):
         )
         subparser.add_argument("--output-file", type=Path, help="where to write the outputs (default: stdout)")
         subparser.add_argument(
-            "--errors-file", type=Path, help="also write every skipped line as JSON {file, line, error}"
+            "--errors-file", type=Path, help="also write every failed line as JSON {file, line, error}"
+        )
+        subparser.add_argument(
+            "--fail-on-error",
+            action="store_true",
+            help="exit with status 1 when any line failed or was blank (each still gets its error record)",
         )
         subparser.add_argument("--predictor", type=str, help="registered predictor name (default: the model's)")
         subparser.add_argument(
@@ -186,6 +221,9 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
             assert on_ray is not None  # one of the two was built above
             report = _run_on_ray(args, on_ray, output, shard, errors)
     print(report.summary("green-predict", args.input_file, shard), file=sys.stderr)
+    if args.fail_on_error and report.failed:
+        print(f"green-predict: {report.failed} lines failed or were blank (--fail-on-error)", file=sys.stderr)
+        sys.exit(1)
 
 
 def _run_on_ray(args: argparse.Namespace, options: RayOptions, output: Any, shard: Tuple[int, int], errors: Any) -> Any:

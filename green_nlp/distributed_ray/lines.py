@@ -18,7 +18,7 @@ import itertools
 import json
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Tuple
@@ -27,15 +27,20 @@ import ray
 
 from green_nlp.distributed_ray.options import RayOptions
 from green_nlp.distributed_ray.pool import ActorPool, connected, crash_point, wait_until_loaded
-from green_nlp.line_stream import LineModel, LineStreamer, StreamReport, count_lines, read_lines, shard_bounds
+from green_nlp.line_stream import (
+    Entry,
+    LineModel,
+    LineStreamer,
+    StreamReport,
+    count_lines,
+    read_lines,
+    shard_bounds,
+)
 
 logger = logging.getLogger(__name__)
 
 READ_BATCHES = 16  # lines sent per read call, in model batches: few calls, and reads run beside predictions
 READS_AHEAD = 2
-
-# One read line: (line number, "input" | "blank" | "skip", model input or why it was skipped)
-Entry = Tuple[int, str, Any]
 
 
 @dataclass
@@ -44,6 +49,8 @@ class BatchResult:
 
     text: str
     predicted: int
+    blank: int
+    warnings: Counter
     skipped: List[Tuple[int, str]] = field(default_factory=list)
     fatal: Optional[str] = None  # the model cannot take this kind of input (raised if nothing was predicted yet)
     fatal_type: Optional[type] = None
@@ -69,20 +76,10 @@ class LineWorker:
 
     @ray.method(concurrency_group="read")
     def read(self, path: str, records: List[Tuple[int, bytes]]) -> List[Entry]:
-        entries: List[Entry] = []
-        for number, raw in records:
-            report, errors = StreamReport(), io.StringIO()
-            inputs = self._streamer._load(Path(path), number, raw, report, errors)
-            if inputs is not None:
-                entries.append((number, "input", inputs))
-            elif report.blank:
-                entries.append((number, "blank", None))
-            else:
-                entries.append((number, "skip", _skipped(errors)[0][1]))
-        return entries
+        return [self._streamer.read_entry(number, raw) for number, raw in records]
 
     @ray.method(concurrency_group="model")
-    def predict(self, path: str, batch: List[Tuple[int, Any]]) -> BatchResult:
+    def predict(self, path: str, batch: List[Entry]) -> BatchResult:
         crash_point()
         fatal: Optional[BaseException] = None
         report, output, errors = StreamReport(), io.StringIO(), io.StringIO()
@@ -96,6 +93,8 @@ class LineWorker:
         return BatchResult(
             output.getvalue(),
             report.predicted,
+            report.blank,
+            report.warnings,
             _skipped(errors),
             None if fatal is None else str(fatal),
             None if fatal is None else type(fatal),
@@ -105,9 +104,10 @@ class LineWorker:
 def _events(
     pool: ActorPool, path: Path, records: Iterator[Tuple[int, bytes]], batch_size: int
 ) -> Iterator[Tuple[str, Any]]:
-    """What happens, in the one-process order: ("read", lines), ("skip", (line, why)), ("blank", None),
-    ("batch", ObjectRef of a BatchResult) once `batch_size` readable lines are together.
-    Predictions are submitted as the events are drawn."""
+    """What happens, in the one-process order: ("read", lines), and ("batch", ObjectRef of a
+    BatchResult) once `batch_size` readable lines are together, with the blank and failed lines met
+    among them (their records are written in line order with the batch's). Predictions are
+    submitted as the events are drawn."""
     chunks = iter(lambda: list(itertools.islice(records, batch_size * READ_BATCHES)), [])
     reads: Deque[Tuple[Any, int]] = deque()
 
@@ -118,19 +118,18 @@ def _events(
                 return
             reads.append((pool.submit("read", str(path), chunk), len(chunk)))
 
-    batch: List[Tuple[int, Any]] = []
+    batch: List[Entry] = []
+    readable = 0
     read_ahead()
     while reads:
         ref, lines = reads.popleft()
         read_ahead()
-        for number, kind, payload in ray.get(ref):
-            if kind == "input":
-                batch.append((number, payload))
-                if len(batch) == batch_size:
-                    yield "batch", pool.submit("predict", str(path), batch)
-                    batch = []
-            else:
-                yield kind, (number, payload)
+        for entry in ray.get(ref):
+            batch.append(entry)
+            readable += entry[1] == "input"
+            if readable == batch_size:
+                yield "batch", pool.submit("predict", str(path), batch)
+                batch, readable = [], 0
         yield "read", lines
     if batch:
         yield "batch", pool.submit("predict", str(path), batch)
@@ -146,10 +145,6 @@ class _Writer:
     def write(self, kind: str, payload: Any) -> None:
         if kind == "read":
             self.bar.update(payload)
-        elif kind == "blank":
-            self.report.blank += 1
-        elif kind == "skip":
-            LineStreamer._skip(self.path, payload[0], payload[1], self.report, self.errors)
         else:
             result: BatchResult = ray.get(payload)
             if result.fatal is not None and self.report.predicted == 0:
@@ -158,6 +153,8 @@ class _Writer:
             for number, why in result.skipped:
                 LineStreamer._skip(self.path, number, why, self.report, self.errors)
             self.report.predicted += result.predicted
+            self.report.blank += result.blank
+            self.report.warnings.update(result.warnings)
             self.output.flush()
 
 

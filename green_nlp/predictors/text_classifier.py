@@ -4,11 +4,14 @@ text in, one document per line; JSON lines out with `label`, `probs` and `label_
 import json
 from typing import Any, Dict, List
 
+from allennlp.common.checks import ConfigurationError
 from allennlp.common.util import JsonDict, sanitize
-from allennlp.data import Instance
+from allennlp.data import DatasetReader, Instance
+from allennlp.models import Model
 from allennlp.predictors import Predictor
 
 from green_nlp.line_stream import check_json_fields, json_object
+from green_nlp.runtime.classifier import NO_FEATURES_SETTINGS, no_features_message
 
 OUTPUT_KEYS = ("label", "probs", "label_names", "logits", "num_ngrams")
 
@@ -19,8 +22,10 @@ class TextClassifierPredictor(Predictor):
     Each input line is a document; a line holding a JSON object is read as `{"text": ...}` or
     `{"sentence": ...}` (allennlp's classifier convention) instead. Input is streamed in batches
     (`--batch-size`), and each output line answers one input line, in order. `allennlp predict`
-    itself skips blank lines; a document with no known n-gram still gets a prediction (the
-    model's prior) and shows `"num_ngrams": 0`. A line that cannot be classified gives an error
+    itself skips blank lines. A document with no known n-gram (an n-gram DAN's `"num_ngrams": 0`)
+    would get the model's prior as its label: with `no_known_features="flag"` (the default) it
+    gets that label with `"no_known_features": true`, with `"error"` an error record instead
+    (`--predictor-args '{"no_known_features": "error"}'`). A line that cannot be classified gives an error
     record `{"error": why, "line": N}` under `allennlp predict` and `green-predict` (see
     `green_nlp.patches.predict_per_line`).
 
@@ -30,6 +35,16 @@ class TextClassifierPredictor(Predictor):
     trained on raw labels ("0"/"1") gets readable ones from an override such as
     `-o '{"validation_dataset_reader.label_names": {"0": "negative", "1": "positive"}}'`.
     """
+
+    def __init__(
+        self, model: Model, dataset_reader: DatasetReader, frozen: bool = True, no_known_features: str = "flag"
+    ) -> None:
+        super().__init__(model, dataset_reader, frozen)
+        if no_known_features not in NO_FEATURES_SETTINGS:
+            raise ConfigurationError(
+                f"no_known_features must be one of {', '.join(NO_FEATURES_SETTINGS)}, got {no_known_features!r}"
+            )
+        self._no_known_features = no_known_features
 
     def load_line(self, line: str) -> JsonDict:
         """A JSON object, or else raw text. A line that starts with `{` but does not parse, or whose
@@ -60,6 +75,10 @@ class TextClassifierPredictor(Predictor):
         ]
         if "label" in selected:
             selected["label"] = self._readable(str(selected["label"]))
+        if "num_ngrams" in selected:  # an n-gram DAN: say when no n-gram of the text was known
+            selected["no_known_features"] = int(selected["num_ngrams"]) == 0
+            if selected["no_known_features"] and self._no_known_features == "error":
+                return {"error": no_features_message()}
         return sanitize(selected)
 
     def predict_instance(self, instance: Instance) -> JsonDict:

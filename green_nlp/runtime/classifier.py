@@ -16,6 +16,29 @@ import numpy as np
 from green_nlp.names import NGRAM_DAN, current_name
 from green_nlp.runtime.ngram_extractor import NgramExtractor, pad
 
+# what a text without a single known n-gram gets: "flag" (its prediction, the model's prior, with
+# `no_known_features: true`, counted in the CLI's summary) or "error" (an error instead of a label)
+NO_FEATURES_SETTINGS = ("flag", "error")
+NO_FEATURES_WARNING = "with no known n-gram"
+
+
+class NoKnownFeatures(ValueError):
+    """A text holds no n-gram the model knows: its label would be the model's prior alone."""
+
+
+def check_no_features_setting(setting: str) -> str:
+    if setting not in NO_FEATURES_SETTINGS:
+        raise ValueError(f"no_known_features must be one of {', '.join(NO_FEATURES_SETTINGS)}, got {setting!r}")
+    return setting
+
+
+def no_features_message() -> str:
+    return (
+        "no n-gram of this text is known to the model: its label would be the model's prior, "
+        'not a prediction (no_known_features="flag", or --no-known-features flag, gives it flagged instead)'
+    )
+
+
 # a batch whose padded matrix would exceed this many ids (and 4x its real ids) runs in length-sorted
 # parts, so one very long text does not pad every other text of its batch to its length
 MAX_PADDED_IDS = 1 << 16
@@ -31,6 +54,11 @@ class Classification:
     logits: List[float]
     num_ngrams: int
 
+    @property
+    def no_known_features(self) -> bool:
+        """No n-gram of the text is known: the label is the model's prior, not read from the text."""
+        return self.num_ngrams == 0
+
     def to_json(self) -> Dict[str, Any]:
         """The predictor's JSON keys: `probs` in label order, named by `label_names`."""
         return {
@@ -39,6 +67,7 @@ class Classification:
             "label_names": list(self.probabilities),
             "logits": self.logits,
             "num_ngrams": self.num_ngrams,
+            "no_known_features": self.no_known_features,
         }
 
 
@@ -98,21 +127,31 @@ class ClassifierRuntime:
         self._input = meta["inputs"]["ngram_ids"]
         self._outputs = [meta["outputs"]["logits"], meta["outputs"]["probs"]]
 
-    def classify(self, text: str) -> Classification:
-        """One text -> its label and probabilities."""
-        return next(self.classify_many([text], batch_size=1))
+    def classify(self, text: str, no_known_features: str = "flag") -> Classification:
+        """One text -> its label and probabilities. A text without a known n-gram is flagged
+        (`no_known_features`), or with `no_known_features="error"` raises `NoKnownFeatures`."""
+        return next(self.classify_many([text], batch_size=1, no_known_features=no_known_features))
 
-    def classify_many(self, texts: Iterable[str], batch_size: int = 32) -> Iterator[Classification]:
+    def classify_many(
+        self, texts: Iterable[str], batch_size: int = 32, no_known_features: str = "flag"
+    ) -> Iterator[Classification]:
         """One `Classification` per text, in input order, `batch_size` texts per model call;
-        streams, so `texts` may be a file or any other iterator."""
+        streams, so `texts` may be a file or any other iterator. `no_known_features` as in `classify`
+        (with "error", the first such text ends the stream with its position)."""
         if batch_size < 1:
             raise ValueError(f"batch_size must be positive, got {batch_size}")
+        check_no_features_setting(no_known_features)
         iterator = iter(texts)
+        done = 0
         while True:
             batch = list(islice(iterator, batch_size))
             if not batch:
                 return
-            yield from self._classify_batch(batch)
+            for result in self._classify_batch(batch):
+                done += 1
+                if no_known_features == "error" and result.no_known_features:
+                    raise NoKnownFeatures(f"text {done}: {no_features_message()}")
+                yield result
 
     def _classify_batch(self, texts: Sequence[str]) -> List[Classification]:
         for text in texts:

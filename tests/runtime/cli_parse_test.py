@@ -34,8 +34,17 @@ def test_parse_reports_bad_lines_and_keeps_the_rest_in_order(parser_folders, tmp
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
+    # one record per line (docs/runtime.md): good lines' blocks and error blocks, each opened by its number
+    docs = iter(load(folder, precision="fp32").parse_many(good, batch_size=4))
+    why = {2: "blank line (no text)", 4: "not valid UTF-8 (byte 0xe9 at column 4)"}
+    why[5] = "cannot read the line: broken JSON object: Unterminated string starting at (column 10); a line "
+    why[5] += "starting with '{' is read as JSON (give text that starts with a brace as {\"text\": ...})"
+    why[7] = "holds a NUL byte at column 2 (binary data?)"
     expected = "".join(
-        doc.to_conllu().rstrip("\n") + "\n\n" for doc in load(folder, precision="fp32").parse_many(good, batch_size=4)
+        f"# line = {n}\n" + next(docs).to_conllu().rstrip("\n") + "\n\n"
+        if n in (1, 3, 6, 8)
+        else f"# line = {n}\n# error = {why[n]}\n\n"
+        for n in range(1, 9)
     )
     assert (tmp_path / "out.conllu").read_text(encoding="utf-8") == expected
     errors = [json.loads(line) for line in (tmp_path / "errors.jsonl").read_text().splitlines()]
@@ -90,7 +99,7 @@ def test_a_gold_upos_parser_stops_on_raw_text_and_reads_words_with_tags(parser_f
     result = _run(["parse", str(folder), str(tagged), "--format", "json"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     nlp = load(folder, precision="fp32")
-    expected = [nlp.parse_tokens(w, u).to_json() for w, u in sentences]
+    expected = [{"line": n, **nlp.parse_tokens(w, u).to_json()} for n, (w, u) in enumerate(sentences, start=1)]
     assert [json.loads(line) for line in result.stdout.splitlines()] == expected
 
 
@@ -102,7 +111,8 @@ def test_raw_text_and_words_mix_in_one_file_in_input_order(parser_folders, tmp_p
     result = _run(["parse", str(folder), str(source), "--format", "json"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [s["words"] for r in records for s in r["sentences"]] == [["The", "cat", "sat", "."], words]
+    assert [s["words"] for r in records[:2] for s in r["sentences"]] == [["The", "cat", "sat", "."], words]
+    assert records[2] == {"line": 3, "error": "cannot read the line: field 'words' is empty"}
     assert f"{source}:3: cannot read the line: field 'words' is empty" in result.stderr
 
 
@@ -128,6 +138,7 @@ def test_paths_are_checked_before_the_model_loads_and_stdin_is_read(parser_folde
     )
     assert piped.returncode == 0, piped.stderr
     assert json.loads(piped.stdout)["sentences"][0]["words"] == ["The", "cat", "sat", "."]
+    assert json.loads(piped.stdout)["line"] == 1
 
 
 def test_a_conllu_file_is_refused_line_by_line_not_parsed_as_prose(parser_folders, tmp_path: Path):
@@ -136,4 +147,7 @@ def test_a_conllu_file_is_refused_line_by_line_not_parsed_as_prose(parser_folder
     result = _run(["parse", str(parser_folders["quickstart"]), str(source), "--format", "json"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "1 lines predicted, 3 skipped" in result.stderr and "looks like CoNLL-U" in result.stderr
-    assert [s["words"] for s in json.loads(result.stdout)["sentences"]] == [["Dogs", "bark", "."]]
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [record["line"] for record in records] == [1, 2, 3, 4]
+    assert all("looks like CoNLL-U" in record["error"] for record in records[:3])
+    assert [s["words"] for s in records[3]["sentences"]] == [["Dogs", "bark", "."]]

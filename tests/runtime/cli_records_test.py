@@ -1,0 +1,127 @@
+"""`green-nlp parse|tag|classify`: one output record per input line, carrying its line number, for a
+file mixing good, blank, non-UTF-8, broken-JSON and over-long lines with LF, CRLF and CR-only line
+ends; `--fail-on-error`; one sentence per line unless `--split-sentences`; the classifier's
+`--no-known-features`. The CLI runs in-process (`run_runtime` returns the exit status)."""
+
+import json
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from green_nlp.cli import run_runtime
+from green_nlp.runtime import load
+
+LONG = " ".join(["word"] * 1001) + " ."  # over the shipped parser's max_sentence_length (1000)
+BLANK = "blank line (no text)"
+
+
+def _mixed(tmp_path: Path) -> Path:
+    """Lines 1-9: two sentences (CRLF), blank (CRLF), latin-1 (CR), `???` (CR), broken JSON (LF),
+    over-long (LF), JSON text (LF), whitespace only (CR), one sentence without a line end."""
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(
+        b"The cat sat. It was happy.\r\n"
+        b"\r\n"
+        b"caf\xe9 au lait\r"
+        b"???\r"
+        b'{"text": "unclosed\n' + LONG.encode() + b"\n"
+        b'{"text": "Dogs bark."}\n'
+        b"   \r"
+        b"Birds sing."
+    )
+    return path
+
+
+def _run(args: List[str]) -> int:
+    return run_runtime([*args, "--no-progress"])
+
+
+def _json_records(path: Path) -> List[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _blocks(path: Path) -> List[str]:
+    return [block for block in path.read_text(encoding="utf-8").split("\n\n") if block.strip()]
+
+
+def test_parse_gives_one_numbered_record_per_line_and_fails_when_asked(tmp_path: Path, capsys):
+    source, out = _mixed(tmp_path), tmp_path / "out.jsonl"
+    assert _run(["parse", "en-ewt-parser", str(source), "--format", "json", "-o", str(out), "--batch-size", "2"]) == 0
+    records = _json_records(out)
+    assert [record["line"] for record in records] == list(range(1, 10))
+    errors = {record["line"]: record["error"] for record in records if "error" in record}
+    assert sorted(errors) == [2, 3, 5, 6, 8]
+    assert errors[2] == errors[8] == BLANK
+    assert "UTF-8" in errors[3] and "broken JSON" in errors[5] and "max_sentence_length" in errors[6]
+    first = records[0]["sentences"]
+    assert len(first) == 1 and first[0]["words"] == ["The", "cat", "sat", ".", "It", "was", "happy", "."]
+    assert [s["words"] for s in records[6]["sentences"]] == [["Dogs", "bark", "."]]
+    assert [s["words"] for s in records[8]["sentences"]] == [["Birds", "sing", "."]]
+    assert "4 lines predicted, 3 skipped, 2 blank" in capsys.readouterr().err
+    strict = _run(["parse", "en-ewt-parser", str(source), "-o", str(tmp_path / "s.conllu"), "--fail-on-error"])
+    assert strict == 1 and "--fail-on-error" in capsys.readouterr().err
+    good = tmp_path / "good.txt"
+    good.write_text("Dogs bark.\n")
+    assert _run(["parse", "en-ewt-parser", str(good), "-o", str(tmp_path / "g.conllu"), "--fail-on-error"]) == 0
+
+
+def test_parse_conllu_numbers_blocks_and_splits_only_when_asked(tmp_path: Path):
+    source, out = _mixed(tmp_path), tmp_path / "out.conllu"
+    assert _run(["parse", "en-ewt-parser", str(source), "-o", str(out)]) == 0
+    blocks = _blocks(out)
+    assert [block.split("\n")[0] for block in blocks] == [f"# line = {n}" for n in range(1, 10)]
+    assert blocks[1] == f"# line = 2\n# error = {BLANK}"
+    assert blocks[0].split("\n")[1] == "# text = The cat sat. It was happy."
+    split = tmp_path / "split.conllu"
+    assert _run(["parse", "en-ewt-parser", str(source), "-o", str(split), "--split-sentences"]) == 0
+    split_blocks = _blocks(split)
+    assert [block.split("\n")[0] for block in split_blocks] == ["# line = 1"] + [f"# line = {n}" for n in range(1, 10)]
+    nlp = load("en-ewt-parser")
+    expected = [sentence.to_conllu() for sentence in nlp.parse("The cat sat. It was happy.").sentences]
+    assert [block + "\n\n" for block in split_blocks[:2]] == ["# line = 1\n" + block for block in expected]
+
+
+def test_tag_gives_one_numbered_record_per_line(tmp_path: Path):
+    from tests.export.tagger_models import tagger_folder
+
+    folder = str(tagger_folder("origin"))
+    source, out = _mixed(tmp_path), tmp_path / "out.jsonl"
+    assert _run(["tag", folder, str(source), "--format", "json", "-o", str(out), "--fail-on-error"]) == 1
+    records = _json_records(out)
+    assert [record["line"] for record in records] == list(range(1, 10))
+    assert sorted(r["line"] for r in records if "error" in r) == [2, 3, 5, 8]  # the tagger has no length limit
+    assert records[0]["sentence_starts"] == [0]
+    conll = tmp_path / "out.conll"
+    assert _run(["tag", folder, str(source), "--format", "conll", "-o", str(conll), "--split-sentences"]) == 0
+    heads = [block.split("\n")[0] for block in _blocks(conll)]
+    assert heads == ["# line = 1", "# line = 1"] + [f"# line = {n}" for n in range(2, 10)]
+
+
+def test_classify_flags_or_refuses_a_text_without_a_known_ngram(tmp_path: Path, capsys):
+    source, out = _mixed(tmp_path), tmp_path / "out.jsonl"
+    assert _run(["classify", "en-sst2-sentiment", str(source), "-o", str(out)]) == 0
+    records = _json_records(out)
+    assert [record["line"] for record in records] == list(range(1, 10))
+    assert sorted(r["line"] for r in records if "error" in r) == [2, 3, 5, 8]
+    unknown = records[3]
+    assert unknown["num_ngrams"] == 0 and unknown["no_known_features"] is True and "label" in unknown
+    assert records[0]["no_known_features"] is False
+    assert "; 1 with no known n-gram" in capsys.readouterr().err
+    strict = tmp_path / "strict.jsonl"
+    assert _run(["classify", "en-sst2-sentiment", str(source), "-o", str(strict), "--no-known-features", "error"]) == 0
+    refused = _json_records(strict)[3]
+    assert refused["line"] == 4 and "no n-gram of this text is known" in refused["error"]
+
+
+def test_the_python_classifier_flags_or_raises():
+    from green_nlp.runtime.classifier import NoKnownFeatures
+
+    nlp = load("en-sst2-sentiment")
+    flagged = nlp.classify("???")
+    assert flagged.no_known_features and flagged.to_json()["no_known_features"] is True
+    assert not nlp.classify("a fine film").no_known_features
+    with pytest.raises(NoKnownFeatures, match="text 2: no n-gram"):
+        list(nlp.classify_many(["a fine film", "???"], no_known_features="error"))
+    with pytest.raises(ValueError, match="no_known_features must be one of flag, error"):
+        nlp.classify("a fine film", no_known_features="ignore")
