@@ -445,6 +445,9 @@ def write_card(folder: Path, figures: Dict[str, Any]) -> Path:
         "## Limits",
         "- Two classes only (no neutral); trained on movie-review sentences: other domains score lower.",
         "- A bag of n-grams: word order beyond four words and long-range negation are not modelled.",
+        "- A text with no n-gram the model knows (e.g. `???`) gets the prior's label flagged "
+        '`"no_known_features": true` (the default, counted in the run\'s summary); `--no-known-features error` '
+        "gives an error record instead.",
         "- Research use only (see the license line): SST-2 and IMDB grant no redistribution terms.",
         "",
     ]
