@@ -5,6 +5,7 @@ its own beyond anyio: routing, requests and responses without FastAPI's pydantic
 this API (two request fields, checked by hand for precise messages) would not use.
 """
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -29,6 +30,11 @@ from green_nlp.serve.requests import ApiError, Limits, TextsRequest, read_reques
 
 logger = logging.getLogger("green_nlp.serve")
 RENDER = "render"  # the page's task: the model's own task, answered as an HTML fragment
+# a green leaf, so a browser's automatic GET /favicon.ico is answered rather than logged as a 404
+FAVICON = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
+    b'<path d="M2 14C2 6 8 2 14 2c0 8-5 12-12 12z" fill="#2e7d32"/></svg>'
+)
 
 
 @dataclass(frozen=True)
@@ -114,23 +120,34 @@ def rss_mb() -> Any:
     return round(pages * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The body, refused with 413 as soon as it passes `limit` bytes (Starlette has no body limit of its own)."""
+async def read_body(request: Request, limit: int, timeout: float = 30.0) -> bytes:
+    """The body, refused with 413 as soon as it passes `limit` bytes (Starlette has no body limit of its
+    own), or with 408 when it takes over `timeout` seconds (a slow sender holds a connection and a task)."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise ApiError(
             413,
             f"the body has {int(declared):,} bytes, over the limit of {limit:,}: send fewer or "
             "shorter texts per request",
+            close=True,
         )
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ApiError(
-                413, f"the body is over the limit of {limit:,} bytes: send fewer or shorter texts per request"
-            )
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(timeout):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    # close: reading the rest of an over-size (chunked) body would only feed the sender
+                    raise ApiError(
+                        413,
+                        f"the body is over the limit of {limit:,} bytes: send fewer or shorter texts per request",
+                        close=True,
+                    )
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError(
+            408, f"the body did not arrive within {timeout:g} s ({size:,} bytes came): send it at once", close=True
+        ) from None
     return b"".join(chunks)
 
 
@@ -172,7 +189,7 @@ def create_app(
         name, task = request.path_params["model"], request.path_params["task"]
         model, model_task = server.model_and_task(name, task)
         formats = ("json",) if task == RENDER else TASK_FORMATS[model_task]
-        body = await read_body(request, limits.max_body_bytes)
+        body = await read_body(request, limits.max_body_bytes, limits.body_timeout)
         checked = read_request(
             body, limits, formats, request.query_params.get("format"), request.headers.get("accept", "")
         )
@@ -206,7 +223,11 @@ def create_app(
 
     async def api_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, ApiError)
-        return JSONResponse({"error": error.message}, status_code=error.status)
+        headers = {"connection": "close"} if error.close else None
+        return JSONResponse({"error": error.message}, status_code=error.status, headers=headers)
+
+    async def favicon(request: Request) -> Response:
+        return Response(FAVICON, media_type="image/svg+xml", headers={"cache-control": "max-age=86400"})
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
@@ -235,6 +256,7 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/", index),
+            Route("/favicon.ico", favicon),
             Route("/health", health),
             Route("/v1/models", list_models),
             Route("/v1/{model}/{task:str}", predict, methods=["POST"]),

@@ -5,6 +5,8 @@ can make the server answer 5xx. One text inside "texts" that breaks a limit fail
 """
 
 import json
+import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -12,10 +14,11 @@ from typing import Any, Dict, List, Optional, Sequence
 class ApiError(Exception):
     """A request the server refuses: `status` (4xx, or 503 when overloaded) and a message for the client."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, close: bool = False) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.close = close  # answer with `Connection: close` (the rest of the body is not worth reading)
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,7 @@ class Limits:
     max_body_bytes: int = 1_000_000
     max_text_chars: int = 10_000
     max_texts: int = 64
+    body_timeout: float = 30.0  # seconds to receive a whole body once its headers are in
 
 
 @dataclass
@@ -56,6 +60,13 @@ def decode_json(body: bytes) -> Any:
             f"malformed JSON ({error.msg} at line {error.lineno} column {error.colno}): "
             'send {"text": "..."} or {"texts": ["...", "..."]}',
         ) from None
+    except RecursionError:
+        # Python's json parser recurses once per level; a request needs two ({"texts": [...]})
+        raise ApiError(
+            400,
+            f"the JSON is nested too deeply (over about {sys.getrecursionlimit():,} levels): a request is "
+            '{"text": "..."} or {"texts": ["...", "..."]}, two levels at most',
+        ) from None
 
 
 def text_problem(text: Any, limits: Limits, where: str) -> Optional[str]:
@@ -67,7 +78,26 @@ def text_problem(text: Any, limits: Limits, where: str) -> Optional[str]:
             f"{where} has {len(text):,} characters, over the limit of {limits.max_text_chars:,}: "
             "split it into shorter texts"
         )
+    unwritable = unwritable_character(text)
+    if unwritable:
+        return f"{where} holds {unwritable}: remove it, or send the text as valid UTF-8"
     return None
+
+
+def unwritable_character(text: str) -> Optional[str]:
+    """A NUL (it would be copied into the output words, as the file paths refuse it) or a lone
+    surrogate (a JSON escape such as \\ud800 decodes to one; it is not UTF-8), with its 1-based
+    position in the text as sent, or None."""
+    found = _UNWRITABLE.search(text)
+    if found is None:
+        return None
+    char, position = found.group(), found.start() + 1
+    if char == "\x00":
+        return f"a NUL character at position {position}"
+    return f"a lone surrogate (U+{ord(char):04X}) at position {position}"
+
+
+_UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def read_request(

@@ -43,6 +43,22 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("--max-body-bytes", type=int, default=1_000_000, help="largest request body")
     limits.add_argument("--max-text-chars", type=int, default=10_000, help="longest text")
     limits.add_argument("--max-texts", type=int, default=64, help="most texts in one request")
+    limits.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a connection gets to send a request's headers, after opening and after each response "
+        "(slow senders are closed: a slowloris client cannot hold a connection)",
+    )
+    limits.add_argument(
+        "--body-timeout", type=float, default=30.0, help="seconds a request gets to send its whole body (else 408)"
+    )
+    limits.add_argument(
+        "--max-connections",
+        type=int,
+        default=1000,
+        help="open connections at most; a new one beyond is closed at once",
+    )
     runtime = parser.add_argument_group("runtime")
     runtime.add_argument(
         "--precision",
@@ -92,9 +108,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     problems = [
         f"--{name.replace('_', '-')} must be positive"
-        for name in ("max_batch", "max_queue", "max_body_bytes", "max_text_chars", "max_texts", "threads")
+        for name in (
+            "max_batch",
+            "max_queue",
+            "max_body_bytes",
+            "max_text_chars",
+            "max_texts",
+            "threads",
+            "max_connections",
+        )
         if getattr(args, name) < 1
-    ] + (["--max-wait-ms must not be negative"] if args.max_wait_ms < 0 else [])
+    ] + [
+        f"--{name.replace('_', '-')} must be a positive number of seconds"
+        for name in ("header_timeout", "body_timeout")
+        if not getattr(args, name) > 0  # NaN too
+    ]
+    problems += ["--max-wait-ms must not be negative"] if args.max_wait_ms < 0 else []
     if problems:
         print(f"green-nlp serve: {'; '.join(problems)}", file=sys.stderr)
         return 2
@@ -119,11 +148,12 @@ def serve(models: Dict[str, Any], args: argparse.Namespace) -> int:
     import uvicorn
 
     from green_nlp.serve.app import Batching, create_app
+    from green_nlp.serve.protocols import guarded_protocol
     from green_nlp.serve.requests import Limits
 
     app = create_app(
         models,
-        Limits(args.max_body_bytes, args.max_text_chars, args.max_texts),
+        Limits(args.max_body_bytes, args.max_text_chars, args.max_texts, args.body_timeout),
         Batching(args.max_batch, args.max_wait_ms / 1000, args.max_queue),
     )
     try:
@@ -140,13 +170,26 @@ def serve(models: Dict[str, Any], args: argparse.Namespace) -> int:
     )
     config = uvicorn.Config(
         app,
-        http=args.http,
+        http=guarded_protocol(args.http, args.header_timeout, args.max_connections),
         loop=args.loop,
         log_level=args.log_level,
         access_log=args.access_log,
         timeout_graceful_shutdown=args.graceful_timeout,
         lifespan="on",
     )
-    uvicorn.Server(config).run(sockets=[sock])
-    print("green-nlp serve: stopped", file=sys.stderr, flush=True)
+    stopping_server(config).run(sockets=[sock])
     return 0
+
+
+def stopping_server(config: Any) -> Any:
+    """uvicorn's server, saying `stopped` once it has shut down. uvicorn re-raises SIGTERM/SIGINT
+    after its graceful shutdown (so the exit status tells the signal), so code after `run()` never
+    runs on a signal; the end of `shutdown` always does."""
+    import uvicorn
+
+    class StoppingServer(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            await super().shutdown(sockets=sockets)
+            print("green-nlp serve: stopped", file=sys.stderr, flush=True)
+
+    return StoppingServer(config)
