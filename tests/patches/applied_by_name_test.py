@@ -126,3 +126,18 @@ def test_another_nltk_keeps_nltks_download(monkeypatch, caplog):
         assert patches.apply_one("nltk_download") is False
     assert nltk.download is own
     assert "'nltk_download' was written for nltk 3.10.4, but nltk 3.9.1 is installed" in caplog.text
+
+
+def test_green_nlp_allennlp_commands_apply_it_before_allennlp_runs(monkeypatch):
+    import allennlp.commands
+    import allennlp.common.util
+
+    from green_nlp import cli
+
+    monkeypatch.setattr(nltk, "download", lambda *args, **kwargs: False)
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    monkeypatch.setattr(allennlp.common.util, "install_sigterm_handler", lambda: None)
+    seen = []
+    monkeypatch.setattr(allennlp.commands, "main", lambda prog: seen.append(getattr(nltk.download, "_green_quiet", 0)))
+    cli.run_allennlp(["evaluate", "--help"])
+    assert seen == [True]
