@@ -6,7 +6,7 @@ import importlib.util
 from dataclasses import dataclass
 from typing import Optional
 
-LOCAL = "local"  # `--ray` with no address: start a local instance with this machine's CPUs
+LOCAL = "local"  # `--ray` with no address: a local instance with this machine's CPUs, on 127.0.0.1 only
 
 
 @dataclass(frozen=True)
@@ -29,8 +29,9 @@ def add_ray_arguments(parser: argparse.ArgumentParser) -> None:
         const=LOCAL,
         default=None,
         metavar="ADDRESS",
-        help="run on Ray: no ADDRESS starts a local instance with this machine's CPUs, "
-        "'auto' joins a running cluster (`ray start --head`), or give host:port",
+        help="run on Ray: no ADDRESS starts a local instance with this machine's CPUs, listening on "
+        "127.0.0.1 only, no dashboard; 'auto' joins a running cluster (`ray start --head`), or give "
+        "host:port (a cluster's ports are open to its network: see docs/distributed.md)",
     )
     group.add_argument(
         "--ray-actors",

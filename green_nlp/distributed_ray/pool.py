@@ -49,15 +49,63 @@ def crash_point() -> None:
         os._exit(1)
 
 
+LOOPBACK = "127.0.0.1"
+
+
+@contextlib.contextmanager
+def _loopback_only() -> Iterator[None]:
+    """While Ray starts a local node: make it pick 127.0.0.1 as the node's address.
+
+    On Linux Ray takes the machine's routable address and its GCS, raylet and workers listen on
+    every interface (`::`), reachable by anyone on the network, with no authentication by default.
+    `ray.init(_node_ip_address="127.0.0.1")` alone does not help: Ray maps a loopback address back
+    to the routable one, except where clusters are off (`ray_constants.ENABLE_RAY_CLUSTER`, the
+    switch Ray sets on macOS and Windows), which is what this turns off for the start.
+    """
+    from ray._private import ray_constants
+
+    saved = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved
+
+
+def start_local() -> None:
+    """A local Ray instance for this process alone: listening on 127.0.0.1, no dashboard."""
+    with _loopback_only():
+        ray.init(
+            address=LOCAL,
+            include_dashboard=False,
+            logging_level=logging.WARNING,
+            _node_ip_address=LOOPBACK,
+        )
+    node_ip = ray.util.get_node_ip_address()
+    if node_ip != LOOPBACK:  # a Ray release that starts differently: say so rather than stay silent
+        logger.warning(
+            "this Ray release started the local instance on %s, not %s: its ports may be reachable from "
+            "the network; start a loopback cluster yourself (ray start --head --node-ip-address=%s) and "
+            "pass --ray auto",
+            node_ip,
+            LOOPBACK,
+            LOOPBACK,
+        )
+
+
 @contextlib.contextmanager
 def connected(address: str = LOCAL) -> Iterator[float]:
-    """Connect to Ray (a local instance for `local`) and yield the seconds that took; shut down only
-    an instance this call started, so a caller's own `ray.init` stays up."""
+    """Connect to Ray and yield the seconds that took; shut down only an instance this call started,
+    so a caller's own `ray.init` stays up. `local` starts an instance on 127.0.0.1 only, with no
+    dashboard; any other address is a cluster the user chose (docs/distributed.md, security)."""
     if ray.is_initialized():
         yield 0.0
         return
     start = time.perf_counter()
-    ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING)
+    if address == LOCAL:
+        start_local()
+    else:
+        ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING)
     try:
         yield time.perf_counter() - start
     finally:
