@@ -147,3 +147,26 @@ def test_cli_joins_a_running_cluster_with_ray_auto(ray_cluster, tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     assert out.read_text() == expected[0] and err.read_text() == expected[1]
     assert expected[2].summary("green-predict", path) in result.stderr
+
+
+@pytest.mark.parametrize("command", ["parse", "classify"])
+def test_runtime_records_on_ray_are_one_per_line_as_in_one_process(command, ray_cluster, tmp_path):
+    """Blank, non-UTF-8, broken-JSON and over-long lines with CRLF and CR-only line ends: one record
+    per line with its number, the one-process bytes (issue 43)."""
+    from green_nlp.cli import runtime_line_model
+    from tests.runtime.cli_records_test import _mixed
+
+    path = _mixed(tmp_path)
+    model = "en-ewt-parser" if command == "parse" else "en-sst2-sentiment"
+    make_model = partial(runtime_line_model, command, model, "auto", 1, "json")
+    output, errors = io.StringIO(), io.StringIO()
+    expected = LineStreamer(make_model(), 2).run(path, output, progress=False, errors=errors)
+    got = _on_ray(make_model, path, batch_size=2)
+    assert got[0] == output.getvalue() and got[1] == errors.getvalue()
+    assert [json.loads(line)["line"] for line in got[0].splitlines()] == list(range(1, 10))
+    assert (got[2].predicted, got[2].blank, got[2].errors, got[2].warnings) == (
+        expected.predicted,
+        expected.blank,
+        expected.errors,
+        expected.warnings,
+    )
