@@ -11,6 +11,17 @@ the same command again after an interruption and it continues after the last com
 DAN reader reads the shards back with a glob (`kd.teacher.*.jsonl`). `--ray [ADDRESS]` labels the
 chunks on a pool of Ray actors that each load the teacher once and writes the same cache, in the
 same order, still resumable (docs/distributed.md).
+
+A parser teacher (`green_biaffine_parser`) parses raw text instead: each document is split into
+sentences and tokenized as the runtime does, and each sentence's 1-best tree and top-k arc / label
+distributions go into a parser cache (green_nlp.data.teacher_cache), fingerprinted with the
+archive's sha256 so that a rerun with another teacher is refused (docs/parser.md, "Teacher-scale
+distillation"):
+
+    allennlp green-label-teacher runs/parser/ud_ewt/minilm_teacher/model.tar.gz \\
+        "$GREEN_NLP_DATA/cls/imdb/train_unsup.jsonl.gz" --output runs/parser/ud_ewt/silver/imdb.jsonl
+
+The labelling itself is library code (green_nlp.data.teacher_labelling), shared with `--ray`.
 """
 
 import argparse
@@ -19,16 +30,16 @@ import json
 import logging
 import os
 from contextlib import ExitStack
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional
 
 import torch
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.tqdm import Tqdm
-from allennlp.models.archival import load_archive
 
 from green_nlp.commands.green_predict import parse_shard
-from green_nlp.data.teacher_cache import CacheWriter
+from green_nlp.data.teacher_cache import PARSER_CACHE_VERSION, PARSER_COMPARED, PARSER_KIND, CacheWriter, file_sha256
+from green_nlp.data.teacher_labelling import LocalTeacher, load_teacher, raw_sentences
 from green_nlp.dataset_readers.text_classification import (
     FORMATS,
     SPLITS,
@@ -46,7 +57,10 @@ logger = logging.getLogger(__name__)
 @Subcommand.register("green-label-teacher")
 class GreenLabelTeacher(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = "Write a teacher classifier's logits for text files into a distillation cache."
+        description = (
+            "Write a teacher's outputs for text files into a distillation cache: a classifier's logits, "
+            "or a parser's trees and top-k distributions for the sentences of raw text."
+        )
         subparser = parser.add_parser(self.name, description=description, help=description)
         subparser.add_argument("archive_file", help="the teacher's model.tar.gz")
         subparser.add_argument("input_files", nargs="+", help="classification files (sst2 tsv, trec, jsonl[.gz])")
@@ -94,6 +108,21 @@ class GreenLabelTeacher(Subcommand):
             help="JSON overrides of the teacher's archived config, as for `allennlp predict` "
             "(e.g. longer inputs read in segments); recorded in the cache's header",
         )
+        subparser.add_argument(
+            "--top-k-heads", type=int, default=4, help="parser teachers: heads kept per word (default 4)"
+        )
+        subparser.add_argument(
+            "--top-k-labels",
+            type=int,
+            default=4,
+            help="parser teachers: labels kept at each kept head, and UPOS tags per word (default 4)",
+        )
+        subparser.add_argument(
+            "--max-words",
+            type=int,
+            default=100,
+            help="parser teachers: leave out sentences longer than this many words (default 100)",
+        )
         add_ray_arguments(subparser)
         subparser.set_defaults(func=_run)
         return subparser
@@ -122,6 +151,9 @@ def _run(args: argparse.Namespace) -> None:
         dev_every=args.dev_every,
         overrides=args.overrides,
         ray=on_ray,
+        top_k_heads=args.top_k_heads,
+        top_k_labels=args.top_k_labels,
+        max_words=args.max_words,
     )
 
 
@@ -158,11 +190,21 @@ def label_corpus(
     dev_every: int = 10,
     overrides: str = "",
     ray: Optional[RayOptions] = None,
+    top_k_heads: int = 4,
+    top_k_labels: int = 4,
+    max_words: Optional[int] = 100,
 ) -> int:
     """Label (the rest of) the corpus; returns the number of records the cache now holds. With `ray`,
-    the chunks are labelled on Ray actors (see green_nlp.distributed_ray.teacher), in the same order."""
+    the chunks are labelled on Ray actors (see green_nlp.distributed_ray.teacher), in the same order.
+    A parser teacher writes a parser cache of the inputs' sentences (`top_k_*`, `max_words`)."""
     if batch_size < 1:
         raise ConfigurationError(f"--batch-size must be positive, got {batch_size}")
+    if top_k_heads < 1 or top_k_labels < 1:
+        raise ConfigurationError(
+            f"--top-k-heads and --top-k-labels must be positive, got {top_k_heads}, {top_k_labels}"
+        )
+    if max_words is not None and max_words < 1:
+        raise ConfigurationError(f"--max-words must be positive, got {max_words}")
     try:
         check_split(split, dev_every)
     except ValueError as error:
@@ -174,38 +216,65 @@ def label_corpus(
     shard_index, shard_count = parse_shard(shard) if shard else (0, 1)
     with ExitStack() as stack:
         if ray is None:
-            teacher: Any = LocalTeacher(archive_file, cuda_device, parsed_overrides)
+            teacher: Any = LocalTeacher(archive_file, cuda_device, parsed_overrides, top_k_heads, top_k_labels)
         else:
             from green_nlp.distributed_ray.teacher import RayTeacher
 
-            teacher = stack.enter_context(RayTeacher(archive_file, parsed_overrides, ray))
-        header: Dict[str, Any] = {
-            "labels": teacher.labels,
+            teacher = stack.enter_context(RayTeacher(archive_file, parsed_overrides, ray, top_k_heads, top_k_labels))
+        common: Dict[str, Any] = {
             "archive": os.path.basename(archive_file),
             "inputs": [os.path.basename(p) for p in inputs],
             "shard": f"{shard_index}/{shard_count}",
-            "max_examples_per_input": max_per_input,
-            "every_nth": every_nth,
-            "skip_per_input": skip_per_input,
         }
-        if teacher.label_names:  # the students' readers must name the labels the same way (checked when they read)
-            header["label_names"] = dict(teacher.label_names)
-        if split != "all":
-            header.update(split=split, dev_every=dev_every)
         if parsed_overrides:
-            header["overrides"] = parsed_overrides
-        writer = CacheWriter(output, header)
-        corpus = _corpus(inputs, format, fine_labels, max_per_input, every_nth, skip_per_input, split, dev_every)
-        examples = itertools.islice(corpus, shard_index, None, shard_count)
-        examples = itertools.islice(examples, writer.done, None)  # resume after what is already written
+            common["overrides"] = parsed_overrides
+        if teacher.kind == PARSER_KIND:
+            if split != "all" or every_nth != 1 or skip_per_input:
+                raise ConfigurationError(
+                    "--split, --every-nth and --skip-per-input select classification examples; a parser "
+                    "teacher labels every sentence of its inputs (use --max-examples-per-input, --shard)"
+                )
+            header = {
+                "kind": PARSER_KIND,
+                "teacher_sha256": file_sha256(archive_file),
+                **teacher.describe(),
+                **common,
+                "max_words": max_words,
+                "max_documents_per_input": max_per_input,
+            }
+            writer = CacheWriter(output, header, compared=PARSER_COMPARED, version=PARSER_CACHE_VERSION)
+            items: Iterator[Any] = raw_sentences(inputs, format, max_words, max_per_input)
+            unit = "sentence"
+        else:
+            description = teacher.describe()
+            header = {
+                "labels": description["labels"],
+                **common,
+                "max_examples_per_input": max_per_input,
+                "every_nth": every_nth,
+                "skip_per_input": skip_per_input,
+            }
+            if description.get("label_names"):  # the students' readers must name the labels the same way
+                header["label_names"] = dict(description["label_names"])
+            if split != "all":
+                header.update(split=split, dev_every=dev_every)
+            writer = CacheWriter(output, header)
+            items = _corpus(inputs, format, fine_labels, max_per_input, every_nth, skip_per_input, split, dev_every)
+            unit = "doc"
+        items = itertools.islice(items, shard_index, None, shard_count)
+        items = itertools.islice(items, writer.done, None)  # resume after what is already written
         if writer.done:
             logger.info("%s: %d records already written, continuing", output, writer.done)
-        chunks = iter(lambda: list(itertools.islice(examples, batch_size * chunk_batches)), [])
-        progress = Tqdm.tqdm(desc="teacher labels", unit="doc", initial=writer.done)
+        chunks = iter(lambda: list(itertools.islice(items, batch_size * chunk_batches)), [])
+        progress = Tqdm.tqdm(desc="teacher labels", unit=unit, initial=writer.done)
         try:
-            for chunk, logits in teacher.label(chunks, batch_size):
-                for example, row in zip(chunk, logits):
-                    writer.write(example.text, example.label, row, example.source)
+            for chunk, outputs in teacher.label(chunks, batch_size):
+                if teacher.kind == PARSER_KIND:
+                    for record in outputs:
+                        writer.write_record(record)
+                else:
+                    for example, row in zip(chunk, outputs):
+                        writer.write(example.text, example.label, row, example.source)
                 progress.update(len(chunk))
         finally:
             writer.close()
@@ -213,42 +282,4 @@ def label_corpus(
     return writer.done
 
 
-def load_teacher(
-    archive_file: str, cuda_device: int = -1, overrides: Optional[Dict[str, Any]] = None
-) -> Tuple[Any, Any, List[str], Optional[Dict[str, str]]]:
-    """(model in eval mode, its validation reader, label names in index order, the reader's label_names)."""
-    archive = load_archive(archive_file, cuda_device=cuda_device, overrides=overrides or {})
-    model, reader = archive.model.eval(), archive.validation_dataset_reader
-    namespace = getattr(model, "_label_namespace", "labels")
-    names = model.vocab.get_index_to_token_vocabulary(namespace)
-    label_names = getattr(reader, "label_names", None)
-    return model, reader, [names[i] for i in range(len(names))], dict(label_names) if label_names else None
-
-
-class LocalTeacher:
-    """The teacher in this process: chunks labelled one after the other."""
-
-    def __init__(self, archive_file: str, cuda_device: int = -1, overrides: Optional[Dict[str, Any]] = None) -> None:
-        self.model, self.reader, self.labels, self.label_names = load_teacher(archive_file, cuda_device, overrides)
-
-    def label(
-        self, chunks: Iterable[List[TextExample]], batch_size: int
-    ) -> Iterator[Tuple[List[TextExample], List[List[float]]]]:
-        for chunk in chunks:
-            yield chunk, _predict_logits(self.model, self.reader, chunk, batch_size)
-
-
-def _predict_logits(model: Any, reader: Any, chunk: List[TextExample], batch_size: int) -> List[List[float]]:
-    """Logits in chunk order; batches are formed from length-sorted documents (less padding)."""
-    order = sorted(range(len(chunk)), key=lambda i: len(chunk[i].text))
-    logits: List[Optional[List[float]]] = [None] * len(chunk)
-    for start in range(0, len(order), batch_size):
-        indices = order[start : start + batch_size]
-        instances = [reader.text_to_instance(chunk[i].text) for i in indices]
-        for instance in instances:
-            reader.apply_token_indexers(instance)
-        with torch.no_grad():
-            outputs = model.forward_on_instances(instances)
-        for i, output in zip(indices, outputs):
-            logits[i] = [float(x) for x in output["logits"]]
-    return logits  # type: ignore[return-value]
+__all__ = ["GreenLabelTeacher", "LocalTeacher", "label_corpus", "load_teacher"]

@@ -1,15 +1,15 @@
-"""`allennlp green-label-teacher --ray`: the teacher's logits for chunks of documents, on Ray actors.
+"""`allennlp green-label-teacher --ray`: a teacher's records for chunks of input, on Ray actors.
 
 The driver reads the corpus, cuts it into the same chunks as the one-process run, and writes the
 cache itself with the same `CacheWriter`, in corpus order: so the cache is the one-process cache
 (the same header, records and order; resumable the same way), wherever the actors ran. Each actor
-labels a chunk with the one-process code (`_predict_logits`: length-sorted batches of the chunk),
-so every chunk's logits are the ones the one-process run computes.
+labels a chunk with the library's labeller (`green_nlp.data.teacher_labelling`, the code the
+one-process run calls), so every chunk's records are the ones the one-process run computes.
 """
 
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Tuple
 
 import ray
 
@@ -19,39 +19,53 @@ from green_nlp.distributed_ray.pool import ActorPool, connected, crash_point, wa
 
 @ray.remote
 class TeacherWorker:
-    """Holds one teacher (loaded once); answers chunks of documents with their logits."""
+    """Holds one teacher (loaded once); answers chunks with their records (logits, or parses)."""
 
-    def __init__(self, archive_file: str, overrides: Dict[str, Any], cuda_device: int, threads: int) -> None:
+    def __init__(
+        self,
+        archive_file: str,
+        overrides: Dict[str, Any],
+        cuda_device: int,
+        threads: int,
+        top_k_heads: int = 4,
+        top_k_labels: int = 4,
+    ) -> None:
         import torch
 
         import green_nlp
-        from green_nlp.commands.green_label_teacher import load_teacher
+        from green_nlp.data.teacher_labelling import load_labeller
 
         green_nlp.register()
         torch.set_num_threads(threads)
-        self.model, self.reader, self.labels, self.label_names = load_teacher(archive_file, cuda_device, overrides)
+        self.labeller = load_labeller(archive_file, cuda_device, overrides, top_k_heads, top_k_labels)
 
     def ready(self) -> bool:
         return True
 
-    def describe(self) -> Tuple[List[str], Optional[Dict[str, str]]]:
-        return self.labels, self.label_names
+    def describe(self) -> Tuple[str, Dict[str, Any]]:
+        return self.labeller.kind, self.labeller.describe()
 
-    def label(self, chunk: List[Any], batch_size: int) -> List[List[float]]:
-        from green_nlp.commands.green_label_teacher import _predict_logits
-
+    def label(self, chunk: List[Any], batch_size: int) -> List[Any]:
         crash_point()
-        return _predict_logits(self.model, self.reader, chunk, batch_size)
+        return self.labeller.label(chunk, batch_size)
 
 
 class RayTeacher:
-    """A pool of `TeacherWorker`s with `LocalTeacher`'s interface (`labels`, `label_names`, `label`)."""
+    """A pool of `TeacherWorker`s with `LocalTeacher`'s interface (`kind`, `describe`, `label`)."""
 
-    def __init__(self, archive_file: str, overrides: Dict[str, Any], options: RayOptions) -> None:
+    def __init__(
+        self,
+        archive_file: str,
+        overrides: Dict[str, Any],
+        options: RayOptions,
+        top_k_heads: int = 4,
+        top_k_labels: int = 4,
+    ) -> None:
         self.archive_file = str(Path(archive_file).resolve()) if Path(archive_file).exists() else archive_file
         self.overrides, self.options = overrides, options
-        self.labels: List[str] = []
-        self.label_names: Optional[Dict[str, str]] = None
+        self.top_k_heads, self.top_k_labels = top_k_heads, top_k_labels
+        self.kind = ""
+        self._description: Dict[str, Any] = {}
         self.connect_seconds = self.load_seconds = 0.0  # what starting costs, apart from labelling
 
     def __enter__(self) -> "RayTeacher":
@@ -61,16 +75,26 @@ class RayTeacher:
         cuda_device = 0 if self.options.gpus_per_actor > 0 else -1  # Ray shows an actor its GPU as device 0
         self.pool = ActorPool(
             TeacherWorker,
-            (self.archive_file, self.overrides, cuda_device, max(1, int(self.options.cpus_per_actor))),
+            (
+                self.archive_file,
+                self.overrides,
+                cuda_device,
+                max(1, int(self.options.cpus_per_actor)),
+                self.top_k_heads,
+                self.top_k_labels,
+            ),
             self.options,
         )
         wait_until_loaded(self.pool)
-        self.labels, self.label_names = ray.get(self.pool.actors[0].describe.remote())
+        self.kind, self._description = ray.get(self.pool.actors[0].describe.remote())
         self.load_seconds = time.perf_counter() - clock - self.connect_seconds
         return self
 
-    def label(self, chunks: Iterable[List[Any]], batch_size: int) -> Iterator[Tuple[List[Any], List[List[float]]]]:
-        """(chunk, its logits) in chunk order, a few chunks in flight on every actor."""
+    def describe(self) -> Dict[str, Any]:
+        return self._description
+
+    def label(self, chunks: Iterable[List[Any]], batch_size: int) -> Iterator[Tuple[List[Any], List[Any]]]:
+        """(chunk, its records) in chunk order, a few chunks in flight on every actor."""
         yield from self.pool.map_ordered("label", chunks, batch_size)
 
     def __exit__(self, *exc: Any) -> None:

@@ -19,7 +19,7 @@ from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE
 from green_nlp.modules.ngram_word_vectors import initialise_from_word_vectors
 from green_nlp.names import register_with_old_names
 from green_nlp.training.distiller import Distillable, Distiller
-from green_nlp.training.logit_distiller import LogitDistiller
+from green_nlp.training.logit_distiller import LogitDistillationInput, LogitDistiller
 
 
 @register_with_old_names(Model, "green_ngram_dan")  # first name: ngram_dan
@@ -148,12 +148,14 @@ class NgramDan(Model, Distillable):
         distiller = self.distiller
         assert distiller is not None  # default_distiller() gives one
         if label is None or not bool((label == UNSEEN_LABEL).any()):
-            return distiller.loss(logits, teacher_logits, label)
+            return distiller.loss(LogitDistillationInput(logits, teacher_logits, label))
         check_no_unseen_while_training(self, label, "label")
         seen = label != UNSEEN_LABEL
         if not bool(seen.any()):
             return logits.sum() * 0.0  # nothing to score: a zero that keeps the graph
-        return distiller.loss(logits[seen], None if teacher_logits is None else teacher_logits[seen], label[seen])
+        return distiller.loss(
+            LogitDistillationInput(logits[seen], None if teacher_logits is None else teacher_logits[seen], label[seen])
+        )
 
     def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
         names = self.vocab.get_index_to_token_vocabulary(self._label_namespace)

@@ -2,22 +2,27 @@
 
 A `Distiller` turns what the student computed (its scores and its own gold-label loss) and what
 the teacher gives (a teacher run beside the student, or logits stored with the data) into the
-batch's training loss. A student model mixes in `Distillable`, and a distillation callback
-attaches a distiller before the first batch and detaches it at the end.
+batch's training loss. Each family passes one typed input (`LogitDistillationInput`,
+`ParserDistillationInput`), so a caller names what it gives instead of knowing an argument order.
+A student model mixes in `Distillable`, and a distillation callback attaches a distiller before
+the first batch and detaches it at the end.
 """
 
 import abc
-from typing import Any, Optional
+from typing import Any, Generic, Optional, TypeVar
 
 import torch
 from allennlp.common.checks import ConfigurationError
 
+InputT = TypeVar("InputT")
 
-class Distiller(abc.ABC):
+
+class Distiller(abc.ABC, Generic[InputT]):
     """
     `kl_weight` * (the distillation terms at `temperature`) + `ce_weight` * (the gold-label terms).
     `DistillationSchedule` may change the two weights during training (teacher annealing), so a
-    distiller reads them at every `loss()`.
+    distiller reads them at every `loss()`. The temperature is checked here, once, whenever it is
+    set; the loss functions of `green_nlp.nn.distillation` take it as given.
 
     # Parameters
 
@@ -26,14 +31,22 @@ class Distiller(abc.ABC):
     """
 
     def __init__(self, temperature: float = 1.0, kl_weight: float = 1.0, ce_weight: float = 1.0) -> None:
-        if temperature <= 0:
-            raise ConfigurationError(f"temperature must be positive, got {temperature}")
         self.temperature, self.kl_weight, self.ce_weight = temperature, kl_weight, ce_weight
 
+    @property
+    def temperature(self) -> float:
+        return self._temperature
+
+    @temperature.setter
+    def temperature(self, value: float) -> None:
+        if not value > 0:  # also refuses NaN
+            raise ConfigurationError(f"temperature must be positive, got {value}")
+        self._temperature = float(value)
+
     @abc.abstractmethod
-    def loss(self, *args: Any, **kwargs: Any) -> torch.Tensor:
-        """The batch's training loss from the student's outputs; each model family passes its own
-        (the distiller never calls back into the student)."""
+    def loss(self, inputs: InputT) -> torch.Tensor:
+        """The batch's training loss from what the student computed (`inputs`, the family's typed
+        input)."""
 
 
 class Distillable:
@@ -47,7 +60,7 @@ class Distillable:
     its archive, which then could not load without the teacher.
     """
 
-    def attach_distiller(self, distiller: Optional[Distiller]) -> None:
+    def attach_distiller(self, distiller: Optional[Distiller[Any]]) -> None:
         """Train with `distiller` from the next batch on; `None` detaches (back to `default_distiller()`)."""
         if distiller is not None and not isinstance(distiller, Distiller):
             raise TypeError(f"a distiller must be a green_nlp Distiller, got {type(distiller).__name__}")
@@ -59,10 +72,10 @@ class Distillable:
         self.attach_distiller(None)
 
     @property
-    def distiller(self) -> Optional[Distiller]:
+    def distiller(self) -> Optional[Distiller[Any]]:
         attached = self.__dict__.get("_distiller")
         return attached if attached is not None else self.default_distiller()
 
-    def default_distiller(self) -> Optional[Distiller]:
+    def default_distiller(self) -> Optional[Distiller[Any]]:
         """What the model trains with while none is attached; `None`: its own gold-label loss."""
         return None

@@ -1,5 +1,6 @@
 """Distillation from precomputed teacher logits (the n-gram DAN's teacher never runs in training)."""
 
+from dataclasses import dataclass
 from typing import Optional
 
 import torch
@@ -8,7 +9,17 @@ from green_nlp.nn.distillation import masked_kl_divergence
 from green_nlp.training.distiller import Distiller
 
 
-class LogitDistiller(Distiller):
+@dataclass(frozen=True)
+class LogitDistillationInput:
+    """What a classifier student gives its distiller: its `logits` (batch, classes), and the
+    teacher's `teacher_logits` (batch, classes) and/or gold `labels` (batch,) where known."""
+
+    logits: torch.Tensor
+    teacher_logits: Optional[torch.Tensor] = None
+    labels: Optional[torch.Tensor] = None
+
+
+class LogitDistiller(Distiller[LogitDistillationInput]):
     """
     Turns student logits, teacher logits and/or gold labels into one loss:
     `kl_weight * T^2 * KL(teacher_T || student_T) + ce_weight * CE(student, gold)` when both are
@@ -16,10 +27,8 @@ class LogitDistiller(Distiller):
     plain CE when there is no teacher. Plain object, not a module: nothing enters the state_dict.
     """
 
-    def loss(
-        self, logits: torch.Tensor, teacher_logits: Optional[torch.Tensor] = None, labels: Optional[torch.Tensor] = None
-    ) -> torch.Tensor:
-        # logits, teacher_logits: (batch, classes); labels: (batch,)
+    def loss(self, inputs: LogitDistillationInput) -> torch.Tensor:
+        logits, teacher_logits, labels = inputs.logits, inputs.teacher_logits, inputs.labels
         ce = torch.nn.functional.cross_entropy(logits, labels) if labels is not None else None
         if teacher_logits is None:
             if ce is None:

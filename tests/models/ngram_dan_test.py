@@ -10,7 +10,7 @@ from allennlp.data import Batch, Vocabulary
 from allennlp.models.archival import load_archive
 
 from green_nlp.models.ngram_dan import NgramDan
-from green_nlp.training.logit_distiller import LogitDistiller
+from green_nlp.training.logit_distiller import LogitDistillationInput, LogitDistiller
 from tests.conftest import REPO_ROOT
 from tests.dan_helpers import DAN_CONFIG, DAN_FIXTURES, DAN_KD_CONFIG, TEACHER_CACHE
 
@@ -59,20 +59,24 @@ class TestNgramDan(ModelTestCase):
 class TestDistillationLoss:
     def test_kl_term_is_zero_when_student_matches_teacher_and_scaled_by_t_squared(self):
         logits = torch.tensor([[2.0, -1.0, 0.5], [0.1, 0.2, 0.3]])
-        assert LogitDistiller(temperature=3.0).loss(logits, logits.clone()).item() == pytest.approx(0.0, abs=1e-7)
+        assert LogitDistiller(temperature=3.0).loss(
+            LogitDistillationInput(logits, logits.clone())
+        ).item() == pytest.approx(0.0, abs=1e-7)
         teacher = torch.tensor([[0.0, 1.0, 0.0], [1.0, 0.0, -1.0]])
         t = 2.0
         p = (teacher / t).softmax(-1)
         expected = (p * (p.log() - (logits / t).log_softmax(-1))).sum(-1).mean() * t * t
-        assert LogitDistiller(temperature=t).loss(logits, teacher).item() == pytest.approx(expected.item(), rel=1e-5)
+        assert LogitDistiller(temperature=t).loss(LogitDistillationInput(logits, teacher)).item() == pytest.approx(
+            expected.item(), rel=1e-5
+        )
 
     def test_weights_combine_kl_and_ce_only_when_both_are_given(self):
         logits, teacher = torch.randn(4, 2), torch.randn(4, 2)
         labels = torch.tensor([0, 1, 1, 0])
         ce = torch.nn.functional.cross_entropy(logits, labels).item()
-        kl = LogitDistiller().loss(logits, teacher).item()
-        assert LogitDistiller().loss(logits, None, labels).item() == pytest.approx(ce)
-        both = LogitDistiller(kl_weight=0.3, ce_weight=2.0).loss(logits, teacher, labels).item()
+        kl = LogitDistiller().loss(LogitDistillationInput(logits, teacher)).item()
+        assert LogitDistiller().loss(LogitDistillationInput(logits, None, labels)).item() == pytest.approx(ce)
+        both = LogitDistiller(kl_weight=0.3, ce_weight=2.0).loss(LogitDistillationInput(logits, teacher, labels)).item()
         assert both == pytest.approx(0.3 * kl + 2.0 * ce, rel=1e-5)
         with pytest.raises(ConfigurationError, match="temperature"):
             LogitDistiller(temperature=0)
@@ -88,7 +92,9 @@ class TestDistillationLoss:
         model.attach_distiller(LogitDistiller(temperature=4.0))
         hot = model(ngrams, teacher_logits=teacher)["loss"]
         logits = model(ngrams)["logits"]
-        assert hot.item() == pytest.approx(LogitDistiller(temperature=4.0).loss(logits, teacher).item(), rel=1e-5)
+        assert hot.item() == pytest.approx(
+            LogitDistiller(temperature=4.0).loss(LogitDistillationInput(logits, teacher)).item(), rel=1e-5
+        )
         assert hot.item() != pytest.approx(default.item())
         model.attach_distiller(None)
         assert model(ngrams, teacher_logits=teacher)["loss"].item() == pytest.approx(default.item(), rel=1e-5)

@@ -1,7 +1,9 @@
+import math
+
 import pytest
 import torch
 
-from green_nlp.nn.distillation import masked_kl_divergence
+from green_nlp.nn.distillation import masked_kl_divergence, sparse_kl_divergence
 
 
 def test_kl_is_zero_when_student_equals_teacher_and_positive_otherwise():
@@ -48,6 +50,28 @@ def test_gradients_flow_to_the_student_only():
     assert teacher.grad is None
 
 
-def test_non_positive_temperature_is_rejected():
-    with pytest.raises(ValueError, match="temperature"):
-        masked_kl_divergence(torch.zeros(1, 2), torch.zeros(1, 2), torch.ones(1), 0.0)
+def test_sparse_kl_matches_the_definition_by_hand():
+    """KL(p || q) with p the renormalised top-k entries and q the student's full softmax; padding
+    entries (probability 0) add nothing; T^2 scaling and p^(1/T) sharpening at T = 2."""
+    student = torch.tensor([[1.0, 2.0, 0.5, -1.0]])
+    index = torch.tensor([[1, 0, 3]])
+    probs = torch.tensor([[0.6, 0.2, 0.0]])  # the third entry is padding
+    q = student.softmax(-1)[0]
+    p1, p0 = 0.6 / 0.8, 0.2 / 0.8
+    expected = p1 * (math.log(p1) - math.log(q[1])) + p0 * (math.log(p0) - math.log(q[0]))
+    assert sparse_kl_divergence(student, index, probs).item() == pytest.approx(expected, rel=1e-6)
+    t = 2.0
+    qt = (student / t).softmax(-1)[0]
+    a, b = 0.6**0.5, 0.2**0.5
+    p1, p0 = a / (a + b), b / (a + b)
+    expected_t = (p1 * (math.log(p1) - math.log(qt[1])) + p0 * (math.log(p0) - math.log(qt[0]))) * t * t
+    assert sparse_kl_divergence(student, index, probs, t).item() == pytest.approx(expected_t, rel=1e-6)
+    nothing = sparse_kl_divergence(student, index, torch.zeros(1, 3))
+    assert nothing.item() == 0.0
+
+
+def test_sparse_kl_equals_the_full_kl_when_nothing_is_cut():
+    student, teacher = torch.randn(3, 6), torch.randn(3, 6)
+    probs, index = teacher.softmax(-1).topk(6, dim=-1)
+    full = masked_kl_divergence(student, teacher, torch.ones(3))
+    assert sparse_kl_divergence(student, index, probs).mean().item() == pytest.approx(full.item(), rel=1e-5)

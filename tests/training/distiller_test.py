@@ -35,7 +35,7 @@ class _ModuleDistiller(Distiller, torch.nn.Module):
         Distiller.__init__(self)
         torch.nn.Module.__init__(self)
 
-    def loss(self, *args, **kwargs) -> torch.Tensor:
+    def loss(self, inputs) -> torch.Tensor:
         return torch.zeros(())
 
 
@@ -81,6 +81,10 @@ def test_bad_temperature_is_refused_by_every_distiller(parser):
     for make in (lambda: LogitDistiller(temperature=0), lambda: ParserDistiller(parser, temperature=-1.0)):
         with pytest.raises(ConfigurationError, match="temperature"):
             make()
+    distiller = LogitDistiller(temperature=2.0)
+    with pytest.raises(ConfigurationError, match="temperature"):
+        distiller.temperature = float("nan")  # checked whenever it is set, not at every loss
+    assert distiller.temperature == 2.0
 
 
 @pytest.mark.parametrize("name", ["green_parser_distillation", "green_distillation"])
