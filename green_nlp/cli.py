@@ -237,6 +237,8 @@ def run_runtime(argv: List[str]) -> int:
         for option, value in (("--batch-size", args.batch_size), ("--sort-window", args.sort_window)):
             if value < 1:
                 raise line_stream.UsageError(f"{option} must be positive, got {value}")
+        if args.command in ("parse", "tag") and args.input_file != line_stream.STDIN:
+            _refuse_conllu(args.input_file)
         model = runtime_line_model(*_model_args(args, args.threads))
         streamer = line_stream.LineStreamer(model, args.sort_window)
     except (line_stream.UsageError, FileNotFoundError, ValueError) as error:
@@ -271,6 +273,19 @@ def run_runtime(argv: List[str]) -> int:
         )
         return 1
     return 0
+
+
+def _refuse_conllu(path: Path) -> None:
+    """A file that starts as CoNLL-U is refused before the model loads (exit 2): read as raw text,
+    every row would fail (issue 44)."""
+    from itertools import islice
+
+    from green_nlp import line_stream
+    from green_nlp.runtime.line_inputs import CONLLU_REFUSAL, starts_as_conllu
+
+    first = [line_stream.decode_line(raw)[0] or "" for _, raw in islice(line_stream.read_lines(path), 20)]
+    if starts_as_conllu(first):
+        raise line_stream.UsageError(f"{path}: {CONLLU_REFUSAL}")
 
 
 def _model_args(args: argparse.Namespace, threads: Optional[int]) -> Tuple[Any, ...]:

@@ -221,7 +221,7 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
             assert on_ray is not None  # one of the two was built above
             report = _run_on_ray(args, on_ray, output, shard, errors)
     print(report.summary("green-predict", args.input_file, shard), file=sys.stderr)
-    if args.fail_on_error and report.failed:
+    if getattr(args, "fail_on_error", False) and report.failed:
         print(f"green-predict: {report.failed} lines failed or were blank (--fail-on-error)", file=sys.stderr)
         sys.exit(1)
 

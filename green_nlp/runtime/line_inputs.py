@@ -3,7 +3,7 @@ a JSON line `{"words": [...], "upos": [...]}` - the only way into a parser train
 and the way to keep a tokenization of one's own. Both kinds may share a file."""
 
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Union
 
 from green_nlp.line_stream import json_object, json_or_text
 
@@ -24,14 +24,26 @@ def _looks_like_conllu(line: str) -> bool:
     return line.startswith(("# sent_id = ", "# text = ", "# newdoc", "# newpar"))
 
 
+CONLLU_REFUSAL = (
+    "this looks like CoNLL-U, which green-nlp reads as raw text or JSON lines only: give its "
+    'sentences as {"words": [...], "upos": [...]} lines, or use allennlp predict --use-dataset-reader'
+)
+
+
+def starts_as_conllu(first_lines: Iterable[str]) -> bool:
+    """Whether a file's first non-blank line is a CoNLL-U row or sentence comment: such a file is
+    refused whole (every line would fail), a stray row inside a text file fails alone."""
+    for line in first_lines:
+        if line.strip():
+            return _looks_like_conllu(line)
+    return False
+
+
 def text_or_tokens(line: str) -> Union[str, Tokens]:
     """A line as text (plain, or JSON with "text"/"sentence"), or as `Tokens` (JSON with "words").
     A CoNLL-U row is refused: parsed as prose it would give a tree of its column values."""
     if _looks_like_conllu(line):
-        raise ValueError(
-            "this looks like CoNLL-U, which green-nlp reads as raw text or JSON lines only: give its "
-            'sentences as {"words": [...], "upos": [...]} lines, or use allennlp predict --use-dataset-reader'
-        )
+        raise ValueError(CONLLU_REFUSAL)
     record = json_object(line)  # checks each field's type; None for plain text
     if record is None or "words" not in record:
         return json_or_text(line)

@@ -141,13 +141,19 @@ def test_paths_are_checked_before_the_model_loads_and_stdin_is_read(parser_folde
     assert json.loads(piped.stdout)["line"] == 1
 
 
-def test_a_conllu_file_is_refused_line_by_line_not_parsed_as_prose(parser_folders, tmp_path: Path):
+def test_a_conllu_file_is_refused_whole_and_a_stray_row_line_by_line(parser_folders, tmp_path: Path):
+    folder = str(parser_folders["quickstart"])
     source = tmp_path / "in.conllu"
     source.write_text("# sent_id = 1\n# text = Dogs bark.\n1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\nDogs bark.\n")
-    result = _run(["parse", str(parser_folders["quickstart"]), str(source), "--format", "json"], cwd=tmp_path)
+    refused = _run(["parse", folder, str(source), "--format", "json"], cwd=tmp_path)
+    assert refused.returncode == 2 and "looks like CoNLL-U" in refused.stderr and str(source) in refused.stderr
+    assert refused.stdout == "" and "Traceback" not in refused.stderr
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text("Dogs bark.\n1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\nCats sleep.\n")
+    result = _run(["parse", folder, str(mixed), "--format", "json"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "1 lines predicted, 3 skipped" in result.stderr and "looks like CoNLL-U" in result.stderr
+    assert "2 lines predicted, 1 skipped" in result.stderr and "looks like CoNLL-U" in result.stderr
     records = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [record["line"] for record in records] == [1, 2, 3, 4]
-    assert all("looks like CoNLL-U" in record["error"] for record in records[:3])
-    assert [s["words"] for s in records[3]["sentences"]] == [["Dogs", "bark", "."]]
+    assert [record["line"] for record in records] == [1, 2, 3]
+    assert "looks like CoNLL-U" in records[1]["error"]
+    assert [s["words"] for s in records[2]["sentences"]] == [["Cats", "sleep", "."]]
