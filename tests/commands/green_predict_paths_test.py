@@ -73,5 +73,7 @@ def test_dash_reads_standard_input_with_bad_lines_reported():
     stderr = result.stderr.decode(errors="replace")
     assert result.returncode == 0, stderr[-3000:]
     outputs = [json.loads(line) for line in result.stdout.decode().splitlines()]
-    assert [output["sentences"][0]["words"] for output in outputs] == [words, words]
+    assert [output["line"] for output in outputs] == [1, 2, 3]  # one record per line, the bad one in place
+    assert [output["sentences"][0]["words"] for output in outputs[::2]] == [words, words]
+    assert outputs[1] == {"line": 2, "error": "not valid UTF-8 (byte 0xe9 at column 4)"}
     assert "-:2: not valid UTF-8" in stderr and "2 lines predicted, 1 skipped" in stderr

@@ -36,9 +36,9 @@ def bad_input(tmp_path_factory) -> Tuple[Path, List[List[str]], List[int]]:
     sentences = _sentences()[:30]
     bad = {
         6: b'{"words": ["unclosed"\n',
-        11: b"caf\xe9 latin-1 bytes\n",
+        11: b"caf\xe9 latin-1 bytes\r",  # a lone CR ends a line too (issue 44)
         15: b'{"words": []}\n',
-        20: json.dumps({"words": ["a", "b"], "upos": ["DET"]}).encode() + b"\n",
+        20: json.dumps({"words": ["a", "b"], "upos": ["DET"]}).encode() + b"\r\n",
         27: b"\n",
     }
     lines, good, number = [], [], 0
@@ -60,7 +60,9 @@ def predictor():
 
 
 def _words_out(text: str) -> List[List[str]]:
-    return [json.loads(line)["sentences"][0]["words"] for line in text.splitlines()]
+    """The words of the predicted records (error records are left out)."""
+    records = [json.loads(line) for line in text.splitlines()]
+    return [record["sentences"][0]["words"] for record in records if "sentences" in record]
 
 
 def test_cli_keeps_order_and_reports_bad_lines(bad_input, tmp_path):
@@ -84,14 +86,19 @@ def test_cli_keeps_order_and_reports_bad_lines(bad_input, tmp_path):
             '{"output_format": "json"}',
             "--include-package",
             "green_nlp",
+            "--fail-on-error",
         ],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
         timeout=300,
     )
-    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.returncode == 1 and "--fail-on-error" in result.stderr, result.stderr[-3000:]
     assert _words_out(output.read_text()) == good
+    records = [json.loads(line) for line in output.read_text().splitlines()]  # one per line, in place
+    assert [record["line"] for record in records] == list(range(1, len(good) + len(bad_lines) + 2))
+    assert [record["line"] for record in records if "error" in record] == sorted(bad_lines + [27])
+    assert records[26]["error"] == "blank line (no text)"
     reported = [json.loads(line) for line in errors.read_text().splitlines()]
     assert [r["line"] for r in reported] == bad_lines
     assert "UTF-8" in reported[1]["error"] and "no tokens" in reported[2]["error"]

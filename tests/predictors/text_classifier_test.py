@@ -16,7 +16,7 @@ def test_raw_text_and_json_lines_give_the_same_prediction(predictor):
     raw = predictor.predict_json(predictor.load_line("the film is wonderful and charming\n"))
     as_sentence = predictor.predict_json(predictor.load_line('{"sentence": "the film is wonderful and charming"}'))
     assert raw == as_sentence
-    assert set(raw) == {"label", "probs", "label_names", "logits", "num_ngrams"}
+    assert set(raw) == {"label", "probs", "label_names", "logits", "num_ngrams", "no_known_features"}
     assert raw["label"] == raw["label_names"][raw["probs"].index(max(raw["probs"]))]
 
 
@@ -53,3 +53,20 @@ def test_an_archive_with_raw_labels_still_predicts_and_can_be_given_names(predic
         raw, named = predictor.predict_json({"text": text}), renamed.predict_json({"text": text})
         assert named["probs"] == raw["probs"] and named["label_names"] == ["negative", "positive"]
         assert named["label"] == sst2_label_names()[raw["label"]]
+
+
+def test_a_text_without_a_known_ngram_is_flagged_or_an_error(predictor):
+    """No silent default (issue 43): the prior's label comes flagged, or an error record when asked."""
+    from allennlp.common.checks import ConfigurationError
+
+    flagged = predictor.predict_json({"text": "???"})
+    assert flagged["num_ngrams"] == 0 and flagged["no_known_features"] is True
+    assert predictor.predict_json({"text": "the film is wonderful"})["no_known_features"] is False
+    strict = Predictor.from_archive(
+        load_archive(str(tiny_dan_run() / "model.tar.gz")), extra_args={"no_known_features": "error"}
+    )
+    assert "no n-gram of this text is known" in strict.predict_json({"text": "???"})["error"]
+    with pytest.raises(ConfigurationError, match="no_known_features must be one of flag, error"):
+        Predictor.from_archive(
+            load_archive(str(tiny_dan_run() / "model.tar.gz")), extra_args={"no_known_features": "x"}
+        )
