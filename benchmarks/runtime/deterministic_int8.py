@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 from benchmarks.common import REPO
-from green_nlp.data_paths import data_path
 from green_nlp.runtime import load
 from green_nlp.runtime.model_folder import record_file_hashes
+from green_nlp.settings import data_path
 
 
 def folder_at(rev: str, name: str, scratch: Path) -> Path:
