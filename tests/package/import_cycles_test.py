@@ -17,7 +17,6 @@ modules' code:
 """
 
 import ast
-import warnings
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterator, List, Set, Tuple
 
@@ -31,7 +30,7 @@ NOT_COUNTED = {("green_nlp", "green_nlp.plugin")}  # green_nlp.register(): see t
 # Issue 46: the Ray teacher labelling imports green-label-teacher's private helpers and the command
 # imports the Ray module. Its fix moves teacher labelling into the library; then remove this entry
 # (test_known_cycles_still_exist warns once the circle is gone). Nothing else may join it.
-KNOWN_CYCLES = {frozenset({"green_nlp.commands.green_label_teacher", "green_nlp.distributed_ray.teacher"})}
+KNOWN_CYCLES: Set[FrozenSet[str]] = set()  # none: the last circle of issue 46 went with teacher labelling's move
 
 Edges = Dict[str, Dict[str, int]]  # module -> {imported module: line of the first such import}
 
@@ -159,13 +158,6 @@ def test_green_nlp_has_no_import_cycle(green_graph):
     sources = modules(REPO_ROOT, PACKAGE)
     new = [group for group in strongly_connected(green_graph) if group not in KNOWN_CYCLES]
     assert not new, "\n".join(describe(green_graph, sources, REPO_ROOT, group) for group in new)
-
-
-def test_known_cycles_still_exist(green_graph):
-    """A known circle that is gone only warns: the fix may land before its exception is removed."""
-    gone = KNOWN_CYCLES - set(strongly_connected(green_graph))
-    if gone:
-        warnings.warn(f"no longer an import circle, remove it from KNOWN_CYCLES: {[sorted(g) for g in gone]}")
 
 
 # ------------------------------------------------------------------- the check itself, on made-up packages
