@@ -203,9 +203,9 @@ def other_cases(folder: Path) -> Dict[str, Case]:
         Case(
             "archive with a pickled code payload",
             "load_archive",
-            "refused by torch.load(weights_only=True); the payload never runs",
+            "refused (torch.load(weights_only=True)), named, with no advice to unpickle; the payload never runs",
             lambda: load_without_running(payload_archive, folder / "payload_ran"),
-            error=["Weights only load failed"],
+            error=["will not load pickled code"],
             error_types=(pickle.UnpicklingError,),
             entry=ARCHIVES,
         ),
