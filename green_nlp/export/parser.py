@@ -5,7 +5,9 @@ The graph holds everything up to the scores; tree decoding stays outside it, in 
 cannot express. The graph therefore returns the arc scores, each word's best label for its
 greedy head (the common case: a trained parser's greedy heads are usually a tree already), and the
 label MLP outputs plus the label biaffine weight, so the runtime can score labels for the few words
-whose head the maximum spanning tree changes.
+whose head the maximum spanning tree changes. A model with the LEMMA / FEATS / XPOS heads also
+returns each word's best class of each (`<field>_tags`), and the folder's metadata lists the classes
+(lemma edit scripts, UFeats strings, XPOS tags), which the runtime turns into CoNLL-U columns.
 """
 
 import warnings
@@ -25,7 +27,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
-from green_nlp.models.biaffine_parser import _MASKED_SCORE, BiaffineDependencyParser
+from green_nlp.models.biaffine_parser import _MASKED_SCORE, EXTRA_HEADS, BiaffineDependencyParser
 from green_nlp.names import CONLLU_DEPENDENCIES_READER, current_name
 
 OPSET = 17
@@ -93,7 +95,17 @@ class ParserGraph(nn.Module):
         )
         if model.upos_projection is not None:
             outputs += (model.upos_projection(encoded[:, 1:]).argmax(-1),)
+        for head in model.extra_heads.values():  # in EXTRA_HEADS order (see `_extra_heads`)
+            outputs += (head(encoded[:, 1:]).argmax(-1),)
         return outputs
+
+
+def _extra_heads(model: BiaffineDependencyParser) -> List[Tuple[str, str, str]]:
+    """(field, namespace, output name) of each extra head the model has, in the graph's order."""
+    heads = [(field, namespace) for field, namespace, _ in EXTRA_HEADS.values() if field in model.extra_heads]
+    if [field for field, _ in heads] != list(model.extra_heads):
+        raise _unsupported(f"extra heads in the order {list(model.extra_heads)}")
+    return [(field, namespace, f"{field}_tags") for field, namespace in heads]
 
 
 # ------------------------------------------------------------------ checks
@@ -214,6 +226,7 @@ def parser_metadata(model: BiaffineDependencyParser, config: Dict[str, Any]) -> 
             "oov_index": _oov_index(vocab, UPOS_NAMESPACE),
         }
     scorer = model.label_scorer
+    extra = _extra_heads(model)
     return {
         "model_type": MODEL_TYPE,
         "inputs": inputs,
@@ -224,11 +237,13 @@ def parser_metadata(model: BiaffineDependencyParser, config: Dict[str, Any]) -> 
             "label_head": "label_head",
             "label_weight": "label_weight",
             "upos": "upos_tags" if model.upos_projection is not None else None,
+            **{field: output for field, _, output in extra},
         },
         "label_scorer": {"bias_x": bool(scorer.bias_x), "bias_y": bool(scorer.bias_y)},
         "labels": {
             "deprel": _vocabulary(vocab, DEPREL_NAMESPACE),
             "upos": _vocabulary(vocab, UPOS_NAMESPACE) if model.upos_projection is not None else None,
+            **{field: _vocabulary(vocab, namespace) for field, namespace, _ in extra},
         },
         "needs_upos": model.upos_embedding is not None,
         "predicts_upos": model.upos_projection is not None,
@@ -263,6 +278,7 @@ def export_onnx(model: BiaffineDependencyParser, meta: Dict[str, Any], path: Pat
     output_names = ["arc_scores", "greedy_labels", "label_dep", "label_head", "label_weight"]
     if meta["predicts_upos"]:
         output_names.append("upos_tags")
+    output_names += [output for _, _, output in _extra_heads(model)]
     axes: Dict[str, Dict[int, str]] = {
         "word_ids": {0: "batch", 1: "words"},
         "upos_ids": {0: "batch", 1: "words"},
@@ -272,6 +288,7 @@ def export_onnx(model: BiaffineDependencyParser, meta: Dict[str, Any], path: Pat
         "label_dep": {0: "batch", 1: "positions"},
         "label_head": {0: "batch", 1: "positions"},
         "upos_tags": {0: "batch", 1: "words"},
+        **{output: {0: "batch", 1: "words"} for _, _, output in _extra_heads(model)},
     }
     # Positional in `ParserGraph.forward`'s order; a missing input is None and not a graph input.
     args = (example["word_ids"], example.get("char_ids"), example.get("upos_ids"))

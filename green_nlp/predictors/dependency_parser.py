@@ -150,14 +150,9 @@ class DependencyParserPredictor(Predictor):
             record = self._sentence_record(metadata["words"], metadata.get("upos"), output)
             source = metadata.get("sentence")
             if source is not None:
-                record.update(
-                    lemmas=source.lemmas,
-                    xpos=source.xpos,
-                    feats=source.feats,
-                    misc=source.misc,
-                    comments=source.metadata,
-                    gold_upos=source.upos,
-                )
+                # the file's LEMMA / XPOS / FEATS where the model does not predict them
+                kept = {key: getattr(source, key) for key in ("lemmas", "xpos", "feats") if key not in record}
+                record.update(kept, misc=source.misc, comments=source.metadata, gold_upos=source.upos)
                 if source.multiword_tokens:
                     record["multiword_tokens"] = [columns for _, columns in source.multiword_tokens]
             results.append({"sentences": [record]})
@@ -172,12 +167,17 @@ class DependencyParserPredictor(Predictor):
 
     @staticmethod
     def _sentence_record(words: List[str], upos: Optional[List[str]], output: Dict[str, Any]) -> Dict[str, Any]:
-        return {
+        """The sentence's JSON record; `lemmas`, `xpos`, `feats` only from a model with those heads."""
+        record = {
             "words": words,
             "upos": output.get("predicted_upos", upos),
             "heads": output["predicted_heads"],
             "deprels": output["predicted_deprels"],
         }
+        for key in ("lemmas", "xpos", "feats"):
+            if f"predicted_{key}" in output:
+                record[key] = output[f"predicted_{key}"]
+        return record
 
     # ----------------------------------------------------------------- output
     def dump_line(self, outputs: JsonDict) -> str:

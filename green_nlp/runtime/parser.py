@@ -5,7 +5,8 @@ The graph (`green_nlp.export.parser`) gives arc scores, each word's best label f
 and the label MLP outputs; here the heads are decoded (greedy when a tree, else the maximum
 spanning tree, `parser_decoding`) and words whose head the tree changed get their label scored
 again in numpy with the exported label biaffine weight, as the model scores labels at its decoded
-heads.
+heads. A folder exported from a model with the LEMMA / FEATS / XPOS heads also gives each word's
+lemma edit script (applied to the word here, `lemma_rules`), UFeats string and XPOS tag.
 """
 
 from itertools import islice
@@ -15,11 +16,15 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from green_nlp.runtime.errors import InputKindError
+from green_nlp.runtime.lemma_rules import apply_rules
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, windows
 from green_nlp.runtime.parser_decoding import ROOT_RELATION, decode_sentence
 from green_nlp.runtime.parser_inputs import ParserInputs
 from green_nlp.runtime.parser_results import ParsedDoc, ParsedSentence
 from green_nlp.runtime.parser_segmenter import TextSegmenter
+
+# the optional heads' output names in a folder's metadata, in graph order, and the record key each fills
+EXTRA_OUTPUTS = {"lemma_rules": "lemmas", "feats": "feats", "xpos": "xpos"}
 
 # one sentence to parse: (words, UPOS tags or None, sentence text or None)
 Sentence = Tuple[List[str], Optional[List[str]], Optional[str]]
@@ -39,6 +44,11 @@ class ParserRuntime:
         self._outputs = [outputs["arc_scores"], outputs["greedy_labels"], outputs["label_dep"], outputs["label_head"]]
         if outputs.get("upos"):
             self._outputs.append(outputs["upos"])
+        # (metadata key, its class labels) of each extra head, fetched after UPOS in this order
+        self._extra: List[Tuple[str, List[str]]] = [
+            (field, list(meta["labels"][field])) for field in EXTRA_OUTPUTS if outputs.get(field)
+        ]
+        self._outputs += [outputs[field] for field, _ in self._extra]
         self.deprels: List[str] = meta["labels"]["deprel"]
         has_root = ROOT_RELATION in self.deprels and len(self.deprels) > 1
         self._root_label: Optional[int] = self.deprels.index(ROOT_RELATION) if has_root else None
@@ -128,7 +138,10 @@ class ParserRuntime:
         batch = [sentences[i] for i in order]
         feed = self.inputs.feed([words for words, _, _ in batch], [upos for _, upos, _ in batch])
         results = self.session.run(self._outputs, feed)
-        parsed = self._decode(batch, *results)
+        extra = results[len(results) - len(self._extra) :] if self._extra else []
+        parsed = self._decode(batch, *results[: len(results) - len(self._extra)])
+        for b, sentence in enumerate(parsed):
+            self._fill_extra_columns(sentence, [tags[b] for tags in extra])
         restored: List[Optional[ParsedSentence]] = [None] * len(sentences)
         for position, index in enumerate(order):
             restored[index] = parsed[position]
@@ -175,6 +188,18 @@ class ParserRuntime:
                 )
             )
         return parsed
+
+    def _fill_extra_columns(self, sentence: ParsedSentence, tags: List[np.ndarray]) -> None:
+        """LEMMA / FEATS / XPOS of one sentence from the extra heads' best classes (padded rows)."""
+        n = len(sentence.words)
+        for (field, labels), row in zip(self._extra, tags):
+            values = [labels[t] for t in row[:n].tolist()]
+            if field == "lemma_rules":
+                sentence.lemmas = apply_rules(sentence.words, values)
+            elif field == "feats":
+                sentence.feats = values
+            else:
+                sentence.xpos = values
 
     def _label_scores(self, dep: np.ndarray, head: np.ndarray) -> np.ndarray:
         """The label biaffine for aligned (dependent, head) pairs: (k, d), (k, d) -> (k, labels)."""

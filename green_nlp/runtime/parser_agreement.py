@@ -2,7 +2,8 @@
 
 Dynamic quantization changes the scores a little; what matters is whether the decoded trees
 change. `int8_agreement` parses the same sentences with both graphs of one folder and counts the
-words whose head, head and label, and UPOS stay the same. Benchmarks call it beside their
+words whose head, head and label, UPOS, and (from a model with those heads) lemma, UFeats and XPOS
+stay the same. Benchmarks call it beside their
 accuracy figures, which say whether the changes that do happen cost anything.
 """
 
@@ -41,12 +42,16 @@ def int8_agreement(
     if not sentences:
         raise ValueError("int8_agreement needs at least one sentence")
     words = same_head = same_arc = same_upos = same_sentence = 0
+    columns = ("lemmas", "feats", "xpos")
+    same_column = dict.fromkeys(columns, 0)
     for a, b in zip(fp32.parse_sentences(sentences, batch_size), int8.parse_sentences(sentences, batch_size)):
         words += len(a.words)
         same_head += sum(x == y for x, y in zip(a.heads, b.heads))
         same_arc += sum(x == y for x, y in zip(zip(a.heads, a.deprels), zip(b.heads, b.deprels)))
         same_upos += sum(x == y for x, y in zip(a.upos or [], b.upos or []))
-        same_sentence += (a.heads, a.deprels, a.upos) == (b.heads, b.deprels, b.upos)
+        for column in columns:
+            same_column[column] += sum(x == y for x, y in zip(getattr(a, column) or [], getattr(b, column) or []))
+        same_sentence += all(getattr(a, key) == getattr(b, key) for key in ("heads", "deprels", "upos", *columns))
     result: Dict[str, float] = {
         "words": words,
         "sentences": same_sentence / len(sentences),
@@ -55,4 +60,7 @@ def int8_agreement(
     }
     if fp32.meta.get("predicts_upos"):
         result["upos"] = same_upos / words
+    for column in columns:
+        if fp32.meta["outputs"].get("lemma_rules" if column == "lemmas" else column):
+            result[column] = same_column[column] / words
     return result

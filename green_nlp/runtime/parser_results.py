@@ -15,6 +15,10 @@ class ParsedSentence:
     deprels: List[str]
     upos: Optional[List[str]] = None
     text: Optional[str] = None
+    # from a model with the extra heads (else None, and the CoNLL-U columns stay "_")
+    lemmas: Optional[List[str]] = None
+    xpos: Optional[List[str]] = None
+    feats: Optional[List[str]] = None
 
     def to_json(self) -> Dict[str, Any]:
         """The `green_dependency_parser` predictor's sentence record."""
@@ -24,6 +28,10 @@ class ParsedSentence:
             "heads": list(self.heads),
             "deprels": list(self.deprels),
         }
+        for key in ("lemmas", "xpos", "feats"):  # the predictor's key order
+            values = getattr(self, key)
+            if values is not None:
+                record[key] = list(values)
         if self.text:
             record["comments"] = {"text": self.text}
         return record
