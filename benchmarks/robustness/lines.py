@@ -161,7 +161,7 @@ def green_predict(predictor: Any, path: Path, batch_size: int = 4) -> LineRun:
     BulkPredictor(predictor, batch_size).run(path, output, progress=False, errors=errors)  # type: ignore[arg-type]
     records = [json.loads(line) for line in errors.getvalue().splitlines()]
     return LineRun(
-        [json.loads(line) for line in output.getvalue().splitlines()],
+        good_answers([json.loads(line) for line in output.getvalue().splitlines()]),
         {record["line"]: record["error"] for record in records},
     )
 
@@ -191,9 +191,16 @@ def runtime_cli(command: str, model: str, path: Path, folder: Path) -> LineRun:
         raise RuntimeError(f"green-nlp {command} exited with {status}")
     records = [json.loads(line) for line in errors.read_text(encoding="utf-8").splitlines()]
     return LineRun(
-        [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()],
+        good_answers([json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]),
         {record["line"]: record["error"] for record in records},
     )
+
+
+def good_answers(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """green-predict and green-nlp write one record per line, numbered (`"line"`), failed and blank
+    lines as error records in place; the errors file reports the failed ones apart, so the check
+    reads the good lines' answers, without their number."""
+    return [{k: v for k, v in record.items() if k != "line"} for record in records if "error" not in record]
 
 
 def predictor_reference(predictor: Any) -> Callable[[str], Any]:
@@ -206,9 +213,19 @@ def runtime_reference(nlp: Any, command: str) -> Callable[[str], Any]:
     from green_nlp.line_stream import json_or_text
 
     many = {"parse": "parse_many", "classify": "classify_many"}[command]
-    return lambda text: json.loads(
-        json.dumps(next(iter(getattr(nlp, many)([json_or_text(text)]))).to_json(), ensure_ascii=False)
-    )
+
+    def reference(text: str) -> Any:
+        segmenter = getattr(nlp, "segmenter", None)
+        if segmenter is not None:
+            segmenter.split_sentences = False  # as green-nlp parse reads a line: one sentence
+        try:
+            result = next(iter(getattr(nlp, many)([json_or_text(text)])))
+        finally:
+            if segmenter is not None:
+                segmenter.split_sentences = True
+        return json.loads(json.dumps(result.to_json(), ensure_ascii=False))
+
+    return reference
 
 
 # ----------------------------------------------------------------------------- spaCy pipes

@@ -77,15 +77,22 @@ def test_green_nlp_tag_writes_json_lines_and_conll_and_reports_bad_lines(tmp_pat
     )
     result = _run(["tag", str(folder), str(source), "-o", "out.jsonl", "--batch-size", "2"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    expected = [r.to_json() for r in load(folder).tag_many(good)]
-    assert [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()] == expected
+    nlp = load(folder)
+    nlp.segmenter.split_sentences = False  # green-nlp tag reads a line as one sentence (docs/runtime.md)
+    expected = [r.to_json() for r in nlp.tag_many(good)]
+    records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [record["line"] for record in records] == [1, 2, 3, 4, 5]  # one record per line, in place
+    assert [{k: v for k, v in r.items() if k != "line"} for r in records if "error" not in r] == expected
+    assert "UTF-8" in records[1]["error"] and records[3]["error"] == "blank line (no text)"
     assert f"{source}:2: not valid UTF-8" in result.stderr
 
     result = _run(["tag", str(folder), str(source), "--format", "conll", "-o", "out.conll"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     blocks = (tmp_path / "out.conll").read_text(encoding="utf-8").split("\n\n")
-    assert blocks[0].splitlines() == [f"{w}\t{t}" for w, t in zip(expected[0]["words"], expected[0]["tags"])]
-    assert len([line for line in (tmp_path / "out.conll").read_text().splitlines() if line]) == sum(
+    assert blocks[0].splitlines() == ["# line = 1"] + [
+        f"{w}\t{t}" for w, t in zip(expected[0]["words"], expected[0]["tags"])
+    ]
+    assert len([line for line in (tmp_path / "out.conll").read_text().splitlines() if "\t" in line]) == sum(
         len(record["words"]) for record in expected
     )
 
