@@ -8,12 +8,20 @@ answer depended on its neighbours in the batch, the runtime's length sorting and
 
 This module rewrites such a graph, with plain ONNX operators and the same int8 weights:
 
-- every `DynamicQuantizeLinear` -> `MatMulInteger` pair gets one scale and zero point per row
+- where `green_nlp.export.value_ranges` bounds the quantized input from the graph's weights (an
+  LSTM's output lies in [-1, 1]; the embeddings and character CNN between their tables' extremes),
+  the scale is fixed: a `DynamicQuantizeLinear` becomes one `QuantizeLinear` with constant scale and
+  zero point, and a `DynamicQuantizeLSTM` gets two pinned input columns holding the bound (its input
+  clipped to it) and two pinned hidden units, so its per-call ranges are the same in every call;
+- a `DynamicQuantizeLinear` with no bound, read by small `MatMulInteger`s (at most SMALL_MATMUL
+  weights, the DAN's layers), becomes a float `MatMul` on the int8 weights scaled back;
+- any other `DynamicQuantizeLinear` -> `MatMulInteger` pair gets one scale and zero point per row
   (ReduceMin/ReduceMax over the last axis, the same asymmetric uint8 arithmetic per row instead of
   per tensor); the row zero point is taken out of the int32 product exactly (q - zp) @ W =
   q @ W - zp * column sums of W, so MatMulInteger keeps its scalar zero point and fast kernel;
-- every `DynamicQuantizeLSTM` becomes a float `LSTM` whose weights are the int8 weights times their
-  scales (kept int8 in the file; onnxruntime folds the Cast and Mul into constants when it loads);
+- a `DynamicQuantizeLSTM` on an input with no bound becomes a float `LSTM` whose weights are the
+  int8 weights times their scales (kept int8 in the file; onnxruntime folds the Cast and Mul into
+  constants when it loads);
 - `DequantizeLinear` -> `ReduceSum` (the DAN's pooled n-gram table rows) sums the int8 values as
   int32, exactly, then scales once: a float sum's rounding would depend on the padded length.
 
@@ -22,17 +30,20 @@ window and thread count (tests/export/deterministic_int8_test.py, tests/runtime/
 
     python -m green_nlp.export.deterministic_int8 FOLDER [FOLDER ...]
 
-rewrites each folder's `model.int8.onnx` in place (a graph already rewritten is left as it is).
+rewrites each folder's `model.int8.onnx` in place (a graph already rewritten is left as it is: to
+rewrite it with a newer version of this module, start again from the graph `quantize_dynamic` wrote).
 """
 
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+from green_nlp.export.value_ranges import Range, value_ranges
 
 PathLike = Union[str, Path]
 
@@ -123,6 +134,85 @@ def _row_quantize(g: _Graph, x: str, base: str) -> Tuple[List[onnx.NodeProto], s
     return nodes, q, scale, zp_int
 
 
+def _static_quantize_linear(g: _Graph, dql: onnx.NodeProto, bound: Range) -> List[onnx.NodeProto]:
+    """A DynamicQuantizeLinear whose input has a static bound: one QuantizeLinear with the scale and
+    zero point DynamicQuantizeLinear would take from a tensor spanning exactly that bound (its
+    saturation clips anything outside). Its readers get the constant scale and zero point."""
+    low, high = _float32_bound(bound)
+    scale = np.float32(max((float(high) - float(low)) / 255.0, TINY_SCALE))
+    zero_point = np.uint8(np.clip(np.rint(-float(low) / float(scale)), 0, 255))
+    x = dql.input[0]
+    q_old, scale_old, zp_old = (list(dql.output) + ["", "", ""])[:3]
+    scale_name = g.constant(f"{x}_static_scale", np.array(scale))
+    zp_name = g.constant(f"{x}_static_zero_point", np.array(zero_point))
+    for old, new in ((scale_old, scale_name), (zp_old, zp_name)):
+        if not old:
+            continue
+        for consumer in g.consumers(old):
+            consumer.input[:] = [new if value == old else value for value in consumer.input]
+    return [helper.make_node("QuantizeLinear", [x, scale_name, zp_name], [q_old], name=g.name(f"{x}_static_quant"))]
+
+
+# a MatMulInteger with at most this many weights, on an input with no static bound, runs as a float
+# MatMul on its int8 weights scaled back: at this size the per-row quantization nodes cost more than
+# the multiply (the n-gram DAN's 8x200 and 200x2 layers: 73 -> 25 us per batch-1 call)
+SMALL_MATMUL = 4096
+
+
+def _only_consumer(g: _Graph, value: str, op: str) -> Optional[onnx.NodeProto]:
+    consumers = g.consumers(value)
+    if len(consumers) != 1 or consumers[0].op_type != op or value in [o.name for o in g.graph.output]:
+        return None
+    return consumers[0]
+
+
+def _small_float_matmuls(g: _Graph, dql: onnx.NodeProto, removed: Set[int]) -> Optional[List[onnx.NodeProto]]:
+    """DynamicQuantizeLinear -> small MatMulIntegers -> Cast -> Mul (by activation scale x weight
+    scale), as onnxruntime's quantize_dynamic writes it, becomes one float MatMul per weight, reading
+    the unquantized input: each row's product is a float dot product of that row alone. The weights
+    stay int8 in the file (Cast/Sub/Mul of initializers, folded when onnxruntime loads the graph).
+    None when the pattern or the size does not fit (the caller quantizes per row instead); the
+    nodes it replaces are added to `removed`."""
+    x = dql.input[0]
+    q_old, scale_old = dql.output[0], dql.output[1]
+    plan = []
+    scale_users = g.consumers(scale_old)
+    for matmul in g.consumers(q_old):
+        inputs = list(matmul.input) + [""] * (4 - len(matmul.input))
+        weight = g.array(inputs[1])
+        if matmul.op_type != "MatMulInteger" or inputs[0] != q_old or weight is None or weight.ndim != 2:
+            return None
+        if weight.size > SMALL_MATMUL or (inputs[3] and g.array(inputs[3]) is None):
+            return None
+        cast = _only_consumer(g, matmul.output[0], "Cast")
+        rescale = None if cast is None else _only_consumer(g, cast.output[0], "Mul")
+        if rescale is None:
+            return None
+        scales = [user for user in scale_users if user.output[0] in rescale.input]
+        if len(scales) != 1 or _only_consumer(g, scales[0].output[0], "Mul") is not rescale:
+            return None
+        weight_scale = next((v for v in scales[0].input if v != scale_old), "")
+        if g.array(weight_scale) is None:
+            return None
+        plan.append((matmul, inputs, cast, rescale, scales[0], weight_scale))
+    if not plan or len(scale_users) != len(plan):
+        return None
+    nodes = []
+    for matmul, inputs, cast, rescale, scale_mul, weight_scale in plan:
+        base = g.name(f"{inputs[1]}_float")
+        node, value = g.node("Cast", [inputs[1]], f"{base}_cast", to=TensorProto.FLOAT)
+        nodes.append(node)
+        if inputs[3]:
+            zero_point = g.constant(f"{base}_zp", g.array(inputs[3]).astype(np.float32))  # type: ignore[union-attr]
+            node, value = g.node("Sub", [value, zero_point], f"{base}_centered")
+            nodes.append(node)
+        node, value = g.node("Mul", [value, weight_scale], base)
+        nodes.append(node)
+        nodes.append(helper.make_node("MatMul", [x, value], [rescale.output[0]], name=g.name(f"{base}_matmul")))
+        removed.update(id(n) for n in (matmul, cast, rescale, scale_mul))
+    return nodes
+
+
 def _rewrite_dynamic_quantize_linear(g: _Graph, dql: onnx.NodeProto) -> List[onnx.NodeProto]:
     """The replacement of one DynamicQuantizeLinear and the corrections after its MatMulIntegers."""
     x = dql.input[0]
@@ -171,33 +261,21 @@ def _rewrite_matmul_integer(
     return [offset_node, correct]
 
 
-def _reads_lstm_output(g: _Graph, value: str) -> bool:
-    """True when `value` is an LSTM's Y output reshaped (Transpose/Reshape/...): every element is
-    o * tanh(c), inside [-1, 1]."""
-    producers = {output: node for node in g.graph.node for output in node.output}
-    while value in producers:
-        node = producers[value]
-        if node.op_type in ("LSTM", "DynamicQuantizeLSTM"):
-            return node.output[0] == value
-        if node.op_type not in ("Transpose", "Reshape", "Identity", "Squeeze", "Unsqueeze", "Flatten"):
-            return False
-        value = node.input[0]
-    return False
-
-
-def _rewrite_dynamic_quantize_lstm(g: _Graph, node: onnx.NodeProto) -> List[onnx.NodeProto]:
-    """Pinned quantization ranges when the input comes from an LSTM, else a float LSTM.
+def _rewrite_dynamic_quantize_lstm(g: _Graph, node: onnx.NodeProto, bound: Optional[Range]) -> List[onnx.NodeProto]:
+    """Pinned quantization ranges when the input has a static bound, else a float LSTM.
 
     DynamicQuantizeLSTM takes its input's range over the whole call and each step's hidden-state
     range over all rows. Two extra hidden units per direction whose state is always the largest
     and smallest value an LSTM state can take (gate biases saturated, weights 0) put both extremes
     into every row at every step, so the hidden-state range is the same whatever the batch; two
-    extra input columns of +1 and -1 do the same for an input read from another LSTM (inside
-    [-1, 1]). Their weights are 0, so the real units compute what they did; Y is sliced back.
-    An input of any other range (embeddings) has no such bound: that layer runs as a float LSTM."""
-    if not _reads_lstm_output(g, node.input[0]):
+    extra input columns holding the input's bound (`green_nlp.export.value_ranges`: [-1, 1] for an
+    input read from another LSTM; the embeddings' and character CNN's bound, from their weights,
+    for the first layer), with the input clipped to it, do the same for the input. Their weights
+    are 0, so the real units compute what they did; Y is sliced back.
+    An input with no bound known from the graph runs as a float LSTM."""
+    if bound is None:
         return _float_lstm(g, node)
-    return _pinned_lstm(g, node)
+    return _pinned_lstm(g, node, bound)
 
 
 def _attributes(node: onnx.NodeProto) -> Dict[str, Any]:
@@ -239,7 +317,17 @@ PINNED_CELL = 30.0
 PINS = 2  # one unit at the largest state, one at the smallest
 
 
-def _pinned_lstm(g: _Graph, node: onnx.NodeProto) -> List[onnx.NodeProto]:
+def _float32_bound(bound: Range) -> Tuple[np.float32, np.float32]:
+    """`bound` widened to hold 0 (the quantizer's range always does) and rounded outward to float32."""
+    low, high = np.float32(min(bound[0], 0.0)), np.float32(max(bound[1], 0.0))
+    if low > min(bound[0], 0.0):
+        low = np.nextafter(low, np.float32(-np.inf))
+    if high < max(bound[1], 0.0):
+        high = np.nextafter(high, np.float32(np.inf))
+    return low, high
+
+
+def _pinned_lstm(g: _Graph, node: onnx.NodeProto, bound: Range) -> List[onnx.NodeProto]:
     inputs = _lstm_inputs(node)
     attributes = _attributes(node)
     hidden = int(attributes["hidden_size"])
@@ -280,7 +368,12 @@ def _pinned_lstm(g: _Graph, node: onnx.NodeProto) -> List[onnx.NodeProto]:
     wide_bias[:, 0, 3, hidden:] = [SATURATED, -SATURATED]  # cell input: largest, smallest
     new_bias = g.constant(f"{inputs[3] or base}_pinned_bias", wide_bias.reshape(directions, 8 * (hidden + PINS)))
 
-    x = inputs[0]
+    low, high = _float32_bound(bound)
+    x = add(
+        "Clip",
+        [inputs[0], g.constant(f"{base}_x_low", np.array(low)), g.constant(f"{base}_x_high", np.array(high))],
+        "x_clipped",
+    )
     x_shape = add("Shape", [x], "x_shape")
     two = g.constant(f"{base}_pins", np.array([PINS], np.int64))
     leading = add(
@@ -289,7 +382,7 @@ def _pinned_lstm(g: _Graph, node: onnx.NodeProto) -> List[onnx.NodeProto]:
         "x_leading",
     )
     pin_shape = add("Concat", [leading, two], "x_pin_shape", axis=0)
-    x_pins = add("Expand", [g.constant(f"{base}_x_pin_values", np.array([1.0, -1.0], np.float32)), pin_shape], "x_pins")
+    x_pins = add("Expand", [g.constant(f"{base}_x_pin_values", np.array([high, low], np.float32)), pin_shape], "x_pins")
     wide_x = add("Concat", [x, x_pins], "x", axis=-1)
 
     batch = add(
@@ -398,16 +491,29 @@ def make_deterministic(model: onnx.ModelProto) -> Dict[str, int]:
     Raises ValueError naming the node when a per-batch quantizer is used in a way it cannot rewrite."""
     g = _Graph(model)
     counts = {"DynamicQuantizeLinear": 0, "DynamicQuantizeLSTM": 0, "DequantizeLinear+ReduceSum": 0}
+    # bounds read from the graph as it is, before any rewrite; a bounded input gets a fixed scale
+    quantized = ("DynamicQuantizeLinear", "DynamicQuantizeLSTM")
+    bounds = value_ranges(model, [node.input[0] for node in g.graph.node if node.op_type in quantized])
     new_nodes: List[onnx.NodeProto] = []
     # consumers are rewritten in place while their producer is visited, so walk a snapshot in order
     # and insert each replacement where its producer was (the graph stays topologically sorted:
     # every replacement reads only the producer's inputs and constants)
+    removed: Set[int] = set()  # nodes a replacement made redundant (visited after their producer)
     for node in list(g.graph.node):
+        if id(node) in removed:
+            continue
         if node.op_type == "DynamicQuantizeLinear" and node.domain in ("", "ai.onnx"):
-            new_nodes.extend(_rewrite_dynamic_quantize_linear(g, node))
+            bound = bounds.get(node.input[0])
+            small = None if bound is not None else _small_float_matmuls(g, node, removed)
+            if small is not None:
+                new_nodes.extend(small)
+            elif bound is None:
+                new_nodes.extend(_rewrite_dynamic_quantize_linear(g, node))
+            else:
+                new_nodes.extend(_static_quantize_linear(g, node, bound))
             counts["DynamicQuantizeLinear"] += 1
         elif node.op_type == "DynamicQuantizeLSTM" and node.domain == "com.microsoft":
-            new_nodes.extend(_rewrite_dynamic_quantize_lstm(g, node))
+            new_nodes.extend(_rewrite_dynamic_quantize_lstm(g, node, bounds.get(node.input[0])))
             counts["DynamicQuantizeLSTM"] += 1
         elif node.op_type == "DequantizeLinear":
             replacement = _rewrite_dequantize_sum(g, node)

@@ -12,9 +12,10 @@ from green_nlp.export.deterministic_int8 import is_deterministic, make_determini
 
 
 def _mlp(path, rng):
-    """x (batch, 16) -> MatMul -> Relu -> MatMul -> y (batch, 3), fp32."""
-    w1 = numpy_helper.from_array(rng.normal(size=(16, 24)).astype(np.float32), "w1")
-    w2 = numpy_helper.from_array(rng.normal(size=(24, 3)).astype(np.float32), "w2")
+    """x (batch, 16) -> MatMul -> Relu -> MatMul -> y (batch, 3), fp32. The first weight is over
+    SMALL_MATMUL (quantized per row), the second under it (a float MatMul)."""
+    w1 = numpy_helper.from_array(rng.normal(size=(16, 300)).astype(np.float32) / 4, "w1")
+    w2 = numpy_helper.from_array(rng.normal(size=(300, 3)).astype(np.float32) / 4, "w2")
     nodes = [
         helper.make_node("MatMul", ["x", "w1"], ["h"]),
         helper.make_node("Relu", ["h"], ["r"]),
@@ -54,6 +55,9 @@ def test_per_batch_quantization_changed_a_row_and_the_rewrite_does_not(graphs, t
     assert not np.array_equal(_run(int8, row)[0], _run(int8, loud)[0])
     counts = rewrite_file(int8)
     assert counts["DynamicQuantizeLinear"] == 2
+    ops = [node.op_type for node in onnx.load(str(int8)).graph.node]
+    assert ops.count("MatMulInteger") == 1 and "ReduceMin" in ops  # w1: per-row scales
+    assert ops.count("MatMul") == 1  # w2 (900 weights): a float MatMul
     alone = _run(int8, row)[0]
     for batch in (loud, np.repeat(row, 33, 0), np.concatenate([loud[1:], row])):
         got = _run(int8, batch)
@@ -74,6 +78,14 @@ def test_a_zero_row_gives_the_bias_free_zero(graphs):
     fp32, int8, _ = graphs
     rewrite_file(int8)
     assert np.array_equal(_run(int8, np.zeros((2, 16), np.float32)), np.zeros((2, 3), np.float32))
+
+
+def test_a_small_matmul_past_a_large_one_is_float_and_row_independent(graphs):
+    _, int8, rng = graphs
+    rewrite_file(int8)
+    x = rng.normal(size=(40, 16)).astype(np.float32)
+    together = _run(int8, x)
+    assert all(np.array_equal(together[i], _run(int8, x[i : i + 1])[0]) for i in range(40))
 
 
 def test_rewriting_twice_changes_nothing(graphs):
