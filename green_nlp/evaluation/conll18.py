@@ -30,6 +30,10 @@ class Conll18Scores:
     tokens: float = 100.0  # tokenization: predicted tokens whose span matches a gold token's
     words: float = 100.0  # the same for syntactic words (multiword tokens split)
     upos: float = 100.0  # aligned words with the gold UPOS
+    xpos: float = 0.0  # ... the gold XPOS
+    ufeats: float = 0.0  # ... the gold universal FEATS (all of them)
+    lemmas: float = 0.0  # ... the gold LEMMA
+    blex: float = 0.0  # CLAS that also needs the lemma right
 
 
 def _scorer() -> Any:
@@ -67,6 +71,10 @@ def score_conllu(gold: PathLike, predicted: PathLike) -> Conll18Scores:
         tokens=percent("Tokens"),
         words=percent("Words"),
         upos=percent("UPOS"),
+        xpos=percent("XPOS"),
+        ufeats=percent("UFeats"),
+        lemmas=percent("Lemmas"),
+        blex=percent("BLEX"),
     )
 
 

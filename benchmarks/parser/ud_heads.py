@@ -1,0 +1,156 @@
+"""A raw-text parser with the LEMMA / FEATS / XPOS heads on UD English-EWT test: the CoNLL 2018
+scores of the full UD output, and what the heads cost in runtime speed.
+
+    python -m benchmarks.parser.ud_heads ARCHIVE [--work-dir runs/ud_heads/bench] [--speed-lines 1000]
+
+The archive (trained e.g. from training_configs/parser/ud_ewt_raw_text_small_ud_heads.jsonnet) is
+exported twice: as it is, and with its extra heads removed (the same weights otherwise, so the
+same trees), which is the graph a head-less model of the same size runs. Accuracy: each gold test
+sentence's text is parsed as a line (spaCy tokenizes it and may split it) by the runtime, int8 and
+fp32, and the CoNLL-U it writes is scored by the shared task's script (`green_nlp.evaluation.conll18`),
+LEMMA, UFeats, XPOS and MLAS among it; and from the gold words (gold tokenization), for reference.
+Speed: tokens per second of the two int8 graphs on one thread over the first `--speed-lines` test
+texts, alternating the graphs `--repeats` times and keeping each one's best.
+Results: benchmarks/results/parser_ud_heads.{json,md}.
+"""
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import conllu
+
+from benchmarks.common import RESULTS, hardware_description, write_results
+from green_nlp.evaluation.conll18 import Conll18Scores, score_conllu
+from green_nlp.settings import data_path
+
+COLUMNS = ["tokens_f1", "words_f1", "upos", "xpos", "ufeats", "lemmas", "las", "clas", "mlas", "blex"]
+
+
+def export_pair(archive: Path, work_dir: Path) -> Tuple[Path, Path]:
+    """(folder with the heads, folder of the same model with its extra heads removed)."""
+    import json
+
+    from torch import nn
+
+    from green_nlp.export import export_archive
+    from green_nlp.export.common import load_for_export, quantize_int8
+    from green_nlp.export.parser import export
+    from green_nlp.runtime.model_folder import record_file_hashes
+
+    with_heads = export_archive(archive, work_dir / "with_heads")
+    model, config = load_for_export(archive)
+    model.extra_heads = nn.ModuleDict()
+    without = work_dir / "without_heads"
+    without.mkdir(parents=True, exist_ok=True)
+    meta = json.loads((with_heads / "green_model.json").read_text(encoding="utf-8"))
+    meta.pop("sha256", None)
+    meta.update(export(model, config, without))
+    quantize_int8(without / "model.onnx", without / "model.int8.onnx")
+    (without / "green_model.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    record_file_hashes(without)
+    return with_heads, without
+
+
+def scores(gold_path: Path, predicted: Path) -> Dict[str, float]:
+    official: Conll18Scores = score_conllu(gold_path, predicted)
+    return {
+        "tokens_f1": official.tokens,
+        "words_f1": official.words,
+        "upos": official.upos,
+        "xpos": official.xpos,
+        "ufeats": official.ufeats,
+        "lemmas": official.lemmas,
+        "las": official.las,
+        "clas": official.clas,
+        "mlas": official.mlas,
+        "blex": official.blex,
+    }
+
+
+def raw_text_scores(model: Any, gold: List[conllu.TokenList], gold_path: Path, out: Path) -> Dict[str, float]:
+    texts = [sentence.metadata["text"] for sentence in gold]
+    with open(out, "w", encoding="utf-8") as handle:
+        for doc in model.parse_many(texts):
+            handle.write(doc.to_conllu())
+    return scores(gold_path, out)
+
+
+def gold_token_scores(model: Any, gold: List[conllu.TokenList], gold_path: Path, out: Path) -> Dict[str, float]:
+    inputs = [([t["form"] for t in sentence if isinstance(t["id"], int)], None) for sentence in gold]
+    with open(out, "w", encoding="utf-8") as handle:
+        for sentence in model.parse_sentences(inputs):
+            handle.write(sentence.to_conllu())
+    return scores(gold_path, out)
+
+
+def tokens_per_second(models: Dict[str, Any], texts: List[str], repeats: int) -> Dict[str, float]:
+    """Best tokens/s of each model over `repeats` alternating passes (one thread each)."""
+    tokens = sum(len(s.words) for doc in next(iter(models.values())).parse_many(texts) for s in doc)
+    for model in models.values():  # warm up: first-call allocations and caches out of the timing
+        for _doc in model.parse_many(texts[:50]):
+            pass
+    best = dict.fromkeys(models, 0.0)
+    for _ in range(repeats):
+        for name, model in models.items():
+            start = time.perf_counter()
+            for _doc in model.parse_many(texts):
+                pass
+            best[name] = max(best[name], tokens / (time.perf_counter() - start))
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("archive", type=Path)
+    parser.add_argument("--work-dir", type=Path, default=Path("runs/ud_heads/bench"))
+    parser.add_argument("--speed-lines", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--output-dir", type=Path, default=RESULTS)
+    args = parser.parse_args()
+    from green_nlp.runtime import load
+
+    gold_path = data_path("ud", "UD_English-EWT", "en_ewt-ud-test.conllu")
+    if not gold_path.is_file():
+        raise SystemExit(f"UD English-EWT test not found at {gold_path}: set GREEN_NLP_DATA")
+    with open(gold_path, encoding="utf-8") as handle:
+        gold = list(conllu.parse_incr(handle))
+    with_heads, without = export_pair(args.archive, args.work_dir)
+    rows: Dict[str, Dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for precision in ("int8", "fp32"):
+            model = load(with_heads, precision=precision, threads=1)
+            rows[f"{precision}, raw text"] = raw_text_scores(model, gold, gold_path, Path(folder) / "raw.conllu")
+            rows[f"{precision}, gold tokens"] = gold_token_scores(model, gold, gold_path, Path(folder) / "gold.conllu")
+    texts = [sentence.metadata["text"] for sentence in gold[: args.speed_lines]]
+    speed = tokens_per_second(
+        {name: load(path, precision="int8", threads=1) for name, path in (("with", with_heads), ("without", without))},
+        texts,
+        args.repeats,
+    )
+    cost = 100.0 * (1.0 - speed["with"] / speed["without"])
+    results = {
+        "machine": hardware_description(),
+        "archive": str(args.archive),
+        "test_file": "UD English-EWT test",
+        "rows": rows,
+        "int8_tokens_per_second": {"with_heads": speed["with"], "without_heads": speed["without"]},
+        "speed_cost_percent": cost,
+        "speed_lines": len(texts),
+    }
+    note = (
+        f"UD English-EWT test, CoNLL 2018 shared-task scores (F1, %) of `{args.archive.name}` through the "
+        "ONNX runtime. raw text: each gold sentence's text as a line; gold tokens: the gold words given. "
+        "ufeats: all universal features of a word right; MLAS: CLAS that also needs UPOS, UFeats and the "
+        "function-word children right; BLEX: CLAS that also needs the lemma. Speed, int8, one thread, "
+        f"{len(texts)} raw-text lines, best of {args.repeats}: {speed['with']:,.0f} tokens/s with the "
+        f"heads, {speed['without']:,.0f} without (the same model, heads removed before export): "
+        f"a cost of {cost:.1f} % of tokens/s. Produced by `python -m benchmarks.parser.ud_heads`."
+    )
+    write_results(args.output_dir, "parser_ud_heads", results, rows, COLUMNS, note, first_column="graph, input")
+
+
+if __name__ == "__main__":
+    main()
