@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from green_nlp.line_stream import LineModel, LineStreamer
+from green_nlp.line_stream import LineModel, LineStreamer, check_json_fields
 
 
 class _WrongKind(Exception):
@@ -42,3 +42,10 @@ def test_a_first_batch_failing_whole_stops_the_run(tmp_path):
     with pytest.raises(_WrongKind):
         LineStreamer(_model(), batch_size=2).run(path, output, progress=False)
     assert output.getvalue() == ""
+
+
+@pytest.mark.parametrize("word", [" ", "\u00a0", "  \t"])
+def test_a_word_of_whitespace_only_is_refused_naming_field_and_item(word):
+    with pytest.raises(ValueError, match=r"field 'words': item 2 is empty or only whitespace"):
+        check_json_fields({"words": ["a", word]})
+    assert check_json_fields({"words": ["a", " b "]}) == {"words": ["a", " b "]}

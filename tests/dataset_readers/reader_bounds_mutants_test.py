@@ -56,3 +56,17 @@ def test_rows_as_wide_as_the_first_are_read_with_their_lines(tmp_path):
         ([["EU", "NNP", "I-ORG"], ["rejects", "VBZ", "O"]], [f"{path}:1", f"{path}:2"]),
         ([["Bonn", "NNP", "I-LOC"]], [f"{path}:4"]),
     ]
+
+
+@pytest.mark.parametrize(
+    "column, value", [(5, "N N"), (6, "Case=Nom |Number=Sing"), (8, "nsubj pass"), (9, "2:nsubj 3:obj")]
+)
+def test_a_space_outside_form_lemma_and_misc_is_refused_at_its_column(tmp_path, column, value):
+    columns = ["1", "New York", "New York", "PROPN", "NNP", "_", "0", "root", "_", "SpaceAfter=No Yes"]
+    path = tmp_path / "ok.conllu"
+    path.write_text("\t".join(columns) + "\n\n", encoding="utf-8")
+    assert [s.words for s in read_conllu(path)] == [["New York"]]  # FORM, LEMMA and MISC may hold spaces
+    columns[column - 1] = value
+    path.write_text("\t".join(columns) + "\n\n", encoding="utf-8")
+    with pytest.raises(ConlluFormatError, match=_at(path) + rf":1: column {column} \(\w+\): .* holds a space"):
+        list(read_conllu(path))

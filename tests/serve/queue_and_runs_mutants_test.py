@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from green_nlp.serve.batcher import MicroBatcher, Overloaded
+from green_nlp.serve.batcher import MicroBatcher, Overloaded, predict_each
 from green_nlp.serve.parser_batching import length_runs
 
 # a request the batcher wrongly queued would wait for a worker not started yet: wait_for bounds it
@@ -61,3 +61,22 @@ def test_padding_budget_is_the_runs_size_times_the_length_step():
     # unsorted input: runs hold indices in ascending length; 2 * (9 - 2) = 14 <= 16, then 3 * 1 = 3
     assert length_runs([9, 2, 10, 2], budget=16) == [[1, 3, 0, 2]]
     assert length_runs([9, 2, 10, 2], budget=13) == [[1, 3], [0, 2]]
+
+
+def _refuse_numbers(texts):
+    for text in texts:
+        if text.isdigit():
+            raise TypeError(f"cannot take {text!r}")
+        if text == "boom":
+            raise RuntimeError("the model broke")
+    return [text.upper() for text in texts]
+
+
+def test_a_text_the_runtime_refuses_fails_alone_as_an_input_error():
+    outcomes = predict_each(_refuse_numbers, ["a", "42", "boom", "b"])
+    assert [(o.result, o.error, o.input_error) for o in outcomes] == [
+        ("A", None, True),
+        (None, "cannot take '42'", True),  # TypeError: the runtime refusing this text (a 4xx)
+        (None, "the model failed: RuntimeError", False),  # anything else: the server's fault (a 500)
+        ("B", None, True),
+    ]
