@@ -15,6 +15,7 @@ few of its behaviours are unsafe or lossy. Each module below fixes one of them, 
 - `weights_only_check`: a loud warning when the environment turns `weights_only` loading off.
 - `predict_per_line`: `allennlp predict` with green predictors survives bad lines.
 - `quiet_logging`: `--silent` also silences INFO logging.
+- `config_keys`: a misspelt config key is an error naming it and the closest valid key.
 
 `green_nlp.plugin` calls `apply_all()` once, before any component is registered; that covers
 `--include-package green_nlp`, `.allennlp_plugins`, `green_nlp.register()` and `green-nlp`
@@ -48,6 +49,7 @@ PATCHES = (
     "ddp_test_evaluation",
     "predict_per_line",
     "quiet_logging",
+    "config_keys",
 )
 
 # Applied by name where they are needed (patch -> who applies it), not by apply_all().
