@@ -3,17 +3,22 @@ shipped models, in one run on one thread: parser tokens/s and LAS on UD English-
 tokens, batch 32), classifier texts/s (batch 1 and 32) and accuracy on SST-2 test.
 
     OMP_NUM_THREADS=1 python -m benchmarks.runtime.deterministic_int8 --before-rev REV [--sentences N]
+        [--json benchmarks/results/deterministic_int8.json] [--clip-sentences N]
 
-REV: a git revision whose pretrained/*/model.int8.onnx are the per-call graphs. Prints one line per row.
+REV: a git revision whose pretrained/*/model.int8.onnx are the per-call graphs. Prints one line per
+row; --json also writes them (the cards' figures come from that file). --clip-sentences counts, on
+that many UD English-EWT train sentences, the inputs the after graph clips to its fixed int8 ranges.
 """
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Dict, List
 
 from benchmarks.common import REPO
 from green_nlp.runtime import load
@@ -32,12 +37,47 @@ def folder_at(rev: str, name: str, scratch: Path) -> Path:
     return target
 
 
+def clipped_inputs(folder: Path, sentences: List[List[str]]) -> Dict[str, Any]:
+    """Elements outside the Clip bounds `green_nlp.export.deterministic_int8` put before pinned
+    LSTMs, over `sentences`, with the widest value seen and the bound."""
+    import onnx
+    import onnxruntime
+    from onnx import numpy_helper
+
+    model = onnx.load(str(folder / "model.int8.onnx"))
+    values = {init.name: numpy_helper.to_array(init) for init in model.graph.initializer}
+    clips = [node for node in model.graph.node if node.op_type == "Clip" and node.output[0].endswith("_x_clipped")]
+    for clip in clips:
+        model.graph.output.append(onnx.helper.make_tensor_value_info(clip.input[0], onnx.TensorProto.FLOAT, None))
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = onnxruntime.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    nlp = load(folder, threads=1)
+    report: Dict[str, Any] = {}
+    for clip in clips:
+        report[clip.input[0]] = {"low": float(values[clip.input[1]]), "high": float(values[clip.input[2]])}
+        report[clip.input[0]].update(clipped=0, elements=0, seen_low=0.0, seen_high=0.0)
+    for start in range(0, len(sentences), 64):
+        batch = sentences[start : start + 64]
+        outputs = session.run([clip.input[0] for clip in clips], nlp.inputs.feed(batch, [None] * len(batch)))
+        for clip, x in zip(clips, outputs):
+            entry = report[clip.input[0]]
+            entry["clipped"] += int(((x < entry["low"]) | (x > entry["high"])).sum())
+            entry["elements"] += int(x.size)
+            entry["seen_low"] = min(entry["seen_low"], float(x.min()))
+            entry["seen_high"] = max(entry["seen_high"], float(x.max()))
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before-rev", required=True)
     parser.add_argument("--sentences", type=int, default=None)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--clip-sentences", type=int, default=0, help="EWT train sentences for the clip count")
     args = parser.parse_args()
+    results: Dict[str, Any] = {"before_rev": args.before_rev, "repeats": args.repeats, "threads": 1}
     sys.path.insert(0, str(REPO / "scripts"))
     from pretrained_parser import conllu_sentences  # noqa: E402
     from pretrained_sentiment import sst2_texts  # noqa: E402
@@ -76,12 +116,29 @@ def main() -> None:
                 f"parser {side}: {words / best[('parser', side)]:,.0f} tokens/s, "
                 f"LAS {100 * las / words:.2f} ({words} words)"
             )
+            results[f"parser_{side}"] = {
+                "tokens_per_s": round(words / best[("parser", side)]),
+                "las": round(100 * las / words, 2),
+                "words": words,
+            }
             for size in (1, 32):
                 correct = sum(c.label == g for c, g in zip(answers[(side, size)], gold))
                 print(
                     f"classifier {side} batch {size}: {len(texts) / best[(size, side)]:,.0f} texts/s, "
                     f"accuracy {100 * correct / len(gold):.2f}"
                 )
+                results[f"classifier_{side}_batch_{size}"] = {
+                    "texts_per_s": round(len(texts) / best[(size, side)]),
+                    "accuracy": round(100 * correct / len(gold), 2),
+                }
+        if args.clip_sentences:
+            train = conllu_sentences(data_path("ud", "UD_English-EWT", "en_ewt-ud-train.conllu"))
+            train_words = [words for words, *_ in train[: args.clip_sentences]]
+            results["clip_check"] = {"sentences": len(train_words)}
+            results["clip_check"].update(clipped_inputs(REPO / "pretrained" / "en-ewt-parser", train_words))
+            print(f"clip check on {len(train_words)} EWT train sentences: {json.dumps(results['clip_check'])}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
