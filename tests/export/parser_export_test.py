@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -102,11 +103,25 @@ def test_the_equality_covers_the_maximum_spanning_tree_path(parser_folders):
     assert not_trees >= 5
 
 
-def test_int8_graph_is_smaller_and_mostly_agrees(parser_folders):
+def _float_weight_bytes(path: Path) -> int:
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    return sum(
+        numpy_helper.to_array(tensor).nbytes
+        for tensor in graph.initializer
+        if tensor.data_type == onnx.TensorProto.FLOAT
+    )
+
+
+def test_int8_graph_stores_8_bit_weights_and_mostly_agrees(parser_folders):
     from green_nlp.runtime.parser_agreement import int8_agreement, read_conllu_words
 
     folder = parser_folders["teacher"]
-    assert (folder / "model.int8.onnx").stat().st_size < (folder / "model.onnx").stat().st_size
+    # the weights are 8-bit: the float initializers shrink to under half (the file as a whole may not on a model
+    # this tiny: pinning the LSTMs' quantization ranges adds a fixed few KB of nodes and constants)
+    assert _float_weight_bytes(folder / "model.int8.onnx") < 0.5 * _float_weight_bytes(folder / "model.onnx")
     agreement = int8_agreement(folder, read_conllu_words(UD_FIXTURES[1]))
     assert agreement["words"] == sum(len(s.words) for s in read_conllu(UD_FIXTURES[1]))
     assert agreement["heads"] >= 0.95 and agreement["heads_and_labels"] >= 0.95
