@@ -1,0 +1,408 @@
+"""Where the time of `parse` and `classify` goes: a per-stage budget of the shipped models on real text.
+
+    python -m benchmarks.runtime.time_budget [--repeats 5] [--limit N]
+
+- parse (pretrained/en-ewt-parser, int8): UD English-EWT test's raw sentence texts, one per line,
+  split into stages read (the file's lines), segment (spaCy sentence split + tokenize), index (word
+  and character id arrays), model (onnxruntime), decode (trees, labels, extra columns) and write
+  (CoNLL-U), batched 32 sentences per call in length order as `parse_many` does.
+- classify (pretrained/en-sst2-sentiment, int8): SST-2 test sentences at batch 1 and 32, stages read,
+  n-grams (extraction + padding), model (onnxruntime) and write (`Classification` records as JSON).
+
+Each stage is timed alone on the same inputs, medians of `--repeats` passes taken round-robin over the
+stages (a busy spell on the shared machine falls on all of them), in CPU time of this one-thread
+process. `end-to-end` is the public call plus read and write in one pass; `other` is what the stages
+alone do not account for (Python glue between them). The model stage's limit is the graph's weight
+FLOPs at this core's GEMM rate, measured in the same run (numpy fp32 and onnxruntime int8 MatMul).
+With the `fasttext` package importable (PyPI `fasttext-numpy2`, benchmark-only), fastText wordNgrams 2
+trained on SST-2 train is timed on the same texts as the classifier's peer. Results:
+benchmarks/results/time_budget.{json,md}.
+"""
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy: one thread, as the runtime figures
+
+import argparse  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from importlib import metadata  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from benchmarks.common import REPO, RESULTS, write_results  # noqa: E402
+from benchmarks.reports.energy import METHOD, cpu_seconds_per_million, wh_per_million  # noqa: E402
+from green_nlp.settings import data_path  # noqa: E402
+
+PARSER, CLASSIFIER = REPO / "pretrained" / "en-ewt-parser", REPO / "pretrained" / "en-sst2-sentiment"
+PARSE_BATCH = 32
+# per-token weight FLOPs: each weight matrix is applied once per token (Conv: once per character)
+WEIGHT_OPS = {"MatMul", "Gemm", "MatMulInteger", "DynamicQuantizeMatMul", "LSTM", "DynamicQuantizeLSTM", "Einsum"}
+
+
+def load_avg() -> str:
+    """The 1, 5 and 15 minute load averages (`uptime`), the machine's business during the run."""
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def versions(names: Sequence[str]) -> Dict[str, str]:
+    found = {"python": platform.python_version()}
+    for name in names:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            pass
+    return found
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def median_times(stages: Dict[str, Callable[[], Any]], repeats: int) -> Dict[str, float]:
+    """Median CPU seconds of each stage over `repeats` round-robin passes, after one warm-up pass."""
+    for run in stages.values():
+        run()
+    times: Dict[str, List[float]] = {name: [] for name in stages}
+    for _ in range(repeats):
+        for name, run in stages.items():
+            start = time.process_time()
+            run()
+            times[name].append(time.process_time() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+# ---------------------------------------------------------------- machine limits
+def gemm_rates(repeats: int) -> Dict[str, float]:
+    """GFLOP/s of one core: numpy fp32 matmul and onnxruntime fp32 / int8 (MatMulInteger) MatMul, at a
+    parser-like shape (640 rows: 32 sentences of 20 words; 512 x 512 weights)."""
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+
+    rows, inner, cols = 640, 512, 512
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((rows, inner), dtype=np.float32)
+    b = rng.standard_normal((inner, cols), dtype=np.float32)
+    a8, b8 = rng.integers(0, 255, (rows, inner), dtype=np.uint8), rng.integers(-127, 127, (inner, cols), dtype=np.int8)
+
+    def session(op: str, a_type: int, b_type: int, out_type: int) -> Any:
+        graph = helper.make_graph(
+            [helper.make_node(op, ["a", "b"], ["c"])],
+            "gemm",
+            [helper.make_tensor_value_info("a", a_type, [rows, inner])],
+            [helper.make_tensor_value_info("c", out_type, [rows, cols])],
+            [
+                helper.make_tensor(
+                    "b", b_type, [inner, cols], (b if b_type == TensorProto.FLOAT else b8).tobytes(), raw=True
+                )
+            ],
+        )
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = options.inter_op_num_threads = 1
+        return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+
+    fp32 = session("MatMul", TensorProto.FLOAT, TensorProto.FLOAT, TensorProto.FLOAT)
+    int8 = session("MatMulInteger", TensorProto.UINT8, TensorProto.INT8, TensorProto.INT32)
+    times = median_times(
+        {
+            "numpy_fp32": lambda: [a @ b for _ in range(10)],
+            "onnxruntime_fp32": lambda: [fp32.run(None, {"a": a}) for _ in range(10)],
+            "onnxruntime_int8": lambda: [int8.run(None, {"a": a8}) for _ in range(10)],
+        },
+        repeats,
+    )
+    flops = 10 * 2 * rows * inner * cols
+    return {name: flops / seconds / 1e9 for name, seconds in times.items()}
+
+
+def weight_flops(model_path: Path, chars_per_token: float) -> float:
+    """FLOPs per token of the graph's weight matrices (2 x their size; a character CNN's per character).
+    The biaffine's pairwise products grow with sentence length and are not counted: a lower bound."""
+    import onnx
+
+    model = onnx.load(str(model_path))
+    sizes = {t.name: int(np.prod(t.dims)) for t in model.graph.initializer if len(t.dims) >= 2}
+    total = 0.0
+    for node in model.graph.node:
+        weights = sum(sizes.get(name, 0) for name in node.input)
+        if node.op_type in WEIGHT_OPS:
+            total += 2 * weights
+        elif node.op_type in ("Conv", "ConvInteger"):
+            total += 2 * weights * chars_per_token
+    return total
+
+
+def dan_weight_flops(model_path: Path) -> float:
+    """FLOPs per text of the DAN's layers: 2 x the size of every weight matrix but the n-gram table (a
+    lookup; its sum is counted per n-gram by the caller). The int8 graph dequantizes its weights before
+    the MatMuls, so the weights are found as initializers, not as MatMul inputs."""
+    import onnx
+
+    model = onnx.load(str(model_path))
+    tables = {node.input[0] for node in model.graph.node if node.op_type == "Gather"}
+    return float(
+        sum(2 * int(np.prod(t.dims)) for t in model.graph.initializer if len(t.dims) >= 2 and t.name not in tables)
+    )
+
+
+# ---------------------------------------------------------------------- parse
+def ewt_texts(limit: Optional[int]) -> List[str]:
+    """The `# text = ` lines of UD English-EWT test, one sentence per line."""
+    path = Path(data_path("ud", "UD_English-EWT", "en_ewt-ud-test.conllu"))
+    if not path.is_file():
+        raise SystemExit(f"{path} not found (set GREEN_NLP_DATA to the data folder holding ud/UD_English-EWT/)")
+    texts = [
+        line[len("# text = ") :]
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.startswith("# text = ")
+    ]
+    return texts[:limit] if limit else texts
+
+
+def read_lines(path: Path) -> List[str]:
+    with open(path, encoding="utf-8") as handle:
+        return [line.rstrip("\n") for line in handle]
+
+
+def parse_budget(path: Path, repeats: int) -> Dict[str, Any]:
+    """Stage times of `parse` on the file's lines, one sentence per line (the CLI's default)."""
+    from green_nlp.runtime import load
+    from green_nlp.runtime.length_batches import by_length
+    from green_nlp.runtime.parser_segmenter import TextSegmenter
+
+    nlp = load(PARSER, precision="int8", threads=1)
+    nlp.segmenter = TextSegmenter(nlp.segmenter.language, split_sentences=False)
+    lines = read_lines(path)
+    sentences = [words for line in lines for _, words in nlp.segmenter.segment(line.strip())]
+    batches = [[sentences[i] for i in batch] for batch in by_length([len(w) for w in sentences], PARSE_BATCH)]
+    feeds = [nlp.inputs.feed(batch, [None] * len(batch)) for batch in batches]
+    outputs = [nlp.session.run(nlp._outputs, feed) for feed in feeds]
+    extra = len(nlp._extra)
+
+    def decode() -> List[Any]:
+        parsed = []
+        for batch, results in zip(batches, outputs):
+            trees = nlp._decode([(w, None, None) for w in batch], *results[: len(results) - extra])
+            for b, tree in enumerate(trees):
+                nlp._fill_extra_columns(tree, [tags[b] for tags in results[len(results) - extra :]])
+            parsed += trees
+        return parsed
+
+    trees = decode()
+
+    def end_to_end() -> str:
+        out = io.StringIO()
+        for doc in nlp.parse_many(read_lines(path), batch_size=PARSE_BATCH, sort_window=512):
+            out.write(doc.to_conllu())
+        return out.getvalue()
+
+    times = median_times(
+        {
+            "read": lambda: read_lines(path),
+            "segment": lambda: [nlp.segmenter.segment(line.strip()) for line in lines],
+            "index": lambda: [nlp.inputs.feed(batch, [None] * len(batch)) for batch in batches],
+            "model": lambda: [nlp.session.run(nlp._outputs, feed) for feed in feeds],
+            "decode": decode,
+            "write": lambda: io.StringIO().write("".join(tree.to_conllu() for tree in trees)),
+            "end-to-end": end_to_end,
+        },
+        repeats,
+    )
+    tokens = sum(len(w) for w in sentences)
+    chars = sum(len(word) for w in sentences for word in w) / tokens
+    return {"texts": len(lines), "tokens": tokens, "chars_per_token": chars, "seconds": times, "nlp": nlp}
+
+
+# ------------------------------------------------------------------- classify
+def sst2_test(limit: Optional[int]) -> Tuple[List[str], List[str]]:
+    path = Path(data_path("cls", "sst2", "test.tsv"))
+    if not path.is_file():
+        raise SystemExit(f"{path} not found (set GREEN_NLP_DATA to the data folder holding cls/sst2/)")
+    rows = [row.split("\t", 1) for row in path.read_text(encoding="utf-8").splitlines()[1:] if "\t" in row]
+    rows = rows[:limit] if limit else rows
+    return [text for _, text in rows], [label for label, _ in rows]
+
+
+def classify_budget(path: Path, batch_size: int, repeats: int) -> Dict[str, Any]:
+    """Stage times of `classify` on the file's lines at `batch_size`."""
+    from green_nlp.runtime import load
+    from green_nlp.runtime.ngram_extractor import pad
+
+    nlp = load(CLASSIFIER, precision="int8", threads=1)
+    lines = read_lines(path)
+    groups = [lines[i : i + batch_size] for i in range(0, len(lines), batch_size)]
+    inputs = [pad(*nlp.extractor.ids(group)) for group in groups]
+    results = list(nlp.classify_many(lines, batch_size=batch_size))
+
+    def end_to_end() -> str:
+        return "".join(
+            json.dumps(c.to_json()) + "\n" for c in nlp.classify_many(read_lines(path), batch_size=batch_size)
+        )
+
+    times = median_times(
+        {
+            "read": lambda: read_lines(path),
+            "n-grams": lambda: [pad(*nlp.extractor.ids(group)) for group in groups],
+            "model": lambda: [nlp.session.run(nlp._outputs, {nlp._input: ids}) for ids in inputs],
+            "write": lambda: "".join(json.dumps(c.to_json()) + "\n" for c in results),
+            "end-to-end": end_to_end,
+        },
+        repeats,
+    )
+    ngrams = sum(c.num_ngrams for c in results) / len(results)
+    return {"texts": len(lines), "ngrams_per_text": ngrams, "seconds": times, "nlp": nlp}
+
+
+def fasttext_rates(texts: List[str], gold: List[str], repeats: int) -> Dict[str, Dict[str, Any]]:
+    """fastText wordNgrams 2 (dim 100, 5 epochs, one thread) trained on SST-2 train, timed on `texts`
+    one by one and 32 per `predict` call; empty when `fasttext` is not importable."""
+    try:
+        import fasttext  # optional, benchmark-only
+    except ImportError:
+        return {}
+    train = Path(data_path("cls", "sst2", "train.tsv"))
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as handle:
+        for row in train.read_text(encoding="utf-8").splitlines()[1:]:
+            label, _, text = row.partition("\t")
+            handle.write(f"__label__{label} {text}\n")
+    try:
+        model = fasttext.train_supervised(handle.name, wordNgrams=2, epoch=5, thread=1, verbose=0)
+    finally:
+        os.unlink(handle.name)
+    predicted = [labels[0][len("__label__") :] for labels in model.predict(texts)[0]]
+    times = median_times(
+        {
+            "b1": lambda: [model.predict(text) for text in texts],
+            "b32": lambda: [model.predict(texts[i : i + 32]) for i in range(0, len(texts), 32)],
+        },
+        repeats,
+    )
+    accuracy = sum(p == g for p, g in zip(predicted, gold)) / len(gold)
+    return {name: {"seconds": seconds, "accuracy": accuracy} for name, seconds in times.items()}
+
+
+# ---------------------------------------------------------------------- report
+def stage_rows(
+    job: str, budget: Dict[str, Any], unit: str, count: int, limits: Dict[str, float]
+) -> Dict[str, Dict[str, Any]]:
+    """One row per stage: µs per unit, share of end-to-end, the stage's limit where one is stated."""
+    seconds = dict(budget["seconds"])
+    total = seconds.pop("end-to-end")
+    seconds["other"] = total - sum(seconds.values())
+    rows: Dict[str, Dict[str, Any]] = {}
+    for stage, value in list(seconds.items()) + [("end-to-end", total)]:
+        rows[f"{job} {stage}"] = {
+            f"us_per_{unit}": value / count * 1e6,
+            "share": value / total,
+            f"limit_us_per_{unit}": limits.get(stage),
+        }
+    rows[f"{job} end-to-end"].update(
+        {
+            f"{unit}s_per_cpu_s": count / total,
+            "cpu_s_per_million": cpu_seconds_per_million(count / total),
+            "wh_per_million": wh_per_million(count / total),
+        }
+    )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5, help="passes per stage; the median is reported")
+    parser.add_argument("--limit", type=int, default=None, help="first N texts of each test set (default: all)")
+    parser.add_argument("--output-dir", default=str(RESULTS))
+    args = parser.parse_args()
+    load_before = load_avg()
+    texts, gold = sst2_test(args.limit)
+    with tempfile.TemporaryDirectory() as temporary:
+        parse_file, classify_file = Path(temporary) / "ewt.txt", Path(temporary) / "sst2.txt"
+        parse_file.write_text("".join(f"{text}\n" for text in ewt_texts(args.limit)), encoding="utf-8")
+        classify_file.write_text("".join(f"{text}\n" for text in texts), encoding="utf-8")
+        rates = gemm_rates(args.repeats)
+        parse = parse_budget(parse_file, args.repeats)
+        classify = {size: classify_budget(classify_file, size, args.repeats) for size in (1, 32)}
+    peers = fasttext_rates(texts, gold, args.repeats)
+    load_after = load_avg()
+
+    parser_flops = weight_flops(PARSER / "model.int8.onnx", parse["chars_per_token"])
+    width = int(classify[1]["nlp"].meta.get("embedding_dim", 8))
+    dan_flops = dan_weight_flops(CLASSIFIER / "model.int8.onnx") + width * classify[1]["ngrams_per_text"]
+    rows = stage_rows(
+        "parse", parse, "token", parse["tokens"], {"model": parser_flops / (rates["onnxruntime_int8"] * 1e9) * 1e6}
+    )
+    for size, budget in classify.items():
+        limit = {"model": dan_flops / (rates["onnxruntime_fp32"] * 1e9) * 1e6}
+        rows.update(stage_rows(f"classify b{size}", budget, "text", budget["texts"], limit))
+    for name, peer in peers.items():
+        rate = len(texts) / peer["seconds"]
+        rows[f"fastText wordNgrams 2 {name} (peer)"] = {
+            "us_per_text": peer["seconds"] / len(texts) * 1e6,
+            "texts_per_cpu_s": rate,
+            "cpu_s_per_million": cpu_seconds_per_million(rate),
+            "wh_per_million": wh_per_million(rate),
+        }
+    results = {
+        "load_before": load_before,
+        "load_after": load_after,
+        "cpu": cpu_model(),
+        "logical_cpus": os.cpu_count(),
+        "threads": 1,
+        "repeats": args.repeats,
+        "versions": versions(["numpy", "onnxruntime", "spacy", "fasttext-numpy2"]),
+        "gemm_gflops": rates,
+        "parser_weight_mflop_per_token": parser_flops / 1e6,
+        "dan_flop_per_text": dan_flops,
+        "parse": {key: value for key, value in parse.items() if key != "nlp"},
+        "classify": {size: {k: v for k, v in b.items() if k != "nlp"} for size, b in classify.items()},
+        "fasttext": peers,
+        "fasttext_accuracy_sst2_test": next(iter(peers.values()))["accuracy"] if peers else None,
+        "energy_method": METHOD,
+        "rows": rows,
+    }
+    note = (
+        f"EWT test raw sentences ({parse['texts']:,} lines, {parse['tokens']:,} tokens) through "
+        f"`pretrained/en-ewt-parser` and SST-2 test ({len(texts):,} texts, {classify[1]['ngrams_per_text']:.1f} known "
+        f"n-grams a text) through `pretrained/en-sst2-sentiment`, int8, one thread; medians of {args.repeats} passes "
+        f"in CPU time. `other`: end-to-end minus the stages (glue). Limits: the model's weight FLOPs at this core's "
+        f"GEMM rate measured in the same run (onnxruntime int8 {rates['onnxruntime_int8']:.1f}, fp32 "
+        f"{rates['onnxruntime_fp32']:.1f}, numpy fp32 {rates['numpy_fp32']:.1f} GFLOP/s at 640x512x512): parser "
+        f"{parser_flops / 1e6:.2f} MFLOP a token at the int8 rate (the biaffine's pairwise products not counted), "
+        f"DAN {dan_flops:,.0f} FLOP a text at the fp32 rate. {METHOD}. CPU {cpu_model()}, {os.cpu_count()} logical "
+        f"CPUs shared with other jobs: load before `{load_before}`, after `{load_after}` (read the ratios, not the "
+        "absolute figures). Versions: " + ", ".join(f"{k} {v}" for k, v in results["versions"].items()) + "."
+    )
+    if peers:
+        note += f" fastText wordNgrams 2 SST-2 test accuracy {results['fasttext_accuracy_sst2_test']:.4f}."
+    columns = [
+        "us_per_token",
+        "us_per_text",
+        "share",
+        "limit_us_per_token",
+        "limit_us_per_text",
+        "tokens_per_cpu_s",
+        "texts_per_cpu_s",
+        "cpu_s_per_million",
+        "wh_per_million",
+    ]
+    write_results(Path(args.output_dir), "time_budget", results, rows, columns, note, first_column="stage")
+
+
+if __name__ == "__main__":
+    main()

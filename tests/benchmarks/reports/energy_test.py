@@ -1,0 +1,12 @@
+"""CPU-seconds and the TDP-share energy estimate per million items."""
+
+import pytest
+
+from benchmarks.reports.energy import WATTS_PER_CPU, cpu_seconds_per_million, kwh, wh_per_million
+
+
+def test_energy_per_million_from_a_rate():
+    assert cpu_seconds_per_million(20_000.0) == pytest.approx(50.0)
+    assert wh_per_million(20_000.0) == pytest.approx(50.0 * WATTS_PER_CPU / 3600)
+    assert kwh(10.0) == pytest.approx(10.0 * WATTS_PER_CPU / 1000)
+    assert cpu_seconds_per_million(None) is None and wh_per_million(0.0) is None and kwh(None) is None

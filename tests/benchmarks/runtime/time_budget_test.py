@@ -1,0 +1,25 @@
+"""The time budget's arithmetic: stage rows and their shares, and the FLOP counts
+read from the shipped graphs (the benchmark itself needs the data sets and minutes)."""
+
+import pytest
+
+from benchmarks.runtime.time_budget import CLASSIFIER, PARSER, dan_weight_flops, stage_rows, weight_flops
+
+
+def test_stage_rows_give_shares_other_and_the_end_to_end_rate():
+    budget = {"seconds": {"read": 0.1, "model": 0.5, "end-to-end": 1.0}}
+    rows = stage_rows("job", budget, "text", 1000, {"model": 2.0})
+    assert rows["job read"]["us_per_text"] == pytest.approx(100.0)
+    assert rows["job model"]["share"] == pytest.approx(0.5) and rows["job model"]["limit_us_per_text"] == 2.0
+    assert rows["job other"]["us_per_text"] == pytest.approx(400.0)  # 1.0 - 0.1 - 0.5 seconds
+    end = rows["job end-to-end"]
+    assert end["share"] == pytest.approx(1.0) and end["texts_per_cpu_s"] == pytest.approx(1000.0)
+    assert end["cpu_s_per_million"] == pytest.approx(1000.0)
+
+
+def test_flops_of_the_shipped_graphs():
+    # DAN: 8 x 200 and 200 x 2 layers (the 200,002 x 8 table is a lookup, not counted)
+    assert dan_weight_flops(CLASSIFIER / "model.int8.onnx") == 2 * (8 * 200 + 200 * 2)
+    no_chars, with_chars = weight_flops(PARSER / "model.int8.onnx", 0.0), weight_flops(PARSER / "model.int8.onnx", 5.0)
+    assert 2.5e6 < no_chars < 4e6  # three BiLSTMs and the MLPs
+    assert with_chars - no_chars == pytest.approx(5.0 * 2 * 100 * 32 * 3)  # the character CNN, per character
