@@ -33,6 +33,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
 
         sys.exit(serve(args[1:]))
     if args and args[0] in RUNTIME_COMMANDS:
+        if argv is None and args[0] in ("parse", "tag", "classify"):
+            _keep_torch_out(args[0])
         sys.exit(run_runtime(args))
     if not args or args[0] in ("-h", "--help"):
         print(__doc__)
@@ -42,6 +44,17 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
 
 
 # ------------------------------------------------------------------------------ runtime side
+def _keep_torch_out(command: str) -> None:
+    """The ONNX commands never need torch, but spaCy's thinc imports it wherever it is installed (the
+    training environment: seconds of start-up and hundreds of MB); refuse it as `green-nlp serve` does. Only
+    for the command itself (`main()` from the console script): a program calling `main(argv)` keeps
+    its imports."""
+    from green_nlp.serve import import_guard
+
+    if not import_guard.heavy_modules():
+        import_guard.install(f"green-nlp {command}")
+
+
 def _runtime_parser() -> argparse.ArgumentParser:
     from green_nlp.runtime.classifier import NO_FEATURES_SETTINGS  # numpy: only for the runtime commands
 

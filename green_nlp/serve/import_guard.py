@@ -17,11 +17,14 @@ BLOCKED = ("torch", "allennlp", "allennlp_models")
 class _RefuseHeavyImports(importlib.abc.MetaPathFinder):
     """A meta-path finder that fails the import of BLOCKED packages and lets everything else through."""
 
+    def __init__(self, command: str = "green-nlp serve") -> None:
+        self.command = command
+
     def find_spec(self, fullname: str, path: Optional[Sequence[str]], target: Any = None) -> None:
         root = fullname.partition(".")[0]
         if root in BLOCKED:
             raise ModuleNotFoundError(
-                f"green-nlp serve runs without {root} (the ONNX runtime only); {fullname} was refused", name=fullname
+                f"{self.command} runs without {root} (the ONNX runtime only); {fullname} was refused", name=fullname
             )
 
 
@@ -30,10 +33,11 @@ def heavy_modules() -> list:
     return sorted(name for name in sys.modules if name.partition(".")[0] in BLOCKED)
 
 
-def install() -> None:
-    """Refuse torch and allennlp from now on; fails if one is imported already (too late to keep out)."""
+def install(command: str = "green-nlp serve") -> None:
+    """Refuse torch and allennlp from now on; fails if one is imported already (too late to keep out).
+    `command` names the program in the refusal (the server, or green-nlp parse|tag|classify)."""
     loaded = heavy_modules()
     if loaded:
         raise RuntimeError(f"torch/allennlp already imported before the server started: {loaded[:5]}")
     if not any(isinstance(finder, _RefuseHeavyImports) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _RefuseHeavyImports())
+        sys.meta_path.insert(0, _RefuseHeavyImports(command))
