@@ -101,7 +101,7 @@ def test_tagger_counts_unseen_tags_as_missed_spans(tmp_path):
     # one warning per unseen tag, naming where it was first met (S-FICTION occurs twice)
     assert log.count("gold label 'S-FICTION'") == 1 and log.count("gold label 'I-PER'") == 1
     assert f"'I-PER' (first at unseen.txt:{numbers[1]})" in log
-    assert f"'S-FICTION' (first at unseen.txt:{numbers[4]})" in log
+    assert f"'S-FICTION' (first at unseen.txt:{numbers[4]}, where the file says 'I-FICTION')" in log
     assert "KeyError" not in log and "Traceback" not in log
 
 

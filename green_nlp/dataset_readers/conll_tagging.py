@@ -218,8 +218,9 @@ class ConllTaggingReader(DatasetReader):
             sentences = [s for i, s in enumerate(sentences) if (i in dev) == (self._split == "dev")]
         for rows, where in self.shard_iterable(sentences):
             words = [row[0] for row in rows]
-            bioes = to_bioes([row[-1] for row in rows], self._encoding, where)
-            yield self.text_to_instance(words, from_bioes(bioes, self._label_encoding), where)
+            written = [row[-1] for row in rows]
+            tags = from_bioes(to_bioes(written, self._encoding, where), self._label_encoding)
+            yield self.text_to_instance(words, tags, _with_written_tags(where, written, tags))
 
     def text_to_instance(
         self, words: List[str], tags: Optional[List[str]] = None, sources: Optional[List[str]] = None
@@ -236,6 +237,15 @@ class ConllTaggingReader(DatasetReader):
             metadata["tags"] = tags
         fields["metadata"] = MetadataField(metadata)
         return Instance(fields)
+
+
+def _with_written_tags(where: List[str], written: List[str], tags: List[str]) -> List[str]:
+    """Each word's `file:line`, plus the tag as the file writes it where conversion changed it, so that
+    a warning about an unseen `S-product` also shows the `B-product` the user wrote."""
+    return [
+        place if tag == own else f"{place}, where the file says {own!r}"
+        for place, own, tag in zip(where, written, tags)
+    ]
 
 
 def bioes_to_spans(tags: List[str], classes_to_ignore: Optional[List[str]] = None) -> List[Tuple[str, Tuple[int, int]]]:
