@@ -9,10 +9,12 @@ measurements behind those two pages live here: a study's figures stay in its own
 
 import argparse
 import os
+import re
 from pathlib import Path
-from typing import Iterable, List
+from typing import Iterable, List, Optional
 
 from benchmarks.common import REPO
+from benchmarks.reports.energy import METHOD, cpu_seconds_per_million, wh_per_million
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 TITLES = {
@@ -35,6 +37,8 @@ TITLES = {
     "tagger_runtime_speed": "The LD-Net tagger: AllenNLP predictor vs the ONNX runtime "
     "(`python -m benchmarks.runtime.tagger`)",
     "serve_load": "HTTP serving under load, with and without micro-batching (`python -m benchmarks.serve.load`)",
+    "time_budget": "Where the time goes: per-stage budget of the shipped models, beside fastText "
+    "(`python -m benchmarks.runtime.time_budget`)",
     "ray_scaling": "Bulk prediction and teacher labeling on Ray (`python -m benchmarks.serve.ray_scaling`)",
     "gpu/parser_distillation": "Parser distillation on a GPU "
     "(`python -m benchmarks.parser.distillation --devices gpu`, "
@@ -52,6 +56,7 @@ ORDER = HEADLINE + [
     "shipped_parser_conll18",
     "pretrained_en_sst2_sentiment",
     "dan_runtime_speed",
+    "time_budget",
     "tagger_runtime_speed",
     "serve_load",
     "ray_scaling",
@@ -68,10 +73,77 @@ README's layout names; what they show is discussed in [parser.md](parser.md) and
 """
 
 
+# speed columns measured in CPU time (or on one thread): each gets its CPU-seconds and energy per million
+CPU_SPEED = re.compile(
+    r"^(?:(?P<unit>[a-z]+)_per_cpu_s|(?:[a-z_]+_)?cpu_(?P<unit2>[a-z]+)_per_s|CPU (?P<unit3>tok|sent)/s\b.*"
+    r"|(?P<unit4>tokens|texts|words)/s \(1 thread\b.*)$"
+)
+RAW_RUN = re.compile(r"\.run\d+$")
+UNIT_NAMES = {"tok": "tokens", "sent": "sentences"}
+
+
+def _number(cell: str) -> Optional[float]:
+    try:
+        return float(cell.replace(",", "").strip())
+    except ValueError:
+        return None
+
+
+def _energy_cell(cell: str) -> str:
+    rate = _number(cell)
+    seconds, wh = cpu_seconds_per_million(rate), wh_per_million(rate)
+    if seconds is None or wh is None:
+        return ""
+    return f"{seconds:,.0f} s, {wh:.3g} Wh" if seconds >= 100 else f"{seconds:.1f} s, {wh:.3g} Wh"
+
+
+def with_energy(table: str) -> str:
+    """`table` (a results .md) with a column after each CPU speed column: CPU-seconds and estimated
+    watt-hours per million of its unit, and the estimate's method below. Tables that already carry
+    their own `cpu_s_per_million` are left as they are."""
+    if "cpu_s_per_million" in table:
+        return table
+    lines, added = table.split("\n"), False
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if not (line.startswith("|") and index + 1 < len(lines) and lines[index + 1].startswith("|---")):
+            index += 1
+            continue
+        header = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        matches = [CPU_SPEED.match(name) for name in header]
+        speed = [i for i, match in enumerate(matches) if match]
+        end = index + 2
+        while end < len(lines) and lines[end].startswith("|"):
+            end += 1
+        if speed:
+            added = True
+            for row in range(index, end):
+                cells = lines[row].strip().strip("|").split("|")
+                for i in reversed(speed):
+                    if row == index:
+                        match = matches[i]
+                        assert match is not None
+                        unit = next(u for u in match.groups() if u)
+                        new = f" CPU-s, Wh per M {UNIT_NAMES.get(unit, unit)} "
+                    elif row == index + 1:
+                        new = "---"
+                    else:
+                        new = f" {_energy_cell(cells[i])} " if i < len(cells) else " "
+                    cells.insert(i + 1, new)
+                lines[row] = "|" + "|".join(cells) + "|"
+        index = end
+    if not added:
+        return table
+    return "\n".join(lines).rstrip("\n") + f"\n\nCPU-s, Wh per M: CPU-seconds per million, and {METHOD}.\n"
+
+
 def result_stems(results_dir: Path) -> List[str]:
     """Every results JSON under results_dir (and one folder down, for figures taken on other hardware),
     as a path without suffix, in ORDER and then by name."""
     found = list(results_dir.glob("*.json")) + list(results_dir.glob("*/*.json"))
+    # one run's raw figures (`name.run1.json`, ...) feed other pages (model cards), not a table here
+    found = [path for path in found if not RAW_RUN.search(path.stem)]
     return sorted(
         (p.relative_to(results_dir).with_suffix("").as_posix() for p in found),
         key=lambda stem: (ORDER.index(stem) if stem in ORDER else len(ORDER), stem),
@@ -85,7 +157,7 @@ def render(results_dir: Path, stems: Iterable[str], page_dir: Path, level: str =
         table = results_dir / f"{stem}.md"
         if not table.exists():
             raise SystemExit(f"{stem}.json has no {stem}.md: re-run the benchmark script that writes it")
-        part = f"{level} {TITLES.get(stem, stem)}\n\n{table.read_text().strip()}\n"
+        part = f"{level} {TITLES.get(stem, stem)}\n\n{with_energy(table.read_text().strip())}\n"
         for name in [table.stem] + EXTRA_PLOTS.get(stem, []):
             plot = table.with_name(f"{name}.png")
             if plot.exists():

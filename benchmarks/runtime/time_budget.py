@@ -28,7 +28,6 @@ import io  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
 import statistics  # noqa: E402
-import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from importlib import metadata  # noqa: E402
@@ -48,11 +47,8 @@ WEIGHT_OPS = {"MatMul", "Gemm", "MatMulInteger", "DynamicQuantizeMatMul", "LSTM"
 
 
 def load_avg() -> str:
-    """The 1, 5 and 15 minute load averages (`uptime`), the machine's business during the run."""
-    try:
-        return subprocess.run(["uptime"], capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    """The 1, 5 and 15 minute load averages (as `uptime` shows them): how busy the machine was."""
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def versions(names: Sequence[str]) -> Dict[str, str]:
@@ -385,8 +381,10 @@ def main() -> None:
         f"{rates['onnxruntime_fp32']:.1f}, numpy fp32 {rates['numpy_fp32']:.1f} GFLOP/s at 640x512x512): parser "
         f"{parser_flops / 1e6:.2f} MFLOP a token at the int8 rate (the biaffine's pairwise products not counted), "
         f"DAN {dan_flops:,.0f} FLOP a text at the fp32 rate. {METHOD}. CPU {cpu_model()}, {os.cpu_count()} logical "
-        f"CPUs shared with other jobs: load before `{load_before}`, after `{load_after}` (read the ratios, not the "
-        "absolute figures). Versions: " + ", ".join(f"{k} {v}" for k, v in results["versions"].items()) + "."
+        f"CPUs shared with other jobs: load averages (1, 5, 15 min) before {load_before}, after {load_after} "
+        "(read the ratios, not the absolute figures). Versions: "
+        + ", ".join(f"{k} {v}" for k, v in results["versions"].items())
+        + "."
     )
     if peers:
         note += f" fastText wordNgrams 2 SST-2 test accuracy {results['fasttext_accuracy_sst2_test']:.4f}."

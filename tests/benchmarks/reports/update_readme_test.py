@@ -64,3 +64,33 @@ def test_the_committed_readme_and_results_page_match_the_results_files(tmp_path)
     assert (tmp_path / "docs" / "results.md").read_text() == (REPO_ROOT / "docs" / "results.md").read_text(), (
         "docs/results.md is out of date: run python -m benchmarks.reports.update_readme"
     )
+
+
+def test_cpu_speed_columns_get_cpu_seconds_and_energy_per_million():
+    table = (
+        "| model | cpu_tokens_per_s | texts_per_wall_s | CPU sent/s b32 |\n|---|---|---|---|\n"
+        "| a | 20,000.0 | 5.0 | 1,000 |\n| b |  | 7.0 | x |\n\nnote\n"
+    )
+    out = update_readme.with_energy(table).splitlines()
+    assert out[0] == (
+        "| model | cpu_tokens_per_s | CPU-s, Wh per M tokens | texts_per_wall_s | CPU sent/s b32 "
+        "| CPU-s, Wh per M sentences |"
+    )
+    assert out[1].count("---") == 6
+    wh = 50.0 * 225 / 64 / 3600  # 50 CPU-s per million tokens
+    assert out[2] == f"| a | 20,000.0 | 50.0 s, {wh:.3g} Wh | 5.0 | 1,000 | 1,000 s, {20 * wh:.3g} Wh |"
+    assert out[3] == "| b |  |  | 7.0 | x |  |"  # no figure, no estimate
+    assert out[5] == "note" and "TDP share" in out[-1]
+
+
+def test_a_table_without_cpu_speed_or_with_its_own_energy_is_unchanged():
+    plain = "| model | las |\n|---|---|\n| a | 80.0 |\n"
+    assert update_readme.with_energy(plain) == plain
+    own = "| stage | texts_per_cpu_s | cpu_s_per_million |\n|---|---|---|\n| a | 1.0 | 1e6 |\n"
+    assert update_readme.with_energy(own) == own
+
+
+def test_one_runs_raw_figures_are_not_a_results_part(tmp_path):
+    _results(tmp_path, ["ldnet"])
+    (tmp_path / "benchmarks" / "results" / "ldnet.run1.json").write_text("{}")
+    assert update_readme.result_stems(tmp_path / "benchmarks" / "results") == ["ldnet"]
