@@ -68,7 +68,10 @@ class _ArchiveComponent:
         self.archive = cached_archive(str(archive), cuda_device, overrides)
 
     def __call__(self, doc: Doc) -> Doc:
-        self.annotate([doc])
+        try:
+            self.annotate([doc])
+        except ValueError as error:  # the messages below do not name the component: say which one
+            raise ValueError(f"{self.name}: {error}") from error
         return doc
 
     def pipe(self, stream: Iterable[Doc], batch_size: Optional[int] = None) -> Iterator[Doc]:
@@ -93,7 +96,23 @@ class _ArchiveComponent:
             logger.warning("document %d of the stream left unannotated by %s", position, reason)
 
     def annotate(self, docs: List[Doc]) -> None:
+        """Annotate every doc or raise (ValueError for bad input) without naming the component:
+        `__call__` and `pipe` put the name in front once."""
         raise NotImplementedError
+
+
+def check_sentence(sentence: Span, indices: List[int], words: List[str], max_sentence_length: int) -> None:
+    """The checks every component makes before a sentence reaches a model: no NUL (the file paths
+    and the predictors refuse it; it would be copied into the annotations), not over the length
+    limit (a parser's scores are n² in memory; a tagger's time grows with it)."""
+    for i, word in zip(indices, words):
+        if "\x00" in word:
+            raise ValueError(f"token {i} ({word!r}) holds a NUL character; remove it from the text")
+    if len(words) > max_sentence_length:
+        raise ValueError(
+            f"a sentence of {len(words)} tokens (from token {sentence.start}) is over "
+            f"max_sentence_length={max_sentence_length}; split it or raise the limit"
+        )
 
 
 # ----------------------------------------------------------------------------------- parser
@@ -128,17 +147,13 @@ class ParserComponent(_ArchiveComponent):
 
     def _sentence_input(self, sentence: Span) -> Tuple[List[int], List[str], Optional[List[str]]]:
         indices, words = _words(sentence)
-        if len(words) > self.max_sentence_length:
-            raise ValueError(
-                f"{self.name}: a sentence of {len(words)} tokens (from token {sentence.start}) is over "
-                f"max_sentence_length={self.max_sentence_length}; split it or raise the limit"
-            )
+        check_sentence(sentence, indices, words, self.max_sentence_length)
         upos = None
         if self.needs_upos and words:
             upos = [sentence.doc[i].pos_ for i in indices]
             if not all(upos):
                 raise ValueError(
-                    f"{self.name}: {self.archive_path} was trained with gold UPOS input, but token.pos_ "
+                    f"{self.archive_path} was trained with gold UPOS input, but token.pos_ "
                     "is unset; put a tagger before it or use a parser trained for raw text "
                     "(upos_embedding_dim 0, predict_upos true)"
                 )
@@ -235,14 +250,31 @@ class NerComponent(_PredictorComponent):
     """Sets `doc.ents` from an LD-Net tagger archive (BIOES tags), replacing existing entities.
 
     Each sentence of `doc.sents` (the whole Doc when it has no sentence boundaries) goes to the
-    predictor as `{"words": [...]}`, its non-space tokens.
+    predictor as `{"words": [...]}`, its non-space tokens. A sentence over `max_sentence_length`
+    tokens is refused as the parser refuses it (in `nlp.pipe`: that doc flagged, the rest tagged).
     """
+
+    def __init__(
+        self,
+        name: str,
+        archive: str,
+        cuda_device: int = -1,
+        batch_size: int = 32,
+        overrides: str = "",
+        predictor: Optional[str] = None,
+        max_sentence_length: int = 1000,
+    ) -> None:
+        if max_sentence_length < 1:
+            raise ValueError(f"{name}: max_sentence_length must be positive, got {max_sentence_length}")
+        super().__init__(name, archive, cuda_device, batch_size, overrides, predictor)
+        self.max_sentence_length = max_sentence_length
 
     def annotate(self, docs: List[Doc]) -> None:
         jobs = []  # (doc number, token indices, words)
         for number, doc in enumerate(docs):
             for sentence in doc.sents if doc.has_annotation("SENT_START") else [doc[:]]:
                 indices, words = _words(sentence)
+                check_sentence(sentence, indices, words, self.max_sentence_length)
                 if words:
                     jobs.append((number, indices, words))
         entities: List[List[Span]] = [[] for _ in docs]
@@ -300,6 +332,6 @@ class ClassifierComponent(_PredictorComponent):
             doc.cats = probs_to_cats(output["probs"], dict(enumerate(names)) if names else self.labels)
             if "label" in output and doc.cats and max(doc.cats, key=lambda label: doc.cats[label]) != output["label"]:
                 raise ValueError(
-                    f"{self.name}: the predictor's label {output['label']!r} is not the most probable "
+                    f"the predictor's label {output['label']!r} is not the most probable "
                     "class of its probs; label_namespace does not match the model"
                 )

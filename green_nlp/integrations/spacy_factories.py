@@ -37,12 +37,26 @@ def make_parser(
 
 
 @Language.factory(
-    "green_nlp_ner", default_config={"cuda_device": -1, "batch_size": 32, "overrides": "", "predictor": None}
+    "green_nlp_ner",
+    default_config={
+        "cuda_device": -1,
+        "batch_size": 32,
+        "overrides": "",
+        "predictor": None,
+        "max_sentence_length": 1000,
+    },
 )
 def make_ner(
-    nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str, predictor: Optional[str]
+    nlp: Language,
+    name: str,
+    archive: str,
+    cuda_device: int,
+    batch_size: int,
+    overrides: str,
+    predictor: Optional[str],
+    max_sentence_length: int,
 ) -> "NerComponent":
-    return _components().NerComponent(name, archive, cuda_device, batch_size, overrides, predictor)
+    return _components().NerComponent(name, archive, cuda_device, batch_size, overrides, predictor, max_sentence_length)
 
 
 @Language.factory(
