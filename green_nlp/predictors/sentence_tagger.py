@@ -46,7 +46,8 @@ class SentenceTaggerPredictor(Predictor):
         if "words" in inputs:
             return [list(inputs["words"])] if inputs["words"] else []
         if "sentence" not in inputs:
-            raise ValueError("input needs a 'sentence' (text) or 'words' (list of tokens) key")
+            written = sorted(key for key in inputs if key != "line")  # `line`: added by allennlp predict
+            raise ValueError(f"input needs a 'sentence' (text) or 'words' (list of tokens) key; the line has {written}")
         return self._segmenter.split(inputs["sentence"])
 
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:

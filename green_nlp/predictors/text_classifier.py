@@ -56,7 +56,9 @@ class TextClassifierPredictor(Predictor):
         check_json_fields(json_dict)
         text = json_dict.get("text", json_dict.get("sentence"))
         if not isinstance(text, str):
-            raise ValueError(f"expected a 'text' or 'sentence' string, got keys {sorted(json_dict)}")
+            # `line` is the line number `allennlp predict` adds (patches/predict_per_line), not the user's
+            written = sorted(key for key in json_dict if key != "line")
+            raise ValueError(f"expected a 'text' or 'sentence' string; the line has keys {written}")
         return self._dataset_reader.text_to_instance(text)
 
     def _readable(self, label: str) -> str:

@@ -170,6 +170,7 @@ def test_tagger_keeps_every_good_line_in_order(tmp_path):
     _check_records(records, expected, good_outputs, _json_error_line, lambda a, b: a == b)
     _check_stderr(result.stderr, input_file, expected)
     assert set(records[4]) == {"error", "line"} and "'sentence'" in records[4]["error"]
+    assert records[4]["error"].endswith("the line has ['text']")  # not the line number predict adds (issue 44)
 
 
 def _tagger_case(folder: Path) -> Tuple[Path, List[Tuple[str, int]], List[Any]]:
@@ -259,6 +260,9 @@ def test_classifier_keeps_every_good_line_in_order(tmp_path):
     records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     _check_records(records, expected, good_outputs, _json_error_line, _same_prediction)
     _check_stderr(result.stderr, input_file, expected)
+    mismatched_record = next(record for record in records if record.get("line") == 6)
+    # the keys the user wrote, not the line number predict adds (issue 44: "got keys ['line', 'words']")
+    assert mismatched_record["error"].endswith("the line has keys ['words']"), mismatched_record
 
 
 def test_classifier_console_output_is_allennlps_with_error_records(tmp_path):
