@@ -11,6 +11,7 @@ from allennlp.data.token_indexers import SingleIdTokenIndexer
 from green_nlp.data.folds import check_fold_settings, sentence_fold
 from green_nlp.data.gold_label_field import GoldLabelField
 from green_nlp.dataset_readers.conllu_sentences import ConlluFormatError, DependencySentence, read_conllu
+from green_nlp.dataset_readers.long_sentences import LongSentenceWarning
 from green_nlp.names import register_with_old_names
 from green_nlp.runtime.lemma_rules import make_rules
 
@@ -117,6 +118,10 @@ class ConlluDependenciesReader(DatasetReader):
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         skipped = left_out = 0
+        long_sentences = LongSentenceWarning(
+            "set dataset_reader.max_sentence_length (validation_dataset_reader for evaluate and predict) to skip "
+            """longer ones, e.g. -o '{"validation_dataset_reader.max_sentence_length": 300}'"""
+        )
         on_error = self._report_malformed if self._skip_malformed else None
         sentences = self.shard_iterable(read_conllu(file_path, on_error=on_error))
         for sentence in sentences:
@@ -129,6 +134,7 @@ class ConlluDependenciesReader(DatasetReader):
             if self._max_sentence_length is not None and len(sentence.words) > self._max_sentence_length:
                 skipped += 1
                 continue
+            long_sentences.check(len(sentence.words), f"{file_path}:{sentence.first_line}", self._max_sentence_length)
             yield self.sentence_to_instance(sentence)
         if skipped:
             logger.warning(

@@ -9,6 +9,7 @@ from allennlp.data import DatasetReader, Instance
 from allennlp.models import Model
 from allennlp.predictors import Predictor
 
+from green_nlp.dataset_readers.long_sentences import LongSentenceWarning
 from green_nlp.line_stream import check_json_fields, json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu  # shared with the ONNX runtime
@@ -59,6 +60,10 @@ class DependencyParserPredictor(Predictor):
         self._max_sentence_length = max_sentence_length
         self._segmenter = SpacySegmenter(language)
         self._line_number = 0
+        self._long_sentences = LongSentenceWarning(
+            "lower it to refuse such sentences (an error record), e.g. --predictor-args "
+            """'{"max_sentence_length": 300}'"""
+        )
 
     # ------------------------------------------------------------------ input
     def load_line(self, line: str) -> JsonDict:
@@ -115,6 +120,8 @@ class DependencyParserPredictor(Predictor):
                 sentences = self._sentences(record)
                 for sentence in sentences:
                     self._check(sentence["words"])
+                    where = f"line {record.get('line')}"
+                    self._long_sentences.check(len(sentence["words"]), where, self._max_sentence_length)
                 line_instances = [self._dataset_reader.text_to_instance(s["words"], s["upos"]) for s in sentences]
             except (ValueError, TypeError, KeyError) as error:
                 per_line.append({"error": str(error), "line": record.get("line")})
