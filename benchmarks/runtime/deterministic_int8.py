@@ -14,11 +14,10 @@ import argparse
 import json
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 from benchmarks.common import REPO
 from green_nlp.runtime import load
@@ -69,6 +68,22 @@ def clipped_inputs(folder: Path, sentences: List[List[str]]) -> Dict[str, Any]:
     return report
 
 
+def conllu_sentences(path: Path) -> List[Tuple[List[str], List[int], List[str], List[str]]]:
+    """(words, gold heads, relations, UPOS) per sentence (multiword tokens and empty nodes skipped)."""
+    from green_nlp.dataset_readers import read_conllu
+
+    return [(s.words, s.heads or [], s.deprels or [], s.upos or []) for s in read_conllu(path)]
+
+
+def sst2_texts(sst2: Path, split: str) -> Tuple[List[str], List[str]]:
+    """(texts, gold label names) of an SST-2 split."""
+    from green_nlp.dataset_readers.text_classification import read_examples
+
+    names = {"0": "negative", "1": "positive"}
+    examples = list(read_examples(str(sst2 / f"{split}.tsv")))
+    return [e.text for e in examples], [names[str(e.label)] for e in examples]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before-rev", required=True)
@@ -78,10 +93,6 @@ def main() -> None:
     parser.add_argument("--clip-sentences", type=int, default=0, help="EWT train sentences for the clip count")
     args = parser.parse_args()
     results: Dict[str, Any] = {"before_rev": args.before_rev, "repeats": args.repeats, "threads": 1}
-    sys.path.insert(0, str(REPO / "scripts"))
-    from pretrained_parser import conllu_sentences  # noqa: E402
-    from pretrained_sentiment import sst2_texts  # noqa: E402
-
     test = conllu_sentences(data_path("ud", "UD_English-EWT", "en_ewt-ud-test.conllu"))[: args.sentences]
     texts, gold = sst2_texts(data_path("cls", "sst2"), "test")
     with tempfile.TemporaryDirectory() as scratch:
@@ -112,6 +123,7 @@ def main() -> None:
                 for p, (_, gh, gd, _) in zip(answers[side], test)
                 for h, d, gh, gd in zip(p.heads, p.deprels, gh, gd)
             )
+            uas = sum(h == gh for p, (_, gh, _, _) in zip(answers[side], test) for h, gh in zip(p.heads, gh))
             print(
                 f"parser {side}: {words / best[('parser', side)]:,.0f} tokens/s, "
                 f"LAS {100 * las / words:.2f} ({words} words)"
@@ -119,6 +131,7 @@ def main() -> None:
             results[f"parser_{side}"] = {
                 "tokens_per_s": round(words / best[("parser", side)]),
                 "las": round(100 * las / words, 2),
+                "uas": round(100 * uas / words, 2),
                 "words": words,
             }
             for size in (1, 32):
