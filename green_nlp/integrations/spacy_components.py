@@ -19,27 +19,26 @@ warning names its index in the stream), and every other document is annotated as
 """
 
 import functools
-import logging
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 from allennlp.models.archival import Archive, load_archive
 from allennlp.predictors import Predictor
 from spacy.attrs import DEP, HEAD, POS
-from spacy.parts_of_speech import IDS as POS_IDS
 from spacy.tokens import Doc, Span
 from spacy.training import Alignment
-from spacy.util import minibatch
 
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
 from green_nlp.dataset_readers.conllu_dependencies import ConlluDependenciesReader
-
-SPACE_DEPREL = "dep"  # UD's "unspecified dependency", for whitespace tokens
-ERROR_EXTENSION = "green_error"  # doc._.green_error: why a green_nlp component left the doc unannotated
-
-logger = logging.getLogger(__name__)
-if not Doc.has_extension(ERROR_EXTENSION):
-    Doc.set_extension(ERROR_EXTENSION, default=None)
+from green_nlp.integrations.spacy_common import (  # noqa: F401  (SPACE_DEPREL, ERROR_EXTENSION: this module's names too)
+    ERROR_EXTENSION,
+    SPACE_DEPREL,
+    PipeComponent,
+    check_sentence,
+    fill_tree,
+    sentences_of,
+    words_of,
+)
 
 
 @functools.lru_cache(maxsize=8)
@@ -50,69 +49,13 @@ def cached_archive(path: str, cuda_device: int = -1, overrides: str = "") -> Arc
     return archive
 
 
-def _words(tokens: Iterable[Any]) -> Tuple[List[int], List[str]]:
-    """Doc indices and texts of the non-whitespace tokens."""
-    kept = [token for token in tokens if not token.is_space]
-    return [token.i for token in kept], [token.text for token in kept]
-
-
-class _ArchiveComponent:
-    """Shared plumbing: the archive, batching over `nlp.pipe`, `__call__` as a batch of one."""
+class _ArchiveComponent(PipeComponent):
+    """An archive loaded once (see `cached_archive`); batching and flagging from `PipeComponent`."""
 
     def __init__(self, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str) -> None:
-        if batch_size < 1:
-            raise ValueError(f"{name}: batch_size must be positive, got {batch_size}")
-        self.name = name
+        super().__init__(name, batch_size)
         self.archive_path = archive
-        self.batch_size = batch_size
         self.archive = cached_archive(str(archive), cuda_device, overrides)
-
-    def __call__(self, doc: Doc) -> Doc:
-        try:
-            self.annotate([doc])
-        except ValueError as error:  # the messages below do not name the component: say which one
-            raise ValueError(f"{self.name}: {error}") from error
-        return doc
-
-    def pipe(self, stream: Iterable[Doc], batch_size: Optional[int] = None) -> Iterator[Doc]:
-        """Annotate batch by batch; a batch that fails is annotated one doc at a time, so only the
-        docs that fail alone are left unannotated (and flagged in `doc._.green_error`)."""
-        position = 0
-        for docs in minibatch(stream, size=batch_size or self.batch_size):
-            try:
-                self.annotate(docs)
-            except Exception:  # noqa: BLE001  find the bad doc(s); the others must still be annotated
-                for offset, doc in enumerate(docs):
-                    self._annotate_or_flag(doc, position + offset)
-            position += len(docs)
-            yield from docs
-
-    def _annotate_or_flag(self, doc: Doc, position: int) -> None:
-        try:
-            self.annotate([doc])
-        except Exception as error:  # noqa: BLE001  reported on the doc, as the class docstring says
-            reason = f"{self.name}: {error}"
-            doc._.set(ERROR_EXTENSION, reason)
-            logger.warning("document %d of the stream left unannotated by %s", position, reason)
-
-    def annotate(self, docs: List[Doc]) -> None:
-        """Annotate every doc or raise (ValueError for bad input) without naming the component:
-        `__call__` and `pipe` put the name in front once."""
-        raise NotImplementedError
-
-
-def check_sentence(sentence: Span, indices: List[int], words: List[str], max_sentence_length: int) -> None:
-    """The checks every component makes before a sentence reaches a model: no NUL (the file paths
-    and the predictors refuse it; it would be copied into the annotations), not over the length
-    limit (a parser's scores are n² in memory; a tagger's time grows with it)."""
-    for i, word in zip(indices, words):
-        if "\x00" in word:
-            raise ValueError(f"token {i} ({word!r}) holds a NUL character; remove it from the text")
-    if len(words) > max_sentence_length:
-        raise ValueError(
-            f"a sentence of {len(words)} tokens (from token {sentence.start}) is over "
-            f"max_sentence_length={max_sentence_length}; split it or raise the limit"
-        )
 
 
 # ----------------------------------------------------------------------------------- parser
@@ -146,7 +89,7 @@ class ParserComponent(_ArchiveComponent):
         self.max_sentence_length = max_sentence_length
 
     def _sentence_input(self, sentence: Span) -> Tuple[List[int], List[str], Optional[List[str]]]:
-        indices, words = _words(sentence)
+        indices, words = words_of(sentence)
         check_sentence(sentence, indices, words, self.max_sentence_length)
         upos = None
         if self.needs_upos and words:
@@ -162,8 +105,7 @@ class ParserComponent(_ArchiveComponent):
     def annotate(self, docs: List[Doc]) -> None:
         jobs = []  # (doc number, sentence span, token indices, words, upos)
         for number, doc in enumerate(docs):
-            sentences = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
-            for sentence in sentences:
+            for sentence in sentences_of(doc):
                 jobs.append((number, sentence) + self._sentence_input(sentence))
         # sentences with words, shortest first: less padding per batch
         to_parse = sorted((k for k, job in enumerate(jobs) if job[3]), key=lambda k: len(jobs[k][3]))
@@ -179,34 +121,17 @@ class ParserComponent(_ArchiveComponent):
         for k, (number, sentence, indices, _, _) in enumerate(jobs):
             output = outputs.get(k)
             predicts_upos |= output is not None and "predicted_upos" in output
-            self._fill(docs[number], arrays[number], sentence, indices, output)
+            tree = None if output is None else _tree(output)
+            fill_tree(docs[number], arrays[number], sentence, indices, tree)
         for number, doc in enumerate(docs):
             if len(doc):
                 attrs = [HEAD, DEP, POS] if predicts_upos else [HEAD, DEP]
                 doc.from_array(attrs, arrays[number][:, : len(attrs)].astype("uint64"))  # type: ignore[arg-type]  # thinc's Ints2d
 
-    @staticmethod
-    def _fill(
-        doc: Doc, array: numpy.ndarray, sentence: Span, indices: List[int], output: Optional[Dict[str, Any]]
-    ) -> None:
-        """Columns: relative head (spaCy's HEAD), relation string id, UPOS symbol id."""
-        strings = doc.vocab.strings
-        if output is not None:
-            upos = output.get("predicted_upos")
-            for k, (i, head, label) in enumerate(zip(indices, output["predicted_heads"], output["predicted_deprels"])):
-                array[i, 0] = (indices[head - 1] if head > 0 else i) - i
-                array[i, 1] = strings.add(label)
-                if upos is not None:
-                    array[i, 2] = POS_IDS.get(upos[k], POS_IDS["X"])
-        words = set(indices)
-        for token in sentence:
-            if token.i in words:
-                continue
-            before = [i for i in indices if i < token.i]
-            anchor = before[-1] if before else (indices[0] if indices else token.i)
-            array[token.i, 0] = anchor - token.i
-            array[token.i, 1] = strings.add(SPACE_DEPREL)
-            array[token.i, 2] = POS_IDS["SPACE"]
+
+def _tree(output: Dict[str, Any]) -> Tuple[List[int], List[str], Optional[List[str]]]:
+    """The model's output for one sentence as `fill_tree` reads it."""
+    return output["predicted_heads"], output["predicted_deprels"], output.get("predicted_upos")
 
 
 # -------------------------------------------------------------------------------------- NER
@@ -272,8 +197,8 @@ class NerComponent(_PredictorComponent):
     def annotate(self, docs: List[Doc]) -> None:
         jobs = []  # (doc number, token indices, words)
         for number, doc in enumerate(docs):
-            for sentence in doc.sents if doc.has_annotation("SENT_START") else [doc[:]]:
-                indices, words = _words(sentence)
+            for sentence in sentences_of(doc):
+                indices, words = words_of(sentence)
                 check_sentence(sentence, indices, words, self.max_sentence_length)
                 if words:
                     jobs.append((number, indices, words))

@@ -8,12 +8,13 @@ pipeline. The names, default configs and signatures are the components' public c
 """
 
 from types import ModuleType
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Union
 
 from spacy.language import Language
 
 if TYPE_CHECKING:  # for the return annotations only
     from green_nlp.integrations.spacy_components import ClassifierComponent, NerComponent, ParserComponent
+    from green_nlp.integrations.spacy_runtime import RuntimeClassifierComponent, RuntimeParserComponent
 
 
 def _components() -> ModuleType:
@@ -26,13 +27,48 @@ def _components() -> ModuleType:
     return spacy_components
 
 
+def _runtime() -> ModuleType:
+    """The runtime-folder components: onnxruntime and numpy, no torch or allennlp."""
+    from green_nlp.integrations import spacy_runtime
+
+    return spacy_runtime
+
+
+def _uses_runtime(name: str, archive: Optional[str], model: Optional[str]) -> bool:
+    """True for `model` (a runtime folder or shipped name), False for `archive`; exactly one is given."""
+    if (archive is None) == (model is None):
+        raise ValueError(
+            f"{name}: give either model (a shipped model name or an exported folder; runs without torch) "
+            "or archive (a model.tar.gz, needs the training stack)" + (", not both" if archive is not None else "")
+        )
+    return model is not None
+
+
 @Language.factory(
     "green_nlp_parser",
-    default_config={"cuda_device": -1, "batch_size": 32, "overrides": "", "max_sentence_length": 1000},
+    default_config={
+        "archive": None,
+        "model": None,
+        "cuda_device": -1,
+        "batch_size": 32,
+        "overrides": "",
+        "max_sentence_length": 1000,
+        "precision": "auto",
+    },
 )
 def make_parser(
-    nlp: Language, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str, max_sentence_length: int
-) -> "ParserComponent":
+    nlp: Language,
+    name: str,
+    archive: Optional[str],
+    model: Optional[str],
+    cuda_device: int,
+    batch_size: int,
+    overrides: str,
+    max_sentence_length: int,
+    precision: str,
+) -> Union["ParserComponent", "RuntimeParserComponent"]:
+    if _uses_runtime(name, archive, model):
+        return _runtime().RuntimeParserComponent(name, model, batch_size, max_sentence_length, precision)
     return _components().ParserComponent(name, archive, cuda_device, batch_size, overrides, max_sentence_length)
 
 
@@ -62,23 +98,32 @@ def make_ner(
 @Language.factory(
     "green_nlp_classifier",
     default_config={
+        "archive": None,
+        "model": None,
         "cuda_device": -1,
         "batch_size": 32,
         "overrides": "",
         "predictor": None,
         "label_namespace": "labels",
+        "no_known_features": "flag",
+        "precision": "auto",
     },
 )
 def make_classifier(
     nlp: Language,
     name: str,
-    archive: str,
+    archive: Optional[str],
+    model: Optional[str],
     cuda_device: int,
     batch_size: int,
     overrides: str,
     predictor: Optional[str],
     label_namespace: str,
-) -> "ClassifierComponent":
+    no_known_features: str,
+    precision: str,
+) -> Union["ClassifierComponent", "RuntimeClassifierComponent"]:
+    if _uses_runtime(name, archive, model):
+        return _runtime().RuntimeClassifierComponent(name, model, batch_size, no_known_features, precision)
     return _components().ClassifierComponent(
         name, archive, cuda_device, batch_size, overrides, predictor, label_namespace
     )
