@@ -29,6 +29,8 @@ class DependencyParserPredictor(Predictor):
     lines (`2-3 cannot _ ...`) included; empty nodes (`5.1`, enhanced graphs only) are dropped. Add
     `-o '{"validation_dataset_reader.skip_malformed": true}'` to report a malformed sentence as
     `file:line: why` on stderr and go on with the next one.
+    A model with the LEMMA / FEATS / XPOS heads (`predict_lemmas` ...) writes those columns too
+    (`lemmas`, `feats`, `xpos` in JSON), in place of a CoNLL-U input's own.
 
     One input line gives one output record holding all its sentences, so output order and count
     follow the input. A line that cannot be parsed yields an `{"error": ...}` record (a `#` comment
