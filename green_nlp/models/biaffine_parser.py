@@ -330,7 +330,16 @@ class BiaffineDependencyParser(Model, Distillable):
             if distiller is not None and self.training:
                 output["loss"] = distiller.loss(
                     ParserDistillationInput(
-                        self, scores, gold_label_scores, output["loss"], words, head_indices, head_tags, upos, metadata
+                        self,
+                        scores,
+                        gold_label_scores,
+                        output["loss"],
+                        words,
+                        head_indices,
+                        head_tags,
+                        upos,
+                        metadata,
+                        extra_targets=extra_targets,
                     )
                 )
         decoded: Optional[Dict[str, torch.Tensor]] = None

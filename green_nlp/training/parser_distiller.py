@@ -53,6 +53,7 @@ class ParserScorer(Protocol):
         head_tags: torch.Tensor,
         upos: Optional[torch.Tensor] = None,
         gold_label_scores: Optional[torch.Tensor] = None,
+        extra_targets: Optional[Dict[str, torch.Tensor]] = None,
     ) -> torch.Tensor: ...
 
 
@@ -66,7 +67,8 @@ class ParserDistillationInput:
     (batch, n+1, labels); `gold_loss`: its own CE(arc) + CE(label) [+ CE(upos)] over the batch, or
     None to have it recomputed; `head_indices`, `head_tags`: the given trees (batch, n), gold or, on
     silver sentences, the teacher's 1-best; `metadata`: the reader's, where a silver sentence
-    carries its `SilverTargets` under `"silver"`.
+    carries its `SilverTargets` under `"silver"`; `extra_targets`: the gold tags of the student's
+    extra heads (lemma scripts, FEATS, XPOS: (batch, n) each), so a recomputed gold loss keeps them.
     """
 
     student: ParserScorer
@@ -78,6 +80,7 @@ class ParserDistillationInput:
     head_tags: torch.Tensor
     upos: Optional[torch.Tensor] = None
     metadata: Optional[List[Dict[str, Any]]] = None
+    extra_targets: Optional[Dict[str, torch.Tensor]] = None
 
     @property
     def gold_heads(self) -> torch.Tensor:
@@ -104,6 +107,9 @@ class ParserDistillationInput:
             head_tags=self.head_tags[index],
             upos=None if self.upos is None else self.upos[index],
             metadata=None if self.metadata is None else [self.metadata[i] for i in index.tolist()],
+            extra_targets=None
+            if self.extra_targets is None
+            else {field: tags[index] for field, tags in self.extra_targets.items()},
         )
 
 
@@ -268,7 +274,12 @@ class ParserDistiller(Distiller[ParserDistillationInput]):
         gold_loss = inputs.gold_loss
         if gold_loss is None:
             gold_loss = inputs.student.loss(
-                inputs.scores, inputs.head_indices, inputs.head_tags, inputs.upos, inputs.gold_label_scores
+                inputs.scores,
+                inputs.head_indices,
+                inputs.head_tags,
+                inputs.upos,
+                inputs.gold_label_scores,
+                extra_targets=inputs.extra_targets,
             )
         if self.teacher is None:
             return self.ce_weight * gold_loss

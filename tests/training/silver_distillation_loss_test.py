@@ -34,14 +34,16 @@ class StandIn:
         self.vocab.add_tokens_to_namespace(list(DEPRELS), "deprel_labels")
         self.vocab.add_tokens_to_namespace(list(UPOS), "upos")
         self.loss_rows = []
+        self.extra_targets_seen = []
 
     def label_scores(self, scores, heads):
         table = scores["label_table"]
         index = heads[:, :, None, None].expand(-1, -1, 1, table.size(-1))
         return table.gather(2, index).squeeze(2)
 
-    def loss(self, scores, head_indices, head_tags, upos=None, gold_label_scores=None):
+    def loss(self, scores, head_indices, head_tags, upos=None, gold_label_scores=None, extra_targets=None):
         self.loss_rows.append(scores["arc_scores"].size(0))
+        self.extra_targets_seen.append(extra_targets)
         mask = scores["mask"][:, 1:].float()
         nll = -scores["arc_scores"].log_softmax(-1)[:, 1:].gather(-1, head_indices.unsqueeze(-1)).squeeze(-1)
         return (nll * mask).sum() / mask.sum()
@@ -183,6 +185,22 @@ def test_gold_and_silver_sentences_share_a_batch():
     expected = (0.5 * silver_sum + 2.0 * gold_ce) / 3
     assert distiller.loss(inputs).item() == pytest.approx(expected, rel=1e-5)
     assert student.loss_rows == [1]  # the CE recomputed on the gold sentence only
+
+
+def test_the_gold_rows_recomputed_loss_keeps_the_extra_heads_targets():
+    """A student with LEMMA/FEATS/XPOS heads: the CE recomputed on the gold rows of a mixed batch gets those
+    rows' tags of the extra heads (and only theirs), not just arcs, labels and UPOS."""
+    student = StandIn()
+    inputs, _ = batch(student, gold_second=True)
+    lemma_rules = torch.tensor([[4, 5], [6, 0]])
+    feats = torch.tensor([[7, 8], [9, 0]])
+    inputs = ParserDistillationInput(
+        **{**inputs.__dict__, "extra_targets": {"lemma_rules": lemma_rules, "feats": feats}}
+    )
+    ParserDistiller(None).loss(inputs)
+    [seen] = student.extra_targets_seen
+    assert set(seen) == {"lemma_rules", "feats"}
+    assert seen["lemma_rules"].tolist() == [[6, 0]] and seen["feats"].tolist() == [[9, 0]]  # sentence 2, the gold one
 
 
 def test_a_cache_with_other_label_indices_is_refused():
