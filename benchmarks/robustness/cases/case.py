@@ -4,7 +4,7 @@ the cases run through."""
 import pickle
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple, Union
 
 from allennlp.common.checks import ConfigurationError
 
@@ -19,6 +19,8 @@ Outcome = Tuple[bool, str]  # (as documented?, what happened); a third item adds
 READERS = "dataset readers"  # what allennlp train / evaluate / predict --use-dataset-reader read files with
 TRAIN, ARCHIVES, PREDICT, EVALUATE = "allennlp train", "load_archive", "allennlp predict", "allennlp evaluate"
 GREEN_PREDICT, SPACY, RUNTIME = "green-predict", "spaCy components", "runtime CLI"
+API, FOLDERS, SERVER, RAY = "Python API", "model folders", "green-nlp serve", "--ray"
+Wanted = Union[str, Tuple[str, ...]]  # a fragment the message must hold, or alternatives (any one will do)
 
 
 @dataclass
@@ -30,7 +32,7 @@ class Case:
     through: str
     expected: str
     run: Callable[[], Any]
-    error: Optional[List[str]] = None
+    error: Optional[List[Wanted]] = None
     error_types: Tuple[type, ...] = (ValueError, ConfigurationError, FileNotFoundError, pickle.UnpicklingError)
     check: Optional[Callable[[Any], Any]] = None
     file: Optional[Path] = None

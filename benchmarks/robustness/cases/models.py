@@ -86,3 +86,12 @@ def runtime_model(name: str) -> Any:
     from green_nlp.runtime import load
 
     return load(name)
+
+
+@functools.lru_cache(maxsize=None)
+def tagger_folder() -> Path:
+    """The committed fixture LD-Net tagger exported for the runtime (`allennlp green-export`)."""
+    from benchmarks.robustness.cases.case import TAGGER
+    from green_nlp.export import export_archive
+
+    return Path(export_archive(TAGGER, work_folder() / "tagger_onnx"))
