@@ -61,37 +61,54 @@ def bom_check(result: Tuple[Any, Any]) -> Outcome:
     return same, f"parsed as without the BOM: {_words(with_bom)[0][:3]}" + ("" if same else " (differs)")
 
 
-def one_long_text_check(texts: Sequence[str], bad: int) -> Callable[[Tuple[List[Any], Optional[str]]], Outcome]:
-    """parse_many over good texts and one over-long text: every text before it is parsed as alone
-    and its error names it (its position); a stream that ends there must say which text ended it."""
+def failed_alone_check(
+    texts: Sequence[Any], bad: int, *wanted: str
+) -> Callable[[Tuple[List[Any], Optional[str]]], Outcome]:
+    """parse_many over good texts and one bad text: the bad one fails alone, in its place (a result
+    whose `.error` names it: `texts[i]`, 0-based, or `text i+1`) or as an exception naming it after
+    the texts before it came back; every other text is parsed as alone. A window emptied around
+    it, or an error that does not say which text, is not handled."""
+    names = (f"texts[{bad}]", f"text {bad + 1}", f"item {bad + 1}", f"line {bad + 1}")
 
     def check(result: Tuple[List[Any], Optional[str]]) -> Outcome:
-        docs, error = result
+        docs, raised = result
         problems = []
-        if len(docs) < bad:
+        errors = {i: str(doc.error) for i, doc in enumerate(docs) if getattr(doc, "error", None)}
+        error = errors.get(bad, raised)
+        if raised is None and len(docs) != len(texts):
+            problems.append(f"{len(docs)} results for {len(texts)} texts")
+        if raised is not None and len(docs) < bad:
             problems.append(f"only {len(docs)} texts came back before text {bad + 1}'s error (its window emptied)")
-        for i, doc in enumerate(docs[:bad]):
-            if doc.to_json() != parser().parse(texts[i]).to_json():
+        if set(errors) - {bad}:
+            problems.append(f"other texts failed: {sorted(set(errors) - {bad})}")
+        for i, doc in enumerate(docs):
+            if i != bad and i not in errors and doc.to_json() != parser().parse(texts[i]).to_json():
                 problems.append(f"text {i + 1} parsed unlike alone")
-        named = error is not None and any(f"{word} {bad + 1}" in error for word in ("text", "line", "item"))
-        if not named:
+        if error is None or not any(name in error for name in names):
             problems.append(f"the error does not name text {bad + 1}: {error!r:.160}")
-        what = f"{len(docs)} texts parsed; error: {error!s:.160}"
+        missing = [part for part in wanted if error is None or part not in error]
+        if missing:
+            problems.append(f"the error lacks {missing}")
+        what = f"{len(docs) - len(errors)} of {len(texts)} texts parsed; error: {error!s:.160}"
         return not problems, what + ("; " + "; ".join(problems) if problems else "")
 
     return check
 
 
-def _parse_many_with_one_long() -> Tuple[List[Any], Optional[str]]:
-    docs: List[Any] = []
-    try:
-        for doc in parser().parse_many(LONG_AMONG_GOOD, batch_size=4, sort_window=8):
-            docs.append(doc)
-    except ValueError as error:
-        return docs, str(error)
-    return docs, None
+def _parse_many(texts: Sequence[Any]) -> Callable[[], Tuple[List[Any], Optional[str]]]:
+    def run() -> Tuple[List[Any], Optional[str]]:
+        docs: List[Any] = []
+        try:
+            for doc in parser().parse_many(texts, batch_size=4, sort_window=8):
+                docs.append(doc)
+        except (ValueError, TypeError) as error:
+            return docs, str(error)
+        return docs, None
+
+    return run
 
 
+NONE_AMONG_GOOD = ["The cat sat.", None, "Birds sing."]
 LONG_AMONG_GOOD = ["The cat sat.", "A dog barked.", " ".join(["word"] * 1500), "Birds sing.", "It rained."]
 
 
@@ -109,7 +126,7 @@ def api_cases() -> List[Case]:
             "parser.parse_tokens",
             lambda: p().parse_tokens(["a", ""]),
             "empty",
-            ("item 2", "word 2", "index 1", "position 2"),
+            ("item 2", "word 2", "index 1", "position 2", "words[1]"),
         ),
         _refused(
             "parse_tokens: a word holding a tab", "parser.parse_tokens", lambda: p().parse_tokens(["a", "b\tc"]), "tab"
@@ -188,8 +205,8 @@ def api_cases() -> List[Case]:
             "parse_many: one 1,500-word text among good ones",
             "parser.parse_many (batch_size 4, sort_window 8)",
             "the texts before it parsed as alone; only that text fails, its error naming it (text 3)",
-            _parse_many_with_one_long,
-            check=one_long_text_check(LONG_AMONG_GOOD, 2),
+            _parse_many(LONG_AMONG_GOOD),
+            check=failed_alone_check(LONG_AMONG_GOOD, 2, "max_sentence_length"),
             entry=API,
         ),
         _refused(
@@ -198,12 +215,13 @@ def api_cases() -> List[Case]:
             lambda: list(p().parse_many(["a"], batch_size=0)),
             "batch_size",
         ),
-        _refused(
+        Case(
             "parse_many: a None among texts",
             "parser.parse_many",
-            lambda: list(p().parse_many(["The cat.", None])),
-            ("str", "string"),
-            ("NoneType", "None"),
+            "only that text fails, its error naming it (texts[1]) and its type",
+            _parse_many(NONE_AMONG_GOOD),
+            check=failed_alone_check(NONE_AMONG_GOOD, 1, "must be a string"),
+            entry=API,
         ),
         # tagger
         _refused("tag: empty text", "tagger.tag", lambda: t().tag(""), ("empty", "no words", "no tokens")),
