@@ -165,7 +165,8 @@ def _batch_call(
         def classify(texts: List[str]) -> List[Any]:
             results = list(method(texts, batch_size=batch_size))  # flagged; turned into errors here when asked
             if no_known_features == "error":
-                return [{"error": no_features_message()} if r.no_known_features else r for r in results]
+                flagged = [getattr(r, "no_known_features", False) for r in results]  # an InputFailure has none
+                return [{"error": no_features_message()} if f else r for r, f in zip(results, flagged)]
             return results
 
         return classify
@@ -179,7 +180,7 @@ def _batch_call(
         from green_nlp.runtime.parser_results import ParsedDoc
 
         trees = nlp.parse_sentences([(s.words, s.upos) for s in sentences], batch_size=batch_size)
-        return [ParsedDoc([tree]) for tree in trees]
+        return [ParsedDoc([tree]) if tree.error is None else tree for tree in trees]  # InputFailure in place
 
     return lambda inputs: predict_in_order(inputs, on_texts, on_tokens)
 

@@ -310,8 +310,8 @@ class LineStreamer(Generic[Inputs, Result]):
             else:
                 result = outcomes[number]
                 why = failed.get(number)
-                if why is None and isinstance(result, dict) and "error" in result:  # the predictor's own
-                    why = str(result["error"])
+                if why is None:
+                    why = result_error(result)
             if why is None:
                 self._write_result(number, result, output, report)
                 continue
@@ -343,6 +343,15 @@ class LineStreamer(Generic[Inputs, Result]):
         logger.warning("skipped %s", message)
         if errors is not None:
             errors.write(json.dumps({"file": str(path), "line": number, "error": why}, ensure_ascii=False) + "\n")
+
+
+def result_error(result: Any) -> Optional[str]:
+    """A model's own per-line error: a predictor's `{"error": ...}` record, or the runtime's
+    `InputFailure` (its `error` as a single call words it: the line number names the place)."""
+    if isinstance(result, dict):
+        return str(result["error"]) if "error" in result else None
+    error = getattr(result, "error", None)
+    return None if error is None else str(getattr(error, "alone", error))
 
 
 def json_record(number: int, record: Dict[str, Any]) -> str:
@@ -401,37 +410,60 @@ def _unwritable(text: str) -> Optional[str]:
     return None
 
 
+def text_problem(value: Any) -> Optional[str]:
+    """What makes `value` unusable as a text (`must be a string, got a number`, `holds a NUL
+    character at position 3`), or None; the caller puts the text's name before it."""
+    if not isinstance(value, str):
+        return f"must be a string, got {_kind(value)}"
+    bad = _unwritable(value)
+    return f"holds {bad}" if bad else None
+
+
+def word_list_problem(value: Any) -> Optional[Tuple[Optional[int], str]]:
+    """(0-based item or None for the list as a whole, what is wrong) for a list of words or tags
+    that cannot be used, or None. Words may not be empty or hold a tab, line break or NUL (they
+    would break the CoNLL-U columns the parser writes), nor a lone surrogate."""
+    if not isinstance(value, list):
+        return None, f"must be a list of strings, got {_kind(value)}"
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            return index, f"is {_kind(item)}, not a string"
+        if not item.strip():
+            return index, "is empty or only whitespace"
+        bad = next((name for char, name in _FORBIDDEN_IN_WORDS.items() if char in item), None) or _unwritable(item)
+        if bad:
+            return index, f"holds {bad}"
+    return None
+
+
 def check_json_fields(record: Dict[str, Any]) -> Dict[str, Any]:
     """`record` itself, or a ValueError naming the field and the type it needs.
 
     Without this check `{"words": "abc"}` was parsed as the three words a, b, c (`list("abc")`), and
     a number or null as `"sentence"` failed deep inside the tokenizer. Texts and words may not hold
     a NUL (it would be copied to the output); words may not be empty or hold a tab or line break
-    (they would break the CoNLL-U columns the parser writes).
+    (they would break the CoNLL-U columns the parser writes). The runtime's Python API applies the
+    same checks (`text_problem`, `word_list_problem`) to its arguments.
     """
     for key in TEXT_FIELDS:
         if key not in record:
             continue
-        value = record[key]
-        if not isinstance(value, str):
-            raise ValueError(f"field {key!r} must be a string, got {_kind(value)}")
-        bad = _unwritable(value)
-        if bad:
-            raise ValueError(f"field {key!r} holds {bad}")
+        problem = text_problem(record[key])
+        if problem:
+            raise ValueError(f"field {key!r} {problem}")
     for key in WORD_LIST_FIELDS:
-        value = record.get(key)
+        value: Any = record.get(key)
         if key not in record or (value is None and key == "upos"):
             continue
-        if not isinstance(value, list):
-            raise ValueError(f"field {key!r} must be a list of strings, got {_kind(value)}")
-        for index, item in enumerate(value):
-            if not isinstance(item, str):
-                raise ValueError(f"field {key!r} must be a list of strings; item {index + 1} is {_kind(item)}")
-            if not item.strip():
-                raise ValueError(f"field {key!r}: item {index + 1} is empty or only whitespace")
-            bad = next((name for char, name in _FORBIDDEN_IN_WORDS.items() if char in item), None) or _unwritable(item)
-            if bad:
-                raise ValueError(f"field {key!r}: item {index + 1} holds {bad}")
+        found = word_list_problem(value)
+        if found is None:
+            continue
+        index, problem = found
+        if index is None:
+            raise ValueError(f"field {key!r} {problem}")
+        if not isinstance(value[index], str):
+            raise ValueError(f"field {key!r} must be a list of strings; item {index + 1} is {_kind(value[index])}")
+        raise ValueError(f"field {key!r}: item {index + 1} {problem}")
     return record
 
 
@@ -439,9 +471,12 @@ def json_object(line: str) -> Optional[Dict[str, Any]]:
     """A line's JSON object (fields checked by `check_json_fields`), or None when the line is text.
 
     A line that starts with `{` is JSON: one that does not parse is an error for that line, not text
-    to parse, tag or classify as if it were prose (give such text as `{"text": ...}`).
+    to parse, tag or classify as if it were prose (give such text as `{"text": ...}`). A line that
+    is a whole JSON array is refused too.
     """
     stripped = line.strip()
+    if stripped.startswith("["):
+        _refuse_json_array(stripped)
     if not stripped.startswith("{"):
         return None
     try:
@@ -456,6 +491,23 @@ def json_object(line: str) -> Optional[Dict[str, Any]]:
     if not isinstance(value, dict):  # `{` then valid JSON that is not an object cannot happen; be sure
         raise ValueError("a JSON line must be an object")
     return check_json_fields(value)
+
+
+def _refuse_json_array(stripped: str) -> None:
+    """A line that is a whole JSON array (`["a fine film", 1]`) is a record written the wrong way,
+    not prose: refused as the dataset readers refuse it. Text that merely starts with `[`
+    (`[Laughter] a fine film`) does not parse as JSON and stays text."""
+    if not stripped.endswith("]"):
+        return
+    try:
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):  # not JSON: text that starts with a bracket
+        return
+    if isinstance(value, list):
+        raise ValueError(
+            f"a JSON array ({len(value)} items), not an object or text: give a record as "
+            '{"text": ...} (or {"words": [...]}), or text that starts with a bracket as {"text": ...}'
+        )
 
 
 def json_or_text(line: str, keys: Sequence[str] = ("text", "sentence")) -> str:

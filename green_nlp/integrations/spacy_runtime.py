@@ -86,6 +86,9 @@ class RuntimeParserComponent(PipeComponent):
                 self.parser.parse_sentences([(jobs[k][3], jobs[k][4]) for k in with_words], batch_size=self.batch_size),
             )
         )
+        for tree in trees.values():
+            if tree.error is not None:  # the runtime's InputFailure: its checks refused a sentence
+                raise ValueError(tree.error.alone)
         arrays = [numpy.zeros((len(doc), 3), dtype="int64") for doc in docs]
         predicts_upos = self.parser.upos_labels is not None and not self.parser.inputs.needs_upos
         for k, (number, sentence, indices, _, _) in enumerate(jobs):
@@ -138,6 +141,9 @@ class RuntimeClassifierComponent(PipeComponent):
         for doc in docs:
             check_text(doc)
         results = list(self.classifier.classify_many([doc.text for doc in docs], batch_size=self.batch_size))
+        for result in results:
+            if result.error is not None:  # the runtime's InputFailure, e.g. for an empty text
+                raise ValueError(f"the text {result.error.problem}")
         if self.no_known_features == "error":
             for doc, result in zip(docs, results):
                 if result.no_known_features:

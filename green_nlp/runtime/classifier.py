@@ -9,21 +9,33 @@ runs the two layers, in fp32 or int8 depending on the session the loader opened.
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Sequence
+from typing import Any, ClassVar, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 import numpy as np
 
 from green_nlp.names import NGRAM_DAN, current_name
+from green_nlp.runtime.errors import InputError, InputFailure
+from green_nlp.runtime.input_checks import check_text
 from green_nlp.runtime.ngram_extractor import NgramExtractor, pad
 
 # what a text without a single known n-gram gets: "flag" (its prediction, the model's prior, with
 # `no_known_features: true`, counted in the CLI's summary) or "error" (an error instead of a label)
 NO_FEATURES_SETTINGS = ("flag", "error")
 NO_FEATURES_WARNING = "with no known n-gram"
+EMPTY_TEXT = "is empty: nothing to classify"
 
 
-class NoKnownFeatures(ValueError):
+class NoKnownFeatures(InputError):
     """A text holds no n-gram the model knows: its label would be the model's prior alone."""
+
+    def __init__(self, subject: str = "text", problem: str = "", index: Optional[int] = None) -> None:
+        super().__init__(subject, problem or NO_FEATURES_PROBLEM, index)
+
+
+NO_FEATURES_PROBLEM = (
+    "has no n-gram the model knows: its label would be the model's prior, not a prediction "
+    '(no_known_features="flag" gives it flagged instead)'
+)
 
 
 def check_no_features_setting(setting: str) -> str:
@@ -48,6 +60,9 @@ MAX_PADDED_IDS = 1 << 16
 class Classification:
     """One text's prediction. `probabilities` maps every label to its probability, in the
     model's label order."""
+
+    # results carry `error = None`; a *_many call's `InputFailure` in their place has the error
+    error: ClassVar[None] = None
 
     label: str
     probabilities: Dict[str, float]
@@ -128,35 +143,52 @@ class ClassifierRuntime:
         self._outputs = [meta["outputs"]["logits"], meta["outputs"]["probs"]]
 
     def classify(self, text: str, no_known_features: str = "flag") -> Classification:
-        """One text -> its label and probabilities. A text without a known n-gram is flagged
-        (`no_known_features`), or with `no_known_features="error"` raises `NoKnownFeatures`."""
-        return next(self.classify_many([text], batch_size=1, no_known_features=no_known_features))
+        """One text -> its label and probabilities. A text the model cannot take (empty, holding a
+        NUL or a lone surrogate) raises `InputError`; a leading byte-order mark is dropped. A text
+        without a known n-gram is flagged (`no_known_features`), or with `no_known_features="error"`
+        raises `NoKnownFeatures` (an `InputError`)."""
+        check_no_features_setting(no_known_features)
+        result = self._classify_batch([check_text(text, EMPTY_TEXT)])[0]
+        if no_known_features == "error" and result.no_known_features:
+            raise NoKnownFeatures()
+        return result
 
     def classify_many(
         self, texts: Iterable[str], batch_size: int = 32, no_known_features: str = "flag"
-    ) -> Iterator[Classification]:
+    ) -> Iterator[Union[Classification, InputFailure]]:
         """One `Classification` per text, in input order, `batch_size` texts per model call;
-        streams, so `texts` may be a file or any other iterator. `no_known_features` as in `classify`
-        (with "error", the first such text ends the stream with its position)."""
+        streams, so `texts` may be a file or any other iterator. A text the model cannot take (see
+        `classify`) gives an `InputFailure` in its place, its error naming it by its 0-based index
+        (`texts[2] ...`), as does a text without a known n-gram with `no_known_features="error"`."""
         if batch_size < 1:
             raise ValueError(f"batch_size must be positive, got {batch_size}")
         check_no_features_setting(no_known_features)
-        iterator = iter(texts)
-        done = 0
+        strict = no_known_features == "error"
+        numbered = enumerate(texts)
         while True:
-            batch = list(islice(iterator, batch_size))
+            batch = list(islice(numbered, batch_size))
             if not batch:
                 return
-            for result in self._classify_batch(batch):
-                done += 1
-                if no_known_features == "error" and result.no_known_features:
-                    raise NoKnownFeatures(f"text {done}: {no_features_message()}")
-                yield result
+            good: List[str] = []
+            failures: Dict[int, InputFailure] = {}
+            for index, text in batch:
+                try:
+                    good.append(check_text(text, EMPTY_TEXT))
+                except InputError as error:
+                    failures[index] = InputFailure(error.at(index, "texts"))
+            results = iter(self._classify_batch(good) if good else [])
+            for index, _ in batch:
+                if index in failures:
+                    yield failures[index]
+                    continue
+                result = next(results)
+                if strict and result.no_known_features:
+                    yield InputFailure(NoKnownFeatures(f"texts[{index}]", index=index))
+                else:
+                    yield result
 
     def _classify_batch(self, texts: Sequence[str]) -> List[Classification]:
-        for text in texts:
-            if not isinstance(text, str):
-                raise TypeError(f"expected text as str, got {type(text).__name__}")
+        """Checked texts (`check_text`) -> their classifications, in order."""
         ids, counts = self.extractor.ids(texts)
         parts = padded_parts(counts)
         if len(parts) == 1:

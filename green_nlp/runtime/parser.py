@@ -11,11 +11,13 @@ lemma edit script (applied to the word here, `lemma_rules`), UFeats string and X
 
 from itertools import islice
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from green_nlp.runtime.errors import InputKindError
+from green_nlp.runtime.errors import InputError, InputFailure, InputKindError, InputTypeError
+from green_nlp.runtime.input_checks import check_sentence_length, check_text, check_tokens
+from green_nlp.runtime.lemma_lexicon import from_folder
 from green_nlp.runtime.lemma_rules import apply_rules
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, windows
 from green_nlp.runtime.parser_decoding import ROOT_RELATION, decode_sentence
@@ -28,6 +30,13 @@ EXTRA_OUTPUTS = {"lemma_rules": "lemmas", "feats": "feats", "xpos": "xpos"}
 
 # one sentence to parse: (words, UPOS tags or None, sentence text or None)
 Sentence = Tuple[List[str], Optional[List[str]], Optional[str]]
+
+
+def _pair(item: Any) -> Tuple[Any, Any]:
+    """(words, upos) from one item of `parse_sentences`, or an InputTypeError saying what it needs."""
+    if isinstance(item, str) or not isinstance(item, (tuple, list)) or len(item) != 2:
+        raise InputTypeError("sentence", "must be a (words, upos or None) pair")
+    return item[0], item[1]
 
 
 class ParserRuntime:
@@ -49,6 +58,7 @@ class ParserRuntime:
             (field, list(meta["labels"][field])) for field in EXTRA_OUTPUTS if outputs.get(field)
         ]
         self._outputs += [outputs[field] for field, _ in self._extra]
+        self.lemma_lexicon = from_folder(self.folder, meta)  # (form, UPOS) -> lemma, before the scripts
         self.deprels: List[str] = meta["labels"]["deprel"]
         has_root = ROOT_RELATION in self.deprels and len(self.deprels) > 1
         self._root_label: Optional[int] = self.deprels.index(ROOT_RELATION) if has_root else None
@@ -61,72 +71,128 @@ class ParserRuntime:
 
     # ------------------------------------------------------------- public API
     def parse(self, text: str) -> ParsedDoc:
-        """Raw text (one sentence or a paragraph) -> its sentences, each a tree."""
-        return next(self.parse_many([text]))
+        """Raw text (one sentence or a paragraph) -> its sentences, each a tree. A text the model
+        cannot take (empty, holding a NUL or a lone surrogate, a sentence over `max_sentence_length`
+        words) raises `InputError` saying why; a leading byte-order mark is dropped."""
+        self._check_raw_text_model()
+        doc = next(self._parse_grouped([self._text_sentences(text)]))
+        assert isinstance(doc, ParsedDoc)
+        return doc
 
     def parse_many(
         self, lines: Iterable[str], batch_size: int = 32, sort_window: int = DEFAULT_SORT_WINDOW
-    ) -> Iterator[ParsedDoc]:
+    ) -> Iterator[Union[ParsedDoc, InputFailure]]:
         """One `ParsedDoc` per input text, in input order. Streams: `sort_window` texts are read at
         a time, their sentences sorted by length and parsed `batch_size` per model call (less
         padding, see `length_batches`; `sort_window=batch_size` batches a one-sentence-per-line
-        file in file order). A text with a sentence the model cannot take (over
-        `max_sentence_length` words) raises ValueError naming it, before that window's model calls."""
+        file in file order). A text the model cannot take (see `parse`) gives an `InputFailure` in
+        its place, its error naming it by its 0-based index (`texts[2] ...`); the other texts of its
+        window are parsed as they would be without it."""
         check_batching(batch_size, sort_window)
-        if self.inputs.needs_upos:
-            raise InputKindError(
-                "this parser was trained with gold UPOS input, which raw text does not have: give it "
-                'tokens and tags (JSON lines {"words": [...], "upos": [...]}, or parse_tokens / '
-                "parse_sentences in Python), or use a raw-text model"
-            )
-        for texts in windows(lines, sort_window):
-            for text in texts:
-                if not isinstance(text, str):
-                    raise TypeError(f"expected text as str, got {type(text).__name__}")
-            per_text: List[List[Sentence]] = [
-                [(words, None, sentence) for sentence, words in self.segmenter.segment(text.strip())] for text in texts
-            ]
-            yield from self._parse_grouped(per_text, batch_size)
+        self._check_raw_text_model()
+        for number, texts in enumerate(windows(lines, sort_window)):
+            groups: List[Union[List[Sentence], InputFailure]] = []
+            for offset, text in enumerate(texts):
+                try:
+                    groups.append(self._text_sentences(text))
+                except InputError as error:
+                    groups.append(InputFailure(error.at(number * sort_window + offset, "texts")))
+            yield from self._parse_grouped(groups, batch_size)
 
     def parse_tokens(self, words: Sequence[str], upos: Optional[Sequence[str]] = None) -> ParsedDoc:
-        """One pre-tokenized sentence (with its UPOS tags when the model takes them)."""
-        return next(self._parse_grouped([[(list(words), list(upos) if upos is not None else None, None)]]))
+        """One pre-tokenized sentence (with its UPOS tags when the model takes them), checked as
+        the CLI checks a `{"words": [...], "upos": [...]}` line: `InputError` for a list that is
+        empty, a word that is empty or holds a tab, line break or NUL, a string instead of a list,
+        tags of the wrong number."""
+        doc = next(self._parse_grouped([[self._sentence_input(words, upos)]]))
+        assert isinstance(doc, ParsedDoc)
+        return doc
 
     def parse_sentences(
         self,
         sentences: Iterable[Tuple[Sequence[str], Optional[Sequence[str]]]],
         batch_size: int = 32,
         sort_window: int = DEFAULT_SORT_WINDOW,
-    ) -> Iterator[ParsedSentence]:
-        """Many pre-tokenized (words, UPOS or None) sentences, in input order; batched as `parse_many`."""
+    ) -> Iterator[Union[ParsedSentence, InputFailure]]:
+        """Many pre-tokenized (words, UPOS or None) sentences, in input order; batched as
+        `parse_many`, and as there a sentence the model cannot take (see `parse_tokens`) gives an
+        `InputFailure` in its place (`sentences[4]: words[1] is empty or only whitespace`)."""
         check_batching(batch_size, sort_window)
-        for chunk in windows(sentences, sort_window):
-            groups: List[List[Sentence]] = [[(list(w), list(u) if u is not None else None, None)] for w, u in chunk]
+        for number, chunk in enumerate(windows(sentences, sort_window)):
+            groups: List[Union[List[Sentence], InputFailure]] = []
+            for offset, item in enumerate(chunk):
+                try:
+                    groups.append([self._sentence_input(*_pair(item))])
+                except InputError as error:
+                    groups.append(InputFailure(error.at(number * sort_window + offset, "sentences")))
             for doc in self._parse_grouped(groups, batch_size):
-                yield doc.sentences[0]
+                yield doc.sentences[0] if isinstance(doc, ParsedDoc) else doc
+
+    # ----------------------------------------------------------------- checks
+    def _check_raw_text_model(self) -> None:
+        if self.inputs.needs_upos:
+            raise InputKindError(
+                "this parser was trained with gold UPOS input, which raw text does not have: give it "
+                'tokens and tags (JSON lines {"words": [...], "upos": [...]}, or parse_tokens / '
+                "parse_sentences in Python), or use a raw-text model"
+            )
+
+    def sentences_of(self, text: Any) -> List[Tuple[str, List[str]]]:
+        """(sentence text, words) of each sentence of a text, as `parse` splits it, or an
+        InputError (subject `text`) for a text it cannot take (`green-nlp serve` batches these)."""
+        text = check_text(text, "is empty: nothing to parse")
+        sentences = self.segmenter.segment(text.strip())
+        if not sentences:
+            raise InputError("text", "has no words to parse")
+        for number, (_, words) in enumerate(sentences, start=1):
+            check_sentence_length(words, self.max_sentence_length, number)
+        return sentences
+
+    def _text_sentences(self, text: Any) -> List[Sentence]:
+        return [(words, None, sentence) for sentence, words in self.sentences_of(text)]
+
+    def _sentence_input(self, words: Any, upos: Any) -> Sentence:
+        """A pre-tokenized sentence as the model takes it, or an InputError naming what is wrong."""
+        words, tags = check_tokens(words, upos)
+        check_sentence_length(words, self.max_sentence_length)
+        vocab = self.inputs.upos
+        if vocab is not None:
+            if tags is None:
+                raise InputError(
+                    "upos",
+                    "is missing: this parser was trained with UPOS input; give one tag per word "
+                    "(parse_tokens(words, upos=...)), or use a model trained for raw text",
+                )
+            if vocab.oov is None:
+                unknown = next((i for i, tag in enumerate(tags) if tag not in vocab.index), None)
+                if unknown is not None:
+                    known = ", ".join(sorted(tag for tag in vocab.index if tag and not tag.startswith("@@")))
+                    raise InputError(f"upos[{unknown}]", f"{tags[unknown]!r} is not a tag this model knows ({known})")
+        return words, tags, None
 
     # --------------------------------------------------------------- batching
-    def _parse_grouped(self, groups: List[List[Sentence]], batch_size: int = 32) -> Iterator[ParsedDoc]:
-        """Every text's sentences, sorted by length across texts and parsed `batch_size` per call."""
-        flat = [sentence for group in groups for sentence in group]
-        for words, _, _ in flat:
-            self._check(words)
+    def _parse_grouped(
+        self, groups: Sequence[Union[List[Sentence], InputFailure]], batch_size: int = 32
+    ) -> Iterator[Union[ParsedDoc, InputFailure]]:
+        """Every text's sentences, sorted by length across texts and parsed `batch_size` per call;
+        a failure stays in its place."""
+        flat = [sentence for group in groups if not isinstance(group, InputFailure) for sentence in group]
         parsed: List[Optional[ParsedSentence]] = [None] * len(flat)
         for batch in by_length([len(words) for words, _, _ in flat], batch_size):
             for index, tree in zip(batch, self._predict([flat[i] for i in batch])):
                 parsed[index] = tree
         trees = iter(parsed)
         for group in groups:
-            yield ParsedDoc(list(islice(trees, len(group))))  # type: ignore[arg-type]
+            if isinstance(group, InputFailure):
+                yield group
+            else:
+                yield ParsedDoc(list(islice(trees, len(group))))  # type: ignore[arg-type]
 
     def _check(self, words: List[str]) -> None:
+        """The last guard before the model (the public calls check their inputs first)."""
         if not words:
             raise ValueError("no tokens to parse")
-        if len(words) > self.max_sentence_length:
-            raise ValueError(
-                f"sentence has {len(words)} tokens, over max_sentence_length="
-                f"{self.max_sentence_length}; split it or raise the limit"
-            )
+        check_sentence_length(words, self.max_sentence_length)
 
     def _predict(self, sentences: List[Sentence]) -> List[ParsedSentence]:
         """Sentences in one model call, sorted by length (less padding), returned in input order."""
@@ -196,6 +262,8 @@ class ParserRuntime:
             values = [labels[t] for t in row[:n].tolist()]
             if field == "lemma_rules":
                 sentence.lemmas = apply_rules(sentence.words, values)
+                if self.lemma_lexicon is not None:
+                    sentence.lemmas = self.lemma_lexicon.apply(sentence.words, sentence.upos, sentence.lemmas)
             elif field == "feats":
                 sentence.feats = values
             else:

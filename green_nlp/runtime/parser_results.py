@@ -1,7 +1,7 @@
 """What the runtime parser returns: plain dataclasses that print as the predictor's output."""
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, ClassVar, Dict, List, Optional
 
 from green_nlp.runtime.conllu_output import sentence_to_conllu
 
@@ -9,6 +9,9 @@ from green_nlp.runtime.conllu_output import sentence_to_conllu
 @dataclass
 class ParsedSentence:
     """One dependency tree: `heads[i]` is the 1-based head of word i+1 (0 = ROOT)."""
+
+    # results carry `error = None`; a *_many call's `InputFailure` in their place has the error
+    error: ClassVar[None] = None
 
     words: List[str]
     heads: List[int]
@@ -43,6 +46,9 @@ class ParsedSentence:
 @dataclass
 class ParsedDoc:
     """All sentences of one input (a line of text, or one pre-tokenized sentence)."""
+
+    # results carry `error = None`; a *_many call's `InputFailure` in their place has the error
+    error: ClassVar[None] = None
 
     sentences: List[ParsedSentence] = field(default_factory=list)
 

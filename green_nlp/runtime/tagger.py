@@ -8,11 +8,13 @@ the CRF's constrained Viterbi path is decoded in numpy (`tagger_viterbi`).
 """
 
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 import numpy as np
 
 from green_nlp.names import LDNET_TAGGER, current_name
+from green_nlp.runtime.errors import InputError, InputFailure
+from green_nlp.runtime.input_checks import check_text, check_tokens
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, windows
 from green_nlp.runtime.parser_inputs import ParserInputs, Vocab
 from green_nlp.runtime.parser_segmenter import TextSegmenter
@@ -42,40 +44,72 @@ class TaggerRuntime:
 
     # ------------------------------------------------------------- public API
     def tag(self, text: str) -> TaggedText:
-        """Raw text (a sentence or a paragraph) -> its words and BIOES tags, sentence by sentence."""
-        return next(self.tag_many([text]))
+        """Raw text (a sentence or a paragraph) -> its words and BIOES tags, sentence by sentence.
+        A text the model cannot take (empty, holding a NUL or a lone surrogate) raises `InputError`
+        saying why; a leading byte-order mark is dropped."""
+        result = next(self._tag_grouped([self._text_sentences(text)]))
+        assert isinstance(result, TaggedText)
+        return result
 
     def tag_many(
         self, lines: Iterable[str], batch_size: int = 32, sort_window: int = DEFAULT_SORT_WINDOW
-    ) -> Iterator[TaggedText]:
+    ) -> Iterator[Union[TaggedText, InputFailure]]:
         """One `TaggedText` per input text, in input order. Streams, so `lines` may be a file:
         `sort_window` texts are read at a time, their sentences sorted by length and tagged
-        `batch_size` per model call (see `length_batches`)."""
+        `batch_size` per model call (see `length_batches`). A text the model cannot take gives an
+        `InputFailure` in its place, its error naming it by its 0-based index (`texts[2] ...`)."""
         check_batching(batch_size, sort_window)
-        for texts in windows(lines, sort_window):
-            for text in texts:
-                if not isinstance(text, str):
-                    raise TypeError(f"expected text as str, got {type(text).__name__}")
-            yield from self._tag_grouped(
-                [[words for _, words in self.segmenter.segment(text.strip())] for text in texts], batch_size
-            )
+        for number, texts in enumerate(windows(lines, sort_window)):
+            groups: List[Union[List[List[str]], InputFailure]] = []
+            for offset, text in enumerate(texts):
+                try:
+                    groups.append(self._text_sentences(text))
+                except InputError as error:
+                    groups.append(InputFailure(error.at(number * sort_window + offset, "texts")))
+            yield from self._tag_grouped(groups, batch_size)
 
     def tag_tokens(self, words: Sequence[str]) -> TaggedText:
-        """One pre-tokenized sentence (the predictor's `{"words": [...]}` input)."""
-        return next(self._tag_grouped([[list(words)] if words else []]))
+        """One pre-tokenized sentence (the predictor's `{"words": [...]}` input), checked as the CLI
+        checks such a line (`InputError` for no words, an empty word, a tab, line break or NUL)."""
+        words, _ = check_tokens(words)
+        result = next(self._tag_grouped([[words]]))
+        assert isinstance(result, TaggedText)
+        return result
 
     def tag_sentences(
         self, sentences: Iterable[Sequence[str]], batch_size: int = 32, sort_window: int = DEFAULT_SORT_WINDOW
-    ) -> Iterator[List[str]]:
-        """The tags of many pre-tokenized sentences, in input order; batched as `tag_many`."""
+    ) -> Iterator[Union[List[str], InputFailure]]:
+        """The tags of many pre-tokenized sentences, in input order; batched as `tag_many`, and as
+        there a sentence the model cannot take gives an `InputFailure` in its place."""
         check_batching(batch_size, sort_window)
-        for chunk in windows(sentences, sort_window):
-            yield from self._tag_sorted([list(words) for words in chunk], batch_size)
+        for number, chunk in enumerate(windows(sentences, sort_window)):
+            groups: List[Union[List[List[str]], InputFailure]] = []
+            for offset, words in enumerate(chunk):
+                try:
+                    groups.append([check_tokens(words)[0]])
+                except InputError as error:
+                    groups.append(InputFailure(error.at(number * sort_window + offset, "sentences")))
+            for result in self._tag_grouped(groups, batch_size):
+                yield result.tags if isinstance(result, TaggedText) else result
+
+    def _text_sentences(self, text: Any) -> List[List[str]]:
+        """A text's sentences as words, or an InputError (subject `text`)."""
+        text = check_text(text, "is empty: nothing to tag")
+        sentences = [words for _, words in self.segmenter.segment(text.strip())]
+        if not sentences:
+            raise InputError("text", "has no words to tag")
+        return sentences
 
     # --------------------------------------------------------------- batching
-    def _tag_grouped(self, groups: List[List[List[str]]], batch_size: int = 32) -> Iterator[TaggedText]:
-        tags = iter(self._tag_sorted([words for group in groups for words in group], batch_size))
+    def _tag_grouped(
+        self, groups: Sequence[Union[List[List[str]], InputFailure]], batch_size: int = 32
+    ) -> Iterator[Union[TaggedText, InputFailure]]:
+        flat = [words for group in groups if not isinstance(group, InputFailure) for words in group]
+        tags = iter(self._tag_sorted(flat, batch_size))
         for group in groups:
+            if isinstance(group, InputFailure):
+                yield group
+                continue
             result = TaggedText()
             for words in group:
                 result.add_sentence(words, next(tags))

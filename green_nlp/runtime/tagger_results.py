@@ -2,7 +2,7 @@
 predictor's record (JSON) or as CoNLL-style columns."""
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, ClassVar, Dict, List, Optional, Tuple
 
 Span = Tuple[str, int, int]  # (label, first word, last word), inclusive
 
@@ -37,6 +37,9 @@ def bioes_spans(tags: List[str]) -> List[Span]:
 class TaggedText:
     """One input's words and BIOES tags over all its sentences; `sentence_starts[k]` is the
     index of sentence k's first word."""
+
+    # results carry `error = None`; a *_many call's `InputFailure` in their place has the error
+    error: ClassVar[None] = None
 
     words: List[str] = field(default_factory=list)
     tags: List[str] = field(default_factory=list)

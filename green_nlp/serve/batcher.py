@@ -71,13 +71,20 @@ class BatchStats:
         }
 
 
+def _outcome(result: Any) -> Outcome:
+    """A result, or the runtime's InputFailure in place of a text it cannot take (its error as a
+    single call words it: the response names the slot)."""
+    error = getattr(result, "error", None)
+    return Outcome(result) if error is None else Outcome(error=str(getattr(error, "alone", error)))
+
+
 def predict_each(predict: Callable[[List[str]], List[Any]], texts: List[str]) -> List[Outcome]:
     """All texts in one call; when that fails, each text alone, so one bad text fails by itself."""
     try:
         results = predict(texts)
         if len(results) != len(texts):
             raise RuntimeError(f"the model returned {len(results)} results for {len(texts)} texts")
-        return [Outcome(result) for result in results]
+        return [_outcome(result) for result in results]
     except Exception as error:  # sorted out text by text below
         if len(texts) > 1:
             return [outcome for text in texts for outcome in predict_each(predict, [text])]

@@ -38,7 +38,7 @@ def parse_texts(runtime: Any, texts: List[str]) -> List[ParsedDoc]:
     sentences: List[Tuple[int, str, List[str]]] = [
         (t, sentence, words)
         for t, text in enumerate(texts)
-        for sentence, words in runtime.segmenter.segment(text.strip())
+        for sentence, words in runtime.sentences_of(text)  # InputError for a text it cannot take
     ]
     parsed: List[Any] = [None] * len(sentences)
     for run in length_runs([len(words) for _, _, words in sentences]):

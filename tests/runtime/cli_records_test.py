@@ -121,7 +121,9 @@ def test_the_python_classifier_flags_or_raises():
     flagged = nlp.classify("???")
     assert flagged.no_known_features and flagged.to_json()["no_known_features"] is True
     assert not nlp.classify("a fine film").no_known_features
-    with pytest.raises(NoKnownFeatures, match="text 2: no n-gram"):
-        list(nlp.classify_many(["a fine film", "???"], no_known_features="error"))
+    with pytest.raises(NoKnownFeatures, match="^text has no n-gram the model knows"):
+        nlp.classify("???", no_known_features="error")
+    refused = list(nlp.classify_many(["a fine film", "???"], no_known_features="error"))[1]
+    assert isinstance(refused.error, NoKnownFeatures) and str(refused.error).startswith("texts[1] has no n-gram")
     with pytest.raises(ValueError, match="no_known_features must be one of flag, error"):
         nlp.classify("a fine film", no_known_features="ignore")

@@ -1,0 +1,65 @@
+"""The checks every runtime entry point applies to its inputs before the model sees them: the same
+as the CLI's and the predictors' JSON lines (`green_nlp.line_stream`), raised as `InputError`.
+
+A text may not hold a NUL (it would be copied into FORM) or a lone surrogate (it is not UTF-8:
+writing the output would fail after the model ran); a leading byte-order mark is dropped, as the
+file readers drop it (else it stays inside the first word and changes its parse). Words may not be
+empty or hold a tab, line break or NUL, and a UPOS list must have one tag per word.
+"""
+
+from typing import Any, List, Optional, Sequence, Tuple
+
+from green_nlp.line_stream import text_problem, word_list_problem
+from green_nlp.runtime.errors import InputError, InputTypeError
+
+BOM = "\ufeff"
+
+
+def check_text(text: Any, empty: str) -> str:
+    """`text` without a leading byte-order mark, or an InputError whose subject is `text`.
+    `empty` says what an empty text cannot do, e.g. "is empty: nothing to parse"."""
+    problem = text_problem(text)
+    if problem:
+        raise (InputTypeError if not isinstance(text, str) else InputError)("text", problem)
+    text = text[1:] if text.startswith(BOM) else text
+    if not text.strip():
+        raise InputError("text", empty)
+    return text
+
+
+def check_tokens(words: Any, upos: Any = None) -> Tuple[List[str], Optional[List[str]]]:
+    """(words, tags) as lists, checked as the CLI checks `{"words": [...], "upos": [...]}`;
+    a tuple is taken as a list."""
+    words = _as_list("words", words)
+    if not words:
+        raise InputError("words", "is empty: no tokens to parse or tag")
+    if upos is not None:
+        upos = _as_list("upos", upos)
+        if len(upos) != len(words):
+            raise InputError("upos", f"has {len(upos)} tags for {len(words)} words")
+    return words, upos
+
+
+def _as_list(name: str, values: Any) -> List[str]:
+    values = list(values) if isinstance(values, tuple) else values
+    found = word_list_problem(values)
+    if found is not None:
+        index, problem = found
+        if index is None:
+            hint = " (a string would be read as its characters)" if isinstance(values, str) else ""
+            raise InputTypeError(name, problem + hint)
+        error = InputTypeError if not isinstance(values[index], str) else InputError
+        raise error(f"{name}[{index}]", problem)
+    return values
+
+
+def check_sentence_length(words: Sequence[str], limit: int, sentence: Optional[int] = None) -> None:
+    """An InputError for a sentence over the model's `limit` tokens: a pre-tokenized sentence, or
+    sentence number `sentence` (1-based) of a text."""
+    if len(words) <= limit:
+        return
+    if sentence is None:
+        subject, what = "sentence", f"has {len(words):,} tokens"
+    else:
+        subject, what = "text", f"has a sentence of {len(words):,} tokens (sentence {sentence})"
+    raise InputError(subject, f"{what}, over max_sentence_length={limit}; split it or raise the limit")
