@@ -7,7 +7,8 @@ greedy head (the common case: a trained parser's greedy heads are usually a tree
 label MLP outputs plus the label biaffine weight, so the runtime can score labels for the few words
 whose head the maximum spanning tree changes. A model with the LEMMA / FEATS / XPOS heads also
 returns each word's best class of each (`<field>_tags`), and the folder's metadata lists the classes
-(lemma edit scripts, UFeats strings, XPOS tags), which the runtime turns into CoNLL-U columns.
+(lemma edit scripts, UFeats strings, XPOS tags), which the runtime turns into CoNLL-U columns;
+an archive carrying a lemma dictionary (`export.lemma_lexicon`) also gets it as a file in the folder.
 """
 
 import warnings
@@ -27,6 +28,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
+from green_nlp.export.lemma_lexicon import write_lemma_lexicon
 from green_nlp.models.biaffine_parser import _MASKED_SCORE, EXTRA_HEADS, BiaffineDependencyParser
 from green_nlp.names import CONLLU_DEPENDENCIES_READER, current_name
 
@@ -326,4 +328,7 @@ def export(model: BiaffineDependencyParser, config_params: Any, output_dir: Path
     config = config_params.as_dict(quiet=True) if hasattr(config_params, "as_dict") else dict(config_params)
     meta = parser_metadata(model, config)
     export_onnx(model, meta, Path(output_dir) / "model.onnx")
+    lexicon = getattr(model, "lemma_lexicon", None)  # the archive's (form, UPOS) -> lemma dictionary
+    if lexicon is not None and "lemma_rules" in model.extra_heads:
+        meta["lemma_lexicon"] = write_lemma_lexicon(lexicon, Path(output_dir))
     return meta

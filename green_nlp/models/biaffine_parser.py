@@ -5,6 +5,7 @@ from typing import Any, Dict, List, Optional
 import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
+from allennlp.data.vocabulary import DEFAULT_OOV_TOKEN, DEFAULT_PADDING_TOKEN
 from allennlp.models import Model
 from allennlp.modules import InputVariationalDropout, Seq2SeqEncoder, TextFieldEmbedder
 from allennlp.nn import InitializerApplicator
@@ -22,6 +23,8 @@ from green_nlp.dataset_readers.conllu_dependencies import (
 from green_nlp.modules.biaffine import Biaffine
 from green_nlp.modules.embedder_checks import check_character_encoders
 from green_nlp.nn.tree_decoding import decode_heads, root_consistent_labels
+from green_nlp.runtime.lemma_lexicon import NAMESPACE as LEMMA_LEXICON_NAMESPACE
+from green_nlp.runtime.lemma_lexicon import LemmaLexicon
 from green_nlp.runtime.lemma_rules import apply_rules
 from green_nlp.runtime.parser_decoding import ROOT_RELATION
 from green_nlp.training.distiller import Distillable
@@ -166,6 +169,16 @@ class BiaffineDependencyParser(Model, Distillable):
         )
         self._extra_loss_weights = {EXTRA_HEADS[o][0]: w for o, w in weights.items() if wanted[o]}
         self._extra_accuracy = {field: CategoricalAccuracy() for field in self.extra_heads}
+        # (form, UPOS) -> lemma from the training file, consulted before the edit scripts where the
+        # vocabulary carries it (`runtime.lemma_lexicon`; added to an archive by `export.lemma_lexicon`)
+        self.lemma_lexicon: Optional[LemmaLexicon] = None
+        if "lemma_rules" in self.extra_heads and LEMMA_LEXICON_NAMESPACE in vocab.get_namespaces():
+            lines = [
+                line
+                for line in vocab.get_token_to_index_vocabulary(LEMMA_LEXICON_NAMESPACE)
+                if line not in (DEFAULT_PADDING_TOKEN, DEFAULT_OOV_TOKEN)  # were it read as a padded namespace
+            ]
+            self.lemma_lexicon = LemmaLexicon.from_lines(lines, f"vocabulary namespace {LEMMA_LEXICON_NAMESPACE}")
 
         self._attachment_scores = AttachmentScores()
         self._upos_accuracy = CategoricalAccuracy() if predict_upos else None
@@ -354,6 +367,8 @@ class BiaffineDependencyParser(Model, Distillable):
                 self._extra_accuracy[field](scores[f"{field}_logits"], gold, decoded["mask"])  # type: ignore[arg-type]
         if metadata is not None:
             output["words"] = [m["words"] for m in metadata]
+            if self.lemma_lexicon is not None and self.upos_projection is None:
+                output["given_upos"] = [m.get("upos") for m in metadata]  # the lexicon's key
         return output
 
     def _update_metrics(
@@ -404,6 +419,13 @@ class BiaffineDependencyParser(Model, Distillable):
             ]
             if field == "lemma_rules":
                 tags = [apply_rules(list(words), rules) for words, rules in zip(output_dict["words"], tags)]
+                if self.lemma_lexicon is not None:
+                    tag_sets = output_dict.get("predicted_upos") or output_dict.pop("given_upos", None)
+                    if tag_sets is not None:
+                        tags = [
+                            self.lemma_lexicon.apply(words, upos, lemmas)
+                            for words, upos, lemmas in zip(output_dict["words"], tag_sets, tags)
+                        ]
             output_dict[f"predicted_{key}"] = tags
         return output_dict
 
