@@ -2,6 +2,7 @@
 scores of the full UD output, and what the heads cost in runtime speed.
 
     python -m benchmarks.parser.ud_heads ARCHIVE [--work-dir runs/ud_heads/bench] [--speed-lines 1000]
+        [--split test|dev] [--lemma-lexicon TRAIN.conllu] [--previous LABEL]
 
 The archive (trained e.g. from training_configs/parser/ud_ewt_raw_text_small_ud_heads.jsonnet) is
 exported twice: as it is, and with its extra heads removed (the same weights otherwise, so the
@@ -9,12 +10,18 @@ same trees), which is the graph a head-less model of the same size runs. Accurac
 sentence's text is parsed as a line (spaCy tokenizes it and may split it) by the runtime, int8 and
 fp32, and the CoNLL-U it writes is scored by the shared task's script (`green_nlp.evaluation.conll18`),
 LEMMA, UFeats, XPOS and MLAS among it; and from the gold words (gold tokenization), for reference.
+Where the folder has a (form, UPOS) -> lemma dictionary (`green_nlp.runtime.lemma_lexicon`: from an
+archive that carries it, or built from `--lemma-lexicon` the training file) every row is also scored
+with the dictionary off ("no lemma dictionary"), so its effect is measured on the same graph.
+`--split dev` scores EWT dev instead (for choices; results `parser_ud_heads_dev.*`); `--previous
+LABEL` keeps the rows of the results file it replaces, prefixed with LABEL.
 Speed: tokens per second of the two int8 graphs on one thread over the first `--speed-lines` test
 texts, alternating the graphs `--repeats` times and keeping each one's best.
 Results: benchmarks/results/parser_ud_heads.{json,md}.
 """
 
 import argparse
+import json
 import tempfile
 import time
 from pathlib import Path
@@ -31,8 +38,6 @@ COLUMNS = ["tokens_f1", "words_f1", "upos", "xpos", "ufeats", "lemmas", "las", "
 
 def export_pair(archive: Path, work_dir: Path) -> Tuple[Path, Path]:
     """(folder with the heads, folder of the same model with its extra heads removed)."""
-    import json
-
     from torch import nn
 
     from green_nlp.export import export_archive
@@ -43,10 +48,12 @@ def export_pair(archive: Path, work_dir: Path) -> Tuple[Path, Path]:
     with_heads = export_archive(archive, work_dir / "with_heads")
     model, config = load_for_export(archive)
     model.extra_heads = nn.ModuleDict()
+    model.lemma_lexicon = None  # the lemma dictionary serves the LEMMA head only
     without = work_dir / "without_heads"
     without.mkdir(parents=True, exist_ok=True)
     meta = json.loads((with_heads / "green_model.json").read_text(encoding="utf-8"))
     meta.pop("sha256", None)
+    meta.pop("lemma_lexicon", None)
     meta.update(export(model, config, without))
     quantize_int8(without / "model.onnx", without / "model.int8.onnx")
     (without / "green_model.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
@@ -102,6 +109,34 @@ def tokens_per_second(models: Dict[str, Any], texts: List[str], repeats: int) ->
     return best
 
 
+def accuracy_rows(with_heads: Path, gold: List[conllu.TokenList], gold_path: Path) -> Dict[str, Dict[str, Any]]:
+    """Raw-text and gold-token rows for int8 and fp32, each also without the lemma dictionary if the folder has one."""
+    from green_nlp.runtime import load
+
+    rows: Dict[str, Dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for precision in ("int8", "fp32"):
+            model = load(with_heads, precision=precision, threads=1)
+            lexicon = model.lemma_lexicon
+            for suffix, used in (("", lexicon), (", no lemma dictionary", None)):
+                if suffix and lexicon is None:
+                    continue
+                model.lemma_lexicon = used
+                raw = raw_text_scores(model, gold, gold_path, Path(folder) / "raw.conllu")
+                rows[f"{precision}, raw text{suffix}"] = raw
+                tokens = gold_token_scores(model, gold, gold_path, Path(folder) / "gold.conllu")
+                rows[f"{precision}, gold tokens{suffix}"] = tokens
+    return rows
+
+
+def previous_rows(path: Path, label: str) -> Dict[str, Dict[str, Any]]:
+    """The rows of an earlier results file, prefixed with `label` (rows already prefixed kept as they are)."""
+    if not path.is_file():
+        return {}
+    old = json.loads(path.read_text(encoding="utf-8"))
+    return {(key if ": " in key else f"{label}: {key}"): row for key, row in old.get("rows", {}).items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("archive", type=Path)
@@ -109,21 +144,26 @@ def main() -> None:
     parser.add_argument("--speed-lines", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--output-dir", type=Path, default=RESULTS)
+    parser.add_argument("--split", choices=("test", "dev"), default="test")
+    parser.add_argument("--lemma-lexicon", type=Path, help="training CoNLL-U to build the lemma dictionary from")
+    parser.add_argument("--previous", help="keep the replaced results file's rows, prefixed with this label")
     args = parser.parse_args()
+    from green_nlp.export.lemma_lexicon import add_to_folder
     from green_nlp.runtime import load
+    from green_nlp.runtime.lemma_lexicon import LemmaLexicon
 
-    gold_path = data_path("ud", "UD_English-EWT", "en_ewt-ud-test.conllu")
+    gold_path = data_path("ud", "UD_English-EWT", f"en_ewt-ud-{args.split}.conllu")
     if not gold_path.is_file():
-        raise SystemExit(f"UD English-EWT test not found at {gold_path}: set GREEN_NLP_DATA")
+        raise SystemExit(f"UD English-EWT {args.split} not found at {gold_path}: set GREEN_NLP_DATA")
     with open(gold_path, encoding="utf-8") as handle:
         gold = list(conllu.parse_incr(handle))
     with_heads, without = export_pair(args.archive, args.work_dir)
-    rows: Dict[str, Dict[str, Any]] = {}
-    with tempfile.TemporaryDirectory() as folder:
-        for precision in ("int8", "fp32"):
-            model = load(with_heads, precision=precision, threads=1)
-            rows[f"{precision}, raw text"] = raw_text_scores(model, gold, gold_path, Path(folder) / "raw.conllu")
-            rows[f"{precision}, gold tokens"] = gold_token_scores(model, gold, gold_path, Path(folder) / "gold.conllu")
+    if args.lemma_lexicon is not None:
+        add_to_folder(with_heads, LemmaLexicon.from_conllu(args.lemma_lexicon))
+    name = "parser_ud_heads" if args.split == "test" else f"parser_ud_heads_{args.split}"
+    rows = previous_rows(args.output_dir / f"{name}.json", args.previous) if args.previous else {}
+    rows.update(accuracy_rows(with_heads, gold, gold_path))
+    dictionary = json.loads((with_heads / "green_model.json").read_text(encoding="utf-8")).get("lemma_lexicon")
     texts = [sentence.metadata["text"] for sentence in gold[: args.speed_lines]]
     speed = tokens_per_second(
         {name: load(path, precision="int8", threads=1) for name, path in (("with", with_heads), ("without", without))},
@@ -134,22 +174,32 @@ def main() -> None:
     results = {
         "machine": hardware_description(),
         "archive": str(args.archive),
-        "test_file": "UD English-EWT test",
+        "test_file": f"UD English-EWT {args.split}",
+        "lemma_lexicon": dictionary,
         "rows": rows,
         "int8_tokens_per_second": {"with_heads": speed["with"], "without_heads": speed["without"]},
         "speed_cost_percent": cost,
         "speed_lines": len(texts),
     }
     note = (
-        f"UD English-EWT test, CoNLL 2018 shared-task scores (F1, %) of `{args.archive.name}` through the "
+        f"UD English-EWT {args.split}, CoNLL 2018 shared-task scores (F1, %) of `{args.archive.name}` through the "
         "ONNX runtime. raw text: each gold sentence's text as a line; gold tokens: the gold words given. "
         "ufeats: all universal features of a word right; MLAS: CLAS that also needs UPOS, UFeats and the "
-        "function-word children right; BLEX: CLAS that also needs the lemma. Speed, int8, one thread, "
+        "function-word children right; BLEX: CLAS that also needs the lemma. "
+        + (
+            f"Lemma dictionary: {dictionary['entries']:,} (form, UPOS) entries from the training file, "
+            "consulted before the edit script; 'no lemma dictionary' rows: the same graph without it. "
+            if dictionary
+            else ""
+        )
+        + (f"Rows prefixed '{args.previous}:' are the earlier results this run replaced. " if args.previous else "")
+        + "Speed, int8, one thread, "
         f"{len(texts)} raw-text lines, best of {args.repeats}: {speed['with']:,.0f} tokens/s with the "
-        f"heads, {speed['without']:,.0f} without (the same model, heads removed before export): "
+        f"heads{' and dictionary' if dictionary else ''}, {speed['without']:,.0f} without (the same model, "
+        "heads removed before export): "
         f"a cost of {cost:.1f} % of tokens/s. Produced by `python -m benchmarks.parser.ud_heads`."
     )
-    write_results(args.output_dir, "parser_ud_heads", results, rows, COLUMNS, note, first_column="graph, input")
+    write_results(args.output_dir, name, results, rows, COLUMNS, note, first_column="graph, input")
 
 
 if __name__ == "__main__":
