@@ -20,6 +20,7 @@ from green_nlp.dataset_readers.conllu_dependencies import (
     UPOS_NAMESPACE,
     XPOS_NAMESPACE,
 )
+from green_nlp.models import lemma_lexicon_vocabulary  # noqa: F401 (registers vocabulary type green_lemma_lexicon)
 from green_nlp.modules.biaffine import Biaffine
 from green_nlp.modules.embedder_checks import check_character_encoders
 from green_nlp.nn.tree_decoding import decode_heads, root_consistent_labels

@@ -85,10 +85,19 @@
   // Full UD output: `config` (a parser from `parser` above) plus the heads that predict LEMMA (as
   // edit scripts), FEATS (whole UFeats strings) and XPOS, trained jointly with the parser on the
   // encoder; `columns` picks which, `weights` their loss weights (1 each by default).
-  with_ud_heads(config, columns=['lemmas', 'feats', 'xpos'], weights={})::
+  // lemma_dictionary: also put the training file's (form, UPOS) -> lemma dictionary in the archive
+  // (vocabulary type green_lemma_lexicon, green_nlp/models/lemma_lexicon_vocabulary.py), which the
+  // predictor and the exported folder consult before the lemma head's edit script.
+  with_ud_heads(config, columns=['lemmas', 'feats', 'xpos'], weights={}, lemma_dictionary=false)::
     local option = { lemmas: 'predict_lemmas', feats: 'predict_feats', xpos: 'predict_xpos' };
     local weight = { lemmas: 'lemma_loss_weight', feats: 'feats_loss_weight', xpos: 'xpos_loss_weight' };
+    assert !lemma_dictionary || std.member(columns, 'lemmas') : 'lemma_dictionary needs the lemmas column';
+    assert !lemma_dictionary || !std.objectHas(config, 'vocabulary') : 'lemma_dictionary builds the vocabulary';
     config + {
+      [if lemma_dictionary then 'vocabulary']: {
+        type: 'green_lemma_lexicon',
+        lemma_lexicon_file: config.train_data_path,
+      },
       dataset_reader+: { read_columns: columns },
       validation_dataset_reader+: { read_columns: columns },
       model+: {
