@@ -30,7 +30,9 @@ class DependencyParserPredictor(Predictor):
     `-o '{"validation_dataset_reader.skip_malformed": true}'` to report a malformed sentence as
     `file:line: why` on stderr and go on with the next one.
     A model with the LEMMA / FEATS / XPOS heads (`predict_lemmas` ...) writes those columns too
-    (`lemmas`, `feats`, `xpos` in JSON), in place of a CoNLL-U input's own.
+    (`lemmas`, `feats`, `xpos` in JSON), in place of a CoNLL-U input's own; where its archive carries
+    a lemma dictionary (`green_nlp.export.lemma_lexicon`), a word seen in training with the predicted
+    UPOS gets the dictionary's lemma instead of the edit script's (the model applies it).
 
     One input line gives one output record holding all its sentences, so output order and count
     follow the input. A line that cannot be parsed yields an `{"error": ...}` record (a `#` comment
