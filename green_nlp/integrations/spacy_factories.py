@@ -67,6 +67,8 @@ def make_parser(
     max_sentence_length: int,
     precision: str,
 ) -> Union["ParserComponent", "RuntimeParserComponent"]:
+    if max_sentence_length < 1:  # refused before any model loads, in both modes
+        raise ValueError(f"{name}: max_sentence_length must be positive, got {max_sentence_length}")
     if _uses_runtime(name, archive, model):
         return _runtime().RuntimeParserComponent(name, model, batch_size, max_sentence_length, precision)
     return _components().ParserComponent(name, archive, cuda_device, batch_size, overrides, max_sentence_length)

@@ -66,6 +66,9 @@ def load(name_or_path: Union[str, Path], precision: str = "auto", threads: Optio
     """
     folder = resolve_model(name_or_path)
     meta = read_meta(folder)
-    cls = family_class(str(meta.get("family")))
+    try:
+        cls = family_class(str(meta.get("family")))
+    except ValueError as error:  # a folder's own "family" key: name the folder, as every folder refusal does
+        raise ModelFolderError(f"{folder}: {error}") from None
     session = create_session(model_file(folder, meta, precision), threads)
     return cls(folder, meta, session)
