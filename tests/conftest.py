@@ -23,6 +23,19 @@ def require_data(*parts: str) -> Path:
     return path
 
 
+# Test folders whose tests must not run beside each other on two xdist workers: Ray tests start or join
+# the machine's default local cluster (`--ray auto` would join the other worker's), DDP tests bind torch's
+# default master port. `--dist loadgroup` (scripts/test.sh) keeps each group on one worker.
+SERIAL_GROUPS = {"distributed_ray": "ray", "distributed": "ddp"}
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    for item in items:
+        parts = Path(str(item.fspath)).relative_to(Path(__file__).parent).parts
+        if parts and parts[0] in SERIAL_GROUPS:
+            item.add_marker(pytest.mark.xdist_group(SERIAL_GROUPS[parts[0]]))
+
+
 @pytest.fixture(autouse=True)
 def _cheap_threads():
     """Keep tests from fighting over the CI machine's two cores."""
