@@ -5,7 +5,7 @@ import json
 import os
 import platform
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 BENCHMARKS = Path(__file__).resolve().parent
 REPO = BENCHMARKS.parent
@@ -36,14 +36,14 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def markdown_table(rows: Dict[str, Dict[str, Any]], columns: List[str], first_column: str = "model") -> str:
+def markdown_table(rows: dict[str, dict[str, Any]], columns: list[str], first_column: str = "model") -> str:
     lines = [f"| {first_column} | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
     for name, row in rows.items():
         lines.append(f"| {name} | " + " | ".join(_cell(row.get(c)) for c in columns) + " |")
     return "\n".join(lines) + "\n"
 
 
-def earlier_treebanks(results_file: Path, replace: bool) -> Dict[str, Any]:
+def earlier_treebanks(results_file: Path, replace: bool) -> dict[str, Any]:
     """The per-treebank figures of an earlier results file, kept unless `replace`: treebanks are
     measured in separate runs, as their models get trained (and after their runs are gone)."""
     if replace or not results_file.exists():
@@ -54,9 +54,9 @@ def earlier_treebanks(results_file: Path, replace: bool) -> Dict[str, Any]:
 def write_results(
     out_dir: Path,
     name: str,
-    results: Dict[str, Any],
-    rows: Dict[str, Dict[str, Any]],
-    columns: List[str],
+    results: dict[str, Any],
+    rows: dict[str, dict[str, Any]],
+    columns: list[str],
     note: str,
     first_column: str = "model",
 ) -> None:
@@ -68,12 +68,12 @@ def write_results(
     print(table)
 
 
-def summarize_seeds(runs: Dict[Any, Dict[str, float]]) -> Dict[str, Any]:
+def summarize_seeds(runs: dict[Any, dict[str, float]]) -> dict[str, Any]:
     """Mean, spread and range of each split's accuracy over seed runs ({seed: {"dev": x, "test": y}}); a split
     missing from any run (e.g. one scored earlier on test only) is left out."""
     import statistics
 
-    row: Dict[str, Any] = {"seeds": list(runs)}
+    row: dict[str, Any] = {"seeds": list(runs)}
     for split in ("dev", "test"):
         if any(runs[seed].get(split) is None for seed in runs):
             continue

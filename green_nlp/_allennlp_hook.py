@@ -13,8 +13,9 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
+from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Callable, Optional, Sequence
+from typing import Optional
 
 
 def _patch_lookups(register: Callable[[], None]) -> None:

@@ -16,9 +16,10 @@ working directory or `~/.allennlp/plugins`), because AllenNLP picks the subcomma
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 from green_nlp.runtime.errors import InputKindError
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW
@@ -133,7 +134,7 @@ def _records(command: str, output_format: str) -> Any:
             error=line_stream.json_error,
         )
 
-    def blocks(result: Any) -> List[str]:
+    def blocks(result: Any) -> list[str]:
         if output_format == "conllu":
             return [sentence.to_conllu() for sentence in result.sentences]
         # conll: the tagger's word<TAB>tag lines, a blank line between sentences
@@ -147,7 +148,7 @@ def _records(command: str, output_format: str) -> Any:
 
 def _batch_call(
     nlp: Any, command: str, batch_size: int, no_known_features: str = "flag"
-) -> Callable[[List[Any]], List[Any]]:
+) -> Callable[[list[Any]], list[Any]]:
     """The streamer hands over one sort window of lines; the runtime sorts and batches inside it."""
     from green_nlp.runtime.line_inputs import Tokens, predict_in_order
 
@@ -162,7 +163,7 @@ def _batch_call(
     if command == "classify":
         from green_nlp.runtime.classifier import no_features_message
 
-        def classify(texts: List[str]) -> List[Any]:
+        def classify(texts: list[str]) -> list[Any]:
             results = list(method(texts, batch_size=batch_size))  # flagged; turned into errors here when asked
             if no_known_features == "error":
                 flagged = [getattr(r, "no_known_features", False) for r in results]  # an InputFailure has none
@@ -171,10 +172,10 @@ def _batch_call(
 
         return classify
 
-    def on_texts(texts: List[str]) -> List[Any]:
+    def on_texts(texts: list[str]) -> list[Any]:
         return list(method(texts, batch_size=batch_size))
 
-    def on_tokens(sentences: List[Tokens]) -> List[Any]:
+    def on_tokens(sentences: list[Tokens]) -> list[Any]:
         if command == "tag":
             return [nlp.tag_tokens(sentence.words) for sentence in sentences]
         from green_nlp.runtime.parser_results import ParsedDoc
@@ -222,7 +223,7 @@ def runtime_line_model(
     )
 
 
-def run_runtime(argv: List[str]) -> int:
+def run_runtime(argv: list[str]) -> int:
     from green_nlp import line_stream
 
     args = _runtime_parser().parse_args(argv)
@@ -302,7 +303,7 @@ def _refuse_conllu(path: Path) -> None:
         raise line_stream.UsageError(f"{path}: {CONLLU_REFUSAL}")
 
 
-def _model_args(args: argparse.Namespace, threads: Optional[int]) -> Tuple[Any, ...]:
+def _model_args(args: argparse.Namespace, threads: Optional[int]) -> tuple[Any, ...]:
     """`runtime_line_model`'s arguments from the command line."""
     return (
         args.command,
@@ -328,7 +329,7 @@ def configs_folder() -> Path:
 
 
 # ----------------------------------------------------------------------------- AllenNLP side
-def run_allennlp(argv: List[str]) -> None:
+def run_allennlp(argv: list[str]) -> None:
     """`allennlp ARGV...` with green_nlp registered first, so its subcommands exist in any folder."""
     sys.argv = ["green-nlp", *argv]
     try:

@@ -16,9 +16,10 @@ import json
 import logging
 import re
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Dict, Generic, Iterator, List, Optional, Sequence, Tuple, Type, TypeVar
+from typing import IO, Any, Generic, Optional, TypeVar
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ class UsageError(ValueError):
     """A setting the user gave cannot work (the message says what to change)."""
 
 
-def parse_shard(text: str) -> Tuple[int, int]:
+def parse_shard(text: str) -> tuple[int, int]:
     """`"i/N"` -> (i, N) with 0 <= i < N."""
     try:
         index_text, count_text = text.split("/")
@@ -119,12 +120,12 @@ def count_lines(path: Path) -> int:
         return sum(1 for _ in split_lines(stream))
 
 
-def shard_bounds(total_lines: int, index: int, count: int) -> Tuple[int, int]:
+def shard_bounds(total_lines: int, index: int, count: int) -> tuple[int, int]:
     """0-based [start, end) of shard `index` of `count`: contiguous, sizes differ by at most one."""
     return total_lines * index // count, total_lines * (index + 1) // count
 
 
-def read_lines(path: Path, start: int = 0, end: Optional[int] = None) -> Iterator[Tuple[int, bytes]]:
+def read_lines(path: Path, start: int = 0, end: Optional[int] = None) -> Iterator[tuple[int, bytes]]:
     """Yield (1-based line number, raw bytes without the line end) for lines start..end-1.
 
     A generator over the open file: memory holds one line, whatever the file size. Bytes, not
@@ -139,7 +140,7 @@ def read_lines(path: Path, start: int = 0, end: Optional[int] = None) -> Iterato
             yield number, raw
 
 
-def decode_line(raw: bytes) -> Tuple[Optional[str], Optional[str]]:
+def decode_line(raw: bytes) -> tuple[Optional[str], Optional[str]]:
     """(text, None), or (None, why) for bytes that are not UTF-8 or hold a NUL."""
     try:
         text = raw.decode("utf-8")
@@ -153,7 +154,7 @@ def decode_line(raw: bytes) -> Tuple[Optional[str], Optional[str]]:
 BLANK_LINE = "blank line (no text)"
 
 # One read line: (line number, "input" | "blank" | "skip", the model input or why the line failed)
-Entry = Tuple[int, str, Any]
+Entry = tuple[int, str, Any]
 
 
 @dataclass
@@ -163,7 +164,7 @@ class StreamReport:
 
     predicted: int = 0
     blank: int = 0
-    errors: List[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
     warnings: Counter = field(default_factory=Counter)
 
     @property
@@ -171,7 +172,7 @@ class StreamReport:
         """Lines that gave an error record or none: failed lines and blank lines (`--fail-on-error`)."""
         return len(self.errors) + self.blank
 
-    def summary(self, command: str, path: Path, shard: Tuple[int, int] = (0, 1)) -> str:
+    def summary(self, command: str, path: Path, shard: tuple[int, int] = (0, 1)) -> str:
         where = f"shard {shard[0]}/{shard[1]} of {path}" if shard != (0, 1) else str(path)
         counts = f"{self.predicted} lines predicted, {len(self.errors)} skipped, {self.blank} blank"
         flagged = "".join(f"; {count} {name}" for name, count in sorted(self.warnings.items()))
@@ -204,9 +205,9 @@ class LineModel(Generic[Inputs, Result]):
     """
 
     load: Callable[[str], Inputs]
-    predict_batch: Callable[[List[Inputs]], Sequence[Result]]
+    predict_batch: Callable[[list[Inputs]], Sequence[Result]]
     dump: Callable[[Result], str]
-    fatal_errors: Tuple[Type[BaseException], ...] = ()
+    fatal_errors: tuple[type[BaseException], ...] = ()
     number_inputs: Optional[Callable[[Inputs, int], None]] = None  # tells an input its physical line number
     records: Optional[LineRecords[Result]] = None
     warning: Optional[Callable[[Result], Optional[str]]] = None
@@ -230,7 +231,7 @@ class LineStreamer(Generic[Inputs, Result]):
         self,
         input_path: Path,
         output: IO[str],
-        shard: Tuple[int, int] = (0, 1),
+        shard: tuple[int, int] = (0, 1),
         progress: bool = True,
         errors: Optional[IO[str]] = None,
     ) -> StreamReport:
@@ -241,7 +242,7 @@ class LineStreamer(Generic[Inputs, Result]):
         if shard != (0, 1) or (progress and Path(input_path) != STDIN):
             start, end = shard_bounds(count_lines(input_path), *shard)
         report = StreamReport()
-        batch: List[Entry] = []
+        batch: list[Entry] = []
         readable = 0
         desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
         with tqdm(total=None if end is None else end - start, unit="lines", disable=not progress, desc=desc) as bar:
@@ -275,7 +276,7 @@ class LineStreamer(Generic[Inputs, Result]):
     def _predict(
         self,
         path: Path,
-        batch: List[Entry],
+        batch: list[Entry],
         output: IO[str],
         report: StreamReport,
         errors: Optional[IO[str]],
@@ -283,9 +284,9 @@ class LineStreamer(Generic[Inputs, Result]):
         """Predict the readable lines of `batch` and write every line's record in line order."""
         numbers = [number for number, kind, _ in batch if kind == "input"]
         inputs = [payload for _, kind, payload in batch if kind == "input"]
-        failed: Dict[int, str] = {}
+        failed: dict[int, str] = {}
         try:
-            results: List[Optional[Result]] = list(self.model.predict_batch(inputs)) if inputs else []
+            results: list[Optional[Result]] = list(self.model.predict_batch(inputs)) if inputs else []
         except Exception:  # noqa: BLE001  one bad line must not end the run: find it line by line
             attempts = [self._predict_one(one) for one in inputs]
             failures = [error for _, error in attempts if error is not None]
@@ -296,7 +297,7 @@ class LineStreamer(Generic[Inputs, Result]):
                 and len(failures) == len(inputs)
                 and all(isinstance(error, fatal) for error in failures)
             ):
-                raise failures[0]  # model and input kind do not fit: every line would fail the same way
+                raise failures[0] from None  # model and input kind do not fit: every line would fail the same way
             results = [result for result, _ in attempts]
             failed = {n: f"{type(error).__name__}: {error}" for n, (_, error) in zip(numbers, attempts) if error}
         outcomes = dict(zip(numbers, results))
@@ -330,7 +331,7 @@ class LineStreamer(Generic[Inputs, Result]):
             if warning:
                 report.warnings[warning] += 1
 
-    def _predict_one(self, inputs: Inputs) -> Tuple[Optional[Result], Optional[Exception]]:
+    def _predict_one(self, inputs: Inputs) -> tuple[Optional[Result], Optional[Exception]]:
         try:
             return self.model.predict_batch([inputs])[0], None
         except Exception as error:  # noqa: BLE001
@@ -354,7 +355,7 @@ def result_error(result: Any) -> Optional[str]:
     return None if error is None else str(getattr(error, "alone", error))
 
 
-def json_record(number: int, record: Dict[str, Any]) -> str:
+def json_record(number: int, record: dict[str, Any]) -> str:
     """One JSON line with the input's line number first (`{"line": n, ...}`)."""
     return json.dumps({"line": number, **{k: v for k, v in record.items() if k != "line"}}, ensure_ascii=False) + "\n"
 
@@ -419,7 +420,7 @@ def text_problem(value: Any) -> Optional[str]:
     return f"holds {bad}" if bad else None
 
 
-def word_list_problem(value: Any) -> Optional[Tuple[Optional[int], str]]:
+def word_list_problem(value: Any) -> Optional[tuple[Optional[int], str]]:
     """(0-based item or None for the list as a whole, what is wrong) for a list of words or tags
     that cannot be used, or None. Words may not be empty or hold a tab, line break or NUL (they
     would break the CoNLL-U columns the parser writes), nor a lone surrogate."""
@@ -436,7 +437,7 @@ def word_list_problem(value: Any) -> Optional[Tuple[Optional[int], str]]:
     return None
 
 
-def check_json_fields(record: Dict[str, Any]) -> Dict[str, Any]:
+def check_json_fields(record: dict[str, Any]) -> dict[str, Any]:
     """`record` itself, or a ValueError naming the field and the type it needs.
 
     Without this check `{"words": "abc"}` was parsed as the three words a, b, c (`list("abc")`), and
@@ -467,7 +468,7 @@ def check_json_fields(record: Dict[str, Any]) -> Dict[str, Any]:
     return record
 
 
-def json_object(line: str) -> Optional[Dict[str, Any]]:
+def json_object(line: str) -> Optional[dict[str, Any]]:
     """A line's JSON object (fields checked by `check_json_fields`), or None when the line is text.
 
     A line that starts with `{` is JSON: one that does not parse is an error for that line, not text

@@ -7,7 +7,8 @@ before the rename name them in their `type` fields, and exported runtime folders
 `model_type`. This module imports nothing heavy, so the runtime can read it too.
 """
 
-from typing import Any, Callable, Dict, List, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 T = TypeVar("T", bound=type)
 
@@ -19,7 +20,7 @@ LDNET_TAGGER = "green_ldnet_tagger"
 PARSER_DISTILLATION = "green_parser_distillation"
 
 # first name -> current name; both resolve to the same class (tests/package/registered_names_test.py)
-OLD_NAMES: Dict[str, str] = {
+OLD_NAMES: dict[str, str] = {
     "conllu_dependencies": CONLLU_DEPENDENCIES_READER,
     "ngram_text": NGRAM_TEXT_READER,
     "ngram_count_vectorizer": NGRAM_VOCABULARY,
@@ -34,7 +35,7 @@ def current_name(name: str) -> str:
     return OLD_NAMES.get(name, name)
 
 
-def old_names(name: str) -> List[str]:
+def old_names(name: str) -> list[str]:
     """The first names still registered as aliases of the current `name`."""
     return [old for old, new in OLD_NAMES.items() if new == name]
 

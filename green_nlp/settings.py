@@ -31,7 +31,7 @@ This module imports nothing heavy (os and pathlib): `import green_nlp` stays lig
 import logging
 import os
 from pathlib import Path
-from typing import Optional, Tuple
+from typing import Optional
 
 logger = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ def ldnet_runs_dir() -> Path:
     return Path(os.environ.get("LDNET_RUNS", str(LDNET_DEFAULT_RUNS))).expanduser()
 
 
-def ldnet_trained_lms() -> Tuple[Path, Path]:
+def ldnet_trained_lms() -> tuple[Path, Path]:
     """Where the forward and backward LM archives of the `cpu` preset are looked for."""
     forward, backward = (ldnet_runs_dir() / archive for archive in LDNET_LM_ARCHIVES)
     return forward, backward

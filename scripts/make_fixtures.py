@@ -7,7 +7,6 @@ seconds; they are not drawn from any treebank.
 
 import random
 from pathlib import Path
-from typing import List, Tuple
 
 DETS = ["the", "a", "every", "this"]
 ADJS = ["small", "green", "old", "quick", "happy", "cheap"]
@@ -16,13 +15,13 @@ VERBS = ["sees", "likes", "trains", "reads", "finds", "builds"]
 ADPS = ["in", "on", "near", "with"]
 ADVS = ["quickly", "often", "today"]
 
-Token = Tuple[str, str, str, int, str]  # form, upos, xpos, head (relative index or -1), deprel
+Token = tuple[str, str, str, int, str]  # form, upos, xpos, head (relative index or -1), deprel
 
 
 class Builder:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.tokens: List[list] = []
+        self.tokens: list[list] = []
 
     def add(self, form: str, upos: str, xpos: str) -> int:
         self.tokens.append([form, upos, xpos, None, None])
@@ -51,7 +50,7 @@ class Builder:
         self.attach(adposition, noun, "case")
         return noun
 
-    def sentence(self) -> List[list]:
+    def sentence(self) -> list[list]:
         subject = self.noun_phrase(allow_pp=True)
         verb = self.add(self.rng.choice(VERBS), "VERB", "VBZ")
         self.attach(subject, verb, "nsubj")

@@ -6,8 +6,9 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Optional
 
 REPO = Path(__file__).resolve().parents[1]
 PRETRAINED = REPO / "pretrained"
@@ -28,7 +29,7 @@ def allennlp_bin() -> str:
 
 
 def train(
-    config: str, run_dir: Path, overrides: Optional[Dict[str, Any]] = None, variables: Optional[Dict[str, str]] = None
+    config: str, run_dir: Path, overrides: Optional[dict[str, Any]] = None, variables: Optional[dict[str, str]] = None
 ) -> Path:
     """`allennlp train config` into run_dir on one thread (resumed with -r when it holds a run), with
     `variables` as Jsonnet external variables (AllenNLP reads them from the environment); returns the
@@ -81,7 +82,7 @@ def keep_one_graph(folder: Path, precision: str) -> None:
     meta_path.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def finish_folder(name: str, folder: Path, card: Path, figures: Dict[str, Any]) -> None:
+def finish_folder(name: str, folder: Path, card: Path, figures: dict[str, Any]) -> None:
     """Put the card's figures into green_model.json, check the budget, replace pretrained/<name>."""
     from green_nlp.export.common import read_model_card
     from green_nlp.runtime.model_folder import record_file_hashes
@@ -100,7 +101,7 @@ def finish_folder(name: str, folder: Path, card: Path, figures: Dict[str, Any]) 
     shutil.copytree(folder, target)
 
 
-def write_card_file(folder: Path, name: str, lines: List[str], rebuild_note: str) -> Path:
+def write_card_file(folder: Path, name: str, lines: list[str], rebuild_note: str) -> Path:
     """The model card `README.md`: `lines`, then how to rebuild the model."""
     rebuild = ["## Rebuild", "```bash", f"python scripts/build_pretrained.py {name}   # {rebuild_note}", "```", ""]
     card = folder / "README.md"
@@ -112,14 +113,14 @@ def results_stem(name: str) -> Path:
     return RESULTS / f"pretrained_{name.replace('-', '_')}"
 
 
-def write_results(figures: Dict[str, Any], markdown: str) -> None:
+def write_results(figures: dict[str, Any], markdown: str) -> None:
     stem = results_stem(figures["name"])
     stem.with_suffix(".json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     stem.with_suffix(".md").write_text(markdown, encoding="utf-8")
     print(markdown)
 
 
-def rewrite_tables(name: str, render: Callable[[Dict[str, Any]], str]) -> None:
+def rewrite_tables(name: str, render: Callable[[dict[str, Any]], str]) -> None:
     """Rewrite a shipped model's Markdown table from its saved results JSON."""
     figures = json.loads(results_stem(name).with_suffix(".json").read_text(encoding="utf-8"))
     write_results(figures, render(figures))

@@ -12,9 +12,10 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 from pretrained_common import (
     AGREEMENT_FOR_INT8,
@@ -53,7 +54,7 @@ class Student:
     run: str
     distilled: bool
     size: Optional[str] = None
-    overrides: Optional[Dict[str, Any]] = None
+    overrides: Optional[dict[str, Any]] = None
 
 
 RAW_TEXT_STUDENT = "training_configs/parser/ud_ewt_raw_text_student.jsonnet"
@@ -67,13 +68,13 @@ SPEED_PASSES = 3  # more passes over the test set per candidate, in turn, for it
 @dataclass(frozen=True)
 class ShippedParser:
     name: str
-    students: Tuple[Student, ...]  # the first one without a teacher: the baseline the others must match
+    students: tuple[Student, ...]  # the first one without a teacher: the baseline the others must match
     teacher: Teacher
     treebank: str  # under $GREEN_NLP_DATA/ud/
     prefix: str
     title: str
     license: str
-    data_lines: Tuple[str, ...]
+    data_lines: tuple[str, ...]
 
 
 SHIPPED = {
@@ -104,10 +105,10 @@ SHIPPED = {
 }
 
 
-Sentence = Tuple[List[str], List[int], List[str], List[str]]  # words, gold heads, relations, UPOS
+Sentence = tuple[list[str], list[int], list[str], list[str]]  # words, gold heads, relations, UPOS
 
 
-def conllu_sentences(path: Path) -> List[Sentence]:
+def conllu_sentences(path: Path) -> list[Sentence]:
     """(words, gold heads, gold relations, gold UPOS) per sentence, skipping multiword tokens and empty nodes."""
     import conllu
 
@@ -128,7 +129,7 @@ def conllu_sentences(path: Path) -> List[Sentence]:
 
 def score_runtime(
     folder: Path, precision: str, sentences: Sequence[Sentence], gold_upos: bool = False, repeats: int = 3
-) -> Dict[str, float]:
+) -> dict[str, float]:
     """UAS / LAS (all words, full relations) of the runtime on gold tokens (and gold UPOS for a
     model that reads them, the teacher), and tokens/s on one thread: the best of `repeats` passes,
     so a busy spell on a shared machine does not land on one model of the front."""
@@ -156,7 +157,7 @@ def score_runtime(
     }
 
 
-def raw_lines(path: Path, count: int) -> List[str]:
+def raw_lines(path: Path, count: int) -> list[str]:
     """The `# text` of the first `count` sentences of a CoNLL-U file: real raw text to parse."""
     import conllu
 
@@ -164,7 +165,7 @@ def raw_lines(path: Path, count: int) -> List[str]:
         return [sentence.metadata["text"] for sentence, _ in zip(conllu.parse_incr(handle), range(count))]
 
 
-def allennlp_equality(archive: Path, folder: Path, lines: List[str]) -> Dict[str, Any]:
+def allennlp_equality(archive: Path, folder: Path, lines: list[str]) -> dict[str, Any]:
     """How many raw-text lines the runtime (fp32) parses exactly as the AllenNLP predictor does:
     the same sentences, words, heads, relations and UPOS, as JSON records."""
     from allennlp.predictors import Predictor
@@ -190,7 +191,7 @@ def teacher_archive(teacher: Teacher) -> Path:
     return target
 
 
-def student_archives(model: ShippedParser) -> Dict[str, Path]:
+def student_archives(model: ShippedParser) -> dict[str, Path]:
     """The front's runs, by label: finished runs are reused, unfinished ones resumed."""
     runs = REPO / "runs" / "parser" / "ud_ewt"
     return {
@@ -205,20 +206,20 @@ def student_archives(model: ShippedParser) -> Dict[str, Path]:
 
 
 def measure_front(
-    archives: Dict[str, Path],
-    distilled: Dict[str, bool],
+    archives: dict[str, Path],
+    distilled: dict[str, bool],
     scratch: Path,
     dev: Sequence[Sentence],
     test: Sequence[Sentence],
-) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Path]]:
+) -> tuple[dict[str, dict[str, Any]], dict[str, Path]]:
     """Each candidate exported and run by the runtime (int8, one thread): dev LAS to choose by, test
     accuracy and tokens/s to report, the int8 folder's size for the budget."""
     from allennlp.models.archival import load_archive
 
     from green_nlp.export.common import export_archive
 
-    front: Dict[str, Dict[str, Any]] = {}
-    folders: Dict[str, Path] = {}
+    front: dict[str, dict[str, Any]] = {}
+    folders: dict[str, Path] = {}
     for label, archive in archives.items():
         folders[label] = export_archive(archive, scratch / label.replace(" ", "_"))
         metrics = json.loads((archive.parent / "metrics.json").read_text())
@@ -247,7 +248,7 @@ def measure_front(
     return front, folders
 
 
-def choose(front: Dict[str, Dict[str, Any]]) -> str:
+def choose(front: dict[str, dict[str, Any]]) -> str:
     """The smallest distilled student that parses dev as well as the student of the smallest size
     trained without a teacher (the model it replaces, at that model's speed or better), within
     `TIE_LAS`; if none does, the distilled student most accurate on dev. Within the size budget
@@ -265,7 +266,7 @@ def choose(front: Dict[str, Dict[str, Any]]) -> str:
     return max(fits, key=lambda label: front[label]["dev_int8"]["LAS"])
 
 
-def measure_teacher(archive: Path, scratch: Path, test: Sequence[Sentence]) -> Dict[str, Any]:
+def measure_teacher(archive: Path, scratch: Path, test: Sequence[Sentence]) -> dict[str, Any]:
     """The teacher's size and its test scores with gold UPOS (runtime, fp32): what the students learn from."""
     from allennlp.models.archival import load_archive
 
@@ -278,7 +279,7 @@ def measure_teacher(archive: Path, scratch: Path, test: Sequence[Sentence]) -> D
     }
 
 
-def front_rows(figures: Dict[str, Any]) -> List[str]:
+def front_rows(figures: dict[str, Any]) -> list[str]:
     """The card's and the results' table of the candidates."""
     rows = [
         "| model | teacher | parameters | dev LAS | test UAS | test LAS | tokens/s | int8 folder |",
@@ -299,7 +300,7 @@ def front_rows(figures: Dict[str, Any]) -> List[str]:
     return rows
 
 
-def write_card(model: ShippedParser, folder: Path, figures: Dict[str, Any]) -> Path:
+def write_card(model: ShippedParser, folder: Path, figures: dict[str, Any]) -> Path:
     shipped = figures["shipped_precision"]
     runtime = figures["runtime"][shipped]
     torch_test = figures["allennlp_test"]
@@ -382,7 +383,7 @@ def write_card(model: ShippedParser, folder: Path, figures: Dict[str, Any]) -> P
     return write_card_file(folder, model.name, lines, "trains the teacher, then the students of the front")
 
 
-def build(model: ShippedParser, archive: Optional[Path]) -> Dict[str, Any]:
+def build(model: ShippedParser, archive: Optional[Path]) -> dict[str, Any]:
     """`archive`, if given, skips the choice: that trained student ships (the front is still measured
     from the runs that the recipe finds or trains)."""
     from green_nlp.runtime.parser_agreement import int8_agreement
@@ -408,7 +409,7 @@ def build(model: ShippedParser, archive: Optional[Path]) -> Dict[str, Any]:
         runtime = {precision: score_runtime(exported, precision, test) for precision in ("fp32", "int8")}
         shipped = "int8" if agreement["heads_and_labels"] >= AGREEMENT_FOR_INT8 else "fp32"
         keep_one_graph(exported, shipped)
-        figures: Dict[str, Any] = {
+        figures: dict[str, Any] = {
             "name": model.name,
             "chosen": chosen,
             "front": front,
@@ -429,7 +430,7 @@ def build(model: ShippedParser, archive: Optional[Path]) -> Dict[str, Any]:
     return figures
 
 
-def results_markdown(figures: Dict[str, Any]) -> str:
+def results_markdown(figures: dict[str, Any]) -> str:
     """The shipped model's figures as a short table (the JSON beside it holds them all)."""
     shipped, agreement = figures["shipped_precision"], figures["int8_agreement_dev"]
     equality = figures["fp32_equals_allennlp_test_500"]

@@ -14,8 +14,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, NamedTuple, Optional
 
 from pretrained_common import (
     AGREEMENT_FOR_INT8,
@@ -88,7 +89,7 @@ def label(teacher: Path, output: Path, inputs: Sequence[str]) -> "subprocess.Pop
         "--include-package",
         "green_nlp",
     ]
-    log = open(f"{output}.log", "w")
+    log = open(f"{output}.log", "w")  # noqa: SIM115 (the child process writes it until it exits)
     return subprocess.Popen(
         command,
         cwd=REPO,
@@ -114,7 +115,7 @@ def distillation_corpus(teacher: Path, run: Path, sst2: Path) -> None:
             raise SystemExit(f"green-label-teacher failed: see {job.args[job.args.index('--output') + 1]}.log")
 
 
-def sst2_texts(sst2: Path, split: str) -> Tuple[List[str], List[str]]:
+def sst2_texts(sst2: Path, split: str) -> tuple[list[str], list[str]]:
     """(texts, gold label names) of an SST-2 split."""
     from green_nlp.dataset_readers.text_classification import read_examples
 
@@ -123,21 +124,21 @@ def sst2_texts(sst2: Path, split: str) -> Tuple[List[str], List[str]]:
     return [e.text for e in examples], [names[str(e.label)] for e in examples]
 
 
-def runtime_answers(folder: Path, precision: str, texts: List[str]) -> List[Dict[str, Any]]:
+def runtime_answers(folder: Path, precision: str, texts: list[str]) -> list[dict[str, Any]]:
     from green_nlp.runtime import load
 
     return [c.to_json() for c in load(folder, precision=precision, threads=1).classify_many(texts, batch_size=32)]
 
 
-def accuracy(answers: List[Dict[str, Any]], gold: List[str]) -> float:
+def accuracy(answers: list[dict[str, Any]], gold: list[str]) -> float:
     return 100 * sum(a["label"] == g for a, g in zip(answers, gold)) / len(gold)
 
 
-def same_labels(a: List[Dict[str, Any]], b: List[Dict[str, Any]]) -> float:
+def same_labels(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> float:
     return sum(x["label"] == y["label"] for x, y in zip(a, b)) / len(a)
 
 
-def predictor_equality(archive: Path, folder: Path, texts: List[str]) -> Dict[str, Any]:
+def predictor_equality(archive: Path, folder: Path, texts: list[str]) -> dict[str, Any]:
     """Runtime fp32 vs the AllenNLP `green_text_classifier` predictor: same labels, probability gap."""
     from allennlp.predictors import Predictor
 
@@ -149,7 +150,7 @@ def predictor_equality(archive: Path, folder: Path, texts: List[str]) -> Dict[st
     return {"texts": len(texts), "same_label": same, "max_prob_diff": gap}
 
 
-def texts_per_second(folder: Path, precision: str, texts: List[str], batch_size: int, repeats: int = 3) -> float:
+def texts_per_second(folder: Path, precision: str, texts: list[str], batch_size: int, repeats: int = 3) -> float:
     """Best of `repeats` passes, one thread, wall clock."""
     from green_nlp.runtime import load
 
@@ -176,7 +177,7 @@ class Candidate(NamedTuple):
         return kept if self.rank is None else f"{kept}, rank {self.rank}"
 
 
-def candidates() -> List[Candidate]:
+def candidates() -> list[Candidate]:
     pruned = [Candidate(keep, ranking, None) for ranking in RANKINGS for keep in KEEP_CANDIDATES]
     factorized = [
         Candidate(keep, "vocabulary" if keep else None, rank)
@@ -207,11 +208,11 @@ def compressed_archive(dan_archive: Path, candidate: Candidate, sst2: Path, unit
     return factorized
 
 
-def sweep_candidates(dan: Path, sst2: Path, dev: Tuple[List[str], List[str]], scratch: Path) -> Dict[str, Any]:
+def sweep_candidates(dan: Path, sst2: Path, dev: tuple[list[str], list[str]], scratch: Path) -> dict[str, Any]:
     """Each candidate exported and scored (int8, SST-2 dev): name -> its row, `archive` included."""
     from green_nlp.export.common import export_archive
 
-    sweep: Dict[str, Any] = {}
+    sweep: dict[str, Any] = {}
     for candidate in candidates():
         archive = compressed_archive(dan, candidate, sst2)
         folder = export_archive(archive, scratch / candidate.name().replace(" ", "_").replace(",", ""))
@@ -230,7 +231,7 @@ def sweep_candidates(dan: Path, sst2: Path, dev: Tuple[List[str], List[str]], sc
     return sweep
 
 
-def choose(sweep: Dict[str, Any]) -> str:
+def choose(sweep: dict[str, Any]) -> str:
     """The best dev accuracy among the candidates that fit the budget; ties -> the smaller folder."""
     fitting = [name for name, row in sweep.items() if row["folder_bytes_int8_only"] <= FOLDER_BUDGET_BYTES - 200_000]
     if not fitting:  # 200 kB left for the card
@@ -238,7 +239,7 @@ def choose(sweep: Dict[str, Any]) -> str:
     return max(fitting, key=lambda name: (sweep[name]["dev_accuracy_int8"], -sweep[name]["folder_bytes_int8_only"]))
 
 
-def int8_agreement(archive: Path, texts: List[str], scratch: Path) -> float:
+def int8_agreement(archive: Path, texts: list[str], scratch: Path) -> float:
     """Share of `texts` on which the int8 export of `archive` gives fp32's label."""
     from green_nlp.export.common import export_archive
 
@@ -248,7 +249,7 @@ def int8_agreement(archive: Path, texts: List[str], scratch: Path) -> float:
     return agreement
 
 
-def build(archive: Any = None) -> Dict[str, Any]:
+def build(archive: Any = None) -> dict[str, Any]:
     import green_nlp
 
     green_nlp.register()
@@ -284,7 +285,7 @@ def build(archive: Any = None) -> Dict[str, Any]:
         shipped = "int8" if agreement >= AGREEMENT_FOR_INT8 else "fp32"
         n_dev = len(dev_texts)
         teacher_metrics = json.loads(teacher_metrics_file.read_text())
-        figures: Dict[str, Any] = {
+        figures: dict[str, Any] = {
             "name": NAME,
             "family": "classifier",
             "teacher": {
@@ -327,7 +328,7 @@ def build(archive: Any = None) -> Dict[str, Any]:
     return figures
 
 
-def model_size(archive: Path) -> Dict[str, int]:
+def model_size(archive: Path) -> dict[str, int]:
     """Parameters, n-grams, table width and hidden size of a DAN archive."""
     from allennlp.models.archival import load_archive
 
@@ -340,7 +341,7 @@ def model_size(archive: Path) -> Dict[str, int]:
     }
 
 
-def compression_text(figures: Dict[str, Any]) -> str:
+def compression_text(figures: dict[str, Any]) -> str:
     """What was done to the trained DAN's table, and why this candidate, in words."""
     chosen, before = figures["compression"], figures["dan_uncompressed_size"]
     steps = []
@@ -376,7 +377,7 @@ def compression_text(figures: Dict[str, Any]) -> str:
     return text
 
 
-def sweep_table(figures: Dict[str, Any]) -> List[str]:
+def sweep_table(figures: dict[str, Any]) -> list[str]:
     """The compression sweep as Markdown rows, the shipped candidate in bold."""
     rows = [
         "| candidate | n-grams | table width | int8 folder (MB) | SST-2 dev accuracy (int8) |",
@@ -391,7 +392,7 @@ def sweep_table(figures: Dict[str, Any]) -> List[str]:
     return rows
 
 
-def write_card(folder: Path, figures: Dict[str, Any]) -> Path:
+def write_card(folder: Path, figures: dict[str, Any]) -> Path:
     shipped = figures["shipped_precision"]
     runtime = figures["runtime"][shipped]
     equality = figures["fp32_equals_allennlp_dev_test"]
@@ -454,7 +455,7 @@ def write_card(folder: Path, figures: Dict[str, Any]) -> Path:
     return write_card_file(folder, NAME, lines, f"teacher {TEACHER_CONFIG}, student {DAN_CONFIG}")
 
 
-def results_markdown(figures: Dict[str, Any]) -> str:
+def results_markdown(figures: dict[str, Any]) -> str:
     before = figures["dan_uncompressed"]
     rows = [
         "| form | dev accuracy | test accuracy |",

@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict
 
 import pytest
 from allennlp.common import Params
@@ -20,7 +19,7 @@ from tests.conftest import FIXTURES, REPO_ROOT
 CONFIGS = FIXTURES / "allennlp_models"
 
 
-def _train_outside_the_repo(config_name: str, tmp_path: Path) -> Dict[str, float]:
+def _train_outside_the_repo(config_name: str, tmp_path: Path) -> dict[str, float]:
     params = Params.from_file(str(CONFIGS / config_name)).as_dict(quiet=True)
     for key in ("train_data_path", "validation_data_path"):
         params[key] = str(REPO_ROOT / params[key])

@@ -5,7 +5,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import List
 
 from green_nlp.dataset_readers import read_conllu
 from tests.conftest import FIXTURES
@@ -13,7 +12,7 @@ from tests.conftest import FIXTURES
 ARCHIVE = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
 
 
-def _green_nlp(args: List[str], cwd: Path) -> subprocess.CompletedProcess:
+def _green_nlp(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "green_nlp.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=600
     )

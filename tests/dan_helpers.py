@@ -5,7 +5,6 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Dict
 
 import _jsonnet
 from allennlp.commands.train import train_model_from_file
@@ -19,7 +18,7 @@ TEACHER_CACHE = DAN_FIXTURES / "sst2_tiny.teacher.jsonl"
 LABELS_LIBSONNET = REPO_ROOT / "training_configs" / "dan" / "labels.libsonnet"
 
 
-def sst2_label_names() -> Dict[str, str]:
+def sst2_label_names() -> dict[str, str]:
     """SST-2's readable class names, as the SST-2 configs set them."""
     return json.loads(_jsonnet.evaluate_file(str(LABELS_LIBSONNET)))["sst2"]
 
@@ -34,7 +33,7 @@ def train_dan(config: Path, serialization_dir: Path, **overrides) -> Path:
     return serialization_dir
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tiny_dan_run() -> Path:
     """Serialization dir of a tiny DAN trained on the fixture sentences (archive: model.tar.gz)."""
     return train_dan(
@@ -44,7 +43,7 @@ def tiny_dan_run() -> Path:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tiny_named_dan_run() -> Path:
     """As `tiny_dan_run`, with SST-2's label names on both readers (what the SST-2 configs train):
     its vocabulary, predictions and `doc.cats` say "negative"/"positive", not "0"/"1"."""

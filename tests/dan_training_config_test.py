@@ -4,7 +4,7 @@ the shipped model's recipe, and student.jsonnet for every DATASET and STAGE it t
 
 import json
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Optional
 
 import pytest
 from allennlp.commands.train import TrainModel
@@ -59,7 +59,7 @@ def _fixture_overrides(config: dict, name: str) -> dict:
     return overrides
 
 
-def _build(config_path: Path, name: str, tmp_path: Path, ext_vars: Optional[Dict[str, str]] = None) -> dict:
+def _build(config_path: Path, name: str, tmp_path: Path, ext_vars: Optional[dict[str, str]] = None) -> dict:
     raw = Params.from_file(str(config_path), ext_vars=ext_vars).as_dict()
     params = Params.from_file(str(config_path), json.dumps(_fixture_overrides(raw, name)), ext_vars=ext_vars)
     train_loop = TrainModel.from_params(params=params, serialization_dir=str(tmp_path), local_rank=0)

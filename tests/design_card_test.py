@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Optional
 
 import pytest
 
@@ -31,7 +31,7 @@ RAW_TEXT_LINES = [
 ]
 
 
-def _allennlp(args: List[str], cwd: Path, env: Optional[Dict[str, str]] = None) -> subprocess.CompletedProcess:
+def _allennlp(args: list[str], cwd: Path, env: Optional[dict[str, str]] = None) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("LDNET_")}
     environment.update(env or {})
     return subprocess.run([ALLENNLP, *args], capture_output=True, text=True, cwd=cwd, env=environment, timeout=900)
@@ -81,7 +81,7 @@ def test_the_design_card_train_command_runs_from_a_project_folder(tmp_path: Path
     assert "best_validation_f1-measure-overall" in json.loads((run / "metrics.json").read_text())
 
 
-def _predict(archive: Path, project: Path, lines: List[str], extra: Optional[List[str]] = None) -> List[str]:
+def _predict(archive: Path, project: Path, lines: list[str], extra: Optional[list[str]] = None) -> list[str]:
     raw = project / "raw.txt"
     raw.write_text("\n".join(lines) + "\n")
     output = project / "out.txt"

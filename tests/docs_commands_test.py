@@ -3,7 +3,6 @@ path falls back to the documented default, and an archive a command reads was tr
 
 import re
 from pathlib import Path
-from typing import List, Tuple
 
 from tests.conftest import REPO_ROOT
 
@@ -11,7 +10,7 @@ BASH_BLOCK = re.compile(r"```bash\n(.*?)```", re.DOTALL)
 UNSET_DATA_VARIABLE = re.compile(r"\$GREEN_NLP_DATA\b|\$\{GREEN_NLP_DATA\}")
 
 
-def _bash_blocks() -> List[Tuple[Path, str]]:
+def _bash_blocks() -> list[tuple[Path, str]]:
     pages = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
     return [(page, block) for page in pages for block in BASH_BLOCK.findall(page.read_text(encoding="utf-8"))]
 

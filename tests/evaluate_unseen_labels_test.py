@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 import pytest
 import torch
@@ -34,7 +33,7 @@ EXTRA_WORDS = [["Angela", "Dorothea", "Merkel", "visited", "Wakanda", "."], ["Wa
 EXTRA_TAGS = [["I-PER", "I-PER", "I-PER", "O", "I-FICTION", "O"], ["I-FICTION", "O", "O"]]
 
 
-def _evaluate(archive: Path, data_file: Path, cwd: Path) -> Tuple[Dict[str, float], str]:
+def _evaluate(archive: Path, data_file: Path, cwd: Path) -> tuple[dict[str, float], str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
     metrics_file = cwd / f"{data_file.stem}.metrics.json"
     result = subprocess.run(
@@ -60,7 +59,7 @@ def _evaluate(archive: Path, data_file: Path, cwd: Path) -> Tuple[Dict[str, floa
     return json.loads(metrics_file.read_text()), result.stderr
 
 
-def _with_sentences(path: Path, tags: List[List[str]]) -> Tuple[str, List[int]]:
+def _with_sentences(path: Path, tags: list[list[str]]) -> tuple[str, list[int]]:
     """The test file with EXTRA_WORDS appended under `tags`; also each appended row's line number."""
     text = NER_TEST.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
     first = text.count("\n") + 1

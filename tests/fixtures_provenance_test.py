@@ -3,7 +3,6 @@ is read in place, never copied into the repository)."""
 
 import gzip
 from pathlib import Path
-from typing import Set
 
 import pytest
 
@@ -24,13 +23,13 @@ STANDS_IN_FOR = {
 }
 
 
-def blocks(path: Path) -> Set[str]:
+def blocks(path: Path) -> set[str]:
     """Blank-line separated blocks (sentences in CoNLL files), -DOCSTART- blocks left out."""
     text = path.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
     return {b.strip() for b in text.split("\n\n") if b.strip() and "-DOCSTART-" not in b}
 
 
-def vector_lines(path: Path) -> Set[str]:
+def vector_lines(path: Path) -> set[str]:
     with gzip.open(path, "rt", encoding="utf-8") as lines:
         return {line.rstrip("\n") for line in lines}
 
@@ -44,8 +43,5 @@ def test_every_fixture_is_checked_against_the_file_it_stands_in_for():
 def test_no_fixture_sentence_or_vector_is_copied_from_the_real_data(name):
     real = require_data(*STANDS_IN_FOR[name])
     fixture = LDNET / name
-    if fixture.suffix == ".gz":
-        shared = vector_lines(fixture) & vector_lines(real)
-    else:
-        shared = blocks(fixture) & blocks(real)
+    shared = vector_lines(fixture) & vector_lines(real) if fixture.suffix == ".gz" else blocks(fixture) & blocks(real)
     assert not shared, f"{fixture} holds {len(shared)} pieces of {real}"

@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Optional
 
 import pytest
 from allennlp.commands.train import TrainModel
@@ -45,11 +45,11 @@ def _without_ldnet_settings() -> dict:
     return {k: v for k, v in os.environ.items() if not k.startswith("LDNET_")}
 
 
-def _cell(task: str, stage: str) -> Dict[str, str]:
+def _cell(task: str, stage: str) -> dict[str, str]:
     return {"TASK": task, "STAGE": stage}
 
 
-def _build(config_path: Path, tmp_path: Path, ext_vars: Optional[Dict[str, str]] = None) -> None:
+def _build(config_path: Path, tmp_path: Path, ext_vars: Optional[dict[str, str]] = None) -> None:
     params = Params.from_file(str(config_path), json.dumps({"trainer.num_epochs": 1}), ext_vars=ext_vars)
     train_loop = TrainModel.from_params(params=params, serialization_dir=str(tmp_path), local_rank=0)
     assert train_loop.model is not None and train_loop.trainer is not None
@@ -163,7 +163,7 @@ def test_headline_command_run_elsewhere_without_data_trains_on_fixtures_and_says
     assert "test_f1-measure-overall" in metrics and (serialization / "model.tar.gz").exists()
 
 
-def _config_and_stderr(capfd, name: str, ext_vars: Optional[Dict[str, str]] = None) -> tuple:
+def _config_and_stderr(capfd, name: str, ext_vars: Optional[dict[str, str]] = None) -> tuple:
     capfd.readouterr()
     config = Params.from_file(str(FOLDER / name), ext_vars=ext_vars).as_dict(quiet=True)
     return config, capfd.readouterr().err

@@ -3,7 +3,6 @@
 import io
 import json
 from pathlib import Path
-from typing import List
 
 import pytest
 
@@ -39,7 +38,7 @@ def test_parse_shard_rejects_what_cannot_work():
 
 
 def _upper_model(fail_on: str = "") -> LineModel:
-    def predict(texts: List[str]) -> List[str]:
+    def predict(texts: list[str]) -> list[str]:
         if any(fail_on and fail_on in text for text in texts):
             raise RuntimeError(f"model failed on {fail_on!r}")
         return [text.upper() for text in texts]

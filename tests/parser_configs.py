@@ -3,7 +3,7 @@ model, optimizer, trainer and callbacks built): shared by the tests of training_
 
 import json
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Optional
 
 from allennlp.commands.train import TrainModel
 from allennlp.common import Params
@@ -41,12 +41,12 @@ def fixture_overrides(config: dict) -> dict:
     return overrides
 
 
-def read_config(path: Path, ext_vars: Optional[Dict[str, str]] = None) -> dict:
+def read_config(path: Path, ext_vars: Optional[dict[str, str]] = None) -> dict:
     """The config as `allennlp train` reads it (the environment and `ext_vars` as external variables)."""
     return Params.from_file(str(path), ext_vars=ext_vars).as_dict(quiet=True)
 
 
-def build_on_fixtures(path: Path, serialization_dir: Path, ext_vars: Optional[Dict[str, str]] = None) -> TrainModel:
+def build_on_fixtures(path: Path, serialization_dir: Path, ext_vars: Optional[dict[str, str]] = None) -> TrainModel:
     raw = read_config(path, ext_vars)
     params = Params.from_file(str(path), json.dumps(fixture_overrides(raw)), ext_vars=ext_vars)
     prepare_environment(params)  # takes the seeds, as `allennlp train` does before building

@@ -12,7 +12,7 @@ from tests.conftest import FIXTURES
 TEACHER_CONFIG = FIXTURES / "parser" / "minilm_teacher_experiment.jsonnet"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _train() -> Path:
     from allennlp.commands.train import train_model_from_file
 

@@ -5,14 +5,13 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Tuple
 
 from tests.conftest import FIXTURES, REPO_ROOT
 
 MARKED_BLOCK = re.compile(r"<!-- readme-test: (shell|python) -->\n```\w*\n(.*?)```", re.DOTALL)
 
 
-def marked_blocks() -> List[Tuple[str, str]]:
+def marked_blocks() -> list[tuple[str, str]]:
     return MARKED_BLOCK.findall((REPO_ROOT / "README.md").read_text(encoding="utf-8"))
 
 

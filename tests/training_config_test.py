@@ -17,7 +17,9 @@ import_plugins()  # the peer configs use allennlp-models components, as `allennl
 PARSER = REPO_ROOT / "training_configs" / "parser"
 STUDENT = PARSER / "student.jsonnet"
 RAW_TEXT_STUDENT = PARSER / "ud_ewt_raw_text_student.jsonnet"  # needs SIZE; tests/training/raw_text_student_test.py
-SILVER_STUDENT = PARSER / "ud_ewt_silver_student.jsonnet"  # needs SIZE, SILVER, MODE; tests/training/silver_student_test.py
+SILVER_STUDENT = (
+    PARSER / "ud_ewt_silver_student.jsonnet"
+)  # needs SIZE, SILVER, MODE; tests/training/silver_student_test.py
 # LD-Net and n-gram DAN configs read other formats; tests/ldnet_training_config_test.py and
 # tests/dan_training_config_test.py build those on their own fixtures. student.jsonnet needs its variables.
 CONFIGS = sorted(

@@ -26,7 +26,7 @@ import json
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple, Optional
 
 import numpy
 import torch
@@ -75,7 +75,7 @@ AIM_NAMES = (
 )
 
 
-def evaluation_sets(dataset: str) -> Dict[str, Tuple[List[TextExample], str]]:
+def evaluation_sets(dataset: str) -> dict[str, tuple[list[TextExample], str]]:
     """name -> (labeled examples, what they are). `test` is the figure reported as `accuracy`."""
     dataset = setup(dataset)[2]
     if dataset == "sst2":
@@ -106,7 +106,7 @@ class ModelRun(NamedTuple):
     config: str  # the config it was trained from, with its external variables
 
 
-def setup(dataset: str) -> Tuple[str, str, str]:
+def setup(dataset: str) -> tuple[str, str, str]:
     """(run folder, config suffix, evaluation data) of a dataset of the results."""
     return RUN_SETUP.get(dataset, (dataset, dataset, dataset))
 
@@ -115,7 +115,7 @@ def run_folder(dataset: str) -> str:
     return setup(dataset)[0]
 
 
-def model_runs(dataset: str) -> Dict[str, ModelRun]:
+def model_runs(dataset: str) -> dict[str, ModelRun]:
     """Which run each row of `dataset` reads, in the order they are reported."""
     folder, suffix, _ = setup(dataset)
     return {model: ModelRun(f"{folder}/{RUN_FOLDER[model]}", config_of(model, suffix)) for model in MODELS}
@@ -129,7 +129,7 @@ def config_of(model: str, suffix: str) -> str:
     return f"DATASET={suffix} STAGE={RUN_FOLDER[model]} training_configs/dan/student.jsonnet"
 
 
-def _tensors(archive: Archive, texts: List[str]) -> Dict[str, Any]:
+def _tensors(archive: Archive, texts: list[str]) -> dict[str, Any]:
     reader = archive.validation_dataset_reader
     instances = [reader.text_to_instance(text) for text in texts]
     for instance in instances:
@@ -139,7 +139,7 @@ def _tensors(archive: Archive, texts: List[str]) -> Dict[str, Any]:
     return batch.as_tensor_dict()
 
 
-def run_model(archive: Archive, texts: List[str], batch_size: int) -> Tuple[List[str], float, float]:
+def run_model(archive: Archive, texts: list[str], batch_size: int) -> tuple[list[str], float, float]:
     """Predicted labels, end-to-end seconds, tokenization-only seconds (one warm-up batch first)."""
     model = archive.model.eval()
     namespace = getattr(model, "_label_namespace", "labels")
@@ -151,7 +151,7 @@ def run_model(archive: Archive, texts: List[str], batch_size: int) -> Tuple[List
         for batch in batches:
             _tensors(archive, batch)
         tokenize_seconds = time.perf_counter() - start
-        predicted: List[str] = []
+        predicted: list[str] = []
         start = time.perf_counter()
         for batch in batches:
             logits = model(**_tensors(archive, batch))["logits"]
@@ -160,7 +160,7 @@ def run_model(archive: Archive, texts: List[str], batch_size: int) -> Tuple[List
     return predicted, total_seconds, tokenize_seconds
 
 
-def direct_tensors(archive: Archive, texts: List[str]) -> Dict[str, Any]:
+def direct_tensors(archive: Archive, texts: list[str]) -> dict[str, Any]:
     """The same inputs without AllenNLP's Instance/Batch machinery (a deployment would do this):
     the teacher's HF fast tokenizer on the whole batch; the DAN's analyzer + a dict lookup."""
     model = archive.model
@@ -187,10 +187,10 @@ def direct_tensors(archive: Archive, texts: List[str]) -> Dict[str, Any]:
     }
 
 
-def run_direct(archive: Archive, texts: List[str], batch_size: int) -> Tuple[List[int], float]:
+def run_direct(archive: Archive, texts: list[str], batch_size: int) -> tuple[list[int], float]:
     model = archive.model.eval()
     batches = [texts[i : i + batch_size] for i in range(0, len(texts), batch_size)]
-    predicted: List[int] = []
+    predicted: list[int] = []
     with torch.no_grad():
         model(**direct_tensors(archive, batches[0]))
         start = time.perf_counter()
@@ -200,7 +200,7 @@ def run_direct(archive: Archive, texts: List[str], batch_size: int) -> Tuple[Lis
     return predicted, seconds
 
 
-def parameters(model: torch.nn.Module) -> Dict[str, int]:
+def parameters(model: torch.nn.Module) -> dict[str, int]:
     total = sum(p.numel() for p in model.parameters())
     embedding = getattr(model, "ngram_embedding", None)
     result = {"params": total}
@@ -210,10 +210,10 @@ def parameters(model: torch.nn.Module) -> Dict[str, int]:
     return result
 
 
-def accuracies(archive: Archive, sets: Dict[str, Tuple[List[TextExample], str]], batch_size: int) -> Dict[str, Any]:
+def accuracies(archive: Archive, sets: dict[str, tuple[list[TextExample], str]], batch_size: int) -> dict[str, Any]:
     """Parameters and accuracy per set through AllenNLP's path (`accuracy` = test, `<set>_accuracy`
     otherwise), and whether the direct path predicts the same on the test set."""
-    result: Dict[str, Any] = parameters(archive.model)
+    result: dict[str, Any] = parameters(archive.model)
     names = archive.model.vocab.get_index_to_token_vocabulary(getattr(archive.model, "_label_namespace", "labels"))
     label_names = getattr(archive.validation_dataset_reader, "label_names", None)
     for name, (examples, _) in sets.items():
@@ -230,8 +230,8 @@ def accuracies(archive: Archive, sets: Dict[str, Tuple[List[TextExample], str]],
 
 
 def speeds(
-    archives: Dict[str, Archive], texts: List[str], batch_size: int, repeats: int
-) -> Dict[str, Dict[str, float]]:
+    archives: dict[str, Archive], texts: list[str], batch_size: int, repeats: int
+) -> dict[str, dict[str, float]]:
     """Examples/s per model on `texts`, the models timed in turn (round-robin), best of `repeats`:
     end to end through AllenNLP's path, its tokenization + indexing alone, the forward pass alone
     (the difference), and end to end through the direct path."""
@@ -260,12 +260,12 @@ def speeds(
 
 def linear_baseline(
     archive: Archive,
-    train: List[TextExample],
-    sets: Dict[str, Any],
-    timing_texts: List[str],
+    train: list[TextExample],
+    sets: dict[str, Any],
+    timing_texts: list[str],
     batch_size: int,
     repeats: int,
-) -> Dict[str, Any]:
+) -> dict[str, Any]:
     """fastText-style: a linear classifier over the DAN's own n-grams (L2-normalised counts), trained
     on DAN(scratch)'s labeled examples; timed like the DAN (text in, batches, best of `repeats`)."""
     from sklearn.feature_extraction.text import CountVectorizer
@@ -283,7 +283,7 @@ def linear_baseline(
     pipeline.fit([e.text for e in train], [e.label for e in train])
     classes = len(pipeline[-1].classes_)
     outputs = classes if classes > 2 else 1
-    result: Dict[str, Any] = {"params": len(ngrams) * outputs + outputs, "train_examples": len(train)}
+    result: dict[str, Any] = {"params": len(ngrams) * outputs + outputs, "train_examples": len(train)}
     for name, (examples, _) in sets.items():
         predicted = pipeline.predict([e.text for e in examples])
         accuracy = float(numpy.mean([p == e.label for p, e in zip(predicted, examples)]))
@@ -299,7 +299,7 @@ def linear_baseline(
     return result
 
 
-def training_examples(archive: Archive) -> List[TextExample]:
+def training_examples(archive: Archive) -> list[TextExample]:
     """The DAN(scratch) run's labeled training examples, read as its config read them."""
     reader = archive.dataset_reader
     path = archive.config["train_data_path"]
@@ -309,8 +309,8 @@ def training_examples(archive: Archive) -> List[TextExample]:
 
 
 def pruning_curve(
-    archive_file: Path, sets: Dict[str, Any], timing_texts: List[str], batch_size: int, repeats: int
-) -> List[Dict[str, Any]]:
+    archive_file: Path, sets: dict[str, Any], timing_texts: list[str], batch_size: int, repeats: int
+) -> list[dict[str, Any]]:
     archive = load_archive(str(archive_file))
     size = archive.model.vocab.get_vocab_size("ngrams") - 2
     del archive
@@ -337,9 +337,9 @@ def pruning_curve(
     return curve
 
 
-def aims(models: Dict[str, Any]) -> Dict[str, Any]:
+def aims(models: dict[str, Any]) -> dict[str, Any]:
     teacher, scratch = models.get("teacher"), models.get("dan_scratch")
-    out: Dict[str, Any] = {}
+    out: dict[str, Any] = {}
     for student in ("dan_kd", "dan_kd_ft", "dan_kd_augmented"):
         if student not in models or teacher is None:
             continue
@@ -360,18 +360,18 @@ def aims(models: Dict[str, Any]) -> Dict[str, Any]:
 
 def benchmark_dataset(
     runs: Path, dataset: str, batch_size: int, repeats: int, max_timing_examples: Optional[int]
-) -> Dict[str, Any]:
+) -> dict[str, Any]:
     sets = evaluation_sets(dataset)
     timing_texts = [e.text for e in sets["test"][0]][:max_timing_examples]
-    found: Dict[str, Any] = {"evaluation": {name: what for name, (_, what) in sets.items()}}
+    found: dict[str, Any] = {"evaluation": {name: what for name, (_, what) in sets.items()}}
     found["timing"] = {
         "texts": f"the first {len(timing_texts):,} of the {len(sets['test'][0]):,} test texts",
         "batch_size": batch_size,
         "threads": 1,
         "order": f"models in turn (round-robin), best of {repeats}",
     }
-    archive_files: Dict[str, Path] = {}
-    archives: Dict[str, Archive] = {}
+    archive_files: dict[str, Path] = {}
+    archives: dict[str, Archive] = {}
     for model, run in model_runs(dataset).items():
         archive_file = runs / "dan" / run.folder / "model.tar.gz"
         if not archive_file.exists():
@@ -404,7 +404,7 @@ def benchmark_dataset(
     return found
 
 
-def plot_pruning(results: Dict[str, Any], path: Path) -> None:
+def plot_pruning(results: dict[str, Any], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -434,8 +434,8 @@ def plot_pruning(results: Dict[str, Any], path: Path) -> None:
     figure.savefig(path, dpi=120)
 
 
-def write_report(results: Dict[str, Any]) -> None:
-    rows: Dict[str, Dict[str, Any]] = {}
+def write_report(results: dict[str, Any]) -> None:
+    rows: dict[str, dict[str, Any]] = {}
     for dataset, found in results["datasets"].items():
         for model in tuple(model_runs(dataset)) + ("fasttext_style_logreg",):
             if model in found:
@@ -470,7 +470,7 @@ def write_report(results: Dict[str, Any]) -> None:
         f"phrases; 12,500 reviews at 256 pieces). Not measured (no runs): {', '.join(missing) or 'none'}."
     )
     table = markdown_table(rows, columns, "dataset / model")
-    aim_rows: Dict[str, Dict[str, Any]] = {}
+    aim_rows: dict[str, dict[str, Any]] = {}
     for dataset, found in results["datasets"].items():
         for student, aim in found.get("aims", {}).items():
             aim_rows[f"{dataset} {student}"] = {

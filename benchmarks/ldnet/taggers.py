@@ -13,7 +13,7 @@ import argparse
 import json
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import torch
 
@@ -40,7 +40,7 @@ def _f1(model, instances, batch_size: int) -> float:
     return model.get_metrics(reset=True)["f1-measure-overall"]
 
 
-def _timed_pass(model, reader, ordered: List[List[str]], batch_size: int) -> float:
+def _timed_pass(model, reader, ordered: list[list[str]], batch_size: int) -> float:
     start = time.perf_counter()
     with torch.no_grad():
         for i in range(0, len(ordered), batch_size):
@@ -48,7 +48,7 @@ def _timed_pass(model, reader, ordered: List[List[str]], batch_size: int) -> flo
     return time.perf_counter() - start
 
 
-def _tensor_batches(model, reader, ordered: List[List[str]], batch_size: int) -> List[Dict[str, Any]]:
+def _tensor_batches(model, reader, ordered: list[list[str]], batch_size: int) -> list[dict[str, Any]]:
     """The test sentences indexed and padded once, for timing the model alone."""
     from allennlp.data import Batch
 
@@ -60,7 +60,7 @@ def _tensor_batches(model, reader, ordered: List[List[str]], batch_size: int) ->
     return batches
 
 
-def _timed_model_pass(model, batches: List[Dict[str, Any]]) -> float:
+def _timed_model_pass(model, batches: list[dict[str, Any]]) -> float:
     start = time.perf_counter()
     with torch.no_grad():
         for tensors in batches:
@@ -68,7 +68,7 @@ def _timed_model_pass(model, batches: List[Dict[str, Any]]) -> float:
     return time.perf_counter() - start
 
 
-def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
+def measure(dataset: str, batch_size: int, repeats: int) -> dict[str, Any]:
     """F1 etc. per variant; then words/s, timing the variants in turn (round-robin, best of
     `repeats`) so that load changes on a shared machine hit them alike. A timed pass is prediction
     (indexing, LMs, tagger, Viterbi) over the test sentences sorted by length, one thread; a
@@ -79,7 +79,7 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
     from green_nlp.settings import data_path
 
     test_file = data_path(*TEST_FILES[dataset])
-    results: Dict[str, Any] = {"test_file": "/".join(TEST_FILES[dataset])}
+    results: dict[str, Any] = {"test_file": "/".join(TEST_FILES[dataset])}
     loaded = {}
     variants = VARIANTS + tuple(v for v in OPTIONAL_VARIANTS if (RUNS / dataset / v / "model.tar.gz").exists())
     for variant in variants:
@@ -148,7 +148,7 @@ def measure(dataset: str, batch_size: int, repeats: int) -> Dict[str, Any]:
     return results
 
 
-def aims_text(dataset: str, aims: Dict[str, Any]) -> str:
+def aims_text(dataset: str, aims: dict[str, Any]) -> str:
     """The issue's aims for one data set as a sentence, each marked met or not met."""
 
     def mark(ok: bool) -> str:
@@ -191,10 +191,10 @@ def _test_f1(run: Path) -> Any:
     return round(100 * json.loads(metrics_file.read_text())["test_f1-measure-overall"], 2)
 
 
-def seed_summary(dataset: str) -> Dict[str, Any]:
+def seed_summary(dataset: str) -> dict[str, Any]:
     """Per seed: NoLM and origin test F1 and their difference; the mean difference over the seeds
     that have both; and origin without LM dropout where that earlier run is kept."""
-    seeds: Dict[str, Any] = {}
+    seeds: dict[str, Any] = {}
     for seed, folder in SEED_RUNS.get(dataset, {}).items():
         nolm, origin = _test_f1(RUNS / folder / "nolm"), _test_f1(RUNS / folder / "origin")
         if nolm is None or origin is None:
@@ -208,7 +208,7 @@ def seed_summary(dataset: str) -> Dict[str, Any]:
     if not seeds:
         return {}
     gains = [row["gain"] for row in seeds.values()]
-    summary: Dict[str, Any] = {"seeds": seeds, "mean_gain": round(sum(gains) / len(gains), 2)}
+    summary: dict[str, Any] = {"seeds": seeds, "mean_gain": round(sum(gains) / len(gains), 2)}
     earlier = [
         row["origin_without_lm_dropout"] - row["nolm"]
         for row in seeds.values()
@@ -219,7 +219,7 @@ def seed_summary(dataset: str) -> Dict[str, Any]:
     return summary
 
 
-def seeds_text(dataset: str, summary: Dict[str, Any]) -> str:
+def seeds_text(dataset: str, summary: dict[str, Any]) -> str:
     per_seed = "; ".join(
         f"seed {seed}: NoLM {row['nolm']}, origin {row['origin']} ({row['gain']:+.2f})"
         for seed, row in summary["seeds"].items()
@@ -235,7 +235,7 @@ def seeds_text(dataset: str, summary: Dict[str, Any]) -> str:
     )
 
 
-def language_models() -> Dict[str, Any]:
+def language_models() -> dict[str, Any]:
     found = {}
     for direction in ("forward", "backward"):
         metrics_file = RUNS / f"lm_{direction}" / "metrics.json"

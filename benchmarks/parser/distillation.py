@@ -19,7 +19,7 @@ import argparse
 import json
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import torch
 from allennlp.common.plugins import import_plugins
@@ -59,10 +59,10 @@ def folder_of(variant: str) -> str:
     return "teacher" if variant == "full" else variant.replace("-", "").lower()
 
 
-def load_models(runs: Path, treebank: str, quantize: bool = True) -> Dict[str, Dict[str, Any]]:
+def load_models(runs: Path, treebank: str, quantize: bool = True) -> dict[str, dict[str, Any]]:
     name, _ = TREEBANKS[treebank]
-    found: Dict[str, Dict[str, Any]] = {}
-    candidates: List[Tuple[str, Path, bool]] = [(v, runs / "parser" / name / folder_of(v), False) for v in VARIANTS]
+    found: dict[str, dict[str, Any]] = {}
+    candidates: list[tuple[str, Path, bool]] = [(v, runs / "parser" / name / folder_of(v), False) for v in VARIANTS]
     candidates += [(peer, runs / folder, True) for peer, folder in PEERS.get(treebank, {}).items()]
     for variant, run_dir, is_peer in candidates:
         if not has_weights(run_dir):
@@ -90,18 +90,18 @@ def load_models(runs: Path, treebank: str, quantize: bool = True) -> Dict[str, D
 
 
 def time_models(
-    models: Dict[str, Dict[str, Any]],
+    models: dict[str, dict[str, Any]],
     test_file: Path,
-    batch_sizes: List[int],
+    batch_sizes: list[int],
     repeats: int,
     device: torch.device,
     peer_max_batch: int,
-) -> Dict[str, Dict[str, List[float]]]:
+) -> dict[str, dict[str, list[float]]]:
     """seconds[model][batch size] over interleaved repeats; also fills each model's predictions.
     Peers score every label for every word pair ((batch, n, n, labels) floats), which at batch 4096
     needs tens of GB, so they are timed only up to `peer_max_batch` (memory permitting)."""
 
-    def skipped(entry: Dict[str, Any], size: int) -> bool:
+    def skipped(entry: dict[str, Any], size: int) -> bool:
         return entry["peer"] and size > peer_max_batch
 
     batches = {}
@@ -121,7 +121,7 @@ def time_models(
             for size in batch_sizes
             if not skipped(entry, size)
         }
-    seconds: Dict[str, Dict[str, List[float]]] = {name: {str(s): [] for s in batch_sizes} for name in models}
+    seconds: dict[str, dict[str, list[float]]] = {name: {str(s): [] for s in batch_sizes} for name in models}
     for _ in range(repeats):
         for size in batch_sizes:
             for name, entry in models.items():
@@ -136,18 +136,18 @@ def time_models(
     return seconds
 
 
-def median(values: List[float]) -> float:
+def median(values: list[float]) -> float:
     return sorted(values)[len(values) // 2]
 
 
-def per_second(count: int, runs: Dict[str, List[float]]) -> Dict[str, Any]:
+def per_second(count: int, runs: dict[str, list[float]]) -> dict[str, Any]:
     """count / median seconds per batch size; None where the model was not timed at that size."""
     return {size: round(count / median(values), 1) if values else None for size, values in runs.items()}
 
 
 def benchmark_treebank(
-    runs: Path, treebank: str, batch_sizes: List[int], repeats: int, peer_max_batch: int, devices: List[str]
-) -> Dict[str, Any]:
+    runs: Path, treebank: str, batch_sizes: list[int], repeats: int, peer_max_batch: int, devices: list[str]
+) -> dict[str, Any]:
     _, test_name = TREEBANKS[treebank]
     test_file = data_path("ud", treebank, test_name)
     gold = list(read_conllu(test_file))
@@ -168,7 +168,7 @@ def benchmark_treebank(
         for name, entry in gpu_models.items():  # a GPU-only run scores the GPU predictions
             models[name].setdefault("predictions", entry["predictions"])
     full_params = count_trainable_parameters(models["full"]["model"]) if "full" in models else None
-    rows: Dict[str, Any] = {}
+    rows: dict[str, Any] = {}
     for name, entry in models.items():
         uas, las = attachment_scores(test_file, entry["predictions"])
         if "supar" in entry:
@@ -197,7 +197,7 @@ def benchmark_treebank(
     return {"test_sentences": sentences, "test_tokens": tokens, "models": rows}
 
 
-def merge_figures(earlier: Dict[str, Any], figures: Dict[str, Any], measured: Dict[str, Any]) -> Dict[str, Any]:
+def merge_figures(earlier: dict[str, Any], figures: dict[str, Any], measured: dict[str, Any]) -> dict[str, Any]:
     """This run's figures over an earlier run's for the same treebank: a model's row keeps the speed
     figures of a device this run did not time (e.g. GPU figures taken on another machine), and each
     device says when and under which settings it was measured."""
@@ -240,7 +240,7 @@ def main() -> None:
 
     import_plugins()
     torch.set_num_threads(1)
-    results: Dict[str, Any] = {
+    results: dict[str, Any] = {
         "benchmark": "parser_distillation",
         "threads": 1,
         "batch_sizes": args.batch_sizes,

@@ -23,8 +23,9 @@ import pstats
 import random
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any
 
 import torch
 from allennlp.common import Params
@@ -51,7 +52,7 @@ PARTS = {
 }
 
 
-def build(student: Dict[str, str], vocab: Any) -> Dict[str, Any]:
+def build(student: dict[str, str], vocab: Any) -> dict[str, Any]:
     params = Params.from_file(str(STUDENT), ext_vars={"GREEN_NLP_DATA": str(data_dir()), **student})
     reader = DatasetReader.from_params(params.pop("dataset_reader"))
     model = Model.from_params(vocab=vocab, params=params.pop("model"))
@@ -71,7 +72,7 @@ def build(student: Dict[str, str], vocab: Any) -> Dict[str, Any]:
 
 
 def training_step(
-    model: torch.nn.Module, optimizer: torch.optim.Optimizer, tensors: Dict[str, Any], grad_norm: float
+    model: torch.nn.Module, optimizer: torch.optim.Optimizer, tensors: dict[str, Any], grad_norm: float
 ) -> None:
     optimizer.zero_grad(set_to_none=True)
     model(**tensors)["loss"].backward()
@@ -79,20 +80,20 @@ def training_step(
     optimizer.step()
 
 
-def one_pass(step: Callable[[Dict[str, Any]], None], batches: List[Dict[str, Any]]) -> float:
+def one_pass(step: Callable[[dict[str, Any]], None], batches: list[dict[str, Any]]) -> float:
     start = time.perf_counter()
     for tensors in batches:
         step(tensors)
     return time.perf_counter() - start
 
 
-def profile_parts(step: Callable[[Dict[str, Any]], None], batches: List[Dict[str, Any]]) -> Dict[str, float]:
+def profile_parts(step: Callable[[dict[str, Any]], None], batches: list[dict[str, Any]]) -> dict[str, float]:
     profiler = cProfile.Profile()
     profiler.enable()
     total = one_pass(step, batches)
     profiler.disable()
     stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
-    parts: Dict[str, float] = {"total": total}
+    parts: dict[str, float] = {"total": total}
     for part, needle in PARTS.items():
         # the outermost matching call's cumulative time (nested calls of the same part not added twice)
         times = [
@@ -102,7 +103,7 @@ def profile_parts(step: Callable[[Dict[str, Any]], None], batches: List[Dict[str
     return parts
 
 
-def epoch_batches(instances: List[Instance], vocab: Any, batch_size: int, seed: int) -> List[Dict[str, Any]]:
+def epoch_batches(instances: list[Instance], vocab: Any, batch_size: int, seed: int) -> list[dict[str, Any]]:
     """One epoch's batches from the sampler the configs train with (AllenNLP's bucket sampler:
     length-sorted with noise, batches shuffled, so a sentence's batch and padding change from one
     epoch to the next), seeded; tensorized here, outside the timing."""
@@ -116,9 +117,9 @@ def epoch_batches(instances: List[Instance], vocab: Any, batch_size: int, seed: 
     return batches
 
 
-def count_teacher_runs(distiller: ParserDistiller) -> List[int]:
+def count_teacher_runs(distiller: ParserDistiller) -> list[int]:
     """From now on, record each live teacher run of `distiller` (a cache miss) in the returned list."""
-    runs: List[int] = []
+    runs: list[int] = []
     run_teacher = distiller._run_teacher
 
     def counted(*args: Any) -> Any:
@@ -129,7 +130,7 @@ def count_teacher_runs(distiller: ParserDistiller) -> List[int]:
     return runs
 
 
-def measure(treebank: str, size: int, runs: Path, max_batches: int, repeats: int) -> Dict[str, Any]:
+def measure(treebank: str, size: int, runs: Path, max_batches: int, repeats: int) -> dict[str, Any]:
     folder = TREEBANKS[treebank][0]
     d_config, b_config = (
         {"TREEBANK": folder, "SIZE": str(size), "DISTILLED": distilled, "SEED": "1"} for distilled in ("true", "false")
@@ -150,7 +151,7 @@ def measure(treebank: str, size: int, runs: Path, max_batches: int, repeats: int
     batch_size = distilled["batch_size"]
     batches = epoch_batches(instances, vocab, batch_size, seed=0)
 
-    def stepper(built: Dict[str, Any], distiller: Any) -> Callable[[Dict[str, Any]], None]:
+    def stepper(built: dict[str, Any], distiller: Any) -> Callable[[dict[str, Any]], None]:
         model = built["model"].train()
         if distiller is not None:
             model.attach_distiller(distiller)
@@ -172,7 +173,7 @@ def measure(treebank: str, size: int, runs: Path, max_batches: int, repeats: int
     teacher_runs = count_teacher_runs(cached)
     for step in variants.values():
         one_pass(step, batches[:2])  # warm-up
-    seconds: Dict[str, List[float]] = {name: [] for name in variants}
+    seconds: dict[str, list[float]] = {name: [] for name in variants}
     for repeat in range(repeats):
         epoch = epoch_batches(instances, vocab, batch_size, seed=repeat + 1)
         for name, step in variants.items():
@@ -198,7 +199,7 @@ def measure(treebank: str, size: int, runs: Path, max_batches: int, repeats: int
     }
 
 
-def write_report(results: Dict[str, Any]) -> None:
+def write_report(results: dict[str, Any]) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "distillation_overhead.json").write_text(json.dumps(results, indent=2) + "\n")
     text = ""

@@ -25,7 +25,7 @@ import argparse
 import json
 import tempfile
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 import conllu
 import torch
@@ -125,7 +125,7 @@ def main() -> None:
 
     saved = args.out / "parser_ewt.json"
     earlier_rows = json.loads(saved.read_text())["models"] if saved.exists() else {}
-    rows: Dict[str, Dict[str, Any]] = {}
+    rows: dict[str, dict[str, Any]] = {}
     for key, folder, gold_upos, description, archive_name in MODELS:
         run_dir = args.runs / folder
         if archive_name is not None:
@@ -217,7 +217,7 @@ def main() -> None:
     write_report(args.out, results)
 
 
-def conll18_scores(archive: Archive, test_file: Path, predictions: Predictions, batch_size: int) -> Dict[str, float]:
+def conll18_scores(archive: Archive, test_file: Path, predictions: Predictions, batch_size: int) -> dict[str, float]:
     """The CoNLL 2018 evaluation of the model's parse of `test_file`, as `conll18_*` / `clas` / `mlas`."""
     with tempfile.TemporaryDirectory() as folder:
         predicted = Path(folder) / "predicted.conllu"
@@ -247,7 +247,7 @@ def write_predictor_conllu(archive: Archive, conllu_file: Path, out: Path, batch
 def write_into_gold(gold_file: Path, predictions: Predictions, out: Path) -> None:
     """The gold file with each word's HEAD and DEPREL replaced by the predicted ones (for a model
     without a CoNLL-U predictor); sentences are matched by their words, in file order."""
-    seen: Dict[tuple, int] = {}
+    seen: dict[tuple, int] = {}
     with gold_file.open(encoding="utf-8") as gold, out.open("w", encoding="utf-8") as lines:
         for sentence in conllu.parse_incr(gold):
             words = [token for token in sentence if isinstance(token["id"], int)]
@@ -259,7 +259,7 @@ def write_into_gold(gold_file: Path, predictions: Predictions, out: Path) -> Non
             lines.write(sentence.serialize())
 
 
-def write_report(out: Path, results: Dict[str, Any]) -> None:
+def write_report(out: Path, results: dict[str, Any]) -> None:
     """The table of `results` (a peer's scores left out, see `speed_only`; a column no row has, such as
     figures added after the rows were measured, left out too) and its note."""
     models = {key: {**row, "peer": key in PEERS} for key, row in results["models"].items()}

@@ -13,20 +13,20 @@ dictionary. Results: benchmarks/results/parser_lemma_dictionary_dev.{json,md}.
 
 import argparse
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
 
 import conllu
 
 from benchmarks.common import RESULTS, hardware_description, write_results
 from green_nlp.settings import data_path
 
-Word = Tuple[str, str, str, str]  # form, predicted UPOS, the script's lemma, gold lemma
-Table = Dict[Tuple[str, str], str]
+Word = tuple[str, str, str, str]  # form, predicted UPOS, the script's lemma, gold lemma
+Table = dict[tuple[str, str], str]
 
 
-def table(train: List[Tuple[str, str, str]], lower: bool, min_share: float) -> Table:
-    counts: Dict[Tuple[str, str], Counter] = defaultdict(Counter)
+def table(train: list[tuple[str, str, str]], lower: bool, min_share: float) -> Table:
+    counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
     for form, upos, lemma in train:
         counts[(form.lower() if lower else form, upos)][lemma] += 1
     chosen = {}
@@ -68,7 +68,7 @@ def main() -> None:
         dev = [[t for t in s if isinstance(t["id"], int)] for s in conllu.parse_incr(handle)]
     model = load(args.folder, precision=args.precision, threads=1)
     model.lemma_lexicon = None  # the script's own lemmas; the rules below stand in for the dictionary
-    words: List[Word] = []
+    words: list[Word] = []
     for sentence, parsed in zip(dev, model.parse_sentences([([t["form"] for t in s], None) for s in dev])):
         words += [(t["form"], u, p, t["lemma"]) for t, u, p in zip(sentence, parsed.upos, parsed.lemmas)]
     known_lemmas = {lemma for _, _, lemma in train}
@@ -81,7 +81,7 @@ def main() -> None:
 
         return rule
 
-    rules: Dict[str, Callable[[Word], str]] = {"edit script only": lambda w: w[2]}
+    rules: dict[str, Callable[[Word], str]] = {"edit script only": lambda w: w[2]}
     for share in (0.0, 0.5, 0.8, 0.9):
         exact, lower = table(train, False, share), table(train, True, share)
         rules[f"exact form, share >= {share}"] = dictionary(exact, {})

@@ -3,9 +3,10 @@
 import json
 import re
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any
 
 import torch
 from allennlp.data import Batch, Instance
@@ -13,10 +14,10 @@ from allennlp.models.archival import archive_model
 
 from green_nlp.dataset_readers import read_conllu
 
-Predictions = Dict[Tuple[str, ...], List[Tuple[List[int], List[str]]]]
+Predictions = dict[tuple[str, ...], list[tuple[list[int], list[str]]]]
 
 
-def training_info(run_dir: Path) -> Dict[str, Any]:
+def training_info(run_dir: Path) -> dict[str, Any]:
     """Epochs run and wall-clock minutes, from the per-epoch metrics AllenNLP writes."""
     epoch_files = sorted(run_dir.glob("metrics_epoch_*.json"), key=lambda p: int(re.findall(r"\d+", p.name)[-1]))
     if not epoch_files:
@@ -35,11 +36,11 @@ def training_info(run_dir: Path) -> Dict[str, Any]:
     }
 
 
-def training_seconds(per_epoch: List[Dict[str, Any]]) -> float:
+def training_seconds(per_epoch: list[dict[str, Any]]) -> float:
     """Wall-clock training time over all sessions of a run: AllenNLP's `training_duration` restarts
     from zero when a run is resumed with `-r`, so sum the last value of each session."""
 
-    def seconds(metrics: Dict[str, Any]) -> float:
+    def seconds(metrics: dict[str, Any]) -> float:
         hours, minutes, secs = (float(x) for x in metrics["training_duration"].split(":"))
         return timedelta(hours=hours, minutes=minutes, seconds=secs).total_seconds()
 
@@ -58,7 +59,7 @@ def has_weights(run_dir: Path) -> bool:
     return (run_dir / "model.tar.gz").exists() or (run_dir / "best.th").exists()
 
 
-def ensure_archive(run_dir: Path) -> Tuple[Path, bool]:
+def ensure_archive(run_dir: Path) -> tuple[Path, bool]:
     """The run's model.tar.gz; a run that has not finished (stopped early, or still going) is
     archived afresh from its current best.th, beside it, so the run can still resume."""
     archive = run_dir / "model.tar.gz"
@@ -88,7 +89,7 @@ class Timer:
         setattr(owner, name, timed)
 
 
-def make_batches(instances: List[Instance], vocab, batch_size: int) -> List[Tuple[Dict[str, Any], List[List[str]]]]:
+def make_batches(instances: list[Instance], vocab, batch_size: int) -> list[tuple[dict[str, Any], list[list[str]]]]:
     """Length-sorted batches (as bucket loaders build them), tensorized once, outside the timing."""
     ordered = sorted(instances, key=lambda i: len(i["words"]))
     batches = []
@@ -107,7 +108,7 @@ def to_device(tensors: Any, device: torch.device) -> Any:
     return tensors
 
 
-def predict(model, batches) -> Tuple[Predictions, float]:
+def predict(model, batches) -> tuple[Predictions, float]:
     """Parse every batch (forward pass, tree and label decoding); returns predictions and seconds."""
     predictions: Predictions = {}
     if torch.cuda.is_available() and next(model.parameters()).is_cuda:
@@ -122,10 +123,10 @@ def predict(model, batches) -> Tuple[Predictions, float]:
     return predictions, time.perf_counter() - start
 
 
-def attachment_scores(gold_file: Path, predictions: Predictions) -> Tuple[float, float]:
+def attachment_scores(gold_file: Path, predictions: Predictions) -> tuple[float, float]:
     """UAS and LAS in percent over all words (punctuation included, full relation labels)."""
     correct_heads = correct_labeled = total = 0
-    seen: Dict[Tuple[str, ...], int] = {}
+    seen: dict[tuple[str, ...], int] = {}
     for sentence in read_conllu(gold_file):
         key = tuple(sentence.words)
         heads, deprels = predictions[key][seen.get(key, 0)]  # duplicate sentences keep file order
@@ -137,7 +138,7 @@ def attachment_scores(gold_file: Path, predictions: Predictions) -> Tuple[float,
     return 100 * correct_heads / total, 100 * correct_labeled / total
 
 
-def read_for_model(archive, path: Path) -> List[Instance]:
+def read_for_model(archive, path: Path) -> list[Instance]:
     reader = archive.validation_dataset_reader
     instances = list(reader.read(path))
     for instance in instances:

@@ -17,7 +17,7 @@ benchmarks/results/shipped_parser_conll18.{json,md}.
 import argparse
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import conllu
 
@@ -26,7 +26,7 @@ from green_nlp.evaluation.conll18 import score_conllu
 from green_nlp.settings import data_path
 
 
-def predicted_file(model: Any, gold: List[conllu.TokenList], out: Path) -> Dict[str, float]:
+def predicted_file(model: Any, gold: list[conllu.TokenList], out: Path) -> dict[str, float]:
     """Write the runtime's parse of every gold sentence into `out`; return the strict scores."""
     words = heads = arcs = 0
     inputs = [([token["form"] for token in sentence if isinstance(token["id"], int)], None) for sentence in gold]
@@ -47,7 +47,7 @@ def predicted_file(model: Any, gold: List[conllu.TokenList], out: Path) -> Dict[
     return {"strict_uas": 100 * heads / words, "strict_las": 100 * arcs / words, "words": words}
 
 
-def raw_text_file(model: Any, gold: List[conllu.TokenList], out: Path) -> None:
+def raw_text_file(model: Any, gold: list[conllu.TokenList], out: Path) -> None:
     """Write the runtime's parse of every gold sentence's text (spaCy tokens, its sentence splits)."""
     with open(out, "w", encoding="utf-8") as handle:
         for sentence in gold:

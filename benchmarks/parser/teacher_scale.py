@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 from benchmarks.common import RESULTS, hardware_description, write_results
 from green_nlp.settings import data_path
@@ -35,7 +35,7 @@ IMDB_UNSUP_REVIEWS = 50000
 CONFIG = "training_configs/parser/ud_ewt_minilm_teacher.jsonnet"
 
 
-def train_teacher(run_dir: Path, sentences: int) -> Dict[str, Any]:
+def train_teacher(run_dir: Path, sentences: int) -> dict[str, Any]:
     """One epoch on `sentences` EWT train sentences (validation on 50 dev sentences)."""
     overrides = {
         "dataset_reader.max_instances": sentences,
@@ -64,7 +64,7 @@ def _seconds(duration: str) -> float:
     return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
 
 
-def label(archive: Path, output: Path, documents: int, top_k: int) -> Dict[str, Any]:
+def label(archive: Path, output: Path, documents: int, top_k: int) -> dict[str, Any]:
     from green_nlp.commands.green_label_teacher import label_corpus
     from green_nlp.data.teacher_cache import read_header
 
@@ -100,17 +100,19 @@ def label(archive: Path, output: Path, documents: int, top_k: int) -> Dict[str, 
     }
 
 
-def count_sentences(every: int) -> Dict[str, Any]:
+def count_sentences(every: int) -> dict[str, Any]:
     from green_nlp.data.teacher_labelling import raw_sentences
 
     sample = Path(os.environ.get("TMPDIR", "/tmp")) / "imdb_unsup_sample.jsonl"
     taken = 0
-    with gzip.open(data_path("cls", "imdb", "train_unsup.jsonl.gz"), "rt", encoding="utf-8") as source:
-        with open(sample, "w", encoding="utf-8") as out:
-            for number, line in enumerate(source):
-                if number % every == 0:
-                    out.write(line)
-                    taken += 1
+    with (
+        gzip.open(data_path("cls", "imdb", "train_unsup.jsonl.gz"), "rt", encoding="utf-8") as source,
+        open(sample, "w", encoding="utf-8") as out,
+    ):
+        for number, line in enumerate(source):
+            if number % every == 0:
+                out.write(line)
+                taken += 1
     sentences = sum(1 for _ in raw_sentences([str(sample)], "jsonl", max_words=100))
     sample.unlink()
     return {

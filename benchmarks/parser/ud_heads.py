@@ -25,7 +25,7 @@ import json
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import conllu
 
@@ -36,7 +36,7 @@ from green_nlp.settings import data_path
 COLUMNS = ["tokens_f1", "words_f1", "upos", "xpos", "ufeats", "lemmas", "las", "clas", "mlas", "blex"]
 
 
-def export_pair(archive: Path, work_dir: Path) -> Tuple[Path, Path]:
+def export_pair(archive: Path, work_dir: Path) -> tuple[Path, Path]:
     """(folder with the heads, folder of the same model with its extra heads removed)."""
     from torch import nn
 
@@ -61,7 +61,7 @@ def export_pair(archive: Path, work_dir: Path) -> Tuple[Path, Path]:
     return with_heads, without
 
 
-def scores(gold_path: Path, predicted: Path) -> Dict[str, float]:
+def scores(gold_path: Path, predicted: Path) -> dict[str, float]:
     official: Conll18Scores = score_conllu(gold_path, predicted)
     return {
         "tokens_f1": official.tokens,
@@ -77,7 +77,7 @@ def scores(gold_path: Path, predicted: Path) -> Dict[str, float]:
     }
 
 
-def raw_text_scores(model: Any, gold: List[conllu.TokenList], gold_path: Path, out: Path) -> Dict[str, float]:
+def raw_text_scores(model: Any, gold: list[conllu.TokenList], gold_path: Path, out: Path) -> dict[str, float]:
     texts = [sentence.metadata["text"] for sentence in gold]
     with open(out, "w", encoding="utf-8") as handle:
         for doc in model.parse_many(texts):
@@ -85,7 +85,7 @@ def raw_text_scores(model: Any, gold: List[conllu.TokenList], gold_path: Path, o
     return scores(gold_path, out)
 
 
-def gold_token_scores(model: Any, gold: List[conllu.TokenList], gold_path: Path, out: Path) -> Dict[str, float]:
+def gold_token_scores(model: Any, gold: list[conllu.TokenList], gold_path: Path, out: Path) -> dict[str, float]:
     inputs = [([t["form"] for t in sentence if isinstance(t["id"], int)], None) for sentence in gold]
     with open(out, "w", encoding="utf-8") as handle:
         for sentence in model.parse_sentences(inputs):
@@ -93,7 +93,7 @@ def gold_token_scores(model: Any, gold: List[conllu.TokenList], gold_path: Path,
     return scores(gold_path, out)
 
 
-def tokens_per_second(models: Dict[str, Any], texts: List[str], repeats: int) -> Dict[str, float]:
+def tokens_per_second(models: dict[str, Any], texts: list[str], repeats: int) -> dict[str, float]:
     """Best tokens/s of each model over `repeats` alternating passes (one thread each)."""
     tokens = sum(len(s.words) for doc in next(iter(models.values())).parse_many(texts) for s in doc)
     for model in models.values():  # warm up: first-call allocations and caches out of the timing
@@ -109,11 +109,11 @@ def tokens_per_second(models: Dict[str, Any], texts: List[str], repeats: int) ->
     return best
 
 
-def accuracy_rows(with_heads: Path, gold: List[conllu.TokenList], gold_path: Path) -> Dict[str, Dict[str, Any]]:
+def accuracy_rows(with_heads: Path, gold: list[conllu.TokenList], gold_path: Path) -> dict[str, dict[str, Any]]:
     """Raw-text and gold-token rows for int8 and fp32, each also without the lemma dictionary if the folder has one."""
     from green_nlp.runtime import load
 
-    rows: Dict[str, Dict[str, Any]] = {}
+    rows: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as folder:
         for precision in ("int8", "fp32"):
             model = load(with_heads, precision=precision, threads=1)
@@ -129,7 +129,7 @@ def accuracy_rows(with_heads: Path, gold: List[conllu.TokenList], gold_path: Pat
     return rows
 
 
-def previous_rows(path: Path, label: str) -> Dict[str, Dict[str, Any]]:
+def previous_rows(path: Path, label: str) -> dict[str, dict[str, Any]]:
     """The rows of an earlier results file, prefixed with `label` (rows already prefixed kept as they are)."""
     if not path.is_file():
         return {}

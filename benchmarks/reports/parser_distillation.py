@@ -9,7 +9,7 @@ Peers trained for fewer epochs are shown for speed only, and the table says why 
 import argparse
 import json
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import matplotlib
 
@@ -20,7 +20,7 @@ from benchmarks.common import RESULTS  # noqa: E402
 from benchmarks.reports.peers import peer_epochs, peer_label, peer_note  # noqa: E402
 
 
-def aims(models: Dict[str, Any], largest: str) -> List[str]:
+def aims(models: dict[str, Any], largest: str) -> list[str]:
     """The issue's targets, checked against the measured figures."""
     lines = []
     full = models.get("full")
@@ -59,12 +59,12 @@ def aims(models: Dict[str, Any], largest: str) -> List[str]:
     return lines
 
 
-def speed_cells(row: Dict[str, Any], key: str, sizes: List[str], digits: int) -> List[str]:
+def speed_cells(row: dict[str, Any], key: str, sizes: list[str], digits: int) -> list[str]:
     figures = row.get(key, {})
     return [f"{figures[s]:,.{digits}f}" if figures.get(s) else "-" for s in sizes]
 
 
-def table(treebank: str, figures: Dict[str, Any], sizes: List[str]) -> str:
+def table(treebank: str, figures: dict[str, Any], sizes: list[str]) -> str:
     devices = [d for d in ("cpu", "gpu") if any(f"{d}_tokens_per_s" in r for r in figures["models"].values())]
     header = ["model", "UAS", "LAS", "params", "fraction", "epochs"]
     for device in devices:
@@ -97,7 +97,7 @@ def table(treebank: str, figures: Dict[str, Any], sizes: List[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot(results: Dict[str, Any], out: Path) -> None:
+def plot(results: dict[str, Any], out: Path) -> None:
     treebanks = list(results["treebanks"])
     # the largest batch at which the peers were timed too, so they appear beside our models
     timed = [size for size in results["batch_sizes"] if size <= results.get("peer_max_batch", size)]

@@ -2,7 +2,8 @@
 and SuPar's parsers got 2 epochs where the green ones got 16-40): on the speed axis only, with a note
 that says why, so that a training gap does not read as a model gap. Their scores stay in the JSON."""
 
-from typing import Any, Dict, Iterable, List, Tuple
+from collections.abc import Iterable
+from typing import Any
 
 
 def epoch_span(epochs: Iterable[int]) -> str:
@@ -11,19 +12,19 @@ def epoch_span(epochs: Iterable[int]) -> str:
     return str(values[0]) if len(values) == 1 else f"{values[0]}-{values[-1]}"
 
 
-def peer_epochs(rows: List[Dict[str, Any]]) -> Tuple[str, str]:
+def peer_epochs(rows: list[dict[str, Any]]) -> tuple[str, str]:
     """The peers' and the green models' epoch counts, each as a span ("" where there are none)."""
     peers = [row["epochs"] for row in rows if row.get("peer") and row.get("epochs")]
     ours = [row["epochs"] for row in rows if not row.get("peer") and row.get("epochs")]
     return (epoch_span(peers) if peers else "", epoch_span(ours) if ours else "")
 
 
-def peer_label(name: str, row: Dict[str, Any]) -> str:
+def peer_label(name: str, row: dict[str, Any]) -> str:
     """A peer's row name, saying that it is there for speed only."""
     return f"{name} (peer, {row['epochs']} epochs: speed only)" if row.get("epochs") else f"{name} (peer: speed only)"
 
 
-def peer_note(models: Dict[str, Dict[str, Any]]) -> List[str]:
+def peer_note(models: dict[str, dict[str, Any]]) -> list[str]:
     """Why the peers' rows carry no accuracy, from their training length against the green models'."""
     names = [name for name, row in models.items() if row.get("peer")]
     if not names:
@@ -42,7 +43,7 @@ def peer_note(models: Dict[str, Dict[str, Any]]) -> List[str]:
     ]
 
 
-def speed_only(models: Dict[str, Dict[str, Any]], scores: Iterable[str]) -> Dict[str, Dict[str, Any]]:
+def speed_only(models: dict[str, dict[str, Any]], scores: Iterable[str]) -> dict[str, dict[str, Any]]:
     """The rows as a table shows them: each peer renamed by `peer_label`, its `scores` left out."""
     hidden = set(scores)
     return {

@@ -10,8 +10,9 @@ measurements behind those two pages live here: a study's figures stay in its own
 import argparse
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, List, Optional
+from typing import Optional
 
 from benchmarks.common import REPO
 from benchmarks.reports.energy import METHOD, cpu_seconds_per_million, wh_per_million
@@ -138,7 +139,7 @@ def with_energy(table: str) -> str:
     return "\n".join(lines).rstrip("\n") + f"\n\nCPU-s, Wh per M: CPU-seconds per million, and {METHOD}.\n"
 
 
-def result_stems(results_dir: Path) -> List[str]:
+def result_stems(results_dir: Path) -> list[str]:
     """Every results JSON under results_dir (and one folder down, for figures taken on other hardware),
     as a path without suffix, in ORDER and then by name."""
     found = list(results_dir.glob("*.json")) + list(results_dir.glob("*/*.json"))

@@ -14,17 +14,18 @@ import sys
 import tempfile
 import traceback
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 
-def run_one(argv: List[str], stdin: bytes) -> Dict[str, Any]:
+def run_one(argv: list[str], stdin: bytes) -> dict[str, Any]:
     from green_nlp.cli import main
 
     with tempfile.TemporaryDirectory() as folder:
         paths = [Path(folder) / name for name in ("in", "out", "err")]
         paths[0].write_bytes(stdin)
         saved = [os.dup(fd) for fd in (0, 1, 2)]
-        files = [open(paths[0], "rb"), open(paths[1], "wb"), open(paths[2], "wb")]
+        # held while fds 0-2 point at them, closed in the finally below
+        files = [open(paths[0], "rb"), open(paths[1], "wb"), open(paths[2], "wb")]  # noqa: SIM115
         sys.stdout.flush()
         sys.stderr.flush()
         for fd, handle in enumerate(files):

@@ -12,9 +12,10 @@ that line on its own.
 import io
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 from benchmarks.common import REPO
 
@@ -49,7 +50,7 @@ CLASSIFIER_JSON_BAD = {
     8: "field 'sentence' must be a string",
 }
 
-Outcome = Tuple[bool, str, Dict[str, Any]]
+Outcome = tuple[bool, str, dict[str, Any]]
 
 
 @dataclass
@@ -57,12 +58,12 @@ class LineRun:
     """What an entry point wrote: outputs in order (error records included where the entry point
     writes them among the outputs) and, for those that report errors apart, `errors` (line -> why)."""
 
-    outputs: List[Dict[str, Any]]
-    errors: Optional[Dict[int, str]] = None
-    texts: Dict[int, str] = field(default_factory=dict)  # line -> decoded text, for the references
+    outputs: list[dict[str, Any]]
+    errors: Optional[dict[int, str]] = None
+    texts: dict[int, str] = field(default_factory=dict)  # line -> decoded text, for the references
 
 
-def non_blank_lines(path: Path) -> Dict[int, str]:
+def non_blank_lines(path: Path) -> dict[int, str]:
     """Physical line number -> text (BOM dropped; undecodable bytes replaced) of every non-blank line."""
     lines = {}
     for number, raw in enumerate(path.read_bytes().split(b"\n"), start=1):
@@ -72,15 +73,15 @@ def non_blank_lines(path: Path) -> Dict[int, str]:
     return lines
 
 
-def assign_lines(path: Path, run: LineRun) -> Tuple[Dict[int, Dict[str, Any]], Dict[int, str], List[str]]:
+def assign_lines(path: Path, run: LineRun) -> tuple[dict[int, dict[str, Any]], dict[int, str], list[str]]:
     """(line -> output, line -> error, problems): which physical line each output answers.
 
     Error records name their line; the other outputs belong, in order, to the non-blank lines that
     are not reported. Where error records come among the outputs, each must sit at its line's place.
     """
     lines = list(non_blank_lines(path))
-    problems: List[str] = []
-    kept: Dict[int, Dict[str, Any]] = {}
+    problems: list[str] = []
+    kept: dict[int, dict[str, Any]] = {}
     if run.errors is not None:  # errors reported apart: outputs are the good lines only
         errors = dict(run.errors)
         good = [number for number in lines if number not in errors]
@@ -113,7 +114,7 @@ def close(a: Any, b: Any) -> bool:
 
 
 def line_check(
-    path: Path, bad: Dict[int, str], reference: Optional[Callable[[str], Any]]
+    path: Path, bad: dict[int, str], reference: Optional[Callable[[str], Any]]
 ) -> Callable[[LineRun], Outcome]:
     """The check of one per-line run (see the module docstring)."""
 
@@ -196,7 +197,7 @@ def runtime_cli(command: str, model: str, path: Path, folder: Path) -> LineRun:
     )
 
 
-def good_answers(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+def good_answers(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """green-predict and green-nlp write one record per line, numbered (`"line"`), failed and blank
     lines as error records in place; the errors file reports the failed ones apart, so the check
     reads the good lines' answers, without their number."""
@@ -229,18 +230,18 @@ def runtime_reference(nlp: Any, command: str) -> Callable[[str], Any]:
 
 
 # ----------------------------------------------------------------------------- spaCy pipes
-def spacy_pipe(nlp: Any, texts: List[str], batch_size: int) -> List[Any]:
+def spacy_pipe(nlp: Any, texts: list[str], batch_size: int) -> list[Any]:
     """`nlp.pipe(texts)` into a list (the docs of one batch come out together)."""
     return list(nlp.pipe(texts, batch_size=batch_size))
 
 
 def spacy_check(
-    texts: List[str], bad: Dict[int, str], annotation: Callable[[Any], Any], alone: Callable[[str], Any]
-) -> Callable[[List[Any]], Outcome]:
+    texts: list[str], bad: dict[int, str], annotation: Callable[[Any], Any], alone: Callable[[str], Any]
+) -> Callable[[list[Any]], Outcome]:
     """Every doc comes back in order; the bad ones (index -> reason fragment) flagged in
     `doc._.green_error` and unannotated, the others annotated as when run alone."""
 
-    def check(docs: List[Any]) -> Outcome:
+    def check(docs: list[Any]) -> Outcome:
         problems = []
         if [doc.text for doc in docs] != texts:
             problems.append("docs lost or reordered")

@@ -23,8 +23,9 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any
 
 import numpy
 import torch
@@ -36,7 +37,7 @@ from green_nlp.settings import data_path
 BATCH_SIZES = (1, 32)
 
 
-def sst2_examples(folder: Path) -> List[Any]:
+def sst2_examples(folder: Path) -> list[Any]:
     """SST-2 dev + test examples, or exit naming what is missing."""
     from green_nlp.dataset_readers.text_classification import read_examples
 
@@ -50,7 +51,7 @@ def sst2_examples(folder: Path) -> List[Any]:
     return [example for path in files for example in read_examples(str(path))]
 
 
-def best_rates(runs: Dict[str, Callable[[], Any]], count: int, repeats: int) -> Dict[str, Dict[str, float]]:
+def best_rates(runs: dict[str, Callable[[], Any]], count: int, repeats: int) -> dict[str, dict[str, float]]:
     """Texts per CPU second and per wall second of each run, best of `repeats` passes after one
     warm-up pass. Passes go round-robin over the runs, so a busy spell on a shared machine falls on
     all of them rather than on whichever was being timed."""
@@ -67,11 +68,11 @@ def best_rates(runs: Dict[str, Callable[[], Any]], count: int, repeats: int) -> 
     return {name: {"texts_per_cpu_s": count / cpu[name], "texts_per_wall_s": count / wall[name]} for name in runs}
 
 
-def batches(texts: List[str], size: int) -> List[List[str]]:
+def batches(texts: list[str], size: int) -> list[list[str]]:
     return [texts[i : i + size] for i in range(0, len(texts), size)]
 
 
-def predictor_run(predictor: Any, texts: List[str], size: int) -> Callable[[], List[Dict[str, Any]]]:
+def predictor_run(predictor: Any, texts: list[str], size: int) -> Callable[[], list[dict[str, Any]]]:
     if size == 1:
         return lambda: [predictor.predict_json({"text": text}) for text in texts]
     return lambda: [
@@ -81,14 +82,14 @@ def predictor_run(predictor: Any, texts: List[str], size: int) -> Callable[[], L
     ]
 
 
-def torch_direct_run(archive: Any, texts: List[str], size: int) -> Callable[[], List[int]]:
+def torch_direct_run(archive: Any, texts: list[str], size: int) -> Callable[[], list[int]]:
     """The model called directly on id tensors built with the reader's analyzer and a dict lookup."""
     model = archive.model.eval()
     lookup = model.vocab.get_token_to_index_vocabulary(model._ngram_namespace)
     analyzer = archive.validation_dataset_reader.analyzer
 
-    def run() -> List[int]:
-        predicted: List[int] = []
+    def run() -> list[int]:
+        predicted: list[int] = []
         with torch.no_grad():
             for batch in batches(texts, size):
                 rows = [[lookup[g] for g in analyzer(text) if g in lookup] for text in batch]
@@ -101,7 +102,7 @@ def torch_direct_run(archive: Any, texts: List[str], size: int) -> Callable[[], 
     return run
 
 
-def runtime_part_runs(nlp: Any, texts: List[str], size: int) -> Dict[str, Callable[[], Any]]:
+def runtime_part_runs(nlp: Any, texts: list[str], size: int) -> dict[str, Callable[[], Any]]:
     """The runtime's n-gram extraction alone, and its onnxruntime calls alone (on ids made beforehand)."""
     from green_nlp.runtime.ngram_extractor import pad
 
@@ -116,7 +117,7 @@ def runtime_part_runs(nlp: Any, texts: List[str], size: int) -> Dict[str, Callab
 FASTTEXT_WORD_NGRAMS = (1, 2, 4)
 
 
-def fasttext_rows(train_file: Path, texts: List[str], gold: List[str], repeats: int) -> Dict[str, Dict[str, Any]]:
+def fasttext_rows(train_file: Path, texts: list[str], gold: list[str], repeats: int) -> dict[str, dict[str, Any]]:
     """fastText (supervised, one thread) trained on SST-2 train with word n-grams 1, 2 and 4, timed
     predicting `texts` one by one (its Python API has no batch call), with its accuracy on them.
     Empty when the optional `fasttext` package (PyPI `fasttext-numpy2`) is not importable."""
@@ -130,14 +131,14 @@ def fasttext_rows(train_file: Path, texts: List[str], gold: List[str], repeats: 
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
         for example in read_examples(str(train_file)):
             handle.write(f"__label__{names.get(example.label, example.label)} {example.text}\n")
-    rows: Dict[str, Dict[str, Any]] = {}
+    rows: dict[str, dict[str, Any]] = {}
     try:
         for word_ngrams in FASTTEXT_WORD_NGRAMS:
             model = fasttext.train_supervised(handle.name, wordNgrams=word_ngrams, epoch=5, thread=1, verbose=0)
             predicted = [model.predict(text)[0][0][len("__label__") :] for text in texts]
-            rate = best_rates({"fasttext": lambda: [model.predict(text) for text in texts]}, len(texts), repeats)[
-                "fasttext"
-            ]
+            rate = best_rates(
+                {"fasttext": lambda model=model: [model.predict(text) for text in texts]}, len(texts), repeats
+            )["fasttext"]
             rows[f"fasttext wordNgrams {word_ngrams} b1 (reference)"] = {
                 "batch_size": 1,
                 **rate,
@@ -162,7 +163,7 @@ def quantize_with_table(folder: Path, out_dir: Path) -> Path:
     return path
 
 
-def compare(answers: List[Dict[str, Any]], reference: List[Dict[str, Any]]) -> Dict[str, float]:
+def compare(answers: list[dict[str, Any]], reference: list[dict[str, Any]]) -> dict[str, float]:
     """Share of texts with the same label, and the largest probability difference."""
     same = sum(a["label"] == b["label"] for a, b in zip(answers, reference)) / len(reference)
     worst = max(
@@ -171,7 +172,7 @@ def compare(answers: List[Dict[str, Any]], reference: List[Dict[str, Any]]) -> D
     return {"same_label": same, "max_prob_diff": worst}
 
 
-def runtimes(folder: Path, table_int8: Path) -> Dict[str, Any]:
+def runtimes(folder: Path, table_int8: Path) -> dict[str, Any]:
     """name -> (runtime on one thread, its ONNX file)."""
     from green_nlp.runtime import create_session
     from green_nlp.runtime.classifier import ClassifierRuntime
@@ -225,18 +226,16 @@ def main() -> None:
         served = runtimes(folder, table_int8)
         loaded = {name: nlp for name, (nlp, _) in served.items()}
         sizes = {name: path.stat().st_size for name, (_, path) in served.items()}
-        runs: Dict[str, Callable[[], Any]] = {}
+        runs: dict[str, Callable[[], Any]] = {}
         for size in BATCH_SIZES:
             runs[f"allennlp_predictor b{size}"] = predictor_run(predictor, texts, size)
             runs[f"torch_direct b{size}"] = torch_direct_run(archive, texts, size)
             for name, nlp in loaded.items():
-                runs[f"{name} b{size}"] = (lambda nlp, size: lambda: list(nlp.classify_many(texts, batch_size=size)))(
-                    nlp, size
-                )
+                runs[f"{name} b{size}"] = lambda nlp=nlp, size=size: list(nlp.classify_many(texts, batch_size=size))
                 for part, run in runtime_part_runs(nlp, texts, size).items():
                     runs[f"{name} b{size} {part}"] = run
         rates = best_rates(runs, len(texts), args.repeats)
-        rows: Dict[str, Dict[str, Any]] = {}
+        rows: dict[str, dict[str, Any]] = {}
         for name, rate in rates.items():
             base, _, part = name.partition(" b")
             size_text, _, part = part.partition(" ")

@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 from benchmarks.common import REPO
 from green_nlp.runtime import load
@@ -36,7 +36,7 @@ def folder_at(rev: str, name: str, scratch: Path) -> Path:
     return target
 
 
-def clipped_inputs(folder: Path, sentences: List[List[str]]) -> Dict[str, Any]:
+def clipped_inputs(folder: Path, sentences: list[list[str]]) -> dict[str, Any]:
     """Elements outside the Clip bounds `green_nlp.export.deterministic_int8` put before pinned
     LSTMs, over `sentences`, with the widest value seen and the bound."""
     import onnx
@@ -52,7 +52,7 @@ def clipped_inputs(folder: Path, sentences: List[List[str]]) -> Dict[str, Any]:
     options.intra_op_num_threads = 1
     session = onnxruntime.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
     nlp = load(folder, threads=1)
-    report: Dict[str, Any] = {}
+    report: dict[str, Any] = {}
     for clip in clips:
         report[clip.input[0]] = {"low": float(values[clip.input[1]]), "high": float(values[clip.input[2]])}
         report[clip.input[0]].update(clipped=0, elements=0, seen_low=0.0, seen_high=0.0)
@@ -68,14 +68,14 @@ def clipped_inputs(folder: Path, sentences: List[List[str]]) -> Dict[str, Any]:
     return report
 
 
-def conllu_sentences(path: Path) -> List[Tuple[List[str], List[int], List[str], List[str]]]:
+def conllu_sentences(path: Path) -> list[tuple[list[str], list[int], list[str], list[str]]]:
     """(words, gold heads, relations, UPOS) per sentence (multiword tokens and empty nodes skipped)."""
     from green_nlp.dataset_readers import read_conllu
 
     return [(s.words, s.heads or [], s.deprels or [], s.upos or []) for s in read_conllu(path)]
 
 
-def sst2_texts(sst2: Path, split: str) -> Tuple[List[str], List[str]]:
+def sst2_texts(sst2: Path, split: str) -> tuple[list[str], list[str]]:
     """(texts, gold label names) of an SST-2 split."""
     from green_nlp.dataset_readers.text_classification import read_examples
 
@@ -92,7 +92,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--clip-sentences", type=int, default=0, help="EWT train sentences for the clip count")
     args = parser.parse_args()
-    results: Dict[str, Any] = {"before_rev": args.before_rev, "repeats": args.repeats, "threads": 1}
+    results: dict[str, Any] = {"before_rev": args.before_rev, "repeats": args.repeats, "threads": 1}
     test = conllu_sentences(data_path("ud", "UD_English-EWT", "en_ewt-ud-test.conllu"))[: args.sentences]
     texts, gold = sst2_texts(data_path("cls", "sst2"), "test")
     with tempfile.TemporaryDirectory() as scratch:

@@ -10,8 +10,8 @@ the first round's figures are printed too (one cold read, as far as this process
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Dict, List
 
 from green_nlp.runtime import load
 from green_nlp.runtime.folder_files import sha256_file
@@ -20,7 +20,7 @@ from green_nlp.runtime.model_folder import model_file, read_meta
 PRETRAINED = Path(__file__).resolve().parents[2] / "pretrained"
 
 
-def _timed(call: Callable[[], object], rounds: int) -> List[float]:
+def _timed(call: Callable[[], object], rounds: int) -> list[float]:
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
@@ -29,7 +29,7 @@ def _timed(call: Callable[[], object], rounds: int) -> List[float]:
     return times
 
 
-def measure(folder: Path, rounds: int) -> Dict[str, float]:
+def measure(folder: Path, rounds: int) -> dict[str, float]:
     meta = read_meta(folder)
     hashed = [path for path in folder.iterdir() if path.name in (meta.get("sha256") or {})]
     checks = _timed(lambda: model_file(folder, read_meta(folder)), rounds)

@@ -54,9 +54,9 @@ import json
 import os
 import sys
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 from benchmarks.common import RESULTS, hardware_description  # no torch: see above
 from benchmarks.runtime.parsing.accuracy import accuracy
@@ -167,7 +167,7 @@ def main() -> None:
     write_report(args.out, results)
 
 
-def run(args: argparse.Namespace, test_file: Path, temporary: Path) -> Dict[str, Any]:
+def run(args: argparse.Namespace, test_file: Path, temporary: Path) -> dict[str, Any]:
     load_start = os.getloadavg()
     import green_nlp
 
@@ -181,7 +181,7 @@ def run(args: argparse.Namespace, test_file: Path, temporary: Path) -> Dict[str,
 
         folder = export_archive(args.archive, temporary / "export")
         print(f"exported {args.archive} to a temporary folder", file=sys.stderr)
-    results: Dict[str, Any] = {
+    results: dict[str, Any] = {
         "benchmark": "runtime",
         "archive": shown_path(args.archive),
         "test_file": shown_path(test_file) if args.test_file else "/".join(TEST_FILE_PARTS[1:]),
@@ -220,7 +220,7 @@ def run(args: argparse.Namespace, test_file: Path, temporary: Path) -> Dict[str,
     if "sizes" in args.parts:
         results["sizes"] = disk_sizes(args.archive, folder, args.runtime_venv, args.training_venv)
     results["load_average"] = {"start": list(load_start), "end": list(os.getloadavg())}
-    results["date"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    results["date"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     return results
 
 

@@ -16,9 +16,9 @@ every row. Results: benchmarks/results/runtime_sort_window.{json,md}.
 import argparse
 import os
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 from benchmarks.common import REPO, RESULTS, write_results
 from green_nlp.runtime import load
@@ -29,7 +29,7 @@ WINDOWS = (32, 128, 256, 512, 1024)
 BATCH_SIZE = 32
 
 
-def input_lines() -> Tuple[List[str], str]:
+def input_lines() -> tuple[list[str], str]:
     test = data_path("ud", "UD_English-EWT", "en_ewt-ud-test.conllu")
     if test.exists():
         prefix = "# text = "
@@ -41,11 +41,11 @@ def input_lines() -> Tuple[List[str], str]:
     return texts, f"fixture sentences x 50 ({len(texts)} lines; $GREEN_NLP_DATA has no EWT)"
 
 
-def trees(docs: List[Any]) -> List[Tuple[Tuple[int, ...], Tuple[str, ...]]]:
+def trees(docs: list[Any]) -> list[tuple[tuple[int, ...], tuple[str, ...]]]:
     return [(tuple(s.heads), tuple(s.deprels)) for doc in docs for s in doc.sentences]
 
 
-def one_pass(nlp: Any, lines: List[str], window: int) -> Tuple[float, float, List[Any]]:
+def one_pass(nlp: Any, lines: list[str], window: int) -> tuple[float, float, list[Any]]:
     """(seconds for the whole file, seconds to the first document, the documents)."""
     start = time.perf_counter()
     stream = nlp.parse_many(lines, batch_size=BATCH_SIZE, sort_window=window)
@@ -55,11 +55,11 @@ def one_pass(nlp: Any, lines: List[str], window: int) -> Tuple[float, float, Lis
     return time.perf_counter() - start, first_s, docs
 
 
-def measure(model: str, lines: List[str], windows: List[int], repeats: int) -> Dict[str, Dict[str, Any]]:
+def measure(model: str, lines: list[str], windows: list[int], repeats: int) -> dict[str, dict[str, Any]]:
     nlp = load(model, threads=1)
     one_pass(nlp, lines[:256], 256)  # warm-up: onnxruntime plans its first shapes
-    best: Dict[int, Tuple[float, float]] = {}
-    answers: Dict[int, List[Any]] = {}
+    best: dict[int, tuple[float, float]] = {}
+    answers: dict[int, list[Any]] = {}
     for _ in range(repeats):  # round robin, so a busy spell does not fall on one row
         for window in windows:
             seconds, first_s, docs = one_pass(nlp, lines, window)
@@ -69,7 +69,7 @@ def measure(model: str, lines: List[str], windows: List[int], repeats: int) -> D
     tokens = sum(len(s.words) for doc in answers[windows[0]] for s in doc.sentences)
     sentences = sum(len(doc.sentences) for doc in answers[windows[0]])
     baseline_trees = trees(answers[windows[0]])
-    rows: Dict[str, Dict[str, Any]] = {}
+    rows: dict[str, dict[str, Any]] = {}
     for window in windows:
         seconds, first_s = best[window]
         same = sum(a == b for a, b in zip(trees(answers[window]), baseline_trees))
@@ -112,7 +112,7 @@ def main() -> None:
         "default_window_speedup": speedup,
         "load_average_before": load_before,
         "load_average_after": load_after,
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
     note = (
         f"{source}; batches of {BATCH_SIZE} sentences, one thread (onnxruntime intra-op 1), fastest of "

@@ -16,8 +16,9 @@ measure what happens around it. Results: benchmarks/results/tagger_runtime_speed
 
 import argparse
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any
 
 import torch
 
@@ -34,7 +35,7 @@ FIXTURE_TEXT = [
 BATCH_SIZES = (1, 32)
 
 
-def test_sentences(limit: int) -> Dict[str, Any]:
+def test_sentences(limit: int) -> dict[str, Any]:
     """Words of the first `limit` CoNLL-03 test sentences, or of the fixture files without the data."""
     from green_nlp.dataset_readers.conll_tagging import read_columns
 
@@ -44,8 +45,8 @@ def test_sentences(limit: int) -> Dict[str, Any]:
     return {"source": source, "sentences": sentences}
 
 
-def runs_for(predictor: Any, runtimes: Dict[str, Any], lines: List[str]) -> Dict[str, Callable[[], Any]]:
-    runs: Dict[str, Callable[[], Any]] = {}
+def runs_for(predictor: Any, runtimes: dict[str, Any], lines: list[str]) -> dict[str, Callable[[], Any]]:
+    runs: dict[str, Callable[[], Any]] = {}
     for size in BATCH_SIZES:
         chunks = batches(lines, size)
         runs[f"allennlp predictor, batch {size}"] = lambda chunks=chunks: [

@@ -19,6 +19,7 @@ trained on SST-2 train is timed on the same texts as the classifier's peer. Resu
 benchmarks/results/time_budget.{json,md}.
 """
 
+import contextlib
 import os
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy: one thread, as the runtime figures
@@ -30,9 +31,10 @@ import platform  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
 from importlib import metadata  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple  # noqa: E402
+from typing import Any, Optional
 
 import numpy as np  # noqa: E402
 
@@ -51,13 +53,11 @@ def load_avg() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def versions(names: Sequence[str]) -> Dict[str, str]:
+def versions(names: Sequence[str]) -> dict[str, str]:
     found = {"python": platform.python_version()}
     for name in names:
-        try:
+        with contextlib.suppress(metadata.PackageNotFoundError):
             found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            pass
     return found
 
 
@@ -71,11 +71,11 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def median_times(stages: Dict[str, Callable[[], Any]], repeats: int) -> Dict[str, float]:
+def median_times(stages: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
     """Median CPU seconds of each stage over `repeats` round-robin passes, after one warm-up pass."""
     for run in stages.values():
         run()
-    times: Dict[str, List[float]] = {name: [] for name in stages}
+    times: dict[str, list[float]] = {name: [] for name in stages}
     for _ in range(repeats):
         for name, run in stages.items():
             start = time.process_time()
@@ -85,7 +85,7 @@ def median_times(stages: Dict[str, Callable[[], Any]], repeats: int) -> Dict[str
 
 
 # ---------------------------------------------------------------- machine limits
-def gemm_rates(repeats: int) -> Dict[str, float]:
+def gemm_rates(repeats: int) -> dict[str, float]:
     """GFLOP/s of one core: numpy fp32 matmul and onnxruntime fp32 / int8 (MatMulInteger) MatMul, at a
     parser-like shape (640 rows: 32 sentences of 20 words; 512 x 512 weights)."""
     import onnxruntime as ort
@@ -159,7 +159,7 @@ def dan_weight_flops(model_path: Path) -> float:
 
 
 # ---------------------------------------------------------------------- parse
-def ewt_texts(limit: Optional[int]) -> List[str]:
+def ewt_texts(limit: Optional[int]) -> list[str]:
     """The `# text = ` lines of UD English-EWT test, one sentence per line."""
     path = Path(data_path("ud", "UD_English-EWT", "en_ewt-ud-test.conllu"))
     if not path.is_file():
@@ -172,12 +172,12 @@ def ewt_texts(limit: Optional[int]) -> List[str]:
     return texts[:limit] if limit else texts
 
 
-def read_lines(path: Path) -> List[str]:
+def read_lines(path: Path) -> list[str]:
     with open(path, encoding="utf-8") as handle:
         return [line.rstrip("\n") for line in handle]
 
 
-def parse_budget(path: Path, repeats: int) -> Dict[str, Any]:
+def parse_budget(path: Path, repeats: int) -> dict[str, Any]:
     """Stage times of `parse` on the file's lines, one sentence per line (the CLI's default)."""
     from green_nlp.runtime import load
     from green_nlp.runtime.length_batches import by_length
@@ -192,7 +192,7 @@ def parse_budget(path: Path, repeats: int) -> Dict[str, Any]:
     outputs = [nlp.session.run(nlp._outputs, feed) for feed in feeds]
     extra = len(nlp._extra)
 
-    def decode() -> List[Any]:
+    def decode() -> list[Any]:
         parsed = []
         for batch, results in zip(batches, outputs):
             trees = nlp._decode([(w, None, None) for w in batch], *results[: len(results) - extra])
@@ -227,7 +227,7 @@ def parse_budget(path: Path, repeats: int) -> Dict[str, Any]:
 
 
 # ------------------------------------------------------------------- classify
-def sst2_test(limit: Optional[int]) -> Tuple[List[str], List[str]]:
+def sst2_test(limit: Optional[int]) -> tuple[list[str], list[str]]:
     path = Path(data_path("cls", "sst2", "test.tsv"))
     if not path.is_file():
         raise SystemExit(f"{path} not found (set GREEN_NLP_DATA to the data folder holding cls/sst2/)")
@@ -236,7 +236,7 @@ def sst2_test(limit: Optional[int]) -> Tuple[List[str], List[str]]:
     return [text for _, text in rows], [label for label, _ in rows]
 
 
-def classify_budget(path: Path, batch_size: int, repeats: int) -> Dict[str, Any]:
+def classify_budget(path: Path, batch_size: int, repeats: int) -> dict[str, Any]:
     """Stage times of `classify` on the file's lines at `batch_size`."""
     from green_nlp.runtime import load
     from green_nlp.runtime.ngram_extractor import pad
@@ -266,7 +266,7 @@ def classify_budget(path: Path, batch_size: int, repeats: int) -> Dict[str, Any]
     return {"texts": len(lines), "ngrams_per_text": ngrams, "seconds": times, "nlp": nlp}
 
 
-def fasttext_rates(texts: List[str], gold: List[str], repeats: int) -> Dict[str, Dict[str, Any]]:
+def fasttext_rates(texts: list[str], gold: list[str], repeats: int) -> dict[str, dict[str, Any]]:
     """fastText wordNgrams 2 (dim 100, 5 epochs, one thread) trained on SST-2 train, timed on `texts`
     one by one and 32 per `predict` call; empty when `fasttext` is not importable."""
     try:
@@ -296,13 +296,13 @@ def fasttext_rates(texts: List[str], gold: List[str], repeats: int) -> Dict[str,
 
 # ---------------------------------------------------------------------- report
 def stage_rows(
-    job: str, budget: Dict[str, Any], unit: str, count: int, limits: Dict[str, float]
-) -> Dict[str, Dict[str, Any]]:
+    job: str, budget: dict[str, Any], unit: str, count: int, limits: dict[str, float]
+) -> dict[str, dict[str, Any]]:
     """One row per stage: µs per unit, share of end-to-end, the stage's limit where one is stated."""
     seconds = dict(budget["seconds"])
     total = seconds.pop("end-to-end")
     seconds["other"] = total - sum(seconds.values())
-    rows: Dict[str, Dict[str, Any]] = {}
+    rows: dict[str, dict[str, Any]] = {}
     for stage, value in list(seconds.items()) + [("end-to-end", total)]:
         rows[f"{job} {stage}"] = {
             f"us_per_{unit}": value / count * 1e6,

@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import aiohttp
 import httpx
@@ -46,7 +46,7 @@ AIMS = {"speedup": 4.0, "p99_ms": 250.0}
 
 
 # ------------------------------------------------------------------------------------ inputs
-def parser_texts(limit: int) -> Tuple[List[str], str]:
+def parser_texts(limit: int) -> tuple[list[str], str]:
     path = data_path("ud", "UD_English-EWT", "en_ewt-ud-test.conllu")
     if path.is_file():
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -56,7 +56,7 @@ def parser_texts(limit: int) -> Tuple[List[str], str]:
     return texts, "fixtures/raw_text.txt (EWT not found)"
 
 
-def classifier_texts(limit: int) -> Tuple[List[str], str]:
+def classifier_texts(limit: int) -> tuple[list[str], str]:
     for path, source in (
         (data_path("cls", "sst2", "dev.tsv"), "SST-2 dev sentences"),
         (REPO / "fixtures" / "dan" / "sst2_dev.tsv", "fixtures/dan/sst2_dev.tsv (SST-2 not found)"),
@@ -77,7 +77,7 @@ def green_nlp_command(*args: str) -> None:
         sys.exit(f"green-nlp {args[0]} failed:\n{result.stderr[-3000:]}")
 
 
-def classifier_folder(work: Path) -> Tuple[Path, str]:
+def classifier_folder(work: Path) -> tuple[Path, str]:
     """The exported DAN to serve, and what it is: the shipped sentiment model when present."""
     if (SHIPPED_CLASSIFIER / "green_model.json").is_file():
         return SHIPPED_CLASSIFIER, "the shipped en-sst2-sentiment (int8, 50,000 n-grams, distilled)"
@@ -98,12 +98,12 @@ def classifier_folder(work: Path) -> Tuple[Path, str]:
 async def client_loop(
     client: aiohttp.ClientSession,
     path: str,
-    texts: List[str],
+    texts: list[str],
     offset: int,
     stop_at: float,
     record_from: float,
-    latencies: List[float],
-    statuses: Dict[str, int],
+    latencies: list[float],
+    statuses: dict[str, int],
 ) -> None:
     index = offset
     while time.perf_counter() < stop_at:
@@ -128,10 +128,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def load_level(
-    url: str, path: str, texts: List[str], clients: int, seconds: float, server_pid: int
-) -> Dict[str, Any]:
-    latencies: List[float] = []
-    statuses: Dict[str, int] = {}
+    url: str, path: str, texts: list[str], clients: int, seconds: float, server_pid: int
+) -> dict[str, Any]:
+    latencies: list[float] = []
+    statuses: dict[str, int] = {}
     connector = aiohttp.TCPConnector(limit=clients)
     async with aiohttp.ClientSession(url, connector=connector, timeout=aiohttp.ClientTimeout(total=60)) as client:
         start = time.perf_counter()
@@ -163,13 +163,13 @@ async def load_level(
     }
 
 
-def batch_stats(url: str, name: str, task: str) -> Dict[str, Any]:
+def batch_stats(url: str, name: str, task: str) -> dict[str, Any]:
     return httpx.get(f"{url}/health", timeout=30).json()["models"][name][task]
 
 
 def measure(
-    server: ServerProcess, name: str, task: str, texts: List[str], clients: int, seconds: float
-) -> Dict[str, Any]:
+    server: ServerProcess, name: str, task: str, texts: list[str], clients: int, seconds: float
+) -> dict[str, Any]:
     """One load run at `clients` concurrent clients, with the server's mean batch and memory after it."""
     before = batch_stats(server.url, name, task)
     row = asyncio.run(load_level(server.url, f"/v1/{name}/{task}", texts, clients, seconds, server.pid))
@@ -181,8 +181,8 @@ def measure(
 
 
 def run_model(
-    model: str, name: str, task: str, texts: List[str], levels: List[int], seconds: float, rounds: int
-) -> Dict[str, Any]:
+    model: str, name: str, task: str, texts: list[str], levels: list[int], seconds: float, rounds: int
+) -> dict[str, Any]:
     """Both modes' servers up at once; each level measured `rounds` times per mode, the modes taking
     turns (A B, then B A), and each mode's best round kept: a busy spell on the shared machine then
     falls on both modes instead of on one."""
@@ -191,12 +191,12 @@ def run_model(
         ServerProcess([model], ["--threads", "1", *MODES["batch 1"]]) as single,
     ):
         servers = {"micro-batching": batched, "batch 1": single}
-        runs: Dict[str, Any] = {
+        runs: dict[str, Any] = {
             mode: {"rss_mb_start": httpx.get(f"{server.url}/health", timeout=30).json()["rss_mb"], "levels": []}
             for mode, server in servers.items()
         }
         for clients in levels:
-            best: Dict[str, Dict[str, Any]] = {}
+            best: dict[str, dict[str, Any]] = {}
             for round_ in range(rounds):
                 for mode in list(servers) if round_ % 2 == 0 else list(servers)[::-1]:
                     row = measure(servers[mode], name, task, texts, clients, seconds)
@@ -223,7 +223,7 @@ def run_model(
 
 
 # ------------------------------------------------------------------------- batch dependence
-def batch_agreement(texts: List[str]) -> Dict[str, Any]:
+def batch_agreement(texts: list[str]) -> dict[str, Any]:
     """Share of words whose head and label are the same when each sentence is parsed alone and in
     micro-batches of 32 texts as the server cuts them: the int8 graph's dynamic quantization scales
     activations per batch."""
@@ -249,7 +249,7 @@ def batch_agreement(texts: List[str]) -> Dict[str, Any]:
 
 
 # ------------------------------------------------------------------- the model alone, no HTTP
-def model_alone(model: str, task: str, texts: List[str], rounds: int = 3) -> Dict[str, Any]:
+def model_alone(model: str, task: str, texts: list[str], rounds: int = 3) -> dict[str, Any]:
     """Texts/s of the server's own model call (`ServedModel.predictor`), in this process and on one
     thread, one text per call against calls of 32: the most micro-batching can save on model time.
     When the model alone gains little from batch 32, so does serving, whatever the batcher does."""
@@ -277,9 +277,9 @@ def model_alone(model: str, task: str, texts: List[str], rounds: int = 3) -> Dic
 
 
 # ---------------------------------------------------------------------------------- report
-def aims(results: Dict[str, Any], levels: List[int]) -> Dict[str, Any]:
+def aims(results: dict[str, Any], levels: list[int]) -> dict[str, Any]:
     top = max(levels)
-    verdicts: Dict[str, Any] = {}
+    verdicts: dict[str, Any] = {}
     for name, modes in results["models"].items():
         batched = next(r for r in modes["micro-batching"]["levels"] if r["clients"] == top)
         single = next(r for r in modes["batch 1"]["levels"] if r["clients"] == top)
@@ -320,7 +320,7 @@ def main() -> None:
     dan_folder, dan_what = classifier_folder(args.work_dir)
     dan_name = dan_folder.name
     plan = [(PARSER, PARSER, "parse", parse_texts), (str(dan_folder), dan_name, "classify", classify_texts)]
-    results: Dict[str, Any] = {
+    results: dict[str, Any] = {
         "machine": hardware_description() + "; server and load clients share these CPUs with other work",
         "load_average_before": [round(x, 2) for x in load_before],
         "setup": {
@@ -347,8 +347,8 @@ def main() -> None:
     write_report(results, args.output_dir)
 
 
-def write_report(results: Dict[str, Any], out_dir: Path) -> None:
-    rows: Dict[str, Dict[str, Any]] = {}
+def write_report(results: dict[str, Any], out_dir: Path) -> None:
+    rows: dict[str, dict[str, Any]] = {}
     for label, modes in results["models"].items():
         for mode, run in modes.items():
             for level in run["levels"]:

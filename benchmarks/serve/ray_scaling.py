@@ -27,7 +27,7 @@ import tempfile
 import time
 from functools import partial
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import torch
 
@@ -40,11 +40,11 @@ SHIPPED_PARSER = REPO / "runs" / "shipped" / "en_ewt_parser" / "model.tar.gz"
 SHIPPED_TEACHER = REPO / "runs" / "shipped" / "en_sst2_teacher" / "model.tar.gz"
 
 
-def _cycle(items: List[str], count: int) -> List[str]:
+def _cycle(items: list[str], count: int) -> list[str]:
     return list(itertools.islice(itertools.cycle(items), count))
 
 
-def parse_input(folder: Path, count: int) -> Tuple[str, Path, str, str]:
+def parse_input(folder: Path, count: int) -> tuple[str, Path, str, str]:
     """(archive, input file, predictor args, where the lines came from)."""
     from green_nlp.dataset_readers import read_conllu
 
@@ -70,7 +70,7 @@ def parse_input(folder: Path, count: int) -> Tuple[str, Path, str, str]:
     )
 
 
-def teacher_input(count: int) -> Tuple[List[Any], str]:
+def teacher_input(count: int) -> tuple[list[Any], str]:
     from green_nlp.dataset_readers.text_classification import read_examples
 
     sst2 = data_path("cls", "sst2", "dev.tsv")
@@ -81,7 +81,7 @@ def teacher_input(count: int) -> Tuple[List[Any], str]:
     return _cycle(examples, count), f"SST-2 fixture sentences repeated to {count}"
 
 
-def teacher_archive(given: str, description: str, folder: Path) -> Tuple[str, str]:
+def teacher_archive(given: str, description: str, folder: Path) -> tuple[str, str]:
     if given:
         return given, description or Path(given).parent.name
     if SHIPPED_TEACHER.exists():
@@ -112,7 +112,7 @@ def teacher_archive(given: str, description: str, folder: Path) -> Tuple[str, st
     return str(folder / "teacher" / "model.tar.gz"), "MiniLM-L6 teacher fine-tuned 1 epoch on fixture sentences"
 
 
-def _row(lines: int, load: float, stream: float, identical: Any = None) -> Dict[str, Any]:
+def _row(lines: int, load: float, stream: float, identical: Any = None) -> dict[str, Any]:
     row = {
         "lines": lines,
         "load_s": round(load, 2),
@@ -125,13 +125,14 @@ def _row(lines: int, load: float, stream: float, identical: Any = None) -> Dict[
 
 
 def time_parsing(
-    archive: str, path: Path, predictor_args: str, batch_size: int, actors: List[int], thread_counts: List[int]
-) -> Dict[str, Dict[str, Any]]:
+    archive: str, path: Path, predictor_args: str, batch_size: int, actors: list[int], thread_counts: list[int]
+) -> dict[str, dict[str, Any]]:
     from green_nlp.commands.green_predict import BulkPredictor, build_predictor, predictor_model
     from green_nlp.distributed_ray.lines import stream_lines
     from green_nlp.distributed_ray.options import RayOptions
 
-    lines = sum(1 for _ in open(path, encoding="utf-8"))
+    with open(path, encoding="utf-8") as handle:
+        lines = sum(1 for _ in handle)
     rows, reference = {}, None
     for threads in thread_counts:
         torch.set_num_threads(threads)
@@ -146,7 +147,7 @@ def time_parsing(
         reference = reference or output.getvalue()
     torch.set_num_threads(1)
     for count in actors:
-        timings: Dict[str, float] = {}
+        timings: dict[str, float] = {}
         output = io.StringIO()
         stream_lines(
             partial(predictor_model, archive, None, predictor_args, -1, "", 1),
@@ -164,8 +165,8 @@ def time_parsing(
 
 
 def time_labeling(
-    archive: str, examples: List[Any], batch_size: int, actors: List[int], thread_counts: List[int]
-) -> Dict[str, Dict[str, Any]]:
+    archive: str, examples: list[Any], batch_size: int, actors: list[int], thread_counts: list[int]
+) -> dict[str, dict[str, Any]]:
     from green_nlp.commands.green_label_teacher import LocalTeacher
     from green_nlp.distributed_ray.options import RayOptions
     from green_nlp.distributed_ray.teacher import RayTeacher
@@ -173,7 +174,7 @@ def time_labeling(
     chunk = batch_size * 8  # label_corpus's chunks
     chunks = [examples[i : i + chunk] for i in range(0, len(examples), chunk)]
 
-    def label_all(teacher: Any) -> Tuple[float, List[List[float]]]:
+    def label_all(teacher: Any) -> tuple[float, list[list[float]]]:
         start = time.perf_counter()
         logits = [row for _, part in teacher.label(chunks, batch_size) for row in part]
         return time.perf_counter() - start, logits
@@ -198,7 +199,7 @@ def time_labeling(
     return rows
 
 
-def best_rows(runs: List[Dict[str, Dict[str, Any]]]) -> Dict[str, Dict[str, Any]]:
+def best_rows(runs: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
     """Each row's fastest run (a few seconds each, so one busy spell would decide a single run);
     an output counts as identical only when it was identical in every run."""
     rows = {}

@@ -13,7 +13,7 @@ import json
 import re
 import statistics
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import torch
 from allennlp.models.archival import load_archive
@@ -30,7 +30,7 @@ VARIANTS = {
 DEFAULT_SEED = "default"  # the runs benchmarks/dan/distillation.py reports (AllenNLP's default seeds)
 
 
-def seed_runs(runs: Path) -> List[Tuple[str, str, Path]]:
+def seed_runs(runs: Path) -> list[tuple[str, str, Path]]:
     """(variant, seed, run folder) of every finished run."""
     root = runs / "dan" / "imdb_full"
     found = [(variant, DEFAULT_SEED, root / variant) for variant in VARIANTS]
@@ -41,7 +41,7 @@ def seed_runs(runs: Path) -> List[Tuple[str, str, Path]]:
     return [(v, s, f) for v, s, f in found if (f / "metrics.json").exists() and (f / "model.tar.gz").exists()]
 
 
-def test_accuracy(archive_file: Path, examples: List[Any]) -> float:
+def test_accuracy(archive_file: Path, examples: list[Any]) -> float:
     archive = load_archive(str(archive_file))
     predicted, _, _ = run_model(archive, [e.text for e in examples], batch_size=64)
     return 100 * statistics.mean(float(p == e.label) for p, e in zip(predicted, examples))
@@ -53,7 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(1)
     examples, what = evaluation_sets("imdb")["test"]
-    scores: Dict[str, Dict[str, Dict[str, float]]] = {}
+    scores: dict[str, dict[str, dict[str, float]]] = {}
     for variant, seed, folder in seed_runs(args.runs):
         metrics = json.loads((folder / "metrics.json").read_text())
         scores.setdefault(variant, {})[seed] = {

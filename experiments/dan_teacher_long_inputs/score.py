@@ -15,7 +15,7 @@ import argparse
 import json
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Optional
 
 import torch
 from allennlp.models.archival import load_archive
@@ -29,8 +29,8 @@ RESULTS = Path(__file__).resolve().parent / "results"  # the study's own figures
 
 
 def score(
-    archive_file: Path, examples: List[TextExample], overrides: Optional[Dict[str, int]], batch_size: int
-) -> Dict[str, float]:
+    archive_file: Path, examples: list[TextExample], overrides: Optional[dict[str, int]], batch_size: int
+) -> dict[str, float]:
     archive = load_archive(str(archive_file), overrides=json.dumps(overrides) if overrides else "")
     model, reader = archive.model.eval(), archive.validation_dataset_reader
     order = sorted(range(len(examples)), key=lambda i: len(examples[i].text))

@@ -11,7 +11,6 @@ import json
 import re
 import statistics
 from pathlib import Path
-from typing import Dict
 
 from benchmarks.common import summarize_seeds, write_results
 
@@ -26,8 +25,8 @@ VARIANTS = {
 }
 
 
-def collect(seed_dir: Path) -> Dict[str, Dict[int, Dict[str, float]]]:
-    found: Dict[str, Dict[int, Dict[str, float]]] = {}
+def collect(seed_dir: Path) -> dict[str, dict[int, dict[str, float]]]:
+    found: dict[str, dict[int, dict[str, float]]] = {}
     for metrics_file in sorted(seed_dir.glob("*_s*/metrics.json")):
         match = re.fullmatch(r"(.+)_s(\d+)", metrics_file.parent.name)
         if not match or match.group(1) not in VARIANTS:

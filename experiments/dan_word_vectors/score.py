@@ -12,7 +12,7 @@ import argparse
 import json
 import statistics
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 from benchmarks.common import write_results
 
@@ -20,7 +20,7 @@ RESULTS = Path(__file__).resolve().parent / "results"  # the study's own figures
 
 SEEDS = range(1, 6)
 # row -> [(run with a random start, run with the GloVe start)] under <runs>/dan, one pair per seed
-PAIRS: Dict[str, List[Tuple[str, str]]] = {
+PAIRS: dict[str, list[tuple[str, str]]] = {
     "sst2 dan_kd": [("sst2_full/kd", "sst2_full/kd_glove")],
     "sst2 dan_scratch": [("sst2_full/scratch", "sst2_full/scratch_glove")],
     "trec dan_kd": [(f"trec/seeds/kd_s{s}", f"trec/glove/kd_s{s}") for s in SEEDS],
@@ -28,7 +28,7 @@ PAIRS: Dict[str, List[Tuple[str, str]]] = {
 }
 
 
-def accuracies(run: Path) -> Optional[Dict[str, float]]:
+def accuracies(run: Path) -> Optional[dict[str, float]]:
     """Best-epoch dev and test accuracy (%) of a finished run; None if it has not finished."""
     metrics_file = run / "metrics.json"
     if not metrics_file.exists():
@@ -45,7 +45,7 @@ def accuracies(run: Path) -> Optional[Dict[str, float]]:
     return found
 
 
-def compare(runs: Path, pairs: List[Tuple[str, str]]) -> Optional[Dict[str, Any]]:
+def compare(runs: Path, pairs: list[tuple[str, str]]) -> Optional[dict[str, Any]]:
     """Means over the pairs where both runs finished, and the mean paired difference."""
     done = [
         (accuracies(runs / "dan" / plain), accuracies(runs / "dan" / glove), plain, glove) for plain, glove in pairs
@@ -53,7 +53,7 @@ def compare(runs: Path, pairs: List[Tuple[str, str]]) -> Optional[Dict[str, Any]
     done = [d for d in done if d[0] is not None and d[1] is not None]
     if not done:
         return None
-    row: Dict[str, Any] = {"pairs": len(done), "runs": [{"random_start": p, "glove_start": g} for *_, p, g in done]}
+    row: dict[str, Any] = {"pairs": len(done), "runs": [{"random_start": p, "glove_start": g} for *_, p, g in done]}
     for split in ("dev", "test"):
         plain = [d[0][split] for d in done]
         glove = [d[1][split] for d in done]

@@ -25,7 +25,7 @@ import argparse
 import json
 import re
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 from allennlp.common.plugins import import_plugins
 from allennlp.models.archival import load_archive
@@ -55,17 +55,17 @@ PAPER_STYLE = re.compile(r"full|[DB]-\d+")
 OTHER_SEED = re.compile(r"(.+)_seed\d+")
 
 
-def beside(ablation_names: List[str]) -> List[str]:
+def beside(ablation_names: list[str]) -> list[str]:
     sizes = {int(m.group(1)) for name in ablation_names if (m := re.match(r"[db](\d+)_", name))}
     sizes = sorted(sizes - {20})
     return list(BESIDE) + [f"{kind}-{size}" for size in sizes for kind in "DB"]
 
 
-def score(run_dir: Path, files: Dict[str, Path]) -> Dict[str, Any]:
+def score(run_dir: Path, files: dict[str, Path]) -> dict[str, Any]:
     archive_path, _ = ensure_archive(run_dir)
     archive = load_archive(str(archive_path))
     model = archive.model.eval()
-    row: Dict[str, Any] = {"params": count_trainable_parameters(model), **training_info(run_dir)}
+    row: dict[str, Any] = {"params": count_trainable_parameters(model), **training_info(run_dir)}
     for split, path in files.items():
         predictions, _ = predict(model, make_batches(read_for_model(archive, path), model.vocab, 128))
         uas, las = attachment_scores(path, predictions)
@@ -73,7 +73,7 @@ def score(run_dir: Path, files: Dict[str, Path]) -> Dict[str, Any]:
     return row
 
 
-def benchmark_treebank(runs: Path, treebank: str) -> Dict[str, Any]:
+def benchmark_treebank(runs: Path, treebank: str) -> dict[str, Any]:
     name, test_name = TREEBANKS[treebank]
     files = {
         "dev": data_path("ud", treebank, test_name.replace("-test.", "-dev.")),
@@ -82,7 +82,7 @@ def benchmark_treebank(runs: Path, treebank: str) -> Dict[str, Any]:
     ablations = sorted(p for p in (runs / "parser" / name / "ablations").glob("*") if p.is_dir())
     if not ablations:
         return {}
-    rows: Dict[str, Any] = {}
+    rows: dict[str, Any] = {}
     for variant in beside([run_dir.name for run_dir in ablations]):
         run_dir = runs / "parser" / name / folder_of(variant)
         if has_weights(run_dir):
@@ -99,7 +99,7 @@ def benchmark_treebank(runs: Path, treebank: str) -> Dict[str, Any]:
     return {"models": rows}
 
 
-def keep_earlier_rows(earlier: Dict[str, Any], found: Dict[str, Any]) -> Dict[str, Any]:
+def keep_earlier_rows(earlier: dict[str, Any], found: dict[str, Any]) -> dict[str, Any]:
     """`found` plus the earlier ablation rows it lacks, set apart with the rows they were beside."""
     earlier_models = earlier.get("models", {})
     kept = {
@@ -117,13 +117,13 @@ def keep_earlier_rows(earlier: Dict[str, Any], found: Dict[str, Any]) -> Dict[st
 
 
 def add_earlier_rows(
-    earlier: Dict[str, Any], found: Dict[str, Any], distillation_models: Dict[str, Any]
-) -> Dict[str, Any]:
+    earlier: dict[str, Any], found: dict[str, Any], distillation_models: dict[str, Any]
+) -> dict[str, Any]:
     """`found` plus the earlier rows it lacks, in the same set and marked `scored_earlier` (see the module doc):
     the comparators each ablation needs come first, from the earlier ablation rows or else parser_distillation's."""
     earlier_models, found_models = earlier.get("models", {}), found["models"]
     ablations = sorted(name for name in {**earlier_models, **found_models} if not PAPER_STYLE.fullmatch(name))
-    rows: Dict[str, Any] = {}
+    rows: dict[str, Any] = {}
     for name in beside(ablations) + ablations:
         if name in found_models:
             rows[name] = found_models[name]
@@ -142,11 +142,11 @@ def add_earlier_rows(
     return {**found, **kept_apart, "models": rows}
 
 
-def seed_means(models: Dict[str, Any]) -> Dict[str, Any]:
+def seed_means(models: dict[str, Any]) -> dict[str, Any]:
     """LAS mean, spread and range of each run trained under more than one seed, so that a gap between two runs is
     read against the spread of either: `<name>_seed<k>` joins `<name>`, and `b20_seed2` joins B-20 (d/b<x> name
     the paper-style students)."""
-    groups: Dict[str, List[str]] = {}
+    groups: dict[str, list[str]] = {}
     for name in models:
         match = OTHER_SEED.fullmatch(name)
         if not match:
@@ -165,7 +165,7 @@ def seed_means(models: Dict[str, Any]) -> Dict[str, Any]:
     }
 
 
-def write_report(results: Dict[str, Any]) -> None:
+def write_report(results: dict[str, Any]) -> None:
     lines = []
     columns = ["dev_uas", "dev_las", "test_uas", "test_las", "params", "epochs"]
     for treebank, found in results["treebanks"].items():

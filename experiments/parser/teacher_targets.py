@@ -26,8 +26,9 @@ Writes experiments/parser/results/parser_teacher_targets.json and .md.
 """
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 import torch
 from allennlp.common.plugins import import_plugins
@@ -49,13 +50,13 @@ NEAR_ONE_HOT = 0.99
 OTHER_TEACHERS = {"minilm_teacher": "minilm_fold_teachers"}
 
 
-def target_statistics(model, batches: List) -> Dict[str, float]:
+def target_statistics(model, batches: list) -> dict[str, float]:
     """The teacher's UAS/LAS and the means over words of its arc and gold-head label distributions
     (see module doc), from one scoring pass per batch."""
     return pooled_target_statistics([(model, batches)])
 
 
-def pooled_target_statistics(scored: Sequence[Tuple[Any, List]]) -> Dict[str, float]:
+def pooled_target_statistics(scored: Sequence[tuple[Any, list]]) -> dict[str, float]:
     """`target_statistics` over several (teacher, batches) pairs at once, averaged over all their
     words: the targets of cross-fitting teachers, each on the sentences of its own fold."""
     sums = {
@@ -97,7 +98,7 @@ def pooled_target_statistics(scored: Sequence[Tuple[Any, List]]) -> Dict[str, fl
     }
 
 
-def teacher_rows(run_dir: Path, files: Dict[str, Path]) -> Dict[str, Dict[str, Any]]:
+def teacher_rows(run_dir: Path, files: dict[str, Path]) -> dict[str, dict[str, Any]]:
     archive_path, _ = ensure_archive(run_dir)
     archive = load_archive(str(archive_path))
     model = archive.model.eval()
@@ -108,7 +109,7 @@ def teacher_rows(run_dir: Path, files: Dict[str, Path]) -> Dict[str, Dict[str, A
     return rows
 
 
-def cross_fitted_rows(fold_dirs: List[Path], files: Dict[str, Path]) -> Dict[str, Any]:
+def cross_fitted_rows(fold_dirs: list[Path], files: dict[str, Path]) -> dict[str, Any]:
     """Statistics of the targets each training sentence gets from the fold teacher that left it out,
     and each fold teacher's own dev UAS/LAS."""
     scored, fold_dev = [], []
@@ -127,12 +128,12 @@ def cross_fitted_rows(fold_dirs: List[Path], files: Dict[str, Path]) -> Dict[str
         fold_dev.append(
             {"fold": fold, "train_sentences_scored": len(own_fold), "dev_uas": dev["uas"], "dev_las": dev["las"]}
         )
-    row: Dict[str, Any] = pooled_target_statistics(scored)
+    row: dict[str, Any] = pooled_target_statistics(scored)
     print(f"cross-fitted train targets: {row}; fold teachers: {fold_dev}", flush=True)
     return {"train_cross_fitted": row, "fold_teachers": fold_dev}
 
 
-def treebank_rows(runs: Path, treebank: str, earlier: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+def treebank_rows(runs: Path, treebank: str, earlier: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
     """The teacher's rows on train and dev, plus the cross-fitted ones when fold teachers exist; None
     when there is nothing to score. Fold teachers trained after the teacher's run was gone (same
     config, its vocabulary rebuilt) are scored beside the teacher rows of `earlier`, marked so."""
@@ -146,7 +147,7 @@ def treebank_rows(runs: Path, treebank: str, earlier: Optional[Dict[str, Any]]) 
         return None
     files = {split: data_path("ud", treebank, test_name.replace("-test.", f"-{split}.")) for split in ("train", "dev")}
     if has_weights(run_dir):
-        rows: Dict[str, Any] = teacher_rows(run_dir, files)
+        rows: dict[str, Any] = teacher_rows(run_dir, files)
     else:
         rows = {"train": earlier["train"], "dev": earlier["dev"], "teacher_scored_earlier": True}
     rows.update(fold_rows(fold_dirs, files, earlier, ""))
@@ -160,8 +161,8 @@ def treebank_rows(runs: Path, treebank: str, earlier: Optional[Dict[str, Any]]) 
 
 
 def fold_rows(
-    fold_dirs: List[Path], files: Dict[str, Path], earlier: Optional[Dict[str, Any]], prefix: str
-) -> Dict[str, Any]:
+    fold_dirs: list[Path], files: dict[str, Path], earlier: Optional[dict[str, Any]], prefix: str
+) -> dict[str, Any]:
     """`train_<prefix>cross_fitted` and `<prefix>fold_teachers` from the fold teachers' runs, or as
     scored earlier when those runs are gone (none where neither exists)."""
     keys = {"train_cross_fitted": f"train_{prefix}cross_fitted", "fold_teachers": f"{prefix}fold_teachers"}
@@ -170,7 +171,7 @@ def fold_rows(
     return {key: earlier[key] for key in keys.values() if key in (earlier or {})}
 
 
-def fold_run_dirs(root: Path) -> List[Path]:
+def fold_run_dirs(root: Path) -> list[Path]:
     """The fold teachers' run folders under `root` (fold0, fold1, ...), in fold order."""
     return sorted(root.glob("fold[0-9]*/"), key=lambda path: int(path.name[4:]))
 
@@ -190,7 +191,7 @@ def main() -> None:
     import_plugins()
     torch.set_num_threads(1)
     earlier = earlier_treebanks(args.out / "parser_teacher_targets.json", args.replace)
-    results: Dict[str, Any] = {
+    results: dict[str, Any] = {
         "benchmark": "parser_teacher_targets",
         "hardware": hardware_description(),
         "near_one_hot_threshold": NEAR_ONE_HOT,

@@ -21,7 +21,7 @@ experiments/parser/results/parser_transfer_set.json and .md.
 import argparse
 import json
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Optional
 
 from benchmarks.common import write_results
 from green_nlp.data.upos_from_xpos import UposFromXpos
@@ -36,7 +36,7 @@ RESULTS = Path(__file__).resolve().parent / "results"  # the study's own figures
 
 def write_transfer_set(
     mapping: UposFromXpos, tagged_path: Path, output: Path, max_sentence_length: Optional[int]
-) -> Dict[str, int]:
+) -> dict[str, int]:
     output.parent.mkdir(parents=True, exist_ok=True)
     counts = {"sentences": 0, "words": 0, "skipped_long": 0}
     with open(output, "w", encoding="utf-8") as handle:

@@ -10,14 +10,14 @@ import argparse
 import json
 import os
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 import green_nlp  # noqa: F401  (exports GREEN_NLP_DATA and GREEN_NLP_MINILM, which the configs read)
 
 VARIANTS = Path(__file__).resolve().with_name("variants.libsonnet")
 
 
-def evaluate(expression: str, ext_vars: Optional[Dict[str, str]] = None) -> Any:
+def evaluate(expression: str, ext_vars: Optional[dict[str, str]] = None) -> Any:
     """`expression` over `variants` (the object variants.libsonnet defines), as JSON."""
     from _jsonnet import evaluate_snippet
 
@@ -25,7 +25,7 @@ def evaluate(expression: str, ext_vars: Optional[Dict[str, str]] = None) -> Any:
     return json.loads(evaluate_snippet("variants_query", snippet, ext_vars={**os.environ, **(ext_vars or {})}))
 
 
-def ablation_names(treebank: str) -> List[str]:
+def ablation_names(treebank: str) -> list[str]:
     """The runs of `treebank` (without its prefix), in the order the script trains them."""
     names = evaluate("std.objectFields(variants.ablations)")
     return [name[len(treebank) + 1 :] for name in names if name.startswith(treebank + "_")]

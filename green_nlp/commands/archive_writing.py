@@ -6,7 +6,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 import torch
 from allennlp.common.meta import META_NAME, Meta
@@ -14,7 +14,7 @@ from allennlp.data import Vocabulary
 from allennlp.models.archival import CONFIG_NAME, archive_model
 
 
-def write_archive(config: Dict[str, Any], vocab: Vocabulary, state: Dict[str, torch.Tensor], output: str) -> None:
+def write_archive(config: dict[str, Any], vocab: Vocabulary, state: dict[str, torch.Tensor], output: str) -> None:
     """`output` (a model.tar.gz) holding `config`, `vocab` and the weights `state`."""
     with tempfile.TemporaryDirectory() as directory:
         with open(os.path.join(directory, CONFIG_NAME), "w") as handle:

@@ -14,7 +14,7 @@ import logging
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 import torch
 from allennlp.commands.subcommand import Subcommand
@@ -27,7 +27,7 @@ from green_nlp.training.checkpoint_averaging import best_and_last, load_and_aver
 logger = logging.getLogger(__name__)
 
 
-def average_run(serialization_dir: str, output_file: str, checkpoints: Optional[List[str]] = None) -> Dict[str, Any]:
+def average_run(serialization_dir: str, output_file: str, checkpoints: Optional[list[str]] = None) -> dict[str, Any]:
     """Write the archive; returns which checkpoints went in."""
     run = Path(serialization_dir)
     if not (run / CONFIG_NAME).exists() or not (run / "vocabulary").is_dir():

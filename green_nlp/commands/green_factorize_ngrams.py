@@ -20,7 +20,7 @@ the old `hidden_dim`, the vocabulary is unchanged, so it reloads from its config
 
 import argparse
 import logging
-from typing import Any, Dict, Tuple
+from typing import Any
 
 import torch
 from allennlp.commands.subcommand import Subcommand
@@ -59,7 +59,7 @@ class GreenFactorizeNgrams(Subcommand):
 
 def low_rank_factors(
     table: torch.Tensor, weight: torch.Tensor, rank: int, unit_columns: bool = True
-) -> Tuple[torch.Tensor, torch.Tensor]:
+) -> tuple[torch.Tensor, torch.Tensor]:
     """(A, V) with A @ V.T the best rank-`rank` approximation of `table @ weight.T` (rows x hidden).
 
     With `unit_columns`, A = sqrt(rows) U_r (every column of RMS 1) and V = V_r S_r / sqrt(rows):
@@ -79,7 +79,7 @@ def low_rank_factors(
     return factor_table.to(table.dtype).contiguous(), factor_weight.to(weight.dtype).contiguous()
 
 
-def factorized_config(config: Dict[str, Any], rank: int, hidden_dim: int) -> Dict[str, Any]:
+def factorized_config(config: dict[str, Any], rank: int, hidden_dim: int) -> dict[str, Any]:
     """The model's config with the narrower table and the old hidden size spelled out (it defaults to
     embedding_dim). `pretrained_file` and `initializer` go: the factors are the only source of weights."""
     model = dict(config["model"], embedding_dim=rank, hidden_dim=hidden_dim)

@@ -29,8 +29,9 @@ import itertools
 import json
 import logging
 import os
+from collections.abc import Iterator
 from contextlib import ExitStack
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Optional
 
 import torch
 from allennlp.commands.subcommand import Subcommand
@@ -158,7 +159,7 @@ def _run(args: argparse.Namespace) -> None:
 
 
 def _corpus(
-    inputs: List[str],
+    inputs: list[str],
     format: str,
     fine_labels: bool,
     max_per_input: Optional[int],
@@ -173,9 +174,9 @@ def _corpus(
         yield from subsample(examples, every, max_per_input)
 
 
-def label_corpus(
+def label_corpus(  # noqa: C901 (one flat pass: resume, read, label, write, report; split, it reads worse)
     archive_file: str,
-    inputs: List[str],
+    inputs: list[str],
     output: str,
     format: str = "auto",
     fine_labels: bool = False,
@@ -221,7 +222,7 @@ def label_corpus(
             from green_nlp.distributed_ray.teacher import RayTeacher
 
             teacher = stack.enter_context(RayTeacher(archive_file, parsed_overrides, ray, top_k_heads, top_k_labels))
-        common: Dict[str, Any] = {
+        common: dict[str, Any] = {
             "archive": os.path.basename(archive_file),
             "inputs": [os.path.basename(p) for p in inputs],
             "shard": f"{shard_index}/{shard_count}",

@@ -18,7 +18,7 @@ import sys
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional
 
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError, check_for_gpu
@@ -159,14 +159,14 @@ def build_predictor(
 ) -> Predictor:
     check_for_gpu(cuda_device)
     try:
-        extra_args: Dict[str, Any] = json.loads(predictor_args) if predictor_args else {}
+        extra_args: dict[str, Any] = json.loads(predictor_args) if predictor_args else {}
     except json.JSONDecodeError as error:
         raise ConfigurationError(f"--predictor-args is not a JSON object: {error}") from None
     archive = load_archive(archive_file, cuda_device=cuda_device, overrides=overrides)
     return Predictor.from_archive(archive, predictor_name, extra_args=extra_args)  # type: ignore[arg-type]  # None: the model's
 
 
-def parse_shard(text: str) -> Tuple[int, int]:
+def parse_shard(text: str) -> tuple[int, int]:
     """`"i/N"` -> (i, N); a bad value is a ConfigurationError, as AllenNLP reports settings."""
     try:
         return _parse_shard(text)
@@ -226,7 +226,7 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
         sys.exit(1)
 
 
-def _run_on_ray(args: argparse.Namespace, options: RayOptions, output: Any, shard: Tuple[int, int], errors: Any) -> Any:
+def _run_on_ray(args: argparse.Namespace, options: RayOptions, output: Any, shard: tuple[int, int], errors: Any) -> Any:
     """The same run on a pool of Ray actors, each loading the archive once (on its GPU with
     `--ray-gpus-per-actor`, which Ray shows the actor as device 0)."""
     from green_nlp.distributed_ray.lines import stream_lines

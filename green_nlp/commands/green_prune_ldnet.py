@@ -14,7 +14,7 @@ one holding the line `green_nlp` first. The archives it reads and writes load fr
 import argparse
 import json
 import logging
-from typing import Any, Dict
+from typing import Any
 
 from allennlp.commands.subcommand import Subcommand
 from allennlp.models.archival import load_archive
@@ -24,7 +24,7 @@ from green_nlp.commands.archive_writing import write_archive
 logger = logging.getLogger(__name__)
 
 
-def prune_archive(archive_file: str, output_file: str) -> Dict[str, Any]:
+def prune_archive(archive_file: str, output_file: str) -> dict[str, Any]:
     """Prune `archive_file` into `output_file`; returns kept layers, parameter and FLOPs counts."""
     from green_nlp.nn.flops import ldnet_lm_flops_per_token
     from green_nlp.training.layer_selection import kept_layers_per_lm, prune_tagger

@@ -13,7 +13,7 @@ prediction exactly when all its n-grams are kept.
 import argparse
 import logging
 from collections import Counter
-from typing import List, Optional
+from typing import Optional
 
 import torch
 from allennlp.commands.subcommand import Subcommand
@@ -45,7 +45,7 @@ class GreenPruneNgrams(Subcommand):
         return subparser
 
 
-def ranked_ngram_ids(ngrams: List[str], analyzer, frequency_file: Optional[str]) -> List[int]:
+def ranked_ngram_ids(ngrams: list[str], analyzer, frequency_file: Optional[str]) -> list[int]:
     """Vocabulary ids (from 2) most frequent first: vocabulary order, or counts in `frequency_file`
     (ties, and n-grams absent from it, keep vocabulary order)."""
     ids = list(range(2, len(ngrams) + 2))

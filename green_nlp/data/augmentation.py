@@ -17,7 +17,8 @@ import itertools
 import os
 import random
 from collections import Counter
-from typing import Iterable, Iterator, List, Optional, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Optional
 
 from green_nlp.dataset_readers.text_classification import read_examples, split_heldout
 
@@ -58,7 +59,7 @@ def augment_words(
     p_ngram: float = 0.25,
     max_ngram: int = 5,
     mask_token: str = MASK_TOKEN,
-) -> List[str]:
+) -> list[str]:
     """One perturbed copy of `words` (Tang et al.'s per-word rule, then the n-gram cut)."""
     copy = []
     for word in words:

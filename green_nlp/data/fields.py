@@ -4,14 +4,15 @@ Both resolve names to indices only in `index(vocab)`, so the reader needs no voc
 teacher's label order never has to match the student's.
 """
 
-from typing import Callable, Dict, List, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import Optional
 
 import numpy
 import torch
 from allennlp.data import Vocabulary
 from allennlp.data.fields import Field
 
-Analyzer = Callable[[str], List[str]]
+Analyzer = Callable[[str], list[str]]
 # Where the teacher has no score for a student label: probability ~0 without a NaN in the KL.
 MISSING_LOGIT = -1e4
 
@@ -34,7 +35,7 @@ class NgramField(Field[torch.Tensor]):
         self.namespace = namespace
         self.ids: Optional[numpy.ndarray] = None
 
-    def ngrams(self) -> List[str]:
+    def ngrams(self) -> list[str]:
         return self.analyzer(self.text)
 
     def index(self, vocab: Vocabulary) -> None:
@@ -45,12 +46,12 @@ class NgramField(Field[torch.Tensor]):
     def __len__(self) -> int:
         return len(self.ids) if self.ids is not None else len(self.text.split())
 
-    def get_padding_lengths(self) -> Dict[str, int]:
+    def get_padding_lengths(self) -> dict[str, int]:
         if self.ids is None:
             raise RuntimeError("NgramField must be indexed before padding")
         return {"num_ngrams": len(self.ids)}
 
-    def as_tensor(self, padding_lengths: Dict[str, int]) -> torch.Tensor:
+    def as_tensor(self, padding_lengths: dict[str, int]) -> torch.Tensor:
         if self.ids is None:
             raise RuntimeError("NgramField must be indexed before it becomes a tensor")
         tensor = torch.zeros(max(1, padding_lengths["num_ngrams"]), dtype=torch.long)
@@ -83,7 +84,7 @@ class TeacherLogitsField(Field[torch.Tensor]):
         self.label_namespace = label_namespace
         self._vector: Optional[torch.Tensor] = None
 
-    def count_vocab_items(self, counter: Dict[str, Dict[str, int]]) -> None:
+    def count_vocab_items(self, counter: dict[str, dict[str, int]]) -> None:
         for label in self.labels:
             counter[self.label_namespace][label] += 1
 
@@ -94,10 +95,10 @@ class TeacherLogitsField(Field[torch.Tensor]):
             vector[vocab.get_token_index(label, self.label_namespace)] = logit
         self._vector = vector
 
-    def get_padding_lengths(self) -> Dict[str, int]:
+    def get_padding_lengths(self) -> dict[str, int]:
         return {}
 
-    def as_tensor(self, padding_lengths: Dict[str, int]) -> torch.Tensor:
+    def as_tensor(self, padding_lengths: dict[str, int]) -> torch.Tensor:
         if self._vector is None:
             raise RuntimeError("TeacherLogitsField must be indexed before use")
         return self._vector

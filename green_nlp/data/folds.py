@@ -1,7 +1,8 @@
 """Cross-fitting folds for teachers that must not have seen the sentences they give targets for."""
 
 import hashlib
-from typing import Optional, Sequence
+from collections.abc import Sequence
+from typing import Optional
 
 from allennlp.common.checks import ConfigurationError
 

@@ -13,7 +13,8 @@ adds its labels as before; a model that meets `UNSEEN_LABEL` while training rais
 """
 
 import logging
-from typing import List, Optional, Sequence, Set, Tuple, Union
+from collections.abc import Sequence
+from typing import Optional, Union
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -23,7 +24,7 @@ from allennlp.data.fields import LabelField, SequenceField, SequenceLabelField
 logger = logging.getLogger(__name__)
 
 UNSEEN_LABEL = -1
-_warned: Set[Tuple[str, str]] = set()
+_warned: set[tuple[str, str]] = set()
 
 
 def index_gold_label(vocab: Vocabulary, namespace: str, label: str, source: Optional[str] = None) -> int:
@@ -64,7 +65,7 @@ class GoldLabelField(SequenceLabelField):
 
     def __init__(
         self,
-        labels: Union[List[str], List[int]],
+        labels: Union[list[str], list[int]],
         sequence_field: SequenceField,
         label_namespace: str = "labels",
         sources: Optional[Sequence[str]] = None,

@@ -6,10 +6,8 @@ a pooled classifier sees the whole input. These overrides switch that on for an 
 with short, cut inputs (the tokenizer's `max_length`), without retraining it.
 """
 
-from typing import Dict
 
-
-def long_input_overrides(max_length: int, segment_length: int) -> Dict[str, int]:
+def long_input_overrides(max_length: int, segment_length: int) -> dict[str, int]:
     """Read up to `max_length` word pieces in `segment_length`-piece segments (`load_archive`
     overrides; `allennlp green-label-teacher -o` takes them as JSON)."""
     if not 0 < segment_length <= max_length:

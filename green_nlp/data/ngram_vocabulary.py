@@ -10,7 +10,8 @@ below k + 2 (0 is padding, 1 the unused OOV entry).
 import glob
 import logging
 from collections import defaultdict
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from collections.abc import Callable, Iterable
+from typing import Optional
 
 import numpy
 from allennlp.common.checks import ConfigurationError
@@ -25,7 +26,7 @@ logger = logging.getLogger(__name__)
 NGRAM_NAMESPACE = "ngrams"
 
 
-def make_analyzer(ngram_range: Tuple[int, int] = (1, 4), lowercase: bool = True) -> Callable[[str], List[str]]:
+def make_analyzer(ngram_range: tuple[int, int] = (1, 4), lowercase: bool = True) -> Callable[[str], list[str]]:
     """CountVectorizer's own analyzer: its default token pattern (words of 2+ characters), lower-cased."""
     low, high = ngram_range
     if not 1 <= low <= high:
@@ -33,7 +34,7 @@ def make_analyzer(ngram_range: Tuple[int, int] = (1, 4), lowercase: bool = True)
     return CountVectorizer(ngram_range=(low, high), lowercase=lowercase).build_analyzer()
 
 
-def top_ngrams(texts: Iterable[str], analyzer: Callable[[str], List[str]], max_features: int) -> List[Tuple[str, int]]:
+def top_ngrams(texts: Iterable[str], analyzer: Callable[[str], list[str]], max_features: int) -> list[tuple[str, int]]:
     """The `max_features` most frequent n-grams of `texts` with their counts, most frequent first."""
     if max_features < 1:
         raise ConfigurationError(f"max_features must be positive, got {max_features}")
@@ -45,9 +46,9 @@ def top_ngrams(texts: Iterable[str], analyzer: Callable[[str], List[str]], max_f
     return [(str(names[i]), int(totals[i])) for i in order]
 
 
-def _expand(paths: List[str]) -> List[str]:
+def _expand(paths: list[str]) -> list[str]:
     """Paths with globs (e.g. the shards of a teacher cache) expanded, in sorted order."""
-    expanded: List[str] = []
+    expanded: list[str] = []
     for path in paths:
         matches = sorted(glob.glob(path)) if any(c in path for c in "*?[") else [path]
         if not matches:
@@ -75,11 +76,11 @@ class NgramVocabulary(Vocabulary):
         cls,
         instances: Optional[Iterable[Instance]] = None,
         max_features: int = 1_000_000,
-        text_paths: Optional[List[str]] = None,
+        text_paths: Optional[list[str]] = None,
         text_format: str = "auto",
         max_examples_per_path: Optional[int] = None,
         namespace: str = NGRAM_NAMESPACE,
-        min_count: Optional[Dict[str, int]] = None,
+        min_count: Optional[dict[str, int]] = None,
     ) -> "NgramVocabulary":
         """
         Labels (and any other namespace) are counted from `instances` as `from_instances` does;
@@ -99,8 +100,8 @@ class NgramVocabulary(Vocabulary):
         """
         from green_nlp.dataset_readers.text_classification import read_examples
 
-        counter: Dict[str, Dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        texts: List[str] = []
+        counter: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        texts: list[str] = []
         analyzer = None
         for instance in instances or ():
             instance.count_vocab_items(counter)

@@ -24,8 +24,9 @@ import base64
 import hashlib
 import json
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
@@ -33,7 +34,7 @@ CACHE_VERSION = 1
 PARSER_CACHE_VERSION = 2
 PARSER_KIND = "parser"
 # Header entries that must match for a rerun to continue a cache, with the value a missing one means.
-_COMPARED: Dict[str, Any] = {
+_COMPARED: dict[str, Any] = {
     "labels": None,
     "label_names": None,
     "inputs": None,
@@ -53,7 +54,7 @@ class TeacherCacheError(ValueError):
 class CachedExample:
     text: str
     label: Optional[str]
-    logits: List[float]
+    logits: list[float]
     source: str
 
 
@@ -61,7 +62,7 @@ def is_header(record: Any) -> bool:
     return isinstance(record, dict) and "teacher_cache" in record
 
 
-def read_header(path: str) -> Optional[Dict[str, Any]]:
+def read_header(path: str) -> Optional[dict[str, Any]]:
     """The header of a cache file, or None when `path` is not a (non-empty) cache."""
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return None
@@ -114,9 +115,9 @@ class CacheWriter:
     def __init__(
         self,
         path: str,
-        header: Dict[str, Any],
+        header: dict[str, Any],
         flush_every: int = 64,
-        compared: Optional[Dict[str, Any]] = None,
+        compared: Optional[dict[str, Any]] = None,
         version: int = CACHE_VERSION,
     ) -> None:
         existing = read_header(path)
@@ -128,19 +129,19 @@ class CacheWriter:
                         "remove it or choose another --output"
                     )
             self.done = count_complete_records(path)
-            self._handle = open(path, "a", encoding="utf-8")
+            self._handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 (held across appends; close() shuts it)
         else:
             self.done = 0
-            self._handle = open(path, "w", encoding="utf-8")
+            self._handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 (held across appends; close() shuts it)
             self._handle.write(json.dumps({"teacher_cache": version, **header}) + "\n")
         self._pending = 0
         self._flush_every = flush_every
 
-    def write(self, text: str, label: Optional[str], logits: List[float], source: str) -> None:
+    def write(self, text: str, label: Optional[str], logits: list[float], source: str) -> None:
         record = {"text": text, "label": label, "logits": [round(float(x), 5) for x in logits], "source": source}
         self.write_record(record)
 
-    def write_record(self, record: Dict[str, Any]) -> None:
+    def write_record(self, record: dict[str, Any]) -> None:
         self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
         self.done += 1
         self._pending += 1
@@ -157,7 +158,7 @@ class CacheWriter:
 
 # ---------------------------------------------------------------- parser teachers
 # Header entries a rerun must agree on to continue a parser cache (the teacher first).
-PARSER_COMPARED: Dict[str, Any] = {
+PARSER_COMPARED: dict[str, Any] = {
     "kind": None,
     "teacher_sha256": None,
     "deprels": None,
@@ -194,8 +195,8 @@ class SilverTargets:
     label_probs: np.ndarray
     upos: Optional[np.ndarray]
     upos_probs: Optional[np.ndarray]
-    deprels: Tuple[str, ...]
-    upos_tags: Optional[Tuple[str, ...]]
+    deprels: tuple[str, ...]
+    upos_tags: Optional[tuple[str, ...]]
     cache: str = ""
 
     @property
@@ -203,9 +204,9 @@ class SilverTargets:
         return int(self.heads.shape[0])
 
     @staticmethod
-    def pad(targets: Sequence["SilverTargets"], length: int) -> Dict[str, Optional[np.ndarray]]:
+    def pad(targets: Sequence["SilverTargets"], length: int) -> dict[str, Optional[np.ndarray]]:
         """The batch's arrays padded to `length` words (padding: index 0 with probability 0)."""
-        out: Dict[str, Optional[np.ndarray]] = {}
+        out: dict[str, Optional[np.ndarray]] = {}
         names = ["heads", "head_probs", "labels", "label_probs"]
         if all(t.upos is not None for t in targets):
             names += ["upos", "upos_probs"]
@@ -244,7 +245,7 @@ def encode_top(
 
 def decode_top(
     top: str, length: int, k: int, m: int, with_upos: bool
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Optional[np.ndarray], Optional[np.ndarray]]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Optional[np.ndarray], Optional[np.ndarray]]:
     """The inverse of `encode_top`; ValueError when the size does not fit the shapes."""
     data = base64.b64decode(top.encode("ascii"), validate=True)
     sizes = [("<i2", (length, k)), ("<f2", (length, k)), ("u1", (length, k, m)), ("<f2", (length, k, m))]
@@ -253,7 +254,7 @@ def decode_top(
     expected = sum(np.dtype(d).itemsize * int(np.prod(shape)) for d, shape in sizes)
     if len(data) != expected:
         raise ValueError(f"'top' holds {len(data)} bytes, {expected} expected for {length} words, k={k}, m={m}")
-    arrays: List[np.ndarray] = []
+    arrays: list[np.ndarray] = []
     offset = 0
     for dtype, shape in sizes:
         count = int(np.prod(shape))
@@ -274,15 +275,15 @@ def decode_top(
 class SilverSentence:
     """A parsed sentence of a parser cache: words, the 1-best tree and tags (as names), the targets."""
 
-    words: List[str]
-    heads: List[int]
-    deprels: List[str]
-    upos: Optional[List[str]]
+    words: list[str]
+    heads: list[int]
+    deprels: list[str]
+    upos: Optional[list[str]]
     targets: SilverTargets
     source: str
 
 
-def read_parser_header(path: str, teacher_sha256: Optional[str] = None) -> Dict[str, Any]:
+def read_parser_header(path: str, teacher_sha256: Optional[str] = None) -> dict[str, Any]:
     """The header of a parser cache; refuses anything else, and another teacher's cache when
     `teacher_sha256` is given."""
     header = read_header(path)

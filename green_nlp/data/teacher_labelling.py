@@ -9,8 +9,9 @@ module, so a chunk gets the same records wherever it runs.
 """
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Optional
 
 import numpy as np
 import torch
@@ -27,8 +28,8 @@ _LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 def load_teacher(
-    archive_file: str, cuda_device: int = -1, overrides: Optional[Dict[str, Any]] = None
-) -> Tuple[Any, Any, List[str], Optional[Dict[str, str]]]:
+    archive_file: str, cuda_device: int = -1, overrides: Optional[dict[str, Any]] = None
+) -> tuple[Any, Any, list[str], Optional[dict[str, str]]]:
     """(model in eval mode, its validation reader, label names in index order, the reader's label_names)."""
     archive = load_archive(archive_file, cuda_device=cuda_device, overrides=overrides or {})
     model, reader = archive.model.eval(), archive.validation_dataset_reader
@@ -43,10 +44,10 @@ def is_parser(model: Any) -> bool:
     return callable(getattr(model, "score", None)) and callable(getattr(model, "label_scores", None))
 
 
-def predict_logits(model: Any, reader: Any, chunk: List[TextExample], batch_size: int) -> List[List[float]]:
+def predict_logits(model: Any, reader: Any, chunk: list[TextExample], batch_size: int) -> list[list[float]]:
     """A classifier's logits in chunk order; batches are formed from length-sorted documents (less padding)."""
     order = sorted(range(len(chunk)), key=lambda i: len(chunk[i].text))
-    logits: List[Optional[List[float]]] = [None] * len(chunk)
+    logits: list[Optional[list[float]]] = [None] * len(chunk)
     for start in range(0, len(order), batch_size):
         indices = order[start : start + batch_size]
         instances = [reader.text_to_instance(chunk[i].text) for i in indices]
@@ -64,12 +65,12 @@ def predict_logits(model: Any, reader: Any, chunk: List[TextExample], batch_size
 class RawSentence:
     """One sentence of raw text as the runtime tokenizes it, and where it comes from (`file:line#i`)."""
 
-    words: List[str]
+    words: list[str]
     source: str
 
 
 def raw_sentences(
-    paths: List[str],
+    paths: list[str],
     format: str = "auto",
     max_words: Optional[int] = None,
     max_documents_per_input: Optional[int] = None,
@@ -101,13 +102,13 @@ class ClassifierLabeller:
 
     kind = "classifier"
 
-    def __init__(self, model: Any, reader: Any, labels: List[str], label_names: Optional[Dict[str, str]]) -> None:
+    def __init__(self, model: Any, reader: Any, labels: list[str], label_names: Optional[dict[str, str]]) -> None:
         self.model, self.reader, self.labels, self.label_names = model, reader, labels, label_names
 
-    def describe(self) -> Dict[str, Any]:
+    def describe(self) -> dict[str, Any]:
         return {"labels": self.labels, "label_names": self.label_names}
 
-    def label(self, chunk: List[TextExample], batch_size: int) -> List[List[float]]:
+    def label(self, chunk: list[TextExample], batch_size: int) -> list[list[float]]:
         return predict_logits(self.model, self.reader, chunk, batch_size)
 
 
@@ -131,7 +132,7 @@ class ParserLabeller:
         self.deprels = [
             vocab.get_token_from_index(i, DEPREL_NAMESPACE) for i in range(vocab.get_vocab_size(DEPREL_NAMESPACE))
         ]
-        self.upos: Optional[List[str]] = None
+        self.upos: Optional[list[str]] = None
         if getattr(model, "upos_projection", None) is not None:
             self.upos = [
                 vocab.get_token_from_index(i, UPOS_NAMESPACE) for i in range(vocab.get_vocab_size(UPOS_NAMESPACE))
@@ -140,7 +141,7 @@ class ParserLabeller:
             raise ValueError("the parser cache stores labels in one byte: at most 256 labels and UPOS tags")
         self.top_k_heads, self.top_k_labels = top_k_heads, top_k_labels
 
-    def describe(self) -> Dict[str, Any]:
+    def describe(self) -> dict[str, Any]:
         return {
             "deprels": self.deprels,
             "upos": self.upos,
@@ -148,17 +149,17 @@ class ParserLabeller:
             "top_k_labels": self.top_k_labels,
         }
 
-    def label(self, chunk: List[RawSentence], batch_size: int) -> List[Dict[str, Any]]:
+    def label(self, chunk: list[RawSentence], batch_size: int) -> list[dict[str, Any]]:
         """Records in chunk order; batches are formed from length-sorted sentences (less padding)."""
         order = sorted(range(len(chunk)), key=lambda i: len(chunk[i].words))
-        records: List[Optional[Dict[str, Any]]] = [None] * len(chunk)
+        records: list[Optional[dict[str, Any]]] = [None] * len(chunk)
         for start in range(0, len(order), batch_size):
             indices = order[start : start + batch_size]
             for i, record in zip(indices, self._label_batch([chunk[i] for i in indices])):
                 records[i] = record
         return records  # type: ignore[return-value]
 
-    def _label_batch(self, sentences: List[RawSentence]) -> List[Dict[str, Any]]:
+    def _label_batch(self, sentences: list[RawSentence]) -> list[dict[str, Any]]:
         model = self.model
         instances = [self.reader.text_to_instance(s.words) for s in sentences]
         for instance in instances:
@@ -230,7 +231,7 @@ def _pad_last(array: np.ndarray, size: int, value: float) -> np.ndarray:
 def load_labeller(
     archive_file: str,
     cuda_device: int = -1,
-    overrides: Optional[Dict[str, Any]] = None,
+    overrides: Optional[dict[str, Any]] = None,
     top_k_heads: int = 4,
     top_k_labels: int = 4,
 ) -> Any:
@@ -250,16 +251,16 @@ class LocalTeacher:
         self,
         archive_file: str,
         cuda_device: int = -1,
-        overrides: Optional[Dict[str, Any]] = None,
+        overrides: Optional[dict[str, Any]] = None,
         top_k_heads: int = 4,
         top_k_labels: int = 4,
     ) -> None:
         self.labeller = load_labeller(archive_file, cuda_device, overrides, top_k_heads, top_k_labels)
         self.kind: str = self.labeller.kind
 
-    def describe(self) -> Dict[str, Any]:
+    def describe(self) -> dict[str, Any]:
         return self.labeller.describe()
 
-    def label(self, chunks: Iterable[List[Any]], batch_size: int) -> Iterator[Tuple[List[Any], List[Any]]]:
+    def label(self, chunks: Iterable[list[Any]], batch_size: int) -> Iterator[tuple[list[Any], list[Any]]]:
         for chunk in chunks:
             yield chunk, self.labeller.label(chunk, batch_size)

@@ -9,14 +9,15 @@ library ships a UD-v2 English mapping.
 """
 
 from collections import Counter, defaultdict
-from typing import Any, DefaultDict, Dict, Iterable, List, Sequence, Tuple
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from green_nlp.dataset_readers.conllu_sentences import DependencySentence
 
 UNKNOWN_UPOS = "X"
 
 
-def _most_frequent(counts: Dict[Any, Counter]) -> Dict[Any, str]:
+def _most_frequent(counts: dict[Any, Counter]) -> dict[Any, str]:
     # ties go to the alphabetically first UPOS, so the mapping does not depend on reading order
     return {key: min(counter.items(), key=lambda item: (-item[1], item[0]))[0] for key, counter in counts.items()}
 
@@ -25,7 +26,7 @@ class UposFromXpos:
     """Maps (word, PTB tag) sequences to UPOS; build it with `fit` on sentences with both columns."""
 
     def __init__(
-        self, by_word_and_tag: Dict[Tuple[str, str], str], by_tag: Dict[str, str], by_word: Dict[str, str]
+        self, by_word_and_tag: dict[tuple[str, str], str], by_tag: dict[str, str], by_word: dict[str, str]
     ) -> None:
         self.by_word_and_tag = by_word_and_tag
         self.by_tag = by_tag
@@ -33,9 +34,9 @@ class UposFromXpos:
 
     @classmethod
     def fit(cls, sentences: Iterable[DependencySentence]) -> "UposFromXpos":
-        pair_counts: DefaultDict[Tuple[str, str], Counter] = defaultdict(Counter)
-        tag_counts: DefaultDict[str, Counter] = defaultdict(Counter)
-        word_counts: DefaultDict[str, Counter] = defaultdict(Counter)
+        pair_counts: defaultdict[tuple[str, str], Counter] = defaultdict(Counter)
+        tag_counts: defaultdict[str, Counter] = defaultdict(Counter)
+        word_counts: defaultdict[str, Counter] = defaultdict(Counter)
         seen = 0
         for sentence in sentences:
             if sentence.upos is None or len(sentence.xpos) != len(sentence.words):
@@ -52,7 +53,7 @@ class UposFromXpos:
             raise ValueError("no word has both an XPOS and a UPOS: fit the mapping on a treebank with both columns")
         return cls(_most_frequent(pair_counts), _most_frequent(tag_counts), _most_frequent(word_counts))
 
-    def __call__(self, words: Sequence[str], tags: Sequence[str]) -> List[str]:
+    def __call__(self, words: Sequence[str], tags: Sequence[str]) -> list[str]:
         if len(words) != len(tags):
             raise ValueError(f"{len(words)} words but {len(tags)} tags")
         upos = []

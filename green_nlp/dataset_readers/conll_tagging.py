@@ -4,7 +4,8 @@
 import codecs
 import logging
 import random
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from collections.abc import Iterable, Iterator
+from typing import Any, Optional
 
 from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
 from allennlp.data.fields import MetadataField, TextField
@@ -29,22 +30,22 @@ class ConllTaggingFormatError(ValueError):
     """A malformed line; the message starts with `file:line:`."""
 
 
-def _split_tag(tag: str) -> Tuple[str, str]:
+def _split_tag(tag: str) -> tuple[str, str]:
     if tag == "O":
         return "O", ""
     prefix, _, label = tag.partition("-")
     return prefix, label
 
 
-def to_bioes(tags: List[str], encoding: str, where: List[str]) -> List[str]:
+def to_bioes(tags: list[str], encoding: str, where: list[str]) -> list[str]:
     """Convert IOB1 or BIO tags to BIOES; `where[i]` names tag i's `file:line` for errors.
 
     IOB1 (CoNLL-03 as distributed): `I-X` starts a span unless it continues an X span; `B-X` only
     separates two adjacent X spans. BIO: `B-X` starts a span and `I-X` must continue an X span
     (anything else is an error, not silently repaired).
     """
-    starts: List[bool] = []
-    labels: List[str] = []
+    starts: list[bool] = []
+    labels: list[str] = []
     for i, tag in enumerate(tags):
         prefix, label = _split_tag(tag)
         if prefix not in ("O", "B", "I") or (prefix != "O" and not label):
@@ -78,7 +79,7 @@ def to_bioes(tags: List[str], encoding: str, where: List[str]) -> List[str]:
     return bioes
 
 
-def from_bioes(tags: List[str], label_encoding: str) -> List[str]:
+def from_bioes(tags: list[str], label_encoding: str) -> list[str]:
     """BIOES tags in `label_encoding` (one of `LABEL_ENCODINGS`); the spans are unchanged."""
     if label_encoding not in LABEL_ENCODINGS:
         raise ValueError(f"label_encoding must be one of {LABEL_ENCODINGS}, got {label_encoding!r}")
@@ -90,7 +91,7 @@ def from_bioes(tags: List[str], label_encoding: str) -> List[str]:
     return converted
 
 
-def _decoded(file_path: str, file_encoding: str) -> Iterator[Tuple[int, str]]:
+def _decoded(file_path: str, file_encoding: str) -> Iterator[tuple[int, str]]:
     """(line number, text) one line at a time, so a wrong encoding is reported at its own line; a
     UTF-8 byte-order mark at the start of the file is dropped."""
     with open(file_path, "rb") as handle:
@@ -112,14 +113,14 @@ def _decoded(file_path: str, file_encoding: str) -> Iterator[Tuple[int, str]]:
             yield number, line
 
 
-def read_columns(file_path: str, file_encoding: str = "utf-8") -> Iterator[Tuple[List[List[str]], List[str]]]:
+def read_columns(file_path: str, file_encoding: str = "utf-8") -> Iterator[tuple[list[list[str]], list[str]]]:
     """Sentences as (rows of columns, `file:line` of each row); `-DOCSTART-` and blank lines split.
 
     Every row must have as many columns as the file's first row. A file without any row is an error
     (AllenNLP would otherwise stop with an assertion asking to open an issue).
     """
-    rows: List[List[str]] = []
-    where: List[str] = []
+    rows: list[list[str]] = []
+    where: list[str] = []
     width: Optional[int] = None
     for number, line in _decoded(file_path, file_encoding):
         columns = line.rstrip("\r\n").split("\t") if "\t" in line else line.split()
@@ -179,7 +180,7 @@ class ConllTaggingReader(DatasetReader):
 
     def __init__(
         self,
-        token_indexers: Optional[Dict[str, TokenIndexer]] = None,
+        token_indexers: Optional[dict[str, TokenIndexer]] = None,
         encoding: str = "IOB1",
         split: str = "all",
         dev_size: int = 1000,
@@ -223,15 +224,15 @@ class ConllTaggingReader(DatasetReader):
             yield self.text_to_instance(words, tags, _with_written_tags(where, written, tags))
 
     def text_to_instance(
-        self, words: List[str], tags: Optional[List[str]] = None, sources: Optional[List[str]] = None
+        self, words: list[str], tags: Optional[list[str]] = None, sources: Optional[list[str]] = None
     ) -> Instance:
         """`sources`, optional: each word's `file:line`, named when a gold tag is one the model never saw
         (it is indexed as `UNSEEN_LABEL` and scored as an error, see `green_nlp.data.gold_label_field`);
         the gold tags are also kept as text in the metadata (`tags`), so the span F1 can count spans
         of such tags."""
         tokens = TextField([Token(word) for word in words], self._token_indexers)
-        metadata: Dict[str, Any] = {"words": words}
-        fields: Dict[str, Any] = {"tokens": tokens}
+        metadata: dict[str, Any] = {"words": words}
+        fields: dict[str, Any] = {"tokens": tokens}
         if tags is not None:
             fields["tags"] = GoldLabelField(tags, tokens, label_namespace="labels", sources=sources)
             metadata["tags"] = tags
@@ -239,7 +240,7 @@ class ConllTaggingReader(DatasetReader):
         return Instance(fields)
 
 
-def _with_written_tags(where: List[str], written: List[str], tags: List[str]) -> List[str]:
+def _with_written_tags(where: list[str], written: list[str], tags: list[str]) -> list[str]:
     """Each word's `file:line`, plus the tag as the file writes it where conversion changed it, so that
     a warning about an unseen `S-product` also shows the `B-product` the user wrote."""
     return [
@@ -248,12 +249,12 @@ def _with_written_tags(where: List[str], written: List[str], tags: List[str]) ->
     ]
 
 
-def bioes_to_spans(tags: List[str], classes_to_ignore: Optional[List[str]] = None) -> List[Tuple[str, Tuple[int, int]]]:
+def bioes_to_spans(tags: list[str], classes_to_ignore: Optional[list[str]] = None) -> list[tuple[str, tuple[int, int]]]:
     """Typed inclusive spans `(label, (start, end))` of a BIOES sequence, seqeval-style lenient:
     an `I-`/`E-` that continues no span of its type starts one, so ill-formed predictions still
     count (and are usually wrong) rather than vanish."""
     ignore = set(classes_to_ignore or [])
-    spans: List[Tuple[str, Tuple[int, int]]] = []
+    spans: list[tuple[str, tuple[int, int]]] = []
     open_label, open_start = "", -1
 
     def close(end: int) -> None:

@@ -1,7 +1,8 @@
 """AllenNLP reader for dependency trees in CoNLL-U (Universal Dependencies)."""
 
 import logging
-from typing import Any, Dict, Iterable, List, Optional
+from collections.abc import Iterable
+from typing import Any, Optional
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
@@ -74,14 +75,14 @@ class ConlluDependenciesReader(DatasetReader):
 
     def __init__(
         self,
-        token_indexers: Optional[Dict[str, TokenIndexer]] = None,
+        token_indexers: Optional[dict[str, TokenIndexer]] = None,
         use_gold_upos: bool = True,
         max_sentence_length: Optional[int] = None,
         cross_fit_folds: Optional[int] = None,
         leave_out_fold: Optional[int] = None,
         field_names: str = "green_nlp",
         skip_malformed: bool = False,
-        read_columns: Optional[List[str]] = None,
+        read_columns: Optional[list[str]] = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
@@ -110,7 +111,7 @@ class ConlluDependenciesReader(DatasetReader):
             raise ConfigurationError(
                 "read_columns needs field_names 'green_nlp' (allennlp-models' parser has no such heads)"
             )
-        self.malformed: List[str] = []  # with skip_malformed: the `file:line: why` of each skipped sentence
+        self.malformed: list[str] = []  # with skip_malformed: the `file:line: why` of each skipped sentence
 
     def _report_malformed(self, error: ConlluFormatError) -> None:
         self.malformed.append(str(error))
@@ -159,9 +160,9 @@ class ConlluDependenciesReader(DatasetReader):
             **self._extra_columns(sentence),
         )
 
-    def _extra_columns(self, sentence: DependencySentence) -> Dict[str, List[str]]:
+    def _extra_columns(self, sentence: DependencySentence) -> dict[str, list[str]]:
         """The `read_columns` of one sentence, lemmas as edit scripts."""
-        columns: Dict[str, List[str]] = {}
+        columns: dict[str, list[str]] = {}
         if "lemmas" in self._read_columns:
             columns["lemmas"] = make_rules(sentence.words, sentence.lemmas)
         if "feats" in self._read_columns:
@@ -172,24 +173,24 @@ class ConlluDependenciesReader(DatasetReader):
 
     def text_to_instance(
         self,
-        words: List[str],
-        upos: Optional[List[str]] = None,
-        heads: Optional[List[int]] = None,
-        deprels: Optional[List[str]] = None,
-        extra_metadata: Optional[Dict[str, Any]] = None,
-        lemmas: Optional[List[str]] = None,
-        feats: Optional[List[str]] = None,
-        xpos: Optional[List[str]] = None,
+        words: list[str],
+        upos: Optional[list[str]] = None,
+        heads: Optional[list[int]] = None,
+        deprels: Optional[list[str]] = None,
+        extra_metadata: Optional[dict[str, Any]] = None,
+        lemmas: Optional[list[str]] = None,
+        feats: Optional[list[str]] = None,
+        xpos: Optional[list[str]] = None,
     ) -> Instance:
         """`lemmas` are edit scripts (`lemma_rules.make_rule`), not lemmas: the targets of a parser's
         lemma head."""
         if not words:
             raise ValueError("cannot parse an empty sentence")
         text_field = TextField([Token(word) for word in words])
-        fields: Dict[str, Field] = {"words": text_field}
+        fields: dict[str, Field] = {"words": text_field}
         if self._field_names == "allennlp_models":
             fields.update(self._allennlp_models_fields(text_field, upos, heads, deprels))
-            metadata: Dict[str, Any] = {"words": words, "pos": upos}
+            metadata: dict[str, Any] = {"words": words, "pos": upos}
         else:
             if upos is not None:
                 fields["upos"] = SequenceLabelField(upos, text_field, label_namespace=UPOS_NAMESPACE)
@@ -207,12 +208,12 @@ class ConlluDependenciesReader(DatasetReader):
 
     @staticmethod
     def _allennlp_models_fields(
-        text_field: TextField, upos: Optional[List[str]], heads: Optional[List[int]], deprels: Optional[List[str]]
-    ) -> Dict[str, Field]:
+        text_field: TextField, upos: Optional[list[str]], heads: Optional[list[int]], deprels: Optional[list[str]]
+    ) -> dict[str, Field]:
         """The label fields of allennlp-models' `universal_dependencies` reader, by its names."""
         if upos is None:
             raise ValueError("allennlp-models' biaffine_parser needs POS tags for every sentence")
-        fields: Dict[str, Field] = {
+        fields: dict[str, Field] = {
             MODELS_POS_FIELD: SequenceLabelField(upos, text_field, label_namespace=MODELS_POS_NAMESPACE)
         }
         if heads is not None and deprels is not None:

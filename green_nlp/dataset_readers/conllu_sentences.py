@@ -12,9 +12,10 @@ predictor can write them back, and empty nodes (enhanced graphs only) are droppe
 """
 
 import codecs
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, NamedTuple, NoReturn, Optional, Tuple, Union
+from typing import NamedTuple, NoReturn, Optional, Union
 
 import conllu
 from conllu.exceptions import ParseException
@@ -32,19 +33,19 @@ class ConlluFormatError(ValueError):
 
 @dataclass
 class DependencySentence:
-    words: List[str]
-    upos: Optional[List[str]]
-    heads: Optional[List[int]]
-    deprels: Optional[List[str]]
+    words: list[str]
+    upos: Optional[list[str]]
+    heads: Optional[list[int]]
+    deprels: Optional[list[str]]
     # Columns kept only so predictions can be written back as CoNLL-U without losing anything.
-    lemmas: List[str] = field(default_factory=list)
-    xpos: List[str] = field(default_factory=list)
-    feats: List[str] = field(default_factory=list)
-    misc: List[str] = field(default_factory=list)
-    metadata: Dict[str, str] = field(default_factory=dict)
+    lemmas: list[str] = field(default_factory=list)
+    xpos: list[str] = field(default_factory=list)
+    feats: list[str] = field(default_factory=list)
+    misc: list[str] = field(default_factory=list)
+    metadata: dict[str, str] = field(default_factory=dict)
     first_line: int = 0
     # (ID of the first word it spans, its 10 columns): written back before that word's line
-    multiword_tokens: List[Tuple[int, List[str]]] = field(default_factory=list)
+    multiword_tokens: list[tuple[int, list[str]]] = field(default_factory=list)
 
 
 def _fail(path: str, line_number: int, message: str) -> NoReturn:
@@ -74,9 +75,9 @@ def _decoded_lines(path: Path) -> Iterator[_Line]:
                 )
 
 
-def _blocks(path: Path) -> Iterator[List[_Line]]:
+def _blocks(path: Path) -> Iterator[list[_Line]]:
     """Yield each sentence as its lines; blank lines separate sentences."""
-    block: List[_Line] = []
+    block: list[_Line] = []
     for line in _decoded_lines(path):
         if line.error or line.text.strip():
             block.append(line)
@@ -87,7 +88,7 @@ def _blocks(path: Path) -> Iterator[List[_Line]]:
         yield block
 
 
-def _check_structure(path: str, heads: List[int], lines: List[int], require_single_root: bool) -> None:
+def _check_structure(path: str, heads: list[int], lines: list[int], require_single_root: bool) -> None:
     roots = [i for i, head in enumerate(heads) if head == 0]
     if not roots:
         _fail(path, lines[0], "sentence has no root (no word with HEAD 0)")
@@ -107,7 +108,7 @@ def _check_structure(path: str, heads: List[int], lines: List[int], require_sing
                 _fail_cycle(path, heads, lines, node)
 
 
-def _fail_cycle(path: str, heads: List[int], lines: List[int], node: int) -> NoReturn:
+def _fail_cycle(path: str, heads: list[int], lines: list[int], node: int) -> NoReturn:
     """Name the words of the cycle that `node` (1-based, reached by a too-long walk) lies on, at
     the line of its first word: a word that only leads into a cycle has a valid HEAD itself."""
     members = [node]
@@ -158,7 +159,7 @@ def _head(path: str, line_number: int, raw: str, words: int) -> int:
     return head
 
 
-def _check_columns(path: str, line_number: int, columns: List[str]) -> None:
+def _check_columns(path: str, line_number: int, columns: list[str]) -> None:
     """No column may be empty (the format writes `_` for a missing value: an empty FORM used to
     become an empty word), and only FORM, LEMMA and MISC may hold spaces."""
     for number, (name, value) in enumerate(zip(COLUMN_NAMES, columns), start=1):
@@ -169,12 +170,12 @@ def _check_columns(path: str, line_number: int, columns: List[str]) -> None:
 
 
 def _word_lines(
-    path: str, block: List[_Line]
-) -> Tuple[List[Tuple[int, List[str]]], List[str], List[Tuple[int, List[str]]]]:
+    path: str, block: list[_Line]
+) -> tuple[list[tuple[int, list[str]]], list[str], list[tuple[int, list[str]]]]:
     """(word lines, comment lines, multiword-token lines) of a block, IDs checked."""
-    token_lines: List[Tuple[int, List[str]]] = []
-    comment_lines: List[str] = []
-    multiword: List[Tuple[int, List[str]]] = []
+    token_lines: list[tuple[int, list[str]]] = []
+    comment_lines: list[str] = []
+    multiword: list[tuple[int, list[str]]] = []
     for line_number, line, error in block:
         if error:
             _fail(path, line_number, error)
@@ -216,13 +217,13 @@ def _word_lines(
     return token_lines, comment_lines, multiword
 
 
-def _parse_block(path: str, block: List[_Line], require_single_root: bool) -> Optional[DependencySentence]:
+def _parse_block(path: str, block: list[_Line], require_single_root: bool) -> Optional[DependencySentence]:
     token_lines, comment_lines, multiword = _word_lines(path, block)
     if not token_lines:
         if comment_lines:
             return None  # comment-only block (e.g. a trailing `# newdoc`): nothing to parse
         _fail(path, block[0].number, "sentence has no word lines")
-    for first, columns in multiword:
+    for _first, columns in multiword:
         last = int(columns[0].split("-")[1])
         if last > len(token_lines):
             _fail(
@@ -233,7 +234,7 @@ def _parse_block(path: str, block: List[_Line], require_single_root: bool) -> Op
 
     raw_heads = [columns[6] for _, columns in token_lines]
     has_tree = any(head != "_" for head in raw_heads)
-    heads: Optional[List[int]] = None
+    heads: Optional[list[int]] = None
     if has_tree:
         heads = [
             _head(path, line_number, raw, len(token_lines)) for (line_number, _), raw in zip(token_lines, raw_heads)

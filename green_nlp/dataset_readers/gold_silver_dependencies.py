@@ -3,7 +3,8 @@ of `allennlp green-label-teacher`), for students that learn from both."""
 
 import itertools
 import logging
-from typing import Any, Iterable, Iterator, List, Optional
+from collections.abc import Iterable, Iterator
+from typing import Any, Optional
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader, Instance
@@ -46,7 +47,7 @@ class GoldSilverDependenciesReader(ConlluDependenciesReader):
 
     def __init__(
         self,
-        silver_caches: Optional[List[str]] = None,
+        silver_caches: Optional[list[str]] = None,
         silver_sentences: int = 0,
         gold_share: Optional[float] = None,
         silver_targets: str = "soft",
@@ -117,7 +118,7 @@ class GoldSilverDependenciesReader(ConlluDependenciesReader):
         return self.text_to_instance(sentence.words, upos, sentence.heads, sentence.deprels, extra_metadata=metadata)
 
 
-def _interleave(first: List[Instance], second: List[Instance]) -> Iterator[Instance]:
+def _interleave(first: list[Instance], second: list[Instance]) -> Iterator[Instance]:
     """Both lists, each in its order, spread evenly through one another."""
     total = len(first) + len(second)
     taken = 0

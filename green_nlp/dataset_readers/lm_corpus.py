@@ -10,13 +10,14 @@ import gzip
 import json
 import random
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional
+from typing import Optional
 
 _MARKUP = re.compile(r"<[^>]{1,20}>")
 
 
-def imdb_sentences(path: Path, max_tokens: int) -> Iterator[List[str]]:
+def imdb_sentences(path: Path, max_tokens: int) -> Iterator[list[str]]:
     """Tokenized sentences of the IMDB reviews (HTML line breaks removed) until `max_tokens`."""
     from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 
@@ -44,7 +45,7 @@ def write_review_sentences(
     unlabeled, sentence-sized text that SST-2's teacher labels for distillation. With
     `questions_only`, only sentences ending in "?": the nearest thing to a question corpus here
     (for TREC). Returns how many."""
-    kept: List[str] = []
+    kept: list[str] = []
     for words in imdb_sentences(Path(imdb), max_tokens=10**12):
         if min_tokens <= len(words) <= max_tokens and (not questions_only or words[-1] == "?"):
             kept.append(" ".join(words))
@@ -54,9 +55,9 @@ def write_review_sentences(
     return len(kept)
 
 
-def column_sentences(path: Path) -> Iterator[List[str]]:
+def column_sentences(path: Path) -> Iterator[list[str]]:
     """First-column words of each sentence of a CoNLL-style file (`-DOCSTART-` skipped)."""
-    words: List[str] = []
+    words: list[str] = []
     with open(path, encoding="utf-8") as lines:
         for line in lines:
             fields = line.split()
@@ -71,8 +72,8 @@ def column_sentences(path: Path) -> Iterator[List[str]]:
 
 
 def build_corpus(
-    out_dir: Path, imdb: Path, tagging_files: List[Path], imdb_tokens: int, dev_fraction: float = 0.01, seed: int = 13
-) -> Dict[str, int]:
+    out_dir: Path, imdb: Path, tagging_files: list[Path], imdb_tokens: int, dev_fraction: float = 0.01, seed: int = 13
+) -> dict[str, int]:
     """Write `train.txt` / `dev.txt` (one sentence a line) and return their token counts."""
     sentences = [" ".join(words) for words in imdb_sentences(imdb, imdb_tokens)]
     for path in tagging_files:
@@ -87,7 +88,7 @@ def build_corpus(
     return counts
 
 
-def main(argv: Optional[List[str]] = None) -> None:
+def main(argv: Optional[list[str]] = None) -> None:
     from green_nlp.settings import data_path
 
     parser = argparse.ArgumentParser(description="Build the LD-Net LM corpus (IMDB unlabeled + tagging train text).")

@@ -2,7 +2,8 @@
 (`green_nlp.dataset_readers.lm_corpus` builds such a corpus)."""
 
 import logging
-from typing import Any, Dict, Iterable, Iterator, List, Optional
+from collections.abc import Iterable, Iterator
+from typing import Any, Optional
 
 from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
 from allennlp.data.fields import TextField
@@ -27,7 +28,7 @@ class LmTextReader(DatasetReader):
     """
 
     def __init__(
-        self, token_indexers: Optional[Dict[str, TokenIndexer]] = None, max_sequence_length: int = 60, **kwargs: Any
+        self, token_indexers: Optional[dict[str, TokenIndexer]] = None, max_sequence_length: int = 60, **kwargs: Any
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         if max_sequence_length < 2:
@@ -48,7 +49,7 @@ class LmTextReader(DatasetReader):
                         continue
                     yield self.text_to_instance(piece)
 
-    def text_to_instance(self, words: List[str]) -> Instance:
+    def text_to_instance(self, words: list[str]) -> Instance:
         return Instance({"tokens": TextField([Token(word) for word in words], self._token_indexers)})
 
 
@@ -61,5 +62,5 @@ class LmTokenIndexer(SingleIdTokenIndexer):
     def __init__(self, namespace: str = "ldnet_lm_tokens", **kwargs: Any) -> None:
         super().__init__(namespace=namespace, **kwargs)
 
-    def count_vocab_items(self, token: Token, counter: Dict[str, Dict[str, int]]) -> None:
+    def count_vocab_items(self, token: Token, counter: dict[str, dict[str, int]]) -> None:
         return None

@@ -2,7 +2,8 @@
 
 import glob
 import logging
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from collections.abc import Iterator
+from typing import Any, Optional
 
 from allennlp.data import DatasetReader, Instance
 
@@ -59,7 +60,7 @@ class NgramTextReader(DatasetReader):
 
     def __init__(
         self,
-        ngram_range: Tuple[int, int] = (1, 4),
+        ngram_range: tuple[int, int] = (1, 4),
         lowercase: bool = True,
         format: str = "auto",
         fine_labels: bool = False,
@@ -71,7 +72,7 @@ class NgramTextReader(DatasetReader):
         split: str = "all",
         dev_every: int = 10,
         split_file: Optional[str] = None,
-        label_names: Optional[Dict[str, str]] = None,
+        label_names: Optional[dict[str, str]] = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
@@ -93,7 +94,7 @@ class NgramTextReader(DatasetReader):
             return paths
         return [str(file_path)]
 
-    def teacher_labels(self, path: str, header: Dict[str, Any]) -> List[str]:
+    def teacher_labels(self, path: str, header: dict[str, Any]) -> list[str]:
         """The cache's label order under this reader's names, or a clear refusal: logits are matched
         to the student's classes by these names, so a naming mismatch would distil into wrong classes."""
         raw = [str(label) for label in header["labels"]]
@@ -157,7 +158,7 @@ class NgramTextReader(DatasetReader):
         """`label` as the file writes it or already named; `teacher_labels` already named
         (`teacher_labels()`). A label the model's vocabulary lacks is indexed as `UNSEEN_LABEL` (scored as a
         wrong prediction, with one warning naming it and `source`, the example's `file:line`)."""
-        fields: Dict[str, Any] = {"ngrams": NgramField(text, self.analyzer, NGRAM_NAMESPACE)}
+        fields: dict[str, Any] = {"ngrams": NgramField(text, self.analyzer, NGRAM_NAMESPACE)}
         if label is not None:
             fields["label"] = GoldLabel(readable_label(label, self.label_names, source), source=source or None)
         if teacher_logits is not None:

@@ -25,9 +25,10 @@ import itertools
 import json
 import logging
 import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterator, Mapping, Optional, TypeVar
+from typing import Any, Optional, TypeVar
 
 from allennlp.data import DatasetReader, Instance, TokenIndexer, Tokenizer
 from allennlp.data.fields import TextField
@@ -163,7 +164,7 @@ def read_examples(
 LabelNames = Optional[Mapping[str, str]]
 
 
-def check_label_names(label_names: LabelNames) -> Optional[Dict[str, str]]:
+def check_label_names(label_names: LabelNames) -> Optional[dict[str, str]]:
     """A raw-label -> readable-name mapping, checked when a reader is built: names must be distinct
     (two classes under one name would merge them) and no name may be another class's raw label
     (which would make naming depend on whether a label was named already). `None` or `{}`: no names."""
@@ -338,7 +339,7 @@ class TextClassificationReader(DatasetReader):
     def __init__(
         self,
         tokenizer: Optional[Tokenizer] = None,
-        token_indexers: Optional[Dict[str, TokenIndexer]] = None,
+        token_indexers: Optional[dict[str, TokenIndexer]] = None,
         format: str = "auto",
         fine_labels: bool = False,
         skip_unlabeled: bool = False,
@@ -348,7 +349,7 @@ class TextClassificationReader(DatasetReader):
         split: str = "all",
         dev_every: int = 10,
         split_file: Optional[str] = None,
-        label_names: Optional[Dict[str, str]] = None,
+        label_names: Optional[dict[str, str]] = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
@@ -381,7 +382,7 @@ class TextClassificationReader(DatasetReader):
             yield self.text_to_instance(example.text, example.label, example.source)
 
     def text_to_instance(self, text: str, label: Optional[str] = None, source: str = "") -> Instance:
-        fields: Dict[str, Any] = {"tokens": TextField(self._tokenizer.tokenize(text))}
+        fields: dict[str, Any] = {"tokens": TextField(self._tokenizer.tokenize(text))}
         if label is not None:
             fields["label"] = IgnoredUnseenLabel(readable_label(label, self.label_names, source), source=source or None)
         return Instance(fields)

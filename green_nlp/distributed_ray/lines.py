@@ -19,9 +19,10 @@ import json
 import logging
 import time
 from collections import Counter, deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Tuple
+from typing import IO, Any, Optional
 
 import ray
 
@@ -51,12 +52,12 @@ class BatchResult:
     predicted: int
     blank: int
     warnings: Counter
-    skipped: List[Tuple[int, str]] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
     fatal: Optional[str] = None  # the model cannot take this kind of input (raised if nothing was predicted yet)
     fatal_type: Optional[type] = None
 
 
-def _skipped(errors: io.StringIO) -> List[Tuple[int, str]]:
+def _skipped(errors: io.StringIO) -> list[tuple[int, str]]:
     """(line, why) of the records line_stream wrote, to replay them in the driver."""
     records = [json.loads(line) for line in errors.getvalue().splitlines()]
     return [(record["line"], record["error"]) for record in records]
@@ -75,11 +76,11 @@ class LineWorker:
         return True
 
     @ray.method(concurrency_group="read")
-    def read(self, path: str, records: List[Tuple[int, bytes]]) -> List[Entry]:
+    def read(self, path: str, records: list[tuple[int, bytes]]) -> list[Entry]:
         return [self._streamer.read_entry(number, raw) for number, raw in records]
 
     @ray.method(concurrency_group="model")
-    def predict(self, path: str, batch: List[Entry]) -> BatchResult:
+    def predict(self, path: str, batch: list[Entry]) -> BatchResult:
         crash_point()
         fatal: Optional[BaseException] = None
         report, output, errors = StreamReport(), io.StringIO(), io.StringIO()
@@ -102,14 +103,14 @@ class LineWorker:
 
 
 def _events(
-    pool: ActorPool, path: Path, records: Iterator[Tuple[int, bytes]], batch_size: int
-) -> Iterator[Tuple[str, Any]]:
+    pool: ActorPool, path: Path, records: Iterator[tuple[int, bytes]], batch_size: int
+) -> Iterator[tuple[str, Any]]:
     """What happens, in the one-process order: ("read", lines), and ("batch", ObjectRef of a
     BatchResult) once `batch_size` readable lines are together, with the blank and failed lines met
     among them (their records are written in line order with the batch's). Predictions are
     submitted as the events are drawn."""
     chunks = iter(lambda: list(itertools.islice(records, batch_size * READ_BATCHES)), [])
-    reads: Deque[Tuple[Any, int]] = deque()
+    reads: deque[tuple[Any, int]] = deque()
 
     def read_ahead() -> None:
         while len(reads) < READS_AHEAD:
@@ -118,7 +119,7 @@ def _events(
                 return
             reads.append((pool.submit("read", str(path), chunk), len(chunk)))
 
-    batch: List[Entry] = []
+    batch: list[Entry] = []
     readable = 0
     read_ahead()
     while reads:
@@ -164,10 +165,10 @@ def stream_lines(
     output: IO[str],
     options: RayOptions,
     batch_size: int = 32,
-    shard: Tuple[int, int] = (0, 1),
+    shard: tuple[int, int] = (0, 1),
     progress: bool = True,
     errors: Optional[IO[str]] = None,
-    timings: Optional[Dict[str, float]] = None,
+    timings: Optional[dict[str, float]] = None,
 ) -> StreamReport:
     """`LineStreamer.run` on a pool of actors, each holding a model from `make_model` (a picklable
     callable: it runs on the actors' machines). Same output, same skipped-line records. `timings`,
@@ -186,7 +187,7 @@ def stream_lines(
         desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
         with tqdm(total=end - start, unit="lines", disable=not progress, desc=desc) as bar:
             writer = _Writer(input_path, output, errors, bar)
-            pending: Deque[Tuple[str, Any]] = deque()
+            pending: deque[tuple[str, Any]] = deque()
             in_flight = 0
             for kind, payload in _events(pool, input_path, read_lines(input_path, start, end), batch_size):
                 pending.append((kind, payload))

@@ -12,7 +12,8 @@ import logging
 import os
 import time
 from collections import deque
-from typing import Any, Deque, Dict, Iterable, Iterator, List, Tuple
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 import ray
 
@@ -127,7 +128,7 @@ class ActorPool:
     A context manager: leaving it kills the actors, so their CPUs are free for the next pool.
     """
 
-    def __init__(self, actor_class: Any, args: Tuple[Any, ...], options: RayOptions) -> None:
+    def __init__(self, actor_class: Any, args: tuple[Any, ...], options: RayOptions) -> None:
         self.options = options
         size = _actor_count(options)
         available = ray.cluster_resources().get("CPU", 0)
@@ -138,11 +139,11 @@ class ActorPool:
                 options.cpus_per_actor,
                 available,
             )
-        settings: Dict[str, Any] = dict(
+        settings: dict[str, Any] = dict(
             num_cpus=options.cpus_per_actor, num_gpus=options.gpus_per_actor, max_restarts=-1, max_task_retries=-1
         )
         self.actors = [actor_class.options(**settings).remote(*args) for _ in range(size)]
-        self._outstanding: List[List[Any]] = [[] for _ in self.actors]
+        self._outstanding: list[list[Any]] = [[] for _ in self.actors]
 
     @property
     def size(self) -> int:
@@ -163,9 +164,9 @@ class ActorPool:
         self._outstanding[index].append(ref)
         return ref
 
-    def map_ordered(self, method: str, items: Iterable[Any], *extra: Any) -> Iterator[Tuple[Any, Any]]:
+    def map_ordered(self, method: str, items: Iterable[Any], *extra: Any) -> Iterator[tuple[Any, Any]]:
         """(item, method(item, *extra)) for every item, in input order, `window` calls in flight."""
-        pending: Deque[Tuple[Any, Any]] = deque()
+        pending: deque[tuple[Any, Any]] = deque()
         for item in items:
             pending.append((item, self.submit(method, item, *extra)))
             if len(pending) >= self.window:

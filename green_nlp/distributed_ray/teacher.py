@@ -8,8 +8,9 @@ one-process run calls), so every chunk's records are the ones the one-process ru
 """
 
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Tuple
+from typing import Any
 
 import ray
 
@@ -24,7 +25,7 @@ class TeacherWorker:
     def __init__(
         self,
         archive_file: str,
-        overrides: Dict[str, Any],
+        overrides: dict[str, Any],
         cuda_device: int,
         threads: int,
         top_k_heads: int = 4,
@@ -42,10 +43,10 @@ class TeacherWorker:
     def ready(self) -> bool:
         return True
 
-    def describe(self) -> Tuple[str, Dict[str, Any]]:
+    def describe(self) -> tuple[str, dict[str, Any]]:
         return self.labeller.kind, self.labeller.describe()
 
-    def label(self, chunk: List[Any], batch_size: int) -> List[Any]:
+    def label(self, chunk: list[Any], batch_size: int) -> list[Any]:
         crash_point()
         return self.labeller.label(chunk, batch_size)
 
@@ -56,7 +57,7 @@ class RayTeacher:
     def __init__(
         self,
         archive_file: str,
-        overrides: Dict[str, Any],
+        overrides: dict[str, Any],
         options: RayOptions,
         top_k_heads: int = 4,
         top_k_labels: int = 4,
@@ -65,7 +66,7 @@ class RayTeacher:
         self.overrides, self.options = overrides, options
         self.top_k_heads, self.top_k_labels = top_k_heads, top_k_labels
         self.kind = ""
-        self._description: Dict[str, Any] = {}
+        self._description: dict[str, Any] = {}
         self.connect_seconds = self.load_seconds = 0.0  # what starting costs, apart from labelling
 
     def __enter__(self) -> "RayTeacher":
@@ -90,10 +91,10 @@ class RayTeacher:
         self.load_seconds = time.perf_counter() - clock - self.connect_seconds
         return self
 
-    def describe(self) -> Dict[str, Any]:
+    def describe(self) -> dict[str, Any]:
         return self._description
 
-    def label(self, chunks: Iterable[List[Any]], batch_size: int) -> Iterator[Tuple[List[Any], List[Any]]]:
+    def label(self, chunks: Iterable[list[Any]], batch_size: int) -> Iterator[tuple[list[Any], list[Any]]]:
         """(chunk, its records) in chunk order, a few chunks in flight on every actor."""
         yield from self.pool.map_ordered("label", chunks, batch_size)
 

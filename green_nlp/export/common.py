@@ -11,8 +11,9 @@ import importlib
 import json
 import logging
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Union
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.models import Model
@@ -70,11 +71,11 @@ def sha256_of(path: PathLike) -> str:
     return digest.hexdigest()
 
 
-def read_model_card(path: PathLike) -> Dict[str, Any]:
+def read_model_card(path: PathLike) -> dict[str, Any]:
     """The parts of a model card (`experiments/model_cards/*.md`) a user of the exported model needs:
     title, license, data lines and the metrics table (test figures), as strings from the card."""
     text = Path(path).read_text(encoding="utf-8")
-    card: Dict[str, Any] = {"file": Path(path).name, "title": None, "license": None, "data": [], "metrics": {}}
+    card: dict[str, Any] = {"file": Path(path).name, "title": None, "license": None, "data": [], "metrics": {}}
     section = None
     for line in text.splitlines():
         if line.startswith("# ") and card["title"] is None:
@@ -129,7 +130,7 @@ def quantize_int8(
     rewrite_file(int8_path)
 
 
-def load_for_export(archive_path: PathLike) -> Tuple[Model, Any]:
+def load_for_export(archive_path: PathLike) -> tuple[Model, Any]:
     """(model on CPU in eval mode, archive config) from a `model.tar.gz`, loaded safely."""
     import green_nlp
 

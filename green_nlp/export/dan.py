@@ -11,7 +11,7 @@ the folder holds no pickle).
 import logging
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -51,14 +51,14 @@ class DanGraph(nn.Module):
         self.table = nn.Parameter(weight, requires_grad=False)
         self.hidden, self.output, self.activation = model.hidden, model.output, model.activation
 
-    def forward(self, ngram_ids: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, ngram_ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         summed = nn.functional.embedding(ngram_ids, self.table).sum(1)
         count = (ngram_ids != 0).sum(1, keepdim=True).clamp(min=1).to(summed.dtype)
         logits = self.output(self.activation(self.hidden(summed / count)))
         return logits, logits.softmax(-1)
 
 
-def _reader_config(config: Dict[str, Any]) -> Dict[str, Any]:
+def _reader_config(config: dict[str, Any]) -> dict[str, Any]:
     """The reader `allennlp predict` uses: the validation reader when the config has one."""
     reader = config.get("validation_dataset_reader") or config.get("dataset_reader") or {}
     if current_name(reader.get("type", "")) != NGRAM_TEXT_READER:
@@ -69,7 +69,7 @@ def _reader_config(config: Dict[str, Any]) -> Dict[str, Any]:
     return reader
 
 
-def analyzer_settings(reader: Dict[str, Any]) -> Dict[str, Any]:
+def analyzer_settings(reader: dict[str, Any]) -> dict[str, Any]:
     """The reader's CountVectorizer analyzer as plain settings, read off the analyzer it builds, and
     refused where the runtime could not repeat it exactly."""
     ngram_range = tuple(reader.get("ngram_range", (1, 4)))
@@ -93,12 +93,12 @@ def analyzer_settings(reader: Dict[str, Any]) -> Dict[str, Any]:
     }
 
 
-def _namespace_tokens(model: NgramDan, namespace: str) -> List[str]:
+def _namespace_tokens(model: NgramDan, namespace: str) -> list[str]:
     vocab = model.vocab
     return [vocab.get_token_from_index(i, namespace) for i in range(vocab.get_vocab_size(namespace))]
 
 
-def dan_metadata(model: NgramDan, config: Dict[str, Any]) -> Dict[str, Any]:
+def dan_metadata(model: NgramDan, config: dict[str, Any]) -> dict[str, Any]:
     """Everything the runtime needs besides the graph and the n-gram file."""
     reader = _reader_config(config)
     names = reader.get("label_names") or {}  # the predictor shows labels under the reader's names
@@ -149,7 +149,7 @@ def export_onnx(model: NgramDan, path: Path) -> None:
         )
 
 
-def export(model: NgramDan, config_params: Any, output_dir: Path) -> Dict[str, Any]:
+def export(model: NgramDan, config_params: Any, output_dir: Path) -> dict[str, Any]:
     """Write `model.onnx` and the n-gram file for `model` into `output_dir`; return the DAN's
     JSON metadata."""
     if not isinstance(model, NgramDan):

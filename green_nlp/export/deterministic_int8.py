@@ -36,8 +36,9 @@ rewrite it with a newer version of this module, start again from the graph `quan
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 import onnx
@@ -85,14 +86,14 @@ class _Graph:
         init = self.initializers.get(name)
         return None if init is None else numpy_helper.to_array(init)
 
-    def consumers(self, value: str) -> List[onnx.NodeProto]:
+    def consumers(self, value: str) -> list[onnx.NodeProto]:
         return [node for node in self.graph.node if value in node.input]
 
-    def node(self, op: str, inputs: Sequence[str], base: str, **attributes: Any) -> Tuple[onnx.NodeProto, str]:
+    def node(self, op: str, inputs: Sequence[str], base: str, **attributes: Any) -> tuple[onnx.NodeProto, str]:
         output = self.name(base)
         return helper.make_node(op, list(inputs), [output], name=self.name(f"{base}_node"), **attributes), output
 
-    def reduce(self, op: str, value: str, base: str, keepdims: int = 1) -> Tuple[onnx.NodeProto, str]:
+    def reduce(self, op: str, value: str, base: str, keepdims: int = 1) -> tuple[onnx.NodeProto, str]:
         """`op` (ReduceMin/ReduceMax) over the last axis, in the form this opset takes its axes."""
         if self.opset >= 18:
             return self.node(
@@ -101,7 +102,7 @@ class _Graph:
         return self.node(op, [value], base, axes=[-1], keepdims=keepdims)
 
 
-def _row_quantize(g: _Graph, x: str, base: str) -> Tuple[List[onnx.NodeProto], str, str, str]:
+def _row_quantize(g: _Graph, x: str, base: str) -> tuple[list[onnx.NodeProto], str, str, str]:
     """Nodes quantizing `x` (..., K) to uint8 with one asymmetric scale per row, as
     DynamicQuantizeLinear does per tensor: range [min(0, row min), max(0, row max)] over 255 steps.
     Returns (nodes, q uint8 (..., K), scale float (..., 1), zero point int32 (..., 1))."""
@@ -134,7 +135,7 @@ def _row_quantize(g: _Graph, x: str, base: str) -> Tuple[List[onnx.NodeProto], s
     return nodes, q, scale, zp_int
 
 
-def _static_quantize_linear(g: _Graph, dql: onnx.NodeProto, bound: Range) -> List[onnx.NodeProto]:
+def _static_quantize_linear(g: _Graph, dql: onnx.NodeProto, bound: Range) -> list[onnx.NodeProto]:
     """A DynamicQuantizeLinear whose input has a static bound: one QuantizeLinear with the scale and
     zero point DynamicQuantizeLinear would take from a tensor spanning exactly that bound (its
     saturation clips anything outside). Its readers get the constant scale and zero point."""
@@ -166,7 +167,7 @@ def _only_consumer(g: _Graph, value: str, op: str) -> Optional[onnx.NodeProto]:
     return consumers[0]
 
 
-def _small_float_matmuls(g: _Graph, dql: onnx.NodeProto, removed: Set[int]) -> Optional[List[onnx.NodeProto]]:
+def _small_float_matmuls(g: _Graph, dql: onnx.NodeProto, removed: set[int]) -> Optional[list[onnx.NodeProto]]:
     """DynamicQuantizeLinear -> small MatMulIntegers -> Cast -> Mul (by activation scale x weight
     scale), as onnxruntime's quantize_dynamic writes it, becomes one float MatMul per weight, reading
     the unquantized input: each row's product is a float dot product of that row alone. The weights
@@ -213,7 +214,7 @@ def _small_float_matmuls(g: _Graph, dql: onnx.NodeProto, removed: Set[int]) -> O
     return nodes
 
 
-def _rewrite_dynamic_quantize_linear(g: _Graph, dql: onnx.NodeProto) -> List[onnx.NodeProto]:
+def _rewrite_dynamic_quantize_linear(g: _Graph, dql: onnx.NodeProto) -> list[onnx.NodeProto]:
     """The replacement of one DynamicQuantizeLinear and the corrections after its MatMulIntegers."""
     x = dql.input[0]
     q_old, scale_old, zp_old = (list(dql.output) + ["", "", ""])[:3]
@@ -238,7 +239,7 @@ def _rewrite_dynamic_quantize_linear(g: _Graph, dql: onnx.NodeProto) -> List[onn
 
 def _rewrite_matmul_integer(
     g: _Graph, matmul: onnx.NodeProto, q: str, zp_int: str, zp_old: str
-) -> List[onnx.NodeProto]:
+) -> list[onnx.NodeProto]:
     """MatMulInteger on the row-quantized input with zero point 0, then minus zp_row * colsum(W - W_zp),
     all int32 (exact); the nodes that read its output read the corrected product instead."""
     inputs = list(matmul.input) + [""] * (4 - len(matmul.input))
@@ -261,7 +262,7 @@ def _rewrite_matmul_integer(
     return [offset_node, correct]
 
 
-def _rewrite_dynamic_quantize_lstm(g: _Graph, node: onnx.NodeProto, bound: Optional[Range]) -> List[onnx.NodeProto]:
+def _rewrite_dynamic_quantize_lstm(g: _Graph, node: onnx.NodeProto, bound: Optional[Range]) -> list[onnx.NodeProto]:
     """Pinned quantization ranges when the input has a static bound, else a float LSTM.
 
     DynamicQuantizeLSTM takes its input's range over the whole call and each step's hidden-state
@@ -278,20 +279,20 @@ def _rewrite_dynamic_quantize_lstm(g: _Graph, node: onnx.NodeProto, bound: Optio
     return _pinned_lstm(g, node, bound)
 
 
-def _attributes(node: onnx.NodeProto) -> Dict[str, Any]:
+def _attributes(node: onnx.NodeProto) -> dict[str, Any]:
     return {a.name: helper.get_attribute_value(a) for a in node.attribute}
 
 
-def _lstm_inputs(node: onnx.NodeProto) -> List[str]:
+def _lstm_inputs(node: onnx.NodeProto) -> list[str]:
     return list(node.input) + [""] * (12 - len(node.input))
 
 
-def _float_lstm(g: _Graph, node: onnx.NodeProto) -> List[onnx.NodeProto]:
+def _float_lstm(g: _Graph, node: onnx.NodeProto) -> list[onnx.NodeProto]:
     """A float LSTM with the int8 weights scaled back: (W_q - zp) * scale, transposed to ONNX's
     (directions, 4 * hidden, input) layout. The weights stay int8 in the file; Cast/Sub/Mul of
     initializers are folded into constants when onnxruntime loads the graph."""
     inputs = _lstm_inputs(node)
-    nodes: List[onnx.NodeProto] = []
+    nodes: list[onnx.NodeProto] = []
     weights = []
     for weight_name, scale_name, zp_name in ((inputs[1], inputs[8], inputs[9]), (inputs[2], inputs[10], inputs[11])):
         weight, scale, zero_point = g.array(weight_name), g.array(scale_name), g.array(zp_name)
@@ -317,7 +318,7 @@ PINNED_CELL = 30.0
 PINS = 2  # one unit at the largest state, one at the smallest
 
 
-def _float32_bound(bound: Range) -> Tuple[np.float32, np.float32]:
+def _float32_bound(bound: Range) -> tuple[np.float32, np.float32]:
     """`bound` widened to hold 0 (the quantizer's range always does) and rounded outward to float32."""
     low, high = np.float32(min(bound[0], 0.0)), np.float32(max(bound[1], 0.0))
     if low > min(bound[0], 0.0):
@@ -327,7 +328,7 @@ def _float32_bound(bound: Range) -> Tuple[np.float32, np.float32]:
     return low, high
 
 
-def _pinned_lstm(g: _Graph, node: onnx.NodeProto, bound: Range) -> List[onnx.NodeProto]:
+def _pinned_lstm(g: _Graph, node: onnx.NodeProto, bound: Range) -> list[onnx.NodeProto]:
     inputs = _lstm_inputs(node)
     attributes = _attributes(node)
     hidden = int(attributes["hidden_size"])
@@ -338,7 +339,7 @@ def _pinned_lstm(g: _Graph, node: onnx.NodeProto, bound: Range) -> List[onnx.Nod
         raise ValueError(f"DynamicQuantizeLSTM {node.name!r}: weights must be initializers")
     directions = weight.shape[0]
     base = g.name(f"{node.name}_pinned")
-    nodes: List[onnx.NodeProto] = []
+    nodes: list[onnx.NodeProto] = []
 
     def add(op: str, node_inputs: Sequence[str], name: str, **attrs: Any) -> str:
         new, output = g.node(op, node_inputs, f"{base}_{name}", **attrs)
@@ -445,7 +446,7 @@ def _pinned_lstm(g: _Graph, node: onnx.NodeProto, bound: Range) -> List[onnx.Nod
     return nodes
 
 
-def _rewrite_dequantize_sum(g: _Graph, dq: onnx.NodeProto) -> Optional[List[onnx.NodeProto]]:
+def _rewrite_dequantize_sum(g: _Graph, dq: onnx.NodeProto) -> Optional[list[onnx.NodeProto]]:
     """DequantizeLinear (per-tensor) read only by ReduceSums -> an int32 sum of (q - zp), scaled once.
     None when the pattern does not apply (the node is left as it is)."""
     consumers = g.consumers(dq.output[0])
@@ -486,7 +487,7 @@ def is_deterministic(model: onnx.ModelProto) -> bool:
     )
 
 
-def make_deterministic(model: onnx.ModelProto) -> Dict[str, int]:
+def make_deterministic(model: onnx.ModelProto) -> dict[str, int]:
     """Rewrite `model` in place (see the module docstring); returns how many nodes of each kind changed.
     Raises ValueError naming the node when a per-batch quantizer is used in a way it cannot rewrite."""
     g = _Graph(model)
@@ -494,11 +495,11 @@ def make_deterministic(model: onnx.ModelProto) -> Dict[str, int]:
     # bounds read from the graph as it is, before any rewrite; a bounded input gets a fixed scale
     quantized = ("DynamicQuantizeLinear", "DynamicQuantizeLSTM")
     bounds = value_ranges(model, [node.input[0] for node in g.graph.node if node.op_type in quantized])
-    new_nodes: List[onnx.NodeProto] = []
+    new_nodes: list[onnx.NodeProto] = []
     # consumers are rewritten in place while their producer is visited, so walk a snapshot in order
     # and insert each replacement where its producer was (the graph stays topologically sorted:
     # every replacement reads only the producer's inputs and constants)
-    removed: Set[int] = set()  # nodes a replacement made redundant (visited after their producer)
+    removed: set[int] = set()  # nodes a replacement made redundant (visited after their producer)
     for node in list(g.graph.node):
         if id(node) in removed:
             continue
@@ -532,11 +533,11 @@ def make_deterministic(model: onnx.ModelProto) -> Dict[str, int]:
     return counts
 
 
-def _set_sorted(g: _Graph, nodes: List[onnx.NodeProto]) -> None:
+def _set_sorted(g: _Graph, nodes: list[onnx.NodeProto]) -> None:
     """Replace the graph's nodes by `nodes` in a topological order (stable: original order kept where possible)."""
     available = {value.name for value in g.graph.input} | set(g.initializers) | {""}
     pending = list(nodes)
-    ordered: List[onnx.NodeProto] = []
+    ordered: list[onnx.NodeProto] = []
     while pending:
         remaining = []
         for node in pending:
@@ -561,12 +562,12 @@ def _drop_unused_initializers(g: _Graph) -> None:
     g.graph.initializer.extend(kept)
 
 
-def _graph_inputs(subgraph: onnx.GraphProto) -> List[str]:
+def _graph_inputs(subgraph: onnx.GraphProto) -> list[str]:
     """Values a subgraph (an If branch) reads from outside: all its nodes' inputs."""
     return [value for node in subgraph.node for value in node.input]
 
 
-def rewrite_file(source: PathLike, target: Optional[PathLike] = None) -> Dict[str, int]:
+def rewrite_file(source: PathLike, target: Optional[PathLike] = None) -> dict[str, int]:
     """Rewrite the int8 graph at `source` into `target` (default: in place). Returns the counts
     (all zero when the graph was already deterministic, and then nothing is written)."""
     model = onnx.load(str(source))

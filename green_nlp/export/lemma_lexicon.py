@@ -16,7 +16,7 @@ import io
 import json
 import tarfile
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.lemma_lexicon import FILE, MIN_SHARE, NAMESPACE, LemmaLexicon
@@ -25,7 +25,7 @@ from green_nlp.runtime.model_folder import record_file_hashes
 VOCABULARY_MEMBER = f"vocabulary/{NAMESPACE}.txt"
 
 
-def write_lemma_lexicon(lexicon: LemmaLexicon, folder: Path) -> Dict[str, Any]:
+def write_lemma_lexicon(lexicon: LemmaLexicon, folder: Path) -> dict[str, Any]:
     """Write `FILE` into an export folder; return its `green_model.json` entry."""
     lexicon.write(Path(folder) / FILE)
     return {"file": FILE, "entries": len(lexicon)}

@@ -13,7 +13,7 @@ an archive carrying a lemma dictionary (`export.lemma_lexicon`) also gets it as 
 
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple, cast
+from typing import Any, Optional, cast
 
 import torch
 from allennlp.common import Params
@@ -61,9 +61,9 @@ class ParserGraph(nn.Module):
 
     def forward(
         self, word_ids: torch.Tensor, char_ids: Optional[torch.Tensor] = None, upos_ids: Optional[torch.Tensor] = None
-    ) -> Tuple[torch.Tensor, ...]:
+    ) -> tuple[torch.Tensor, ...]:
         model = self.model
-        words: Dict[str, Dict[str, Any]] = {self.word_key: {"tokens": word_ids}}
+        words: dict[str, dict[str, Any]] = {self.word_key: {"tokens": word_ids}}
         if self.char_key is not None:
             words[self.char_key] = {"token_characters": char_ids}
         # (batch, n, embed_dim)
@@ -88,7 +88,7 @@ class ParserGraph(nn.Module):
         greedy_heads = arc_scores.argmax(-1)
         index = greedy_heads.unsqueeze(-1).expand(-1, -1, label_head.size(-1))
         greedy_labels = model.label_scorer.score_pairs(label_dep, label_head.gather(1, index)).argmax(-1)
-        outputs: Tuple[torch.Tensor, ...] = (
+        outputs: tuple[torch.Tensor, ...] = (
             arc_scores,
             greedy_labels,
             label_dep,
@@ -102,7 +102,7 @@ class ParserGraph(nn.Module):
         return outputs
 
 
-def _extra_heads(model: BiaffineDependencyParser) -> List[Tuple[str, str, str]]:
+def _extra_heads(model: BiaffineDependencyParser) -> list[tuple[str, str, str]]:
     """(field, namespace, output name) of each extra head the model has, in the graph's order."""
     heads = [(field, namespace) for field, namespace, _ in EXTRA_HEADS.values() if field in model.extra_heads]
     if [field for field, _ in heads] != list(model.extra_heads):
@@ -111,7 +111,7 @@ def _extra_heads(model: BiaffineDependencyParser) -> List[Tuple[str, str, str]]:
 
 
 # ------------------------------------------------------------------ checks
-def _reader_config(config: Dict[str, Any]) -> Dict[str, Any]:
+def _reader_config(config: dict[str, Any]) -> dict[str, Any]:
     """The reader the predictor uses: the validation reader when the config has one."""
     reader = config.get("validation_dataset_reader") or config.get("dataset_reader") or {}
     if current_name(reader.get("type", "")) != CONLLU_DEPENDENCIES_READER:
@@ -123,14 +123,14 @@ def _reader_config(config: Dict[str, Any]) -> Dict[str, Any]:
     return reader
 
 
-def _indexer(reader: Dict[str, Any], key: str) -> TokenIndexer:
+def _indexer(reader: dict[str, Any], key: str) -> TokenIndexer:
     indexers = reader.get("token_indexers") or {"tokens": {"type": "single_id"}}
     if key not in indexers:
         raise _unsupported(f"token embedder {key!r} without a token indexer of that name")
     return TokenIndexer.from_params(Params(dict(indexers[key])))
 
 
-def _embedder_keys(model: BiaffineDependencyParser) -> Tuple[str, Optional[str]]:
+def _embedder_keys(model: BiaffineDependencyParser) -> tuple[str, Optional[str]]:
     """(word key, character key or None), checking every embedder is one the runtime can feed."""
     embedder = model.text_field_embedder
     if type(embedder) is not BasicTextFieldEmbedder:
@@ -165,7 +165,7 @@ def _check_encoder(model: BiaffineDependencyParser) -> None:
 
 
 # --------------------------------------------------------------- metadata
-def _vocabulary(vocab: Vocabulary, namespace: str) -> List[str]:
+def _vocabulary(vocab: Vocabulary, namespace: str) -> list[str]:
     return [vocab.get_token_from_index(i, namespace) for i in range(vocab.get_vocab_size(namespace))]
 
 
@@ -173,7 +173,7 @@ def _oov_index(vocab: Vocabulary, namespace: str) -> Optional[int]:
     return vocab.get_token_to_index_vocabulary(namespace).get(vocab._oov_token)
 
 
-def _word_input(vocab: Vocabulary, indexer: TokenIndexer, key: str) -> Dict[str, Any]:
+def _word_input(vocab: Vocabulary, indexer: TokenIndexer, key: str) -> dict[str, Any]:
     if type(indexer) is not SingleIdTokenIndexer:
         raise _unsupported(f"token indexer {key!r} of type {type(indexer).__name__} for a word embedding")
     if indexer.namespace is None or indexer._start_tokens or indexer._end_tokens or indexer._feature_name != "text":
@@ -187,7 +187,7 @@ def _word_input(vocab: Vocabulary, indexer: TokenIndexer, key: str) -> Dict[str,
     }
 
 
-def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, model: BiaffineDependencyParser) -> Dict[str, Any]:
+def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, model: BiaffineDependencyParser) -> dict[str, Any]:
     if type(indexer) is not TokenCharactersIndexer:
         raise _unsupported(f"token indexer {key!r} of type {type(indexer).__name__} for a character encoder")
     tokenizer = indexer._character_tokenizer
@@ -211,13 +211,13 @@ def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, model: Biaff
     }
 
 
-def parser_metadata(model: BiaffineDependencyParser, config: Dict[str, Any]) -> Dict[str, Any]:
+def parser_metadata(model: BiaffineDependencyParser, config: dict[str, Any]) -> dict[str, Any]:
     """Everything the runtime needs besides the graph, checking the model is exportable."""
     _check_encoder(model)
     reader = _reader_config(config)
     word_key, char_key = _embedder_keys(model)
     vocab = model.vocab
-    inputs: Dict[str, Any] = {"words": _word_input(vocab, _indexer(reader, word_key), word_key)}
+    inputs: dict[str, Any] = {"words": _word_input(vocab, _indexer(reader, word_key), word_key)}
     if char_key is not None:
         inputs["characters"] = _char_input(vocab, _indexer(reader, char_key), char_key, model)
     if model.upos_embedding is not None:
@@ -256,7 +256,7 @@ def parser_metadata(model: BiaffineDependencyParser, config: Dict[str, Any]) -> 
 
 
 # ------------------------------------------------------------------ export
-def _example_inputs(meta: Dict[str, Any]) -> Dict[str, torch.Tensor]:
+def _example_inputs(meta: dict[str, Any]) -> dict[str, torch.Tensor]:
     """Two sentences of different lengths (3 and 5 words), longest second, so tracing sees padding."""
     word_ids = torch.tensor([[2, 2, 2, 0, 0], [2, 2, 2, 2, 2]])
     example = {"word_ids": word_ids}
@@ -271,7 +271,7 @@ def _example_inputs(meta: Dict[str, Any]) -> Dict[str, torch.Tensor]:
     return example
 
 
-def export_onnx(model: BiaffineDependencyParser, meta: Dict[str, Any], path: Path) -> None:
+def export_onnx(model: BiaffineDependencyParser, meta: dict[str, Any], path: Path) -> None:
     """Trace `ParserGraph` into an ONNX file with batch, word and character axes dynamic."""
     word_key, char_key = _embedder_keys(model)
     graph = ParserGraph(model, word_key, char_key).eval()
@@ -281,7 +281,7 @@ def export_onnx(model: BiaffineDependencyParser, meta: Dict[str, Any], path: Pat
     if meta["predicts_upos"]:
         output_names.append("upos_tags")
     output_names += [output for _, _, output in _extra_heads(model)]
-    axes: Dict[str, Dict[int, str]] = {
+    axes: dict[str, dict[int, str]] = {
         "word_ids": {0: "batch", 1: "words"},
         "upos_ids": {0: "batch", 1: "words"},
         "char_ids": {0: "batch", 1: "words", 2: "characters"},
@@ -310,7 +310,7 @@ def export_onnx(model: BiaffineDependencyParser, meta: Dict[str, Any], path: Pat
     _name_constant_outputs(path, output_names)
 
 
-def _name_constant_outputs(path: Path, output_names: List[str]) -> None:
+def _name_constant_outputs(path: Path, output_names: list[str]) -> None:
     """The exporter leaves an output that is a plain weight under the weight's own name; give it
     the name asked for through an Identity node, so the runtime can fetch it by name."""
     import onnx
@@ -323,7 +323,7 @@ def _name_constant_outputs(path: Path, output_names: List[str]) -> None:
     onnx.save(proto, str(path))
 
 
-def export(model: BiaffineDependencyParser, config_params: Any, output_dir: Path) -> Dict[str, Any]:
+def export(model: BiaffineDependencyParser, config_params: Any, output_dir: Path) -> dict[str, Any]:
     """Write `model.onnx` for `model` into `output_dir`; return the parser's JSON metadata."""
     config = config_params.as_dict(quiet=True) if hasattr(config_params, "as_dict") else dict(config_params)
     meta = parser_metadata(model, config)

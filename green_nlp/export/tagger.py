@@ -9,7 +9,7 @@ in numpy it is checked path for path against allennlp's decoder.
 
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple, cast
+from typing import Any, Optional, cast
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -46,7 +46,7 @@ def _unsupported(part: str) -> ConfigurationError:
     return ConfigurationError(f"cannot export this {MODEL_TYPE}: {part} is not supported by the ONNX exporter")
 
 
-def _token_embedders(model: LdNetTagger) -> Dict[str, Any]:
+def _token_embedders(model: LdNetTagger) -> dict[str, Any]:
     """The tagger's token embedders by indexer key (a BasicTextFieldEmbedder's, untyped in allennlp)."""
     return getattr(model.text_field_embedder, "_token_embedders")
 
@@ -92,7 +92,7 @@ class TaggerGraph(nn.Module):
     in `green_nlp.export.parser.ParserGraph`.
     """
 
-    def __init__(self, model: LdNetTagger, embedder_kinds: Dict[str, str]) -> None:
+    def __init__(self, model: LdNetTagger, embedder_kinds: dict[str, str]) -> None:
         super().__init__()
         self.model = model
         self.kinds = embedder_kinds
@@ -128,7 +128,7 @@ class TaggerGraph(nn.Module):
 
 
 # ------------------------------------------------------------------ checks
-def _reader_config(config: Dict[str, Any]) -> Dict[str, Any]:
+def _reader_config(config: dict[str, Any]) -> dict[str, Any]:
     """The reader the predictor uses: the validation reader when the config has one."""
     reader = config.get("validation_dataset_reader") or config.get("dataset_reader") or {}
     if reader.get("type") != READER_TYPE:
@@ -138,12 +138,12 @@ def _reader_config(config: Dict[str, Any]) -> Dict[str, Any]:
     return reader
 
 
-def embedder_kinds(model: LdNetTagger) -> Dict[str, str]:
+def embedder_kinds(model: LdNetTagger) -> dict[str, str]:
     """Token embedder key -> "words", "char_lstm" or "char_cnn", checking the runtime can feed each."""
     embedder = model.text_field_embedder
     if type(embedder) is not BasicTextFieldEmbedder:
         raise _unsupported(f"text field embedder {type(embedder).__name__}")
-    kinds: Dict[str, str] = {}
+    kinds: dict[str, str] = {}
     for key, token_embedder in embedder._token_embedders.items():
         if type(token_embedder) is Embedding and "words" not in kinds.values():
             kinds[key] = "words"
@@ -178,7 +178,7 @@ def _check_encoder(model: LdNetTagger) -> None:
 
 
 # --------------------------------------------------------------- metadata
-def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, kind: str, model: LdNetTagger) -> Dict[str, Any]:
+def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, kind: str, model: LdNetTagger) -> dict[str, Any]:
     if type(indexer) is not TokenCharactersIndexer:
         raise _unsupported(f"token indexer {key!r} of type {type(indexer).__name__} for a character encoder")
     tokenizer = indexer._character_tokenizer
@@ -204,7 +204,7 @@ def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, kind: str, m
     }
 
 
-def _lm_input(vocab: Vocabulary, indexer: TokenIndexer, model: LdNetTagger) -> Dict[str, Any]:
+def _lm_input(vocab: Vocabulary, indexer: TokenIndexer, model: LdNetTagger) -> dict[str, Any]:
     key = model.lm_indexer_key
     if not isinstance(indexer, LmTokenIndexer) and type(indexer) is not SingleIdTokenIndexer:
         raise _unsupported(f"LM token indexer {key!r} of type {type(indexer).__name__}")
@@ -227,7 +227,7 @@ def _lm_input(vocab: Vocabulary, indexer: TokenIndexer, model: LdNetTagger) -> D
     }
 
 
-def _labels(vocab: Vocabulary) -> List[str]:
+def _labels(vocab: Vocabulary) -> list[str]:
     labels = _vocabulary(vocab, LABELS)
     for label in labels:
         prefix, _, kind = label.partition("-")
@@ -236,7 +236,7 @@ def _labels(vocab: Vocabulary) -> List[str]:
     return labels
 
 
-def crf_metadata(model: LdNetTagger) -> Dict[str, Any]:
+def crf_metadata(model: LdNetTagger) -> dict[str, Any]:
     """The CRF's scores and its BIOES constraint mask, for Viterbi in numpy. `allowed` is
     (tags + 2) x (tags + 2): row/column `tags` is the start, `tags + 1` the end; a forbidden
     transition scores `impossible` there, as `ConditionalRandomField.viterbi_tags` scores it."""
@@ -251,13 +251,13 @@ def crf_metadata(model: LdNetTagger) -> Dict[str, Any]:
     }
 
 
-def tagger_metadata(model: LdNetTagger, config: Dict[str, Any]) -> Dict[str, Any]:
+def tagger_metadata(model: LdNetTagger, config: dict[str, Any]) -> dict[str, Any]:
     """Everything the runtime needs besides the graph, checking the model is exportable."""
     _check_encoder(model)
     reader = _reader_config(config)
     kinds = embedder_kinds(model)
     vocab = model.vocab
-    inputs: Dict[str, Any] = {}
+    inputs: dict[str, Any] = {}
     for key, kind in kinds.items():
         indexer = _indexer(reader, key)
         if kind == "words":
@@ -282,7 +282,7 @@ def tagger_metadata(model: LdNetTagger, config: Dict[str, Any]) -> Dict[str, Any
 
 
 # ------------------------------------------------------------------ export
-def _example_inputs(meta: Dict[str, Any]) -> Dict[str, torch.Tensor]:
+def _example_inputs(meta: dict[str, Any]) -> dict[str, torch.Tensor]:
     """Two sentences of 3 and 5 words, longest second, so tracing sees padding; a word with 0 and
     one with 4 characters."""
     word_ids = torch.tensor([[2, 2, 2, 0, 0], [2, 2, 2, 2, 2]])
@@ -298,19 +298,19 @@ def _example_inputs(meta: Dict[str, Any]) -> Dict[str, torch.Tensor]:
     return example
 
 
-def export_onnx(model: LdNetTagger, meta: Dict[str, Any], path: Path) -> None:
+def export_onnx(model: LdNetTagger, meta: dict[str, Any], path: Path) -> None:
     """Trace `TaggerGraph` into an ONNX file with batch, word and character axes dynamic."""
     graph = TaggerGraph(model, embedder_kinds(model)).eval()
     example = _example_inputs(meta)
     input_names = list(example)
-    axes: Dict[str, Dict[int, str]] = {
+    axes: dict[str, dict[int, str]] = {
         "word_ids": {0: "batch", 1: "words"},
         "lm_ids": {0: "batch", 1: "words"},
         "char_ids": {0: "batch", 1: "words", 2: "characters"},
         OUTPUT_NAME: {0: "batch", 1: "words"},
     }
     # Positional in `TaggerGraph.forward`'s order; a missing input is None and not a graph input.
-    args: Tuple[Optional[torch.Tensor], ...] = (example["word_ids"], example.get("char_ids"), example.get("lm_ids"))
+    args: tuple[Optional[torch.Tensor], ...] = (example["word_ids"], example.get("char_ids"), example.get("lm_ids"))
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")  # the TorchScript exporter announces its deprecation
         torch.onnx.export(
@@ -327,7 +327,7 @@ def export_onnx(model: LdNetTagger, meta: Dict[str, Any], path: Path) -> None:
     _name_constant_outputs(path, [OUTPUT_NAME])
 
 
-def export(model: LdNetTagger, config_params: Any, output_dir: Path) -> Dict[str, Any]:
+def export(model: LdNetTagger, config_params: Any, output_dir: Path) -> dict[str, Any]:
     """Write `model.onnx` for `model` into `output_dir`; return the tagger's JSON metadata."""
     if not isinstance(model, LdNetTagger):
         raise ConfigurationError(f"expected an {MODEL_TYPE} model, got {type(model).__name__}")

@@ -17,13 +17,13 @@ The last two rules read the graph's intent (the mask fill never reaches the outp
 prove it, so a graph quantized with these bounds also clips the value to them as a safeguard.
 """
 
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Optional
 
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
-Range = Tuple[float, float]
+Range = tuple[float, float]
 
 # a constant at least this large (in magnitude) is a mask fill, not a value (allennlp's min_value_of_dtype)
 MASK_FILL = 1e30
@@ -59,12 +59,12 @@ class ValueRanges:
 
     def __init__(self, graph: onnx.GraphProto) -> None:
         self.producers = {output: node for node in graph.node for output in node.output if output}
-        self.constants: Dict[str, np.ndarray] = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
+        self.constants: dict[str, np.ndarray] = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
         for node in graph.node:
             if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
                 self.constants[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
-        self._memo: Dict[str, Optional[Range]] = {}
-        self._visiting: Set[str] = set()
+        self._memo: dict[str, Optional[Range]] = {}
+        self._visiting: set[str] = set()
 
     def range(self, value: str) -> Optional[Range]:
         """(low, high) holding every element of `value`, or None when no rule bounds it."""
@@ -195,7 +195,7 @@ class ValueRanges:
         return float(low.min()), float(high.max())
 
 
-def value_ranges(model: onnx.ModelProto, values: List[str]) -> Dict[str, Optional[Range]]:
+def value_ranges(model: onnx.ModelProto, values: list[str]) -> dict[str, Optional[Range]]:
     """The bounds of `values` in `model` (see the module docstring)."""
     finder = ValueRanges(model.graph)
     return {value: finder.range(value) for value in values}

@@ -7,7 +7,8 @@ runtime-folder components (`spacy_runtime`, onnxruntime), so they behave alike.
 """
 
 import logging
-from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Optional
 
 import numpy
 from spacy.parts_of_speech import IDS as POS_IDS
@@ -22,18 +23,18 @@ if not Doc.has_extension(ERROR_EXTENSION):
     Doc.set_extension(ERROR_EXTENSION, default=None)
 
 
-def words_of(tokens: Iterable[Any]) -> Tuple[List[int], List[str]]:
+def words_of(tokens: Iterable[Any]) -> tuple[list[int], list[str]]:
     """Doc indices and texts of the non-whitespace tokens."""
     kept = [token for token in tokens if not token.is_space]
     return [token.i for token in kept], [token.text for token in kept]
 
 
-def sentences_of(doc: Doc) -> List[Span]:
+def sentences_of(doc: Doc) -> list[Span]:
     """`doc.sents` where sentence starts are set, else the whole Doc as one sentence."""
     return list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
 
 
-def check_sentence(sentence: Span, indices: List[int], words: List[str], max_sentence_length: int) -> None:
+def check_sentence(sentence: Span, indices: list[int], words: list[str], max_sentence_length: int) -> None:
     """The checks every component makes before a sentence reaches a model: no NUL (the file paths
     and the predictors refuse it; it would be copied into the annotations), not over the length
     limit (a parser's scores are n² in memory; a tagger's time grows with it)."""
@@ -91,7 +92,7 @@ class PipeComponent:
             doc._.set(ERROR_EXTENSION, f"{earlier}; {reason}" if earlier else reason)
             logger.warning("document %d of the stream left unannotated by %s", position, reason)
 
-    def annotate(self, docs: List[Doc]) -> None:
+    def annotate(self, docs: list[Doc]) -> None:
         """Annotate every doc or raise (ValueError for bad input) without naming the component:
         `__call__` and `pipe` put the name in front once."""
         raise NotImplementedError
@@ -101,8 +102,8 @@ def fill_tree(
     doc: Doc,
     array: numpy.ndarray,
     sentence: Span,
-    indices: List[int],
-    tree: Optional[Tuple[Sequence[int], Sequence[str], Optional[Sequence[str]]]],
+    indices: list[int],
+    tree: Optional[tuple[Sequence[int], Sequence[str], Optional[Sequence[str]]]],
 ) -> None:
     """One sentence into `array`'s columns: relative head (spaCy's HEAD), relation string id, UPOS
     symbol id. `tree`: (1-based heads, relations, UPOS or None) of the words at `indices`; None for a

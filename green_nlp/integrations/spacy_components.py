@@ -19,7 +19,8 @@ warning names its index in the stream), and every other document is annotated as
 """
 
 import functools
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
+from typing import Any, Optional
 
 import numpy
 from allennlp.models.archival import Archive, load_archive
@@ -88,7 +89,7 @@ class ParserComponent(_ArchiveComponent):
         self.needs_upos = getattr(self.model, "upos_embedding", None) is not None
         self.max_sentence_length = max_sentence_length
 
-    def _sentence_input(self, sentence: Span) -> Tuple[List[int], List[str], Optional[List[str]]]:
+    def _sentence_input(self, sentence: Span) -> tuple[list[int], list[str], Optional[list[str]]]:
         indices, words = words_of(sentence)
         check_sentence(sentence, indices, words, self.max_sentence_length)
         upos = None
@@ -102,14 +103,14 @@ class ParserComponent(_ArchiveComponent):
                 )
         return indices, words, upos
 
-    def annotate(self, docs: List[Doc]) -> None:
+    def annotate(self, docs: list[Doc]) -> None:
         jobs = []  # (doc number, sentence span, token indices, words, upos)
         for number, doc in enumerate(docs):
             for sentence in sentences_of(doc):
                 jobs.append((number, sentence) + self._sentence_input(sentence))
         # sentences with words, shortest first: less padding per batch
         to_parse = sorted((k for k, job in enumerate(jobs) if job[3]), key=lambda k: len(jobs[k][3]))
-        outputs: Dict[int, Dict[str, Any]] = {}
+        outputs: dict[int, dict[str, Any]] = {}
         for start in range(0, len(to_parse), self.batch_size):
             chunk = to_parse[start : start + self.batch_size]
             instances = [self.reader.text_to_instance(jobs[k][3], jobs[k][4]) for k in chunk]
@@ -129,13 +130,13 @@ class ParserComponent(_ArchiveComponent):
                 doc.from_array(attrs, arrays[number][:, : len(attrs)].astype("uint64"))  # type: ignore[arg-type]  # thinc's Ints2d
 
 
-def _tree(output: Dict[str, Any]) -> Tuple[List[int], List[str], Optional[List[str]]]:
+def _tree(output: dict[str, Any]) -> tuple[list[int], list[str], Optional[list[str]]]:
     """The model's output for one sentence as `fill_tree` reads it."""
     return output["predicted_heads"], output["predicted_deprels"], output.get("predicted_upos")
 
 
 # -------------------------------------------------------------------------------------- NER
-def _align(doc_words: List[str], model_words: List[str]) -> Callable[[int], List[int]]:
+def _align(doc_words: list[str], model_words: list[str]) -> Callable[[int], list[int]]:
     """Map a model word position to positions in `doc_words` (identity when tokenizations agree)."""
     if doc_words == model_words:
         return lambda k: [k]
@@ -145,7 +146,7 @@ def _align(doc_words: List[str], model_words: List[str]) -> Callable[[int], List
     return lambda k: [int(x) for x in data[starts[k] : starts[k + 1]]]
 
 
-def entity_spans(doc: Doc, indices: List[int], words: List[str], tags: Sequence[str]) -> List[Span]:
+def entity_spans(doc: Doc, indices: list[int], words: list[str], tags: Sequence[str]) -> list[Span]:
     """Entities from the model's `words` and BIOES `tags` for the Doc tokens at `indices`.
 
     Tags are read as the tagger's metric reads them (`bioes_to_spans`: lenient, an `I-`/`E-` that
@@ -194,7 +195,7 @@ class NerComponent(_PredictorComponent):
         super().__init__(name, archive, cuda_device, batch_size, overrides, predictor)
         self.max_sentence_length = max_sentence_length
 
-    def annotate(self, docs: List[Doc]) -> None:
+    def annotate(self, docs: list[Doc]) -> None:
         jobs = []  # (doc number, token indices, words)
         for number, doc in enumerate(docs):
             for sentence in sentences_of(doc):
@@ -202,7 +203,7 @@ class NerComponent(_PredictorComponent):
                 check_sentence(sentence, indices, words, self.max_sentence_length)
                 if words:
                     jobs.append((number, indices, words))
-        entities: List[List[Span]] = [[] for _ in docs]
+        entities: list[list[Span]] = [[] for _ in docs]
         for start in range(0, len(jobs), self.batch_size):
             chunk = jobs[start : start + self.batch_size]
             outputs = self.predictor.predict_batch_json([{"words": words} for _, _, words in chunk])
@@ -213,7 +214,7 @@ class NerComponent(_PredictorComponent):
 
 
 # ------------------------------------------------------------------------------- classifier
-def probs_to_cats(probs: Sequence[float], labels: Dict[int, str]) -> Dict[str, float]:
+def probs_to_cats(probs: Sequence[float], labels: dict[int, str]) -> dict[str, float]:
     """Class probabilities in label-index order -> spaCy's `doc.cats`."""
     if len(probs) != len(labels):
         raise ValueError(f"{len(probs)} probabilities but {len(labels)} labels in the vocabulary")
@@ -246,7 +247,7 @@ class ClassifierComponent(_PredictorComponent):
         if not self.labels:
             raise ValueError(f"{name}: {archive} has no labels in vocabulary namespace {namespace!r}")
 
-    def annotate(self, docs: List[Doc]) -> None:
+    def annotate(self, docs: list[Doc]) -> None:
         outputs = (
             self.predictor.predict_batch_json([{"sentence": doc.text, "text": doc.text} for doc in docs])
             if docs

@@ -14,7 +14,7 @@ archive components (`spacy_common`).
 """
 
 import functools
-from typing import Any, List, Optional, Tuple
+from typing import Any, Optional
 
 import numpy
 from spacy.attrs import DEP, HEAD, POS
@@ -60,7 +60,7 @@ class RuntimeParserComponent(PipeComponent):
         self.parser = _loaded(name, model, precision, "parser")
         self.max_sentence_length = min(max_sentence_length, self.parser.max_sentence_length)
 
-    def _sentence_input(self, sentence: Span) -> Tuple[List[int], List[str], Optional[List[str]]]:
+    def _sentence_input(self, sentence: Span) -> tuple[list[int], list[str], Optional[list[str]]]:
         indices, words = words_of(sentence)
         check_sentence(sentence, indices, words, self.max_sentence_length)
         upos = None
@@ -73,7 +73,7 @@ class RuntimeParserComponent(PipeComponent):
                 )
         return indices, words, upos
 
-    def annotate(self, docs: List[Doc]) -> None:
+    def annotate(self, docs: list[Doc]) -> None:
         jobs = [
             (number, sentence) + self._sentence_input(sentence)
             for number, doc in enumerate(docs)
@@ -109,7 +109,7 @@ class RuntimeParserComponent(PipeComponent):
             _set_ud_columns(docs[number], indices, tree)
 
 
-def _set_ud_columns(doc: Doc, indices: List[int], tree: Any) -> None:
+def _set_ud_columns(doc: Doc, indices: list[int], tree: Any) -> None:
     """LEMMA, FEATS and XPOS of one parsed sentence onto its tokens, where the model predicts them."""
     for k, i in enumerate(indices):
         token = doc[i]
@@ -135,7 +135,7 @@ class RuntimeClassifierComponent(PipeComponent):
         self.no_known_features = check_no_features_setting(no_known_features)
         self.classifier = _loaded(name, model, precision, "classifier")
 
-    def annotate(self, docs: List[Doc]) -> None:
+    def annotate(self, docs: list[Doc]) -> None:
         from green_nlp.runtime.classifier import no_features_message
 
         for doc in docs:
@@ -145,7 +145,7 @@ class RuntimeClassifierComponent(PipeComponent):
             if result.error is not None:  # the runtime's InputFailure, e.g. for an empty text
                 raise ValueError(f"the text {result.error.problem}")
         if self.no_known_features == "error":
-            for doc, result in zip(docs, results):
+            for result in results:
                 if result.no_known_features:
                     raise ValueError(no_features_message())
         for doc, result in zip(docs, results):

@@ -1,6 +1,6 @@
 """Biaffine dependency parser (Dozat & Manning 2017), the teacher and the students of green_nlp."""
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -105,7 +105,7 @@ class BiaffineDependencyParser(Model, Distillable):
         label_mlp_dim: int = 100,
         embedding_dropout: float = 0.33,
         mlp_dropout: float = 0.33,
-        initializer: InitializerApplicator = InitializerApplicator(),
+        initializer: InitializerApplicator = InitializerApplicator(),  # noqa: B008 (AllenNLP idiom: stateless default)
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -194,7 +194,7 @@ class BiaffineDependencyParser(Model, Distillable):
             return words
         return {key: value for key, value in words.items() if key in own}
 
-    def score(self, words: TextFieldTensors, upos: Optional[torch.Tensor] = None) -> Dict[str, torch.Tensor]:
+    def score(self, words: TextFieldTensors, upos: Optional[torch.Tensor] = None) -> dict[str, torch.Tensor]:
         """
         Raw scores, ROOT at position 0. Returns `arc_scores` (batch, n+1, n+1) as
         `[b, dep, head]` with padding and self-loops masked, `label_dep` / `label_head`
@@ -238,7 +238,7 @@ class BiaffineDependencyParser(Model, Distillable):
             scores[f"{field}_logits"] = head(encoded[:, 1:])
         return scores
 
-    def label_scores(self, scores: Dict[str, torch.Tensor], heads: torch.Tensor) -> torch.Tensor:
+    def label_scores(self, scores: dict[str, torch.Tensor], heads: torch.Tensor) -> torch.Tensor:
         """Label scores of each word for one head per word: heads (batch, n+1) -> (batch, n+1, labels)."""
         index = heads.unsqueeze(-1).expand(-1, -1, scores["label_head"].size(-1))
         # (batch, n+1, label_mlp_dim)
@@ -248,12 +248,12 @@ class BiaffineDependencyParser(Model, Distillable):
     # -------------------------------------------------------------------- loss
     def loss(
         self,
-        scores: Dict[str, torch.Tensor],
+        scores: dict[str, torch.Tensor],
         head_indices: torch.Tensor,
         head_tags: torch.Tensor,
         upos: Optional[torch.Tensor] = None,
         gold_label_scores: Optional[torch.Tensor] = None,
-        extra_targets: Optional[Dict[str, torch.Tensor]] = None,
+        extra_targets: Optional[dict[str, torch.Tensor]] = None,
     ) -> torch.Tensor:
         """Cross-entropy of gold heads and of gold labels at gold heads, averaged over words, plus
         the weighted cross-entropies of the extra heads whose gold tags `extra_targets` holds.
@@ -281,7 +281,7 @@ class BiaffineDependencyParser(Model, Distillable):
         return loss
 
     # ------------------------------------------------------------------ decode
-    def decode(self, scores: Dict[str, torch.Tensor]) -> Dict[str, torch.Tensor]:
+    def decode(self, scores: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
         """Well-formed trees (greedy, MST where greedy is not a tree), then labels at those heads."""
         mask = scores["mask"]
         lengths = mask.sum(-1) - 1
@@ -300,8 +300,8 @@ class BiaffineDependencyParser(Model, Distillable):
         return labels.get(ROOT_RELATION) if len(labels) > 1 else None
 
     def greedy_attachments(
-        self, scores: Dict[str, torch.Tensor], gold_label_scores: torch.Tensor
-    ) -> Dict[str, torch.Tensor]:
+        self, scores: dict[str, torch.Tensor], gold_label_scores: torch.Tensor
+    ) -> dict[str, torch.Tensor]:
         """Training figures: each word's highest-scoring head (no tree constraint, no MST) and, as
         its label, the best label at the gold head (`gold_label_scores`, which the loss computes
         anyway). UAS / LAS come out as with the labels of the greedy heads: a label counts only
@@ -321,17 +321,17 @@ class BiaffineDependencyParser(Model, Distillable):
         upos: Optional[torch.Tensor] = None,
         head_indices: Optional[torch.Tensor] = None,
         head_tags: Optional[torch.Tensor] = None,
-        metadata: Optional[List[Dict[str, Any]]] = None,
+        metadata: Optional[list[dict[str, Any]]] = None,
         lemma_rules: Optional[torch.Tensor] = None,
         feats: Optional[torch.Tensor] = None,
         xpos: Optional[torch.Tensor] = None,
-    ) -> Dict[str, torch.Tensor]:
+    ) -> dict[str, torch.Tensor]:
         scores = self.score(words, upos if self.upos_embedding is not None else None)
         given = {"lemma_rules": lemma_rules, "feats": feats, "xpos": xpos}
-        extra_targets: Dict[str, torch.Tensor] = {
+        extra_targets: dict[str, torch.Tensor] = {
             field: tensor for field, tensor in given.items() if field in self.extra_heads and tensor is not None
         }
-        output: Dict[str, Any] = {}
+        output: dict[str, Any] = {}
         gold_label_scores: Optional[torch.Tensor] = None
         if head_indices is not None and head_tags is not None:
             # shared by the loss (and a distiller's KL term) and the training figures
@@ -356,7 +356,7 @@ class BiaffineDependencyParser(Model, Distillable):
                         extra_targets=extra_targets,
                     )
                 )
-        decoded: Optional[Dict[str, torch.Tensor]] = None
+        decoded: Optional[dict[str, torch.Tensor]] = None
         if not self.training:
             decoded = self.decode(scores)
             output.update(decoded)
@@ -374,8 +374,8 @@ class BiaffineDependencyParser(Model, Distillable):
 
     def _update_metrics(
         self,
-        scores: Dict[str, torch.Tensor],
-        decoded: Dict[str, torch.Tensor],
+        scores: dict[str, torch.Tensor],
+        decoded: dict[str, torch.Tensor],
         upos: Optional[torch.Tensor],
         head_indices: Optional[torch.Tensor],
         head_tags: Optional[torch.Tensor],
@@ -392,7 +392,7 @@ class BiaffineDependencyParser(Model, Distillable):
         """(batch, n) word heads -> (batch, n+1) with ROOT's own (unused) head 0 in front."""
         return torch.cat([heads.new_zeros(heads.size(0), 1), heads], dim=1)
 
-    def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
+    def make_output_human_readable(self, output_dict: dict[str, Any]) -> dict[str, Any]:
         """Per sentence: `predicted_heads`, `predicted_deprels` and maybe `predicted_upos`, unpadded;
         with the extra heads also `predicted_lemmas` (the scripts applied to the words),
         `predicted_feats` and `predicted_xpos`."""
@@ -411,7 +411,7 @@ class BiaffineDependencyParser(Model, Distillable):
                 [self.vocab.get_token_from_index(t, UPOS_NAMESPACE) for t in tags[:n]]
                 for tags, n in zip(upos_batch, lengths)
             ]
-        for option, (field, namespace, key) in EXTRA_HEADS.items():
+        for field, namespace, key in EXTRA_HEADS.values():
             if field not in extra:
                 continue
             tags = [
@@ -430,7 +430,7 @@ class BiaffineDependencyParser(Model, Distillable):
             output_dict[f"predicted_{key}"] = tags
         return output_dict
 
-    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+    def get_metrics(self, reset: bool = False) -> dict[str, float]:
         scores = self._attachment_scores.get_metric(reset)
         metrics = {"UAS": scores["UAS"], "LAS": scores["LAS"]}
         if self._upos_accuracy is not None:

@@ -7,7 +7,7 @@ contextual layer outputs; there `pretrained_file` names the trained LM archive t
 
 import logging
 import math
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -85,7 +85,7 @@ class DenseLanguageModel(Model):
         direction: str = "forward",
         dropout: float = 0.0,
         layer_dropout: float = 0.0,
-        cutoffs: Optional[List[int]] = None,
+        cutoffs: Optional[list[int]] = None,
         namespace: str = "tokens",
         with_softmax: bool = True,
         pretrained_file: Optional[str] = None,
@@ -143,7 +143,7 @@ class DenseLanguageModel(Model):
 
     def layer_outputs(
         self, token_ids: torch.Tensor, mask: torch.Tensor, gates: Optional[torch.Tensor] = None
-    ) -> List[torch.Tensor]:
+    ) -> list[torch.Tensor]:
         """Each layer's `(batch, seq_len, hidden_dim)` output, in text order, times its gate."""
         embedded = self._embed(token_ids, mask)
         outputs = self.rnn(embedded, gates)
@@ -156,7 +156,7 @@ class DenseLanguageModel(Model):
             token_ids = reverse_padded(token_ids, mask)
         return self.dropout(self.embedding(token_ids))  # (batch, seq_len, embedding_dim)
 
-    def forward(self, tokens: TextFieldTensors) -> Dict[str, torch.Tensor]:
+    def forward(self, tokens: TextFieldTensors) -> dict[str, torch.Tensor]:
         if not self.with_softmax:
             raise ConfigurationError("this LM was built with with_softmax=False and cannot score text")
         mask = get_text_field_mask(tokens)  # (batch, seq_len)
@@ -171,7 +171,7 @@ class DenseLanguageModel(Model):
         target_mask = mask[:, 1:] & mask[:, :-1]
         inputs = projected[:, :-1][target_mask]  # (num_targets, projection_dim)
         targets = token_ids[:, 1:][target_mask]  # (num_targets,)
-        output: Dict[str, torch.Tensor] = {}
+        output: dict[str, torch.Tensor] = {}
         if targets.numel() == 0:  # single-word sentences only: nothing to predict
             output["loss"] = projected.sum() * 0.0
             return output
@@ -180,7 +180,7 @@ class DenseLanguageModel(Model):
         output["loss"] = loss
         return output
 
-    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+    def get_metrics(self, reset: bool = False) -> dict[str, float]:
         nll = self._nll.get_metric(reset)
         return {"nll": nll, "perplexity": math.exp(min(nll, 50.0))}
 
@@ -194,7 +194,7 @@ def _load_pretrained(pretrained_file: str) -> DenseLanguageModel:
     return model
 
 
-def _check_same_architecture(path: str, pretrained: DenseLanguageModel, wanted: Dict[str, Any]) -> None:
+def _check_same_architecture(path: str, pretrained: DenseLanguageModel, wanted: dict[str, Any]) -> None:
     found = dict(
         embedding_dim=pretrained.embedding_dim,
         hidden_dim=pretrained.rnn.hidden_dim,

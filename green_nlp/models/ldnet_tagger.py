@@ -1,8 +1,9 @@
 """LD-Net's sequence labeler (Liu et al. 2018): characters + words + frozen dense LMs -> BiLSTM -> CRF."""
 
 import logging
+from collections.abc import Sequence
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Union, cast
+from typing import Any, Optional, Union, cast
 
 import torch
 from allennlp.common import Params
@@ -65,7 +66,7 @@ class SpanF1WithUnseenGold(SpanBasedF1Measure):
         predictions: torch.Tensor,
         gold_labels: torch.Tensor,
         mask: Optional[torch.BoolTensor] = None,
-        gold_tags: Optional[List[List[str]]] = None,  # type: ignore[override]  # one more keyword
+        gold_tags: Optional[list[list[str]]] = None,  # type: ignore[override]  # one more keyword
     ) -> None:
         unseen = gold_labels == UNSEEN_LABEL
         if mask is not None:
@@ -142,7 +143,7 @@ class LdNetTagger(Model):
         vocab: Vocabulary,
         text_field_embedder: TextFieldEmbedder,
         encoder: Seq2SeqEncoder,
-        language_models: Optional[List[DenseLanguageModel]] = None,
+        language_models: Optional[list[DenseLanguageModel]] = None,
         lm_projection_dim: int = 100,
         lm_indexer_key: str = "ldnet_lm",
         gates_trainable: bool = False,
@@ -217,11 +218,11 @@ class LdNetTagger(Model):
             lm.eval()
         return self
 
-    def _lms(self) -> List[DenseLanguageModel]:
+    def _lms(self) -> list[DenseLanguageModel]:
         """The language models, typed (a ModuleList yields plain Modules)."""
         return [cast(DenseLanguageModel, lm) for lm in self.language_models]
 
-    def gates_per_lm(self) -> List[torch.Tensor]:
+    def gates_per_lm(self) -> list[torch.Tensor]:
         """`lm_gates` split into one `(num_layers,)` tensor per language model."""
         sizes = [lm.rnn.num_layers for lm in self._lms()]
         return list(torch.split(self.lm_gates, sizes)) if sizes else []
@@ -260,19 +261,19 @@ class LdNetTagger(Model):
             logits, tags, mask = logits[keep], tags[keep], mask[keep]
         return -self.crf(logits, tags, mask) / logits.size(0)
 
-    def _decode(self, logits: torch.Tensor, mask: torch.Tensor) -> List[List[int]]:
+    def _decode(self, logits: torch.Tensor, mask: torch.Tensor) -> list[list[int]]:
         return batched_viterbi_tags(self.crf, logits, mask)  # same paths as crf.viterbi_tags, one loop per batch
 
     def forward(
         self,
         tokens: TextFieldTensors,
         tags: Optional[torch.LongTensor] = None,
-        metadata: Optional[List[Dict[str, Any]]] = None,
-    ) -> Dict[str, Any]:
+        metadata: Optional[list[dict[str, Any]]] = None,
+    ) -> dict[str, Any]:
         mask = util.get_text_field_mask(tokens)  # (batch, seq_len)
         logits = self._score(tokens, mask)
         predicted = self._decode(logits, mask)
-        output: Dict[str, Any] = {"logits": logits, "mask": mask, "predicted_tags": predicted}
+        output: dict[str, Any] = {"logits": logits, "mask": mask, "predicted_tags": predicted}
         if metadata is not None:
             output["words"] = [m["words"] for m in metadata]
         if tags is not None:
@@ -280,11 +281,11 @@ class LdNetTagger(Model):
             one_hot = torch.zeros_like(logits)
             for i, path in enumerate(predicted):
                 one_hot[i, torch.arange(len(path)), torch.tensor(path, dtype=torch.long)] = 1
-            gold_tags: Optional[List[Any]] = [m.get("tags") for m in metadata] if metadata else None
+            gold_tags: Optional[list[Any]] = [m.get("tags") for m in metadata] if metadata else None
             self._f1(one_hot, tags, mask, gold_tags=gold_tags)
         return output
 
-    def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
+    def make_output_human_readable(self, output_dict: dict[str, Any]) -> dict[str, Any]:
         output_dict["tags"] = [
             [self.vocab.get_token_from_index(t, LABELS) for t in path] for path in output_dict["predicted_tags"]
         ]
@@ -293,7 +294,7 @@ class LdNetTagger(Model):
     def active_lm_layers(self) -> int:
         return int((self.lm_gates > 0).sum()) if self.language_models else 0
 
-    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+    def get_metrics(self, reset: bool = False) -> dict[str, float]:
         f1 = self._f1.get_metric(reset)
         metrics = {name: value for name, value in f1.items() if "overall" in name}
         if self.language_models:

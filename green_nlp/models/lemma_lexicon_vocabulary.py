@@ -8,7 +8,8 @@ trained with the LEMMA head carries its dictionary with no extra step:
 reloads it with the plain `from_files`, so loading needs nothing of this module.
 """
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import Instance, Vocabulary

@@ -5,7 +5,7 @@ n-grams -> two fully connected layers -> logits. Per text the cost is one embedd
 n-gram plus two small matrix products, whatever the table's size.
 """
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -126,7 +126,7 @@ class NgramDan(Model, Distillable):
 
     def forward(
         self, ngrams: torch.Tensor, label: Optional[torch.Tensor] = None, teacher_logits: Optional[torch.Tensor] = None
-    ) -> Dict[str, torch.Tensor]:
+    ) -> dict[str, torch.Tensor]:
         pooled = self.encode(ngrams)
         # (batch, hidden_dim)
         hidden = self.activation(self.hidden(self.dropout(pooled)))
@@ -157,13 +157,13 @@ class NgramDan(Model, Distillable):
             LogitDistillationInput(logits[seen], None if teacher_logits is None else teacher_logits[seen], label[seen])
         )
 
-    def make_output_human_readable(self, output_dict: Dict[str, Any]) -> Dict[str, Any]:
+    def make_output_human_readable(self, output_dict: dict[str, Any]) -> dict[str, Any]:
         names = self.vocab.get_index_to_token_vocabulary(self._label_namespace)
         output_dict["label"] = [names[int(i)] for i in output_dict["probs"].argmax(-1)]
         output_dict["label_names"] = [[names[i] for i in range(len(names))]] * len(output_dict["label"])
         return output_dict
 
-    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+    def get_metrics(self, reset: bool = False) -> dict[str, float]:
         metrics = {}
         if self.accuracy.total_count:
             metrics["accuracy"] = self.accuracy.get_metric(reset)

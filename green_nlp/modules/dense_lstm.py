@@ -1,7 +1,7 @@
 """Densely connected LSTM (LD-Net, Liu et al. 2018): every layer reads the input and all earlier
 layers' outputs, so any layer can be removed without cutting off the ones above it."""
 
-from typing import List, Optional
+from typing import Optional
 
 import torch
 from allennlp.common import FromParams
@@ -59,7 +59,7 @@ class DenseLstm(torch.nn.Module, FromParams):
         """Size of the concatenated layer outputs (the input is not included)."""
         return self.num_layers * self.hidden_dim
 
-    def forward(self, inputs: torch.Tensor, gates: Optional[torch.Tensor] = None) -> List[torch.Tensor]:
+    def forward(self, inputs: torch.Tensor, gates: Optional[torch.Tensor] = None) -> list[torch.Tensor]:
         """
         # Parameters
 
@@ -74,7 +74,7 @@ class DenseLstm(torch.nn.Module, FromParams):
         if gates is not None and gates.shape != (self.num_layers,):
             raise ValueError(f"expected {self.num_layers} gates, got shape {tuple(gates.shape)}")
         state = inputs  # (batch, seq_len, input_dim + i * hidden_dim)
-        outputs: List[torch.Tensor] = []
+        outputs: list[torch.Tensor] = []
         for i, layer in enumerate(self.layers):
             output, _ = layer(self._dropout(state))  # (batch, seq_len, hidden_dim)
             if gates is not None:
@@ -86,7 +86,7 @@ class DenseLstm(torch.nn.Module, FromParams):
             state = torch.cat([state, passed_up], dim=-1)
         return outputs
 
-    def kept_copy(self, kept_layers: List[int]) -> "DenseLstm":
+    def kept_copy(self, kept_layers: list[int]) -> "DenseLstm":
         """A smaller `DenseLstm` made of `kept_layers` only, with their weights.
 
         The dense connections mean each kept layer's input weights lose the columns that read the
@@ -104,7 +104,7 @@ class DenseLstm(torch.nn.Module, FromParams):
         return pruned
 
 
-def kept_input_columns(input_dim: int, hidden_dim: int, kept_layers: List[int]) -> List[int]:
+def kept_input_columns(input_dim: int, hidden_dim: int, kept_layers: list[int]) -> list[int]:
     """Columns of `[input, out_0, ..., out_{L-1}]` that belong to the input or a kept layer."""
     columns = list(range(input_dim))
     for layer in kept_layers:

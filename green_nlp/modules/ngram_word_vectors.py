@@ -10,7 +10,6 @@ keep their random start, so an n-gram can still learn what its words' mean does 
 """
 
 import logging
-from typing import Dict, List, Set, Tuple
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -19,10 +18,10 @@ from allennlp.modules.token_embedders.embedding import EmbeddingsTextFile
 logger = logging.getLogger(__name__)
 
 
-def read_word_vectors(path: str, words: Set[str]) -> Dict[str, torch.Tensor]:
+def read_word_vectors(path: str, words: set[str]) -> dict[str, torch.Tensor]:
     """The vectors of `words` found in a GloVe-style text file (plain or .gz, one `word v1 ... vd`
     a line; AllenNLP's reader). Lines with the wrong number of values are skipped with a warning."""
-    vectors: Dict[str, torch.Tensor] = {}
+    vectors: dict[str, torch.Tensor] = {}
     dim = None
     skipped = 0
     with EmbeddingsTextFile(path) as lines:
@@ -42,7 +41,7 @@ def read_word_vectors(path: str, words: Set[str]) -> Dict[str, torch.Tensor]:
     return vectors
 
 
-def ngram_vectors(ngrams: List[str], path: str, embedding_dim: int) -> Tuple[torch.Tensor, torch.Tensor]:
+def ngram_vectors(ngrams: list[str], path: str, embedding_dim: int) -> tuple[torch.Tensor, torch.Tensor]:
     """(len(ngrams), d) mean word vector of each n-gram (space-separated words) and a (len(ngrams),)
     bool mask of the n-grams with at least one known word; d is the file's dimension, which must
     not exceed `embedding_dim`."""
@@ -71,7 +70,7 @@ def ngram_vectors(ngrams: List[str], path: str, embedding_dim: int) -> Tuple[tor
     return table, known
 
 
-def initialise_from_word_vectors(weight: torch.Tensor, ngrams: List[str], path: str, init_std: float) -> int:
+def initialise_from_word_vectors(weight: torch.Tensor, ngrams: list[str], path: str, init_std: float) -> int:
     """Write the n-grams' mean word vectors into the first columns of `weight` (row i is ngrams[i];
     an empty string marks a row to leave alone, e.g. padding), rescaled so their standard deviation
     equals `init_std`, the random part's. Returns how many rows were set."""

@@ -2,7 +2,7 @@
 multiply-adds of the matrix products (element-wise gate arithmetic and embedding look-ups are
 left out; they are small and the same for every variant)."""
 
-from typing import Any, Dict
+from typing import Any
 
 import torch
 
@@ -35,7 +35,7 @@ def ldnet_lm_flops_per_token(model: torch.nn.Module) -> int:
     )
 
 
-def ldnet_tagger_flops_per_token(model: Any, mean_word_chars: float) -> Dict[str, float]:
+def ldnet_tagger_flops_per_token(model: Any, mean_word_chars: float) -> dict[str, float]:
     """FLOPs per word of an `green_ldnet_tagger`, split into LMs and the rest.
 
     Character LSTMs (inside the text field embedder) run `mean_word_chars` steps per word (the

@@ -7,15 +7,13 @@ transition scores, constraints and the -10000 "impossible" score are the CRF's o
 `viterbi_tags` builds them, so the paths are the same (the tests compare the two).
 """
 
-from typing import List, Tuple
-
 import torch
 from allennlp.modules import ConditionalRandomField
 
 IMPOSSIBLE = -10000.0  # allennlp's score for a transition the constraints forbid
 
 
-def constrained_transitions(crf: ConditionalRandomField) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def constrained_transitions(crf: ConditionalRandomField) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(tag -> tag, start -> tag, tag -> end) scores with forbidden transitions set to IMPOSSIBLE."""
     tags = crf.num_tags
     allowed = crf._constraint_mask.detach()
@@ -34,7 +32,7 @@ def constrained_transitions(crf: ConditionalRandomField) -> Tuple[torch.Tensor, 
     return transitions, to_first, from_last
 
 
-def batched_viterbi_tags(crf: ConditionalRandomField, logits: torch.Tensor, mask: torch.Tensor) -> List[List[int]]:
+def batched_viterbi_tags(crf: ConditionalRandomField, logits: torch.Tensor, mask: torch.Tensor) -> list[list[int]]:
     """Best tag sequence per sentence; `logits` (batch, time, tags), `mask` (batch, time) a prefix
     mask. Same result as `[path for path, _ in crf.viterbi_tags(logits, mask)]`."""
     transitions, to_first, from_last = constrained_transitions(crf)

@@ -31,7 +31,7 @@ Two patches must act before that, so their callers apply them by name (`apply_on
 
 import importlib
 import logging
-from typing import Any, Dict, List
+from typing import Any
 
 from green_nlp.patches.versions import check
 
@@ -53,15 +53,15 @@ PATCHES = (
 )
 
 # Applied by name where they are needed (patch -> who applies it), not by apply_all().
-APPLIED_ELSEWHERE: Dict[str, str] = {
+APPLIED_ELSEWHERE: dict[str, str] = {
     "registry_lookup": "green_nlp._allennlp_hook",
     "nltk_download": "green_nlp.cli",
 }
 
-_APPLIED: List[str] = []
+_APPLIED: list[str] = []
 
 
-def apply_all() -> List[str]:
+def apply_all() -> list[str]:
     """Apply every patch whose allennlp version matches; returns the names this call changed something for.
 
     A patch written for another allennlp release is skipped with a warning, or is an error
@@ -90,6 +90,6 @@ def apply_one(name: str, *args: Any) -> bool:
     return True
 
 
-def applied() -> List[str]:
+def applied() -> list[str]:
     """Every patch applied in this process so far."""
     return list(_APPLIED)

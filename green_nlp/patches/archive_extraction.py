@@ -16,8 +16,9 @@ import shutil
 import tarfile
 import tempfile
 import zlib
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Dict, Iterator, Optional
+from typing import Optional
 
 from allennlp.common.checks import ConfigurationError
 
@@ -28,7 +29,7 @@ WRITTEN_FOR = WrittenFor("allennlp", ALLENNLP_VERSION, required=True)
 
 # extraction folder -> the archive extracted into it, so that a refusal while loading the folder's
 # weights can name the archive the user gave (allennlp passes on only the temporary folder)
-_SOURCES: Dict[str, str] = {}
+_SOURCES: dict[str, str] = {}
 _MAX_SOURCES = 64
 
 

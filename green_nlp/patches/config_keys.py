@@ -20,20 +20,21 @@ so nothing allennlp accepted on purpose is refused.
 import difflib
 import functools
 import inspect
-from typing import Any, Callable, Iterable, List, Set
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
 
 WRITTEN_FOR = WrittenFor("allennlp", ALLENNLP_VERSION)
 
 
-def _named(parameters: Iterable[inspect.Parameter]) -> Set[str]:
+def _named(parameters: Iterable[inspect.Parameter]) -> set[str]:
     """Names a caller can pass by keyword (not `self`, `*args` or `**kwargs`)."""
     skipped = (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.POSITIONAL_ONLY)
     return {p.name for p in parameters if p.kind not in skipped and p.name != "self"}
 
 
-def valid_keys(constructor: Callable[..., Any], cls: type) -> Set[str]:
+def valid_keys(constructor: Callable[..., Any], cls: type) -> set[str]:
     """Every config key `cls` can be built with through `constructor`."""
     from allennlp.common.from_params import infer_params
 
@@ -53,7 +54,7 @@ def valid_keys(constructor: Callable[..., Any], cls: type) -> Set[str]:
 
 def unknown_key_message(section: str, class_name: str, key: str, valid: Iterable[str]) -> str:
     """`trainer.num_epoch: GradientDescentTrainer has no parameter 'num_epoch'; did you mean 'num_epochs'?`"""
-    choices: List[str] = sorted(valid)
+    choices: list[str] = sorted(valid)
     close = difflib.get_close_matches(key, choices, n=1, cutoff=0.6)
     hint = f"did you mean {close[0]!r}?" if close else f"its parameters are {', '.join(choices) or '(none)'}"
     return f"{section}{key}: {class_name} has no parameter {key!r}; {hint}"

@@ -14,7 +14,8 @@ Outside distributed runs allennlp's figures are unchanged (tests/distributed/met
 """
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, Callable, DefaultDict, Dict, List, Optional
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Optional
 
 import torch
 import torch.distributed as dist
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 WRITTEN_FOR = WrittenFor("allennlp", ALLENNLP_VERSION)
 
 ORIGINAL_ATTACHMENT_SCORES_CALL: Optional[Callable[..., None]] = None  # allennlp's own, for tests
-ORIGINAL_SPAN_F1_GET_METRIC: Optional[Callable[..., Dict[str, float]]] = None
+ORIGINAL_SPAN_F1_GET_METRIC: Optional[Callable[..., dict[str, float]]] = None
 
 
 def _attachment_scores_call(
@@ -78,7 +79,7 @@ def _attachment_scores_call(
     self._total_words += totals[5]
 
 
-def _span_f1_get_metric(self: "SpanBasedF1Measure", reset: bool = False) -> Dict[str, float]:
+def _span_f1_get_metric(self: "SpanBasedF1Measure", reset: bool = False) -> dict[str, float]:
     """allennlp's span F1 from the counts of every worker."""
     from allennlp.common.util import is_distributed
 
@@ -86,15 +87,15 @@ def _span_f1_get_metric(self: "SpanBasedF1Measure", reset: bool = False) -> Dict
     if not is_distributed():
         return ORIGINAL_SPAN_F1_GET_METRIC(self, reset)
     local = (dict(self._true_positives), dict(self._false_positives), dict(self._false_negatives))
-    gathered: List[Any] = [None] * dist.get_world_size()
+    gathered: list[Any] = [None] * dist.get_world_size()
     dist.all_gather_object(gathered, local)
-    totals: List[DefaultDict[str, int]] = [defaultdict(int), defaultdict(int), defaultdict(int)]
+    totals: list[defaultdict[str, int]] = [defaultdict(int), defaultdict(int), defaultdict(int)]
     for counts in gathered:
         for total, part in zip(totals, counts):
             for tag, value in part.items():
                 total[tag] += value
     true_positives, false_positives, false_negatives = totals
-    metrics: Dict[str, float] = {}
+    metrics: dict[str, float] = {}
     for tag in set(true_positives) | set(false_positives) | set(false_negatives):
         precision, recall, f1 = self._compute_metrics(true_positives[tag], false_positives[tag], false_negatives[tag])
         metrics.update({f"precision-{tag}": precision, f"recall-{tag}": recall, f"f1-measure-{tag}": f1})

@@ -8,7 +8,8 @@ replacement leaves the process group and drops those instances first, so the tes
 as in one process over the whole file. Outside distributed runs nothing changes.
 """
 
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Optional
 
 import torch.distributed as dist
 
@@ -22,7 +23,7 @@ WRITTEN_FOR = WrittenFor("allennlp", ALLENNLP_VERSION)
 ORIGINAL_TRAIN_MODEL_FINISH: Optional[Callable[..., Any]] = None
 
 
-def _finish(self: "TrainModel", metrics: Dict[str, Any]) -> Any:
+def _finish(self: "TrainModel", metrics: dict[str, Any]) -> Any:
     """allennlp's `finish`, with the test evaluation (primary worker only) outside the process group."""
     from allennlp.common.util import is_distributed
 

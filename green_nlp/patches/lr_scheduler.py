@@ -8,7 +8,7 @@ takes `verbose` nothing is changed.
 
 import functools
 import inspect
-from typing import Any, Dict, List, Union
+from typing import Any, Union
 
 import torch
 
@@ -47,11 +47,11 @@ def apply() -> bool:
         threshold_mode: str = "rel",
         threshold: float = 1e-4,
         cooldown: int = 0,
-        min_lr: Union[float, List[float]] = 0,
+        min_lr: Union[float, list[float]] = 0,
         eps: float = 1e-8,
     ) -> None:
         # allennlp's annotations say `str` where torch's say Literal[...]: the values pass through as given
-        options: Dict[str, Any] = dict(
+        options: dict[str, Any] = dict(
             mode=mode,
             factor=factor,
             patience=patience,

@@ -20,8 +20,9 @@ returns True the first time, False after.
 
 import json
 import logging
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 from allennlp.common.util import JsonDict
 
@@ -62,7 +63,7 @@ class _InOrder:
 
     def __init__(self, manager: Any) -> None:
         self._manager = manager
-        self._pending: List[Tuple[int, str, Optional[str]]] = []
+        self._pending: list[tuple[int, str, Optional[str]]] = []
         self._index = 0
 
     def write(self, text: str) -> None:  # a good line's output (dumped by `_model`'s dump)
@@ -108,7 +109,7 @@ def _model(predictor: Any) -> Any:
         if isinstance(inputs.json, dict):
             inputs.json.setdefault("line", number)  # the parser's own error records and warnings name it
 
-    def predict_batch(batch: List[_Input]) -> Sequence[Any]:
+    def predict_batch(batch: list[_Input]) -> Sequence[Any]:
         results = base.predict_batch([inputs.json for inputs in batch])
         if len(results) != len(batch):
             raise ConfigurationError(f"the predictor returned {len(results)} results for {len(batch)} inputs")
@@ -117,7 +118,7 @@ def _model(predictor: Any) -> Any:
             for inputs, result in zip(batch, results)
         ]
 
-    def dump(numbered: Tuple[int, str, JsonDict]) -> str:
+    def dump(numbered: tuple[int, str, JsonDict]) -> str:
         number, echo, result = numbered
         text = _Text(base.dump(result))
         text.number, text.echo = number, echo

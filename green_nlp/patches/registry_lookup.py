@@ -12,7 +12,8 @@ that imports green_nlp before allennlp then calls `green_nlp.register()` itself.
 """
 
 import sys
-from typing import Any, Callable, Dict
+from collections.abc import Callable
+from typing import Any
 
 from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
 
@@ -33,7 +34,7 @@ def apply(register: Callable[[], None]) -> bool:
     """Wrap the lookups so that the first one (outside an import) calls `register`; False if already wrapped."""
     from allennlp.common.registrable import Registrable
 
-    originals: Dict[str, Any] = {name: Registrable.__dict__[name] for name in LOOKUPS}
+    originals: dict[str, Any] = {name: Registrable.__dict__[name] for name in LOOKUPS}
     if any(getattr(original.__func__, "_green_register", None) for original in originals.values()):
         return False
 

@@ -20,7 +20,8 @@ import logging
 import os
 import pickle
 import re
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any, Optional
 
 from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
 

@@ -2,7 +2,7 @@
 
 import json
 import logging
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 from allennlp.common.util import JsonDict, sanitize
 from allennlp.data import DatasetReader, Instance
@@ -82,7 +82,7 @@ class DependencyParserPredictor(Predictor):
             return record
         return {"sentence": line.strip(), "line": self._line_number}
 
-    def _sentences(self, inputs: JsonDict) -> List[Dict[str, Any]]:
+    def _sentences(self, inputs: JsonDict) -> list[dict[str, Any]]:
         check_json_fields(inputs)
         if "words" in inputs:
             words, upos = list(inputs["words"]), inputs.get("upos")
@@ -98,7 +98,7 @@ class DependencyParserPredictor(Predictor):
             raise ValueError("no words to parse in 'sentence'")
         return sentences
 
-    def _check(self, words: List[str]) -> None:
+    def _check(self, words: list[str]) -> None:
         if not words:
             raise ValueError("no tokens to parse")
         if len(words) > self._max_sentence_length:
@@ -115,10 +115,10 @@ class DependencyParserPredictor(Predictor):
     def predict_json(self, inputs: JsonDict) -> JsonDict:
         return self.predict_batch_json([inputs])[0]
 
-    def predict_batch_json(self, inputs: List[JsonDict]) -> List[JsonDict]:
+    def predict_batch_json(self, inputs: list[JsonDict]) -> list[JsonDict]:
         """All sentences of all lines go through the model as one batch, then regroup per line."""
-        per_line: List[Any] = []
-        instances: List[Instance] = []
+        per_line: list[Any] = []
+        instances: list[Instance] = []
         for record in inputs:
             try:
                 sentences = self._sentences(record)
@@ -152,7 +152,7 @@ class DependencyParserPredictor(Predictor):
     def predict_instance(self, instance: Instance) -> JsonDict:
         return self.predict_batch_instance([instance])[0]
 
-    def predict_batch_instance(self, instances: List[Instance]) -> List[JsonDict]:
+    def predict_batch_instance(self, instances: list[Instance]) -> list[JsonDict]:
         """CoNLL-U input (`--use-dataset-reader`): keep the file's other columns in the output."""
         outputs = self._predict(instances)
         results = []
@@ -169,7 +169,7 @@ class DependencyParserPredictor(Predictor):
             results.append({"sentences": [record]})
         return sanitize(results)
 
-    def _predict(self, instances: List[Instance]) -> List[Dict[str, Any]]:
+    def _predict(self, instances: list[Instance]) -> list[dict[str, Any]]:
         if not instances:
             return []
         for instance in instances:
@@ -177,7 +177,7 @@ class DependencyParserPredictor(Predictor):
         return self._model.forward_on_instances(instances)
 
     @staticmethod
-    def _sentence_record(words: List[str], upos: Optional[List[str]], output: Dict[str, Any]) -> Dict[str, Any]:
+    def _sentence_record(words: list[str], upos: Optional[list[str]], output: dict[str, Any]) -> dict[str, Any]:
         """The sentence's JSON record; `lemmas`, `xpos`, `feats` only from a model with those heads."""
         record = {
             "words": words,
@@ -203,7 +203,7 @@ class DependencyParserPredictor(Predictor):
         )
 
 
-def with_multiword_tokens(block: str, multiword_tokens: Optional[List[List[str]]]) -> str:
+def with_multiword_tokens(block: str, multiword_tokens: Optional[list[list[str]]]) -> str:
     """A CoNLL-U block with each multiword-token line (its 10 columns, ID `first-last`) put back
     before the line of its first word, where the format has it."""
     if not multiword_tokens:

@@ -1,7 +1,7 @@
 """`allennlp predict` for the LD-Net tagger: raw text in, words + BIOES tags + typed spans out."""
 
 import json
-from typing import Any, Dict, List
+from typing import Any
 
 from allennlp.common.util import JsonDict, sanitize
 from allennlp.data import DatasetReader, Instance
@@ -41,7 +41,7 @@ class SentenceTaggerPredictor(Predictor):
         record = json_object(line)
         return record if record is not None else {"sentence": line.strip()}
 
-    def _sentences(self, inputs: JsonDict) -> List[List[str]]:
+    def _sentences(self, inputs: JsonDict) -> list[list[str]]:
         check_json_fields(inputs)
         if "words" in inputs:
             return [list(inputs["words"])] if inputs["words"] else []
@@ -56,14 +56,14 @@ class SentenceTaggerPredictor(Predictor):
     def predict_json(self, inputs: JsonDict) -> JsonDict:
         return self.predict_batch_json([inputs])[0]
 
-    def predict_batch_json(self, inputs: List[JsonDict]) -> List[JsonDict]:
+    def predict_batch_json(self, inputs: list[JsonDict]) -> list[JsonDict]:
         """Every sentence of every line in one batch, regrouped per line in input order."""
         per_line = [self._sentences(record) for record in inputs]
         instances = [self._dataset_reader.text_to_instance(words) for sentences in per_line for words in sentences]
         outputs = self._model.forward_on_instances(instances) if instances else []
         results, position = [], 0
         for sentences in per_line:
-            record: Dict[str, Any] = {"words": [], "tags": [], "sentence_starts": [], "spans": []}
+            record: dict[str, Any] = {"words": [], "tags": [], "sentence_starts": [], "spans": []}
             for words in sentences:
                 tags = outputs[position]["tags"]
                 position += 1

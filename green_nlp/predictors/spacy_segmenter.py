@@ -1,6 +1,6 @@
 """Rule-based tokenization and sentence splitting with spaCy, needing no downloaded model."""
 
-from typing import Any, List
+from typing import Any
 
 from green_nlp.runtime.parser_segmenter import TextSegmenter
 
@@ -21,6 +21,6 @@ class SpacySegmenter(TextSegmenter):
     def nlp(self) -> Any:
         return self._pipeline()
 
-    def split(self, text: str) -> List[List[str]]:
+    def split(self, text: str) -> list[list[str]]:
         """Words of each sentence of `text`."""
         return [words for _, words in self.segment(text)]

@@ -2,7 +2,7 @@
 text in, one document per line; JSON lines out with `label`, `probs` and `label_names`."""
 
 import json
-from typing import Any, Dict, List
+from typing import Any
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.util import JsonDict, sanitize
@@ -65,12 +65,12 @@ class TextClassifierPredictor(Predictor):
         names = getattr(self._dataset_reader, "label_names", None) or {}
         return names.get(label, label)
 
-    def _label_names(self) -> List[str]:
+    def _label_names(self) -> list[str]:
         namespace = getattr(self._model, "_label_namespace", "labels")
         names = self._model.vocab.get_index_to_token_vocabulary(namespace)
         return [names[i] for i in range(len(names))]
 
-    def _select(self, output: Dict[str, Any]) -> JsonDict:
+    def _select(self, output: dict[str, Any]) -> JsonDict:
         selected = {key: output[key] for key in OUTPUT_KEYS if key in output}
         selected["label_names"] = [
             self._readable(str(name)) for name in selected.get("label_names", self._label_names())
@@ -86,7 +86,7 @@ class TextClassifierPredictor(Predictor):
     def predict_instance(self, instance: Instance) -> JsonDict:
         return self._select(super().predict_instance(instance))
 
-    def predict_batch_instance(self, instances: List[Instance]) -> List[JsonDict]:
+    def predict_batch_instance(self, instances: list[Instance]) -> list[JsonDict]:
         return [self._select(output) for output in super().predict_batch_instance(instances)]
 
     def dump_line(self, outputs: JsonDict) -> str:

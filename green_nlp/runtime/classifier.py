@@ -6,10 +6,11 @@ analyzer repeated exactly); the exported graph (`green_nlp.export.dan`) sums the
 runs the two layers, in fp32 or int8 depending on the session the loader opened.
 """
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, ClassVar, Dict, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Any, ClassVar, Optional, Union
 
 import numpy as np
 
@@ -65,8 +66,8 @@ class Classification:
     error: ClassVar[None] = None
 
     label: str
-    probabilities: Dict[str, float]
-    logits: List[float]
+    probabilities: dict[str, float]
+    logits: list[float]
     num_ngrams: int
 
     @property
@@ -74,7 +75,7 @@ class Classification:
         """No n-gram of the text is known: the label is the model's prior, not read from the text."""
         return self.num_ngrams == 0
 
-    def to_json(self) -> Dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The predictor's JSON keys: `probs` in label order, named by `label_names`."""
         return {
             "label": self.label,
@@ -86,13 +87,13 @@ class Classification:
         }
 
 
-def read_ngrams(path: Path) -> List[str]:
+def read_ngrams(path: Path) -> list[str]:
     """The exported n-gram file: one n-gram per line (split on "\\n" only: n-grams hold no newline)."""
     text = path.read_text(encoding="utf-8")
     return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") if text else []
 
 
-def padded_parts(counts: np.ndarray) -> List[np.ndarray]:
+def padded_parts(counts: np.ndarray) -> list[np.ndarray]:
     """Row groups of a batch whose padded size stays near its real size: all rows at once when
     padding costs little, else rows in order of n-gram count, cut where a group would pad past
     the budget."""
@@ -103,8 +104,8 @@ def padded_parts(counts: np.ndarray) -> List[np.ndarray]:
     budget = max(MAX_PADDED_IDS, 4 * total)
     if size * max(1, int(counts.max(initial=0))) <= budget:
         return [np.arange(size)]
-    parts: List[np.ndarray] = []
-    current: List[int] = []
+    parts: list[np.ndarray] = []
+    current: list[int] = []
     for row in np.argsort(counts, kind="stable"):
         if current and (len(current) + 1) * max(1, int(counts[row])) > budget:
             parts.append(np.array(current))
@@ -119,13 +120,13 @@ class ClassifierRuntime:
 
     family = "classifier"
 
-    def __init__(self, folder: Path, meta: Dict[str, Any], session: Any) -> None:
+    def __init__(self, folder: Path, meta: dict[str, Any], session: Any) -> None:
         if current_name(meta.get("model_type", "")) != NGRAM_DAN:
             raise ValueError(f"{folder}: this runtime runs n-gram DAN classifiers, not {meta.get('model_type')!r}")
         self.folder = Path(folder)
         self.meta = meta
         self.session = session
-        self.labels: List[str] = list(meta["labels"])
+        self.labels: list[str] = list(meta["labels"])
         ngram_meta, analyzer = meta["ngrams"], meta["analyzer"]
         ngrams = read_ngrams(self.folder / ngram_meta["file"])
         if len(ngrams) != int(ngram_meta["count"]):
@@ -169,8 +170,8 @@ class ClassifierRuntime:
             batch = list(islice(numbered, batch_size))
             if not batch:
                 return
-            good: List[str] = []
-            failures: Dict[int, InputFailure] = {}
+            good: list[str] = []
+            failures: dict[int, InputFailure] = {}
             for index, text in batch:
                 try:
                     good.append(check_text(text, EMPTY_TEXT))
@@ -187,7 +188,7 @@ class ClassifierRuntime:
                 else:
                     yield result
 
-    def _classify_batch(self, texts: Sequence[str]) -> List[Classification]:
+    def _classify_batch(self, texts: Sequence[str]) -> list[Classification]:
         """Checked texts (`check_text`) -> their classifications, in order."""
         ids, counts = self.extractor.ids(texts)
         parts = padded_parts(counts)

@@ -1,18 +1,18 @@
 """CoNLL-U for parsed sentences, written by the `conllu` package (no torch): the same text the
 `green_dependency_parser` predictor writes for the same record."""
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 import conllu
 
 
-def sentence_to_conllu(sentence: Dict[str, Any]) -> str:
+def sentence_to_conllu(sentence: dict[str, Any]) -> str:
     """One sentence record (`words`, `heads`, `deprels`, optional `upos`, `lemmas`, `xpos`,
     `feats`, `misc`, `comments`) -> a CoNLL-U block ending in a blank line."""
     words = sentence["words"]
     n = len(words)
 
-    def column(name: str) -> List[Optional[str]]:
+    def column(name: str) -> list[Optional[str]]:
         values = sentence.get(name)
         return list(values) if values else [None] * n
 

@@ -3,7 +3,7 @@ be loaded (`ModelFolderError`), one input the model cannot take (`InputError`, y
 `InputFailure` by the *_many calls)."""
 
 from dataclasses import dataclass
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 
 class InputKindError(ValueError):
@@ -62,7 +62,7 @@ class InputFailure:
     def index(self) -> Optional[int]:
         return self.error.index
 
-    def to_json(self) -> Dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {"error": str(self.error)}
 
     def to_conllu(self) -> str:

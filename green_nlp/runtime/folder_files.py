@@ -9,8 +9,9 @@ damaged or swapped after export; they do not make a folder from an untrusted sou
 
 import hashlib
 import logging
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Set, Tuple
+from typing import Any
 
 from green_nlp.runtime.errors import ModelFolderError
 
@@ -19,15 +20,15 @@ logger = logging.getLogger(__name__)
 META_FILE = "green_model.json"
 HASHES_KEY = "sha256"  # file name (relative to the folder) -> hex sha256, beside "files"
 _CHUNK = 1 << 20
-_warned: Set[str] = set()
+_warned: set[str] = set()
 
 
-def named_files(meta: Dict[str, Any]) -> List[Tuple[str, Any]]:
+def named_files(meta: dict[str, Any]) -> list[tuple[str, Any]]:
     """(dotted key, value) of every file name in the metadata: each entry of a "files" object and
     every "file" key, at any depth ("files.int8", "ngrams.file", "card.file", ...)."""
-    found: List[Tuple[str, Any]] = []
+    found: list[tuple[str, Any]] = []
 
-    def walk(node: Dict[str, Any], prefix: str) -> None:
+    def walk(node: dict[str, Any], prefix: str) -> None:
         for key, value in node.items():
             dotted = f"{prefix}{key}"
             if key == HASHES_KEY and not prefix:
@@ -52,7 +53,9 @@ def inside(folder: Path, key: str, name: Any) -> Path:
         root = Path(folder).resolve()
         path = (root / name).resolve()
     except (OSError, ValueError, RuntimeError) as error:  # a NUL byte, a symlink loop
-        raise ModelFolderError(f"{folder}: {META_FILE} key {key} names {name!r}, which cannot be resolved: {error}")
+        raise ModelFolderError(
+            f"{folder}: {META_FILE} key {key} names {name!r}, which cannot be resolved: {error}"
+        ) from None
     if path == root or not path.is_relative_to(root):
         raise ModelFolderError(
             f"{folder}: {META_FILE} key {key} names {name!r}, which resolves outside the folder "
@@ -73,12 +76,12 @@ def _relative(folder: Path, path: Path) -> str:
     return path.relative_to(Path(folder).resolve()).as_posix()
 
 
-def record_hashes(folder: Path, meta: Dict[str, Any], files: Iterable[Tuple[str, Path]]) -> None:
+def record_hashes(folder: Path, meta: dict[str, Any], files: Iterable[tuple[str, Path]]) -> None:
     """Set `meta["sha256"]` to the digest of each (key, resolved path), keyed by its folder-relative name."""
     meta[HASHES_KEY] = {_relative(folder, path): sha256_file(path) for _, path in sorted(files, key=lambda f: f[1])}
 
 
-def check_hashes(folder: Path, meta: Dict[str, Any], files: Iterable[Tuple[str, Path]]) -> None:
+def check_hashes(folder: Path, meta: dict[str, Any], files: Iterable[tuple[str, Path]]) -> None:
     """Refuse a file whose sha256 differs from the recorded one, or that has none recorded.
 
     A folder with no "sha256" map at all was exported before green_nlp recorded hashes: it loads,

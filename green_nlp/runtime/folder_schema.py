@@ -5,10 +5,10 @@ A folder edited by hand or written by another tool may lack a key; the runtime c
 every exported folder of the family has are required here; optional ones keep their defaults.
 """
 
-from typing import Any, Dict, Tuple
+from typing import Any
 
 # family -> (dotted key, the JSON type it must have)
-REQUIRED_KEYS: Dict[str, Tuple[Tuple[str, type], ...]] = {
+REQUIRED_KEYS: dict[str, tuple[tuple[str, type], ...]] = {
     "parser": (
         ("inputs", dict),
         ("inputs.words", dict),
@@ -49,7 +49,7 @@ REQUIRED_KEYS: Dict[str, Tuple[Tuple[str, type], ...]] = {
 _TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer"}
 
 
-def missing_key(meta: Dict[str, Any]) -> str:
+def missing_key(meta: dict[str, Any]) -> str:
     """What is wrong with `meta`'s keys for its family, or "" when nothing is (an unknown family is
     left to the loader, which names the families it knows)."""
     family = meta.get("family")

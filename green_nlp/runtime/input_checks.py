@@ -7,7 +7,8 @@ file readers drop it (else it stays inside the first word and changes its parse)
 empty or hold a tab, line break or NUL, and a UPOS list must have one tag per word.
 """
 
-from typing import Any, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any, Optional
 
 from green_nlp.line_stream import text_problem, word_list_problem
 from green_nlp.runtime.errors import InputError, InputTypeError
@@ -27,7 +28,7 @@ def check_text(text: Any, empty: str) -> str:
     return text
 
 
-def check_tokens(words: Any, upos: Any = None) -> Tuple[List[str], Optional[List[str]]]:
+def check_tokens(words: Any, upos: Any = None) -> tuple[list[str], Optional[list[str]]]:
     """(words, tags) as lists, checked as the CLI checks `{"words": [...], "upos": [...]}`;
     a tuple is taken as a list."""
     words = _as_list("words", words)
@@ -40,7 +41,7 @@ def check_tokens(words: Any, upos: Any = None) -> Tuple[List[str], Optional[List
     return words, upos
 
 
-def _as_list(name: str, values: Any) -> List[str]:
+def _as_list(name: str, values: Any) -> list[str]:
     values = list(values) if isinstance(values, tuple) else values
     found = word_list_problem(values)
     if found is not None:

@@ -16,8 +16,9 @@ Torch-free.
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Union
 
 from green_nlp.runtime.errors import ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE, inside
@@ -28,7 +29,7 @@ MIN_SHARE = 0.8
 EXACT, LOWER = "e", "l"
 
 
-def _winners(counts: Dict[Tuple[str, str], Counter], min_share: float) -> Dict[Tuple[str, str], str]:
+def _winners(counts: dict[tuple[str, str], Counter], min_share: float) -> dict[tuple[str, str], str]:
     chosen = {}
     for key, lemmas in counts.items():
         lemma, count = lemmas.most_common(1)[0]
@@ -41,7 +42,7 @@ class LemmaLexicon:
     """Lemmas of seen (form, UPOS) pairs: `exact` keyed by the form as written, `lower` by the
     lower-cased form; `exact` holds only the entries whose lemma `lower` would not give."""
 
-    def __init__(self, exact: Dict[Tuple[str, str], str], lower: Dict[Tuple[str, str], str]) -> None:
+    def __init__(self, exact: dict[tuple[str, str], str], lower: dict[tuple[str, str], str]) -> None:
         self.exact = exact
         self.lower = lower
 
@@ -49,10 +50,10 @@ class LemmaLexicon:
         return len(self.exact) + len(self.lower)
 
     @classmethod
-    def from_words(cls, words: Iterable[Tuple[str, str, str]], min_share: float = MIN_SHARE) -> "LemmaLexicon":
+    def from_words(cls, words: Iterable[tuple[str, str, str]], min_share: float = MIN_SHARE) -> "LemmaLexicon":
         """From (form, UPOS, lemma) triples; words without a lemma (`_`) are skipped."""
-        exact_counts: Dict[Tuple[str, str], Counter] = defaultdict(Counter)
-        lower_counts: Dict[Tuple[str, str], Counter] = defaultdict(Counter)
+        exact_counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
+        lower_counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
         for form, upos, lemma in words:
             if not form or not upos or not lemma or (lemma == "_" and form != "_"):
                 continue
@@ -70,7 +71,7 @@ class LemmaLexicon:
     def from_conllu(cls, path: Union[str, Path], min_share: float = MIN_SHARE) -> "LemmaLexicon":
         """From a CoNLL-U training file's syntactic words (multiword-token and empty-node lines skipped)."""
 
-        def words() -> Iterable[Tuple[str, str, str]]:
+        def words() -> Iterable[tuple[str, str, str]]:
             with open(path, encoding="utf-8") as handle:
                 for number, line in enumerate(handle, 1):
                     if not line.strip() or line.startswith("#"):
@@ -87,7 +88,7 @@ class LemmaLexicon:
         found = self.exact.get((form, upos))
         return found if found is not None else self.lower.get((form.lower(), upos))
 
-    def apply(self, words: Sequence[str], upos: Optional[Sequence[str]], lemmas: Sequence[str]) -> List[str]:
+    def apply(self, words: Sequence[str], upos: Optional[Sequence[str]], lemmas: Sequence[str]) -> list[str]:
         """`lemmas` with every word the dictionary knows (with its UPOS) replaced by its entry;
         unchanged without UPOS."""
         if upos is None:
@@ -98,7 +99,7 @@ class LemmaLexicon:
         ]
 
     # ----------------------------------------------------------- storage
-    def to_lines(self) -> List[str]:
+    def to_lines(self) -> list[str]:
         """One line per entry (`form TAB UPOS TAB lemma TAB kind`), sorted, for a vocabulary namespace or file."""
         lines = [f"{f}\t{u}\t{lemma}\t{LOWER}" for (f, u), lemma in self.lower.items()]
         lines += [f"{f}\t{u}\t{lemma}\t{EXACT}" for (f, u), lemma in self.exact.items()]
@@ -106,8 +107,8 @@ class LemmaLexicon:
 
     @classmethod
     def from_lines(cls, lines: Iterable[str], source: str = "lemma lexicon") -> "LemmaLexicon":
-        exact: Dict[Tuple[str, str], str] = {}
-        lower: Dict[Tuple[str, str], str] = {}
+        exact: dict[tuple[str, str], str] = {}
+        lower: dict[tuple[str, str], str] = {}
         for number, line in enumerate(lines, 1):
             parts = line.split("\t")
             if len(parts) != 4 or parts[3] not in (EXACT, LOWER) or not all(parts[:3]):
@@ -133,7 +134,7 @@ class LemmaLexicon:
         return cls.from_lines(entries, str(path))
 
 
-def from_folder(folder: Path, meta: Dict[str, Any]) -> Optional[LemmaLexicon]:
+def from_folder(folder: Path, meta: dict[str, Any]) -> Optional[LemmaLexicon]:
     """The dictionary an exported folder names under "lemma_lexicon" (None without one); its sha256
     was checked when the folder was read. A broken file is refused naming the folder."""
     entry = meta.get("lemma_lexicon")

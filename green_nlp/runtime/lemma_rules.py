@@ -17,14 +17,13 @@ Torch-free: the ONNX runtime applies the scripts the exported graph picks.
 
 import json
 from difflib import SequenceMatcher
-from typing import List, Tuple
 
 # the casing steps, in the order tried when a script is made (the first that gives the lemma wins)
 CASINGS = ("f", "l", "t", "u")
 WHOLE_LEMMA = "="
 
 
-def _common_substring(a: str, b: str) -> Tuple[int, int, int]:
+def _common_substring(a: str, b: str) -> tuple[int, int, int]:
     """(start in a, start in b, length) of the longest common substring."""
     match = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
     return match.a, match.b, match.size
@@ -84,11 +83,11 @@ def apply_rule(form: str, rule: str) -> str:
     return _recase(_edit(source, strip_prefix, add_prefix, strip_suffix, add_suffix), casing)
 
 
-def make_rules(forms: List[str], lemmas: List[str]) -> List[str]:
+def make_rules(forms: list[str], lemmas: list[str]) -> list[str]:
     """One script per word of a sentence."""
     return [make_rule(form, lemma) for form, lemma in zip(forms, lemmas)]
 
 
-def apply_rules(forms: List[str], rules: List[str]) -> List[str]:
+def apply_rules(forms: list[str], rules: list[str]) -> list[str]:
     """One lemma per word of a sentence."""
     return [apply_rule(form, rule) for form, rule in zip(forms, rules)]

@@ -7,8 +7,9 @@ runtime reads a window of texts, sorts their sentences by length, cuts them into
 the answers back in input order. Sorting is stable, so a window always gives the same batches.
 """
 
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
-from typing import Iterable, Iterator, List, Sequence, TypeVar
+from typing import TypeVar
 
 Item = TypeVar("Item")
 
@@ -25,7 +26,7 @@ def check_batching(batch_size: int, sort_window: int) -> None:
         raise ValueError(f"sort_window must be positive (1: no sorting across texts), got {sort_window}")
 
 
-def windows(items: Iterable[Item], size: int) -> Iterator[List[Item]]:
+def windows(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
     """Consecutive lists of `size` items (the last may be shorter); streams any iterable."""
     iterator = iter(items)
     while True:
@@ -35,7 +36,7 @@ def windows(items: Iterable[Item], size: int) -> Iterator[List[Item]]:
         yield window
 
 
-def by_length(lengths: Sequence[int], batch_size: int) -> List[List[int]]:
+def by_length(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
     """Indices into `lengths`, shortest first, cut into batches of at most `batch_size`."""
     order = sorted(range(len(lengths)), key=lengths.__getitem__)
     return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]

@@ -2,8 +2,9 @@
 a JSON line `{"words": [...], "upos": [...]}` - the only way into a parser trained with gold UPOS,
 and the way to keep a tokenization of one's own. Both kinds may share a file."""
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, List, Optional, Sequence, Union
+from typing import Any, Optional, Union
 
 from green_nlp.line_stream import json_object, json_or_text
 
@@ -12,8 +13,8 @@ from green_nlp.line_stream import json_object, json_or_text
 class Tokens:
     """A pre-tokenized sentence from a JSON line."""
 
-    words: List[str]
-    upos: Optional[List[str]] = None
+    words: list[str]
+    upos: Optional[list[str]] = None
 
 
 def _looks_like_conllu(line: str) -> bool:
@@ -57,14 +58,14 @@ def text_or_tokens(line: str) -> Union[str, Tokens]:
 
 def predict_in_order(
     inputs: Sequence[Union[str, Tokens]],
-    on_texts: Callable[[List[str]], Sequence[Any]],
-    on_tokens: Callable[[List[Tokens]], Sequence[Any]],
-) -> List[Any]:
+    on_texts: Callable[[list[str]], Sequence[Any]],
+    on_tokens: Callable[[list[Tokens]], Sequence[Any]],
+) -> list[Any]:
     """One result per input, in input order: the texts go to `on_texts` together, the tokenized
     sentences to `on_tokens` together (each call batches inside)."""
     text_rows = [i for i, item in enumerate(inputs) if isinstance(item, str)]
     token_rows = [i for i, item in enumerate(inputs) if not isinstance(item, str)]
-    results: List[Any] = [None] * len(inputs)
+    results: list[Any] = [None] * len(inputs)
     if text_rows:
         for row, result in zip(text_rows, on_texts([inputs[i] for i in text_rows])):  # type: ignore[misc]
             results[row] = result

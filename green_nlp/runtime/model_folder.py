@@ -15,7 +15,7 @@ file) is refused with one line naming the folder (`ModelFolderError`).
 import json
 import os
 from pathlib import Path
-from typing import Any, Dict, List, Union
+from typing import Any, Union
 
 from green_nlp.runtime.errors import ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE, check_hashes, inside, named_files, record_hashes
@@ -29,7 +29,7 @@ MODELS_ENV_VAR = "GREEN_NLP_MODELS"
 PRECISIONS = ("auto", "fp32", "int8")
 
 
-def search_dirs() -> List[Path]:
+def search_dirs() -> list[Path]:
     """The directories whose sub-folders are models, in lookup order."""
     dirs = [Path(entry).expanduser() for entry in os.environ.get(MODELS_ENV_VAR, "").split(os.pathsep) if entry]
     package = Path(__file__).resolve().parent.parent
@@ -42,9 +42,9 @@ def is_model_folder(path: Path) -> bool:
     return path.is_dir() and (path / META_FILE).is_file()
 
 
-def model_folders() -> Dict[str, Path]:
+def model_folders() -> dict[str, Path]:
     """Model name -> folder for every folder the lookup finds (the first of a name wins)."""
-    found: Dict[str, Path] = {}
+    found: dict[str, Path] = {}
     for directory in search_dirs():
         if not directory.is_dir():
             continue
@@ -54,9 +54,9 @@ def model_folders() -> Dict[str, Path]:
     return found
 
 
-def available_models() -> Dict[str, str]:
+def available_models() -> dict[str, str]:
     """Model name -> one-line summary (family and card title) for every folder the lookup finds."""
-    found: Dict[str, str] = {}
+    found: dict[str, str] = {}
     for name, folder in model_folders().items():
         try:
             meta = read_meta(folder)
@@ -107,7 +107,7 @@ def resolve_model(name_or_path: Union[str, Path]) -> Path:
     )
 
 
-def _meta_json(folder: Path) -> Dict[str, Any]:
+def _meta_json(folder: Path) -> dict[str, Any]:
     try:
         meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
@@ -121,7 +121,7 @@ def _meta_json(folder: Path) -> Dict[str, Any]:
     return meta
 
 
-def read_meta(folder: Path) -> Dict[str, Any]:
+def read_meta(folder: Path) -> dict[str, Any]:
     """`green_model.json` of a model folder, checked for the format this runtime reads, the keys its
     family needs and file names that stay inside the folder (files are hashed by `model_file`)."""
     meta = _meta_json(folder)
@@ -133,7 +133,7 @@ def read_meta(folder: Path) -> Dict[str, Any]:
     return meta
 
 
-def model_file(folder: Path, meta: Dict[str, Any], precision: str = "auto") -> Path:
+def model_file(folder: Path, meta: dict[str, Any], precision: str = "auto") -> Path:
     """The ONNX file for `precision` ("auto" is fp32 when the folder has it, else int8), checked
     before anything reads it: it and every other file the folder names (not the other graph) match
     their recorded sha256, and it is a whole ONNX model. Returns the resolved path."""
@@ -157,7 +157,7 @@ def model_file(folder: Path, meta: Dict[str, Any], precision: str = "auto") -> P
     return chosen
 
 
-def _named_paths(folder: Path, meta: Dict[str, Any]) -> List[Any]:
+def _named_paths(folder: Path, meta: dict[str, Any]) -> list[Any]:
     return [(key, inside(folder, key, name)) for key, name in named_files(meta)]
 
 

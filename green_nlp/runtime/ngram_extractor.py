@@ -8,7 +8,8 @@ outweighs the per-text work, go through the trie's plain-Python path instead, as
 of a (never exported) non-default token pattern.
 """
 
-from typing import Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Optional
 
 import numpy
 
@@ -22,7 +23,7 @@ class NgramExtractor:
     def __init__(
         self,
         ngrams: Sequence[str],
-        ngram_range: Tuple[int, int] = (1, 4),
+        ngram_range: tuple[int, int] = (1, 4),
         token_pattern: str = DEFAULT_TOKEN_PATTERN,
         lowercase: bool = True,
         first_id: int = 2,
@@ -34,7 +35,7 @@ class NgramExtractor:
         self.tokenizer = NgramTokenizer(token_pattern, lowercase)
         self.trie = NgramTrie(ngrams, first_id, boundary_token=SEPARATOR if self.tokenizer.fast else None)
 
-    def ids(self, texts: Sequence[str]) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    def ids(self, texts: Sequence[str]) -> tuple[numpy.ndarray, numpy.ndarray]:
         """All texts' n-gram ids (int64) one text after the other, and each text's count."""
         size = len(texts)
         if size < SMALL_BATCH or not self.tokenizer.fast:
@@ -50,7 +51,7 @@ class NgramExtractor:
         order = numpy.argsort(text, kind="stable")  # by text, keeping 1-grams before 2-grams ...
         return ids[order], numpy.bincount(text, minlength=size)
 
-    def _small_batch_ids(self, texts: Sequence[str]) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    def _small_batch_ids(self, texts: Sequence[str]) -> tuple[numpy.ndarray, numpy.ndarray]:
         rows = [self.trie.text_ids(self.tokenizer.tokens(text), *self.ngram_range) for text in texts]
         flat = numpy.array([i for row in rows for i in row], dtype=numpy.int64)
         return flat, numpy.array([len(row) for row in rows], dtype=numpy.int64)

@@ -9,7 +9,7 @@ regex itself, as CountVectorizer does (lower-casing first when asked).
 """
 
 import re
-from typing import Dict, Iterable, List
+from collections.abc import Iterable
 
 DEFAULT_TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 # Placed between the texts of a batch: two characters no token can contain (every token is word
@@ -17,7 +17,7 @@ DEFAULT_TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 SEPARATOR = "\x00\x00"
 
 
-def _ascii_table(lowercase: bool) -> Dict[int, int]:
+def _ascii_table(lowercase: bool) -> dict[int, int]:
     """ASCII non-word characters -> space (and A-Z -> a-z when lower-casing). `\\w` on an ASCII
     character is exactly `isalnum()` or `_`, as in Python's `re` for str patterns."""
     table = {code: ord(" ") for code in range(128) if not (chr(code).isalnum() or code == ord("_"))}
@@ -41,7 +41,7 @@ class NgramTokenizer:
         self.fast = token_pattern == DEFAULT_TOKEN_PATTERN
         self._table = _ascii_table(lowercase)
 
-    def tokens(self, text: str) -> List[str]:
+    def tokens(self, text: str) -> list[str]:
         """CountVectorizer's tokens of one text."""
         if self.fast and text.isascii():
             return [token for token in text.translate(self._table).split() if len(token) > 1]
@@ -53,7 +53,7 @@ class NgramTokenizer:
             return text.translate(self._table)
         return " ".join(self._regex.findall(text.lower() if self.lowercase else text))
 
-    def batch_tokens(self, texts: Iterable[str]) -> List[str]:
+    def batch_tokens(self, texts: Iterable[str]) -> list[str]:
         """The tokens of all `texts` in order, with `SEPARATOR` between consecutive texts (default
         token pattern only: another pattern could yield SEPARATOR itself)."""
         if not self.fast:

@@ -10,7 +10,8 @@ A key is present only when the exact word sequence is a prefix of a vocabulary n
 the answer is the vocabulary's, with no hashing collisions.
 """
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Optional
 
 import numpy
 
@@ -22,13 +23,13 @@ class NgramTrie:
     """Vocabulary n-grams (space-separated words, id = `first_id` + position) as a word trie."""
 
     def __init__(self, ngrams: Sequence[str], first_id: int = 2, boundary_token: Optional[str] = None) -> None:
-        self.words: Dict[str, int] = {}
+        self.words: dict[str, int] = {}
         for ngram in ngrams:
             for word in ngram.split(" "):
                 if word not in self.words:
                     self.words[word] = len(self.words)
         self.num_words = max(1, len(self.words))
-        children: Dict[int, int] = {}
+        children: dict[int, int] = {}
         # node ids: a word's id for 1-grams, then num_words + k for the k-th longer prefix
         node_vocab_id = [0] * len(self.words)
         self.max_n = 0
@@ -70,11 +71,11 @@ class NgramTrie:
         get = self._lookup.get
         return numpy.array([get(token, UNKNOWN_WORD) for token in tokens], dtype=numpy.int64)
 
-    def lookup(self, word_ids: numpy.ndarray, low: int, high: int) -> List[Tuple[numpy.ndarray, numpy.ndarray]]:
+    def lookup(self, word_ids: numpy.ndarray, low: int, high: int) -> list[tuple[numpy.ndarray, numpy.ndarray]]:
         """For each length n in [low, high] (in order): (start positions, vocabulary ids) of the
         n-grams of `word_ids` that are in the vocabulary. A negative word id (unknown word, text
         boundary) ends every n-gram that would cross it."""
-        found: List[Tuple[numpy.ndarray, numpy.ndarray]] = []
+        found: list[tuple[numpy.ndarray, numpy.ndarray]] = []
         nodes = word_ids  # 1-gram nodes are word ids; negative = no node
         for n in range(1, min(high, self.max_n) + 1):
             if n > 1:
@@ -94,7 +95,7 @@ class NgramTrie:
                 found.append((starts, ids[starts]))
         return found
 
-    def text_ids(self, tokens: Sequence[str], low: int, high: int) -> List[int]:
+    def text_ids(self, tokens: Sequence[str], low: int, high: int) -> list[int]:
         """The vocabulary ids of one text's n-grams with length in [low, high], 1-grams first, as
         `lookup` finds them; plain Python, cheaper than numpy's fixed cost per call for one text."""
         get, child, vocab_id, width = self.words.get, self._children.get, self._node_vocab_id, self.num_words

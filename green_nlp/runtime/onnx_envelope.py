@@ -9,10 +9,10 @@ damaged inside is left to the recorded sha256 and to onnxruntime's own checks.
 """
 
 from pathlib import Path
-from typing import BinaryIO, Dict, Optional
+from typing import BinaryIO, Optional
 
 # ModelProto's fields (onnx.proto) -> protobuf wire type: 0 varint, 2 length-delimited
-_FIELDS: Dict[int, int] = {1: 0, 2: 2, 3: 2, 4: 2, 5: 0, 6: 2, 7: 2, 8: 2, 14: 2, 20: 2, 25: 2, 26: 2}
+_FIELDS: dict[int, int] = {1: 0, 2: 2, 3: 2, 4: 2, 5: 0, 6: 2, 7: 2, 8: 2, 14: 2, 20: 2, 25: 2, 26: 2}
 _IR_VERSION, _GRAPH, _OPSET_IMPORT = 1, 7, 8
 
 

@@ -9,9 +9,10 @@ heads. A folder exported from a model with the LEMMA / FEATS / XPOS heads also g
 lemma edit script (applied to the word here, `lemma_rules`), UFeats string and XPOS tag.
 """
 
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -29,10 +30,10 @@ from green_nlp.runtime.parser_segmenter import TextSegmenter
 EXTRA_OUTPUTS = {"lemma_rules": "lemmas", "feats": "feats", "xpos": "xpos"}
 
 # one sentence to parse: (words, UPOS tags or None, sentence text or None)
-Sentence = Tuple[List[str], Optional[List[str]], Optional[str]]
+Sentence = tuple[list[str], Optional[list[str]], Optional[str]]
 
 
-def _pair(item: Any) -> Tuple[Any, Any]:
+def _pair(item: Any) -> tuple[Any, Any]:
     """(words, upos) from one item of `parse_sentences`, or an InputTypeError saying what it needs."""
     if isinstance(item, str) or not isinstance(item, (tuple, list)) or len(item) != 2:
         raise InputTypeError("sentence", "must be a (words, upos or None) pair")
@@ -44,7 +45,7 @@ class ParserRuntime:
 
     family = "parser"
 
-    def __init__(self, folder: Path, meta: Dict[str, Any], session: Any) -> None:
+    def __init__(self, folder: Path, meta: dict[str, Any], session: Any) -> None:
         self.folder = Path(folder)
         self.meta = meta
         self.session = session
@@ -54,15 +55,15 @@ class ParserRuntime:
         if outputs.get("upos"):
             self._outputs.append(outputs["upos"])
         # (metadata key, its class labels) of each extra head, fetched after UPOS in this order
-        self._extra: List[Tuple[str, List[str]]] = [
+        self._extra: list[tuple[str, list[str]]] = [
             (field, list(meta["labels"][field])) for field in EXTRA_OUTPUTS if outputs.get(field)
         ]
         self._outputs += [outputs[field] for field, _ in self._extra]
         self.lemma_lexicon = from_folder(self.folder, meta)  # (form, UPOS) -> lemma, before the scripts
-        self.deprels: List[str] = meta["labels"]["deprel"]
+        self.deprels: list[str] = meta["labels"]["deprel"]
         has_root = ROOT_RELATION in self.deprels and len(self.deprels) > 1
         self._root_label: Optional[int] = self.deprels.index(ROOT_RELATION) if has_root else None
-        self.upos_labels: Optional[List[str]] = meta["labels"].get("upos")
+        self.upos_labels: Optional[list[str]] = meta["labels"].get("upos")
         self.max_sentence_length = int(meta.get("max_sentence_length", 1000))
         self.segmenter = TextSegmenter(meta.get("tokenizer", {}).get("language", "en"))
         scorer = meta.get("label_scorer", {})
@@ -91,7 +92,7 @@ class ParserRuntime:
         check_batching(batch_size, sort_window)
         self._check_raw_text_model()
         for number, texts in enumerate(windows(lines, sort_window)):
-            groups: List[Union[List[Sentence], InputFailure]] = []
+            groups: list[Union[list[Sentence], InputFailure]] = []
             for offset, text in enumerate(texts):
                 try:
                     groups.append(self._text_sentences(text))
@@ -110,7 +111,7 @@ class ParserRuntime:
 
     def parse_sentences(
         self,
-        sentences: Iterable[Tuple[Sequence[str], Optional[Sequence[str]]]],
+        sentences: Iterable[tuple[Sequence[str], Optional[Sequence[str]]]],
         batch_size: int = 32,
         sort_window: int = DEFAULT_SORT_WINDOW,
     ) -> Iterator[Union[ParsedSentence, InputFailure]]:
@@ -119,7 +120,7 @@ class ParserRuntime:
         `InputFailure` in its place (`sentences[4]: words[1] is empty or only whitespace`)."""
         check_batching(batch_size, sort_window)
         for number, chunk in enumerate(windows(sentences, sort_window)):
-            groups: List[Union[List[Sentence], InputFailure]] = []
+            groups: list[Union[list[Sentence], InputFailure]] = []
             for offset, item in enumerate(chunk):
                 try:
                     groups.append([self._sentence_input(*_pair(item))])
@@ -137,7 +138,7 @@ class ParserRuntime:
                 "parse_sentences in Python), or use a raw-text model"
             )
 
-    def sentences_of(self, text: Any) -> List[Tuple[str, List[str]]]:
+    def sentences_of(self, text: Any) -> list[tuple[str, list[str]]]:
         """(sentence text, words) of each sentence of a text, as `parse` splits it, or an
         InputError (subject `text`) for a text it cannot take (`green-nlp serve` batches these)."""
         text = check_text(text, "is empty: nothing to parse")
@@ -148,7 +149,7 @@ class ParserRuntime:
             check_sentence_length(words, self.max_sentence_length, number)
         return sentences
 
-    def _text_sentences(self, text: Any) -> List[Sentence]:
+    def _text_sentences(self, text: Any) -> list[Sentence]:
         return [(words, None, sentence) for sentence, words in self.sentences_of(text)]
 
     def _sentence_input(self, words: Any, upos: Any) -> Sentence:
@@ -172,12 +173,12 @@ class ParserRuntime:
 
     # --------------------------------------------------------------- batching
     def _parse_grouped(
-        self, groups: Sequence[Union[List[Sentence], InputFailure]], batch_size: int = 32
+        self, groups: Sequence[Union[list[Sentence], InputFailure]], batch_size: int = 32
     ) -> Iterator[Union[ParsedDoc, InputFailure]]:
         """Every text's sentences, sorted by length across texts and parsed `batch_size` per call;
         a failure stays in its place."""
         flat = [sentence for group in groups if not isinstance(group, InputFailure) for sentence in group]
-        parsed: List[Optional[ParsedSentence]] = [None] * len(flat)
+        parsed: list[Optional[ParsedSentence]] = [None] * len(flat)
         for batch in by_length([len(words) for words, _, _ in flat], batch_size):
             for index, tree in zip(batch, self._predict([flat[i] for i in batch])):
                 parsed[index] = tree
@@ -188,13 +189,13 @@ class ParserRuntime:
             else:
                 yield ParsedDoc(list(islice(trees, len(group))))  # type: ignore[arg-type]
 
-    def _check(self, words: List[str]) -> None:
+    def _check(self, words: list[str]) -> None:
         """The last guard before the model (the public calls check their inputs first)."""
         if not words:
             raise ValueError("no tokens to parse")
         check_sentence_length(words, self.max_sentence_length)
 
-    def _predict(self, sentences: List[Sentence]) -> List[ParsedSentence]:
+    def _predict(self, sentences: list[Sentence]) -> list[ParsedSentence]:
         """Sentences in one model call, sorted by length (less padding), returned in input order."""
         if not sentences:
             return []
@@ -208,7 +209,7 @@ class ParserRuntime:
         parsed = self._decode(batch, *results[: len(results) - len(self._extra)])
         for b, sentence in enumerate(parsed):
             self._fill_extra_columns(sentence, [tags[b] for tags in extra])
-        restored: List[Optional[ParsedSentence]] = [None] * len(sentences)
+        restored: list[Optional[ParsedSentence]] = [None] * len(sentences)
         for position, index in enumerate(order):
             restored[index] = parsed[position]
         return restored  # type: ignore[return-value]
@@ -216,13 +217,13 @@ class ParserRuntime:
     # --------------------------------------------------------------- decoding
     def _decode(
         self,
-        batch: List[Sentence],
+        batch: list[Sentence],
         arc_scores: np.ndarray,
         greedy_labels: np.ndarray,
         label_dep: np.ndarray,
         label_head: np.ndarray,
         upos_tags: Optional[np.ndarray] = None,
-    ) -> List[ParsedSentence]:
+    ) -> list[ParsedSentence]:
         parsed = []
         for b, (words, upos, text) in enumerate(batch):
             n = len(words)
@@ -255,7 +256,7 @@ class ParserRuntime:
             )
         return parsed
 
-    def _fill_extra_columns(self, sentence: ParsedSentence, tags: List[np.ndarray]) -> None:
+    def _fill_extra_columns(self, sentence: ParsedSentence, tags: list[np.ndarray]) -> None:
         """LEMMA / FEATS / XPOS of one sentence from the extra heads' best classes (padded rows)."""
         n = len(sentence.words)
         for (field, labels), row in zip(self._extra, tags):

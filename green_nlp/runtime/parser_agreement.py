@@ -7,17 +7,18 @@ stay the same. Benchmarks call it beside their
 accuracy figures, which say whether the changes that do happen cost anything.
 """
 
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Optional, Union
 
 import conllu
 
-TokensAndTags = Tuple[Sequence[str], Optional[Sequence[str]]]
+TokensAndTags = tuple[Sequence[str], Optional[Sequence[str]]]
 
 
 def read_conllu_words(
     path: Union[str, Path], with_upos: bool = True
-) -> Iterator[Tuple[List[str], Optional[List[str]]]]:
+) -> Iterator[tuple[list[str], Optional[list[str]]]]:
     """(words, UPOS or None) of each sentence of a CoNLL-U file; multiword tokens and empty nodes
     skipped, as the `conllu_dependencies` reader skips them."""
     with open(path, encoding="utf-8") as handle:
@@ -29,7 +30,7 @@ def read_conllu_words(
 
 def int8_agreement(
     folder: Union[str, Path], sentences: Iterable[TokensAndTags], batch_size: int = 32, threads: Optional[int] = None
-) -> Dict[str, float]:
+) -> dict[str, float]:
     """Agreement of `folder`'s int8 graph with its fp32 graph over `sentences` ((words, UPOS or
     None) pairs): shares of words with the same head (`heads`), the same head and label
     (`heads_and_labels`), the same UPOS when the model tags (`upos`), and of sentences parsed
@@ -52,7 +53,7 @@ def int8_agreement(
         for column in columns:
             same_column[column] += sum(x == y for x, y in zip(getattr(a, column) or [], getattr(b, column) or []))
         same_sentence += all(getattr(a, key) == getattr(b, key) for key in ("heads", "deprels", "upos", *columns))
-    result: Dict[str, float] = {
+    result: dict[str, float] = {
         "words": words,
         "sentences": same_sentence / len(sentences),
         "heads": same_head / words,

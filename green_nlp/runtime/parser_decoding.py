@@ -6,7 +6,7 @@ tree and otherwise takes the exact maximum spanning tree (Chu-Liu/Edmonds from
 Scores are `scores[dep, head]` over positions 0..n, 0 being ROOT.
 """
 
-from typing import List, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from ufal.chu_liu_edmonds import chu_liu_edmonds
@@ -34,7 +34,7 @@ def is_tree(heads: Sequence[int]) -> bool:
     return True
 
 
-def single_root_mst(scores: np.ndarray) -> List[int]:
+def single_root_mst(scores: np.ndarray) -> list[int]:
     """Heads of words 1..n under the best single-rooted tree of one sentence's (n+1, n+1) scores.
 
     Every ROOT arc is lowered by more than the spread of all scores times n+1, so a second root

@@ -6,7 +6,8 @@ get the vocabulary's OOV id), character ids its `characters` indexer (padded to 
 everywhere, as in AllenNLP.
 """
 
-from typing import Any, Dict, List, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Optional
 
 import numpy as np
 
@@ -14,7 +15,7 @@ import numpy as np
 class Vocab:
     """One exported vocabulary namespace: token -> id, unknown -> the OOV id."""
 
-    def __init__(self, spec: Dict[str, Any]) -> None:
+    def __init__(self, spec: dict[str, Any]) -> None:
         self.index = {token: i for i, token in enumerate(spec["vocabulary"])}
         self.oov = spec.get("oov_index")
         self.lowercase = bool(spec.get("lowercase", False))
@@ -30,7 +31,7 @@ class Vocab:
 class ParserInputs:
     """Builds the feed of one batch for the parser graph from its `inputs` metadata."""
 
-    def __init__(self, inputs: Dict[str, Any]) -> None:
+    def __init__(self, inputs: dict[str, Any]) -> None:
         self.words = Vocab(inputs["words"])
         self.word_input = inputs["words"]["input"]
         chars = inputs.get("characters")
@@ -47,7 +48,7 @@ class ParserInputs:
 
     def feed(
         self, sentences: Sequence[Sequence[str]], upos: Sequence[Optional[Sequence[str]]]
-    ) -> Dict[str, np.ndarray]:
+    ) -> dict[str, np.ndarray]:
         """{input name: int64 array} for a batch; `upos[i]` is sentence i's tags or None."""
         batch, longest = len(sentences), max(len(words) for words in sentences)
         word_ids = np.zeros((batch, longest), dtype=np.int64)
@@ -73,7 +74,7 @@ class ParserInputs:
     def _char_ids(self, sentences: Sequence[Sequence[str]], longest: int) -> np.ndarray:
         assert self.chars is not None
         lowercase = self.chars.lowercase
-        chars: List[List[List[Any]]] = [  # ids; the OOV id may be None (a vocabulary without one)
+        chars: list[list[list[Any]]] = [  # ids; the OOV id may be None (a vocabulary without one)
             [[self.chars.index.get(c, self.chars.oov) for c in (word.lower() if lowercase else word)] for word in words]
             for words in sentences
         ]

@@ -1,7 +1,7 @@
 """What the runtime parser returns: plain dataclasses that print as the predictor's output."""
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Dict, List, Optional
+from typing import Any, ClassVar, Optional
 
 from green_nlp.runtime.conllu_output import sentence_to_conllu
 
@@ -13,19 +13,19 @@ class ParsedSentence:
     # results carry `error = None`; a *_many call's `InputFailure` in their place has the error
     error: ClassVar[None] = None
 
-    words: List[str]
-    heads: List[int]
-    deprels: List[str]
-    upos: Optional[List[str]] = None
+    words: list[str]
+    heads: list[int]
+    deprels: list[str]
+    upos: Optional[list[str]] = None
     text: Optional[str] = None
     # from a model with the extra heads (else None, and the CoNLL-U columns stay "_")
-    lemmas: Optional[List[str]] = None
-    xpos: Optional[List[str]] = None
-    feats: Optional[List[str]] = None
+    lemmas: Optional[list[str]] = None
+    xpos: Optional[list[str]] = None
+    feats: Optional[list[str]] = None
 
-    def to_json(self) -> Dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The `green_dependency_parser` predictor's sentence record."""
-        record: Dict[str, Any] = {
+        record: dict[str, Any] = {
             "words": list(self.words),
             "upos": list(self.upos) if self.upos else self.upos,
             "heads": list(self.heads),
@@ -50,9 +50,9 @@ class ParsedDoc:
     # results carry `error = None`; a *_many call's `InputFailure` in their place has the error
     error: ClassVar[None] = None
 
-    sentences: List[ParsedSentence] = field(default_factory=list)
+    sentences: list[ParsedSentence] = field(default_factory=list)
 
-    def to_json(self) -> Dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The predictor's JSON-lines record for one input line: {"sentences": [...]}."""
         return {"sentences": [sentence.to_json() for sentence in self.sentences]}
 

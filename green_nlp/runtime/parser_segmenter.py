@@ -8,7 +8,7 @@ torch, and pre-tokenized input needs no tokenizer at all.
 parse|tag` do by default, so that a corpus of one sentence per line keeps its sentences.
 """
 
-from typing import Any, List, Tuple
+from typing import Any
 
 
 class TextSegmenter:
@@ -29,7 +29,7 @@ class TextSegmenter:
             self._nlp = nlp
         return self._nlp
 
-    def segment(self, text: str) -> List[Tuple[str, List[str]]]:
+    def segment(self, text: str) -> list[tuple[str, list[str]]]:
         """(sentence text, words) for each sentence of `text` that has a word; with
         `split_sentences` off, the whole text is one sentence."""
         if not self.split_sentences:

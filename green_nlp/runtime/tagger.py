@@ -7,8 +7,9 @@ LMs' vocabulary); the exported graph (`green_nlp.export.tagger`) gives each word
 the CRF's constrained Viterbi path is decoded in numpy (`tagger_viterbi`).
 """
 
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -27,7 +28,7 @@ class TaggerRuntime:
 
     family = "tagger"
 
-    def __init__(self, folder: Path, meta: Dict[str, Any], session: Any) -> None:
+    def __init__(self, folder: Path, meta: dict[str, Any], session: Any) -> None:
         if current_name(meta.get("model_type", "")) != LDNET_TAGGER:
             raise ValueError(f"{folder}: this runtime runs LD-Net taggers, not {meta.get('model_type')!r}")
         self.folder = Path(folder)
@@ -38,7 +39,7 @@ class TaggerRuntime:
         self.lm = Vocab(inputs["lm"]) if inputs.get("lm") else None
         self.lm_input = inputs["lm"]["input"] if inputs.get("lm") else None
         self._output = meta["outputs"]["logits"]
-        self.labels: List[str] = list(meta["labels"])
+        self.labels: list[str] = list(meta["labels"])
         self.transitions, self.to_first, self.from_last = constrained_scores(meta["crf"])
         self.segmenter = TextSegmenter(meta.get("tokenizer", {}).get("language", "en"))
 
@@ -60,7 +61,7 @@ class TaggerRuntime:
         `InputFailure` in its place, its error naming it by its 0-based index (`texts[2] ...`)."""
         check_batching(batch_size, sort_window)
         for number, texts in enumerate(windows(lines, sort_window)):
-            groups: List[Union[List[List[str]], InputFailure]] = []
+            groups: list[Union[list[list[str]], InputFailure]] = []
             for offset, text in enumerate(texts):
                 try:
                     groups.append(self._text_sentences(text))
@@ -78,12 +79,12 @@ class TaggerRuntime:
 
     def tag_sentences(
         self, sentences: Iterable[Sequence[str]], batch_size: int = 32, sort_window: int = DEFAULT_SORT_WINDOW
-    ) -> Iterator[Union[List[str], InputFailure]]:
+    ) -> Iterator[Union[list[str], InputFailure]]:
         """The tags of many pre-tokenized sentences, in input order; batched as `tag_many`, and as
         there a sentence the model cannot take gives an `InputFailure` in its place."""
         check_batching(batch_size, sort_window)
         for number, chunk in enumerate(windows(sentences, sort_window)):
-            groups: List[Union[List[List[str]], InputFailure]] = []
+            groups: list[Union[list[list[str]], InputFailure]] = []
             for offset, words in enumerate(chunk):
                 try:
                     groups.append([check_tokens(words)[0]])
@@ -92,7 +93,7 @@ class TaggerRuntime:
             for result in self._tag_grouped(groups, batch_size):
                 yield result.tags if isinstance(result, TaggedText) else result
 
-    def _text_sentences(self, text: Any) -> List[List[str]]:
+    def _text_sentences(self, text: Any) -> list[list[str]]:
         """A text's sentences as words, or an InputError (subject `text`)."""
         text = check_text(text, "is empty: nothing to tag")
         sentences = [words for _, words in self.segmenter.segment(text.strip())]
@@ -102,7 +103,7 @@ class TaggerRuntime:
 
     # --------------------------------------------------------------- batching
     def _tag_grouped(
-        self, groups: Sequence[Union[List[List[str]], InputFailure]], batch_size: int = 32
+        self, groups: Sequence[Union[list[list[str]], InputFailure]], batch_size: int = 32
     ) -> Iterator[Union[TaggedText, InputFailure]]:
         flat = [words for group in groups if not isinstance(group, InputFailure) for words in group]
         tags = iter(self._tag_sorted(flat, batch_size))
@@ -115,17 +116,17 @@ class TaggerRuntime:
                 result.add_sentence(words, next(tags))
             yield result
 
-    def _tag_sorted(self, sentences: List[List[str]], batch_size: int) -> List[List[str]]:
+    def _tag_sorted(self, sentences: list[list[str]], batch_size: int) -> list[list[str]]:
         """Tags of each sentence in input order, `batch_size` sentences of similar length per call."""
         if any(not words for words in sentences):
             raise ValueError("no tokens to tag")
-        tags: List[Optional[List[str]]] = [None] * len(sentences)
+        tags: list[Optional[list[str]]] = [None] * len(sentences)
         for batch in by_length([len(words) for words in sentences], batch_size):
             for index, sentence_tags in zip(batch, self._predict([sentences[i] for i in batch])):
                 tags[index] = sentence_tags
         return tags  # type: ignore[return-value]
 
-    def _feed(self, sentences: List[List[str]]) -> Dict[str, np.ndarray]:
+    def _feed(self, sentences: list[list[str]]) -> dict[str, np.ndarray]:
         feed = self.inputs.feed(sentences, [None] * len(sentences))
         if self.lm is not None:
             lm_ids = np.zeros(feed[self.inputs.word_input].shape, dtype=np.int64)
@@ -135,7 +136,7 @@ class TaggerRuntime:
             feed[self.lm_input] = lm_ids
         return feed
 
-    def _predict(self, sentences: List[List[str]]) -> List[List[str]]:
+    def _predict(self, sentences: list[list[str]]) -> list[list[str]]:
         """Tags of each sentence, in one model call over the sentences sorted by length (less padding)."""
         if not sentences:
             return []
@@ -145,7 +146,7 @@ class TaggerRuntime:
         batch = [sentences[i] for i in order]
         logits = self.session.run([self._output], self._feed(batch))[0]
         paths = viterbi_paths(logits, [len(words) for words in batch], self.transitions, self.to_first, self.from_last)
-        restored: List[Optional[List[str]]] = [None] * len(sentences)
+        restored: list[Optional[list[str]]] = [None] * len(sentences)
         for position, index in enumerate(order):
             restored[index] = [self.labels[t] for t in paths[position]]
         return restored  # type: ignore[return-value]

@@ -5,15 +5,16 @@ change. `int8_agreement` tags the same sentences with both graphs of one folder 
 words, sentences and spans that stay the same.
 """
 
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Dict, Iterable, Optional, Sequence, Union
+from typing import Optional, Union
 
 from green_nlp.runtime.tagger_results import bioes_spans
 
 
 def int8_agreement(
     folder: Union[str, Path], sentences: Iterable[Sequence[str]], batch_size: int = 32, threads: Optional[int] = None
-) -> Dict[str, float]:
+) -> dict[str, float]:
     """Agreement of `folder`'s int8 graph with its fp32 graph over pre-tokenized `sentences`:
     shares of words with the same tag (`tags`), of sentences tagged identically (`sentences`) and of
     fp32 spans int8 also finds (`spans`, 1.0 when fp32 finds none); `words` counts the words."""

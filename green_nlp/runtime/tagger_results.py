@@ -2,16 +2,16 @@
 predictor's record (JSON) or as CoNLL-style columns."""
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Dict, List, Optional, Tuple
+from typing import Any, ClassVar, Optional
 
-Span = Tuple[str, int, int]  # (label, first word, last word), inclusive
+Span = tuple[str, int, int]  # (label, first word, last word), inclusive
 
 
-def bioes_spans(tags: List[str]) -> List[Span]:
+def bioes_spans(tags: list[str]) -> list[Span]:
     """Typed spans of a BIOES sequence, read as `green_nlp.dataset_readers.conll_tagging.bioes_to_spans`
     reads them (lenient: an I-/E- that continues no span of its type starts one). Repeated here
     because that module imports allennlp; tests/runtime/tagger_results_test.py checks the two agree."""
-    spans: List[Span] = []
+    spans: list[Span] = []
     label: Optional[str] = None  # the type of the span still open
     start = 0
     for i, tag in enumerate(tags):
@@ -41,17 +41,17 @@ class TaggedText:
     # results carry `error = None`; a *_many call's `InputFailure` in their place has the error
     error: ClassVar[None] = None
 
-    words: List[str] = field(default_factory=list)
-    tags: List[str] = field(default_factory=list)
-    sentence_starts: List[int] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    sentence_starts: list[int] = field(default_factory=list)
 
-    def add_sentence(self, words: List[str], tags: List[str]) -> None:
+    def add_sentence(self, words: list[str], tags: list[str]) -> None:
         self.sentence_starts.append(len(self.words))
         self.words.extend(words)
         self.tags.extend(tags)
 
     @property
-    def spans(self) -> List[Dict[str, Any]]:
+    def spans(self) -> list[dict[str, Any]]:
         """Typed spans within each sentence, `end` exclusive (as spaCy's `Span`)."""
         found = []
         for start, end in zip(self.sentence_starts, self.sentence_starts[1:] + [len(self.words)]):
@@ -66,7 +66,7 @@ class TaggedText:
                 )
         return found
 
-    def to_json(self) -> Dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The predictor's JSON-lines record: words, tags, sentence_starts and spans."""
         return {
             "words": list(self.words),

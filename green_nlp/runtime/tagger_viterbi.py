@@ -8,12 +8,13 @@ point back to themselves, and ties go to the lowest tag index, as torch's `max` 
 constraint mask and start/end scores as they are.
 """
 
-from typing import Any, Dict, List, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 
-def constrained_scores(crf: Dict[str, Any]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def constrained_scores(crf: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(tag -> tag, start -> tag, tag -> end) scores from the exported CRF, forbidden ones set to
     `impossible` with allennlp's arithmetic (`score * allowed + impossible * (1 - allowed)`)."""
     allowed = np.asarray(crf["allowed"], dtype=np.float32)
@@ -38,7 +39,7 @@ def constrained_scores(crf: Dict[str, Any]) -> Tuple[np.ndarray, np.ndarray, np.
 
 def viterbi_paths(
     logits: np.ndarray, lengths: Sequence[int], transitions: np.ndarray, to_first: np.ndarray, from_last: np.ndarray
-) -> List[List[int]]:
+) -> list[list[int]]:
     """Best tag path of each row of `logits` (batch, words, tags), row b cut to `lengths[b]` words
     (at least 1; padding after them)."""
     logits = np.asarray(logits, dtype=np.float32)

@@ -9,10 +9,11 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, AsyncIterator, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -47,12 +48,12 @@ class Batching:
 class ModelServer:
     """The state behind the routes: models, their batchers and worker threads, counters."""
 
-    def __init__(self, models: Dict[str, ServedModel], limits: Limits, batching: Batching) -> None:
+    def __init__(self, models: dict[str, ServedModel], limits: Limits, batching: Batching) -> None:
         self.models, self.limits, self.batching = models, limits, batching
-        self.batchers: Dict[Tuple[str, str], MicroBatcher] = {}
-        self.executors: Dict[str, ThreadPoolExecutor] = {}
+        self.batchers: dict[tuple[str, str], MicroBatcher] = {}
+        self.executors: dict[str, ThreadPoolExecutor] = {}
         self.started = time.time()
-        self.status_counts: Dict[int, int] = {}
+        self.status_counts: dict[int, int] = {}
 
     def start(self) -> None:
         for name, model in self.models.items():
@@ -69,7 +70,7 @@ class ModelServer:
         for executor in self.executors.values():
             executor.shutdown(wait=True)
 
-    def model_and_task(self, name: str, task: str) -> Tuple[ServedModel, str]:
+    def model_and_task(self, name: str, task: str) -> tuple[ServedModel, str]:
         """The model and its runtime task for a URL; 404 naming what exists."""
         model = self.models.get(name)
         if model is None:
@@ -86,14 +87,14 @@ class ModelServer:
             )
         return model, task
 
-    async def run(self, name: str, task: str, texts: List[str]) -> List[Outcome]:
+    async def run(self, name: str, task: str, texts: list[str]) -> list[Outcome]:
         try:
             return await self.batchers[(name, task)].submit(texts)
         except Overloaded as error:
             raise ApiError(503, str(error)) from None
 
-    def health(self) -> Dict[str, Any]:
-        per_model: Dict[str, Any] = {}
+    def health(self) -> dict[str, Any]:
+        per_model: dict[str, Any] = {}
         for (name, task), batcher in self.batchers.items():
             per_model.setdefault(name, {})[task] = {**batcher.stats.to_json(), "queued": batcher.queued}
         return {
@@ -151,11 +152,11 @@ async def read_body(request: Request, limit: int, timeout: float = 30.0) -> byte
     return b"".join(chunks)
 
 
-def answer(request: TextsRequest, outcomes: List[Outcome], model: ServedModel) -> Response:
+def answer(request: TextsRequest, outcomes: list[Outcome], model: ServedModel) -> Response:
     """The response for a checked request whose runnable texts gave `outcomes` (in order)."""
     converter = FORMAT_METHODS[request.output_format]
     produced = iter(outcomes)
-    slots: List[Dict[str, Any]] = []
+    slots: list[dict[str, Any]] = []
     for slot, text in enumerate(request.texts):
         if text is None:
             slots.append({"error": request.refused[slot], "status": 422})
@@ -179,7 +180,7 @@ def answer(request: TextsRequest, outcomes: List[Outcome], model: ServedModel) -
 
 
 def create_app(
-    models: Dict[str, ServedModel], limits: Optional[Limits] = None, batching: Optional[Batching] = None
+    models: dict[str, ServedModel], limits: Optional[Limits] = None, batching: Optional[Batching] = None
 ) -> Starlette:
     limits, batching = limits or Limits(), batching or Batching()
     server = ModelServer(models, limits, batching)
@@ -272,7 +273,7 @@ def create_app(
 class StatusCounter:
     """ASGI middleware counting responses by status, so /health shows any 4xx and 5xx answered."""
 
-    def __init__(self, app: ASGIApp, counts: Dict[int, int]) -> None:
+    def __init__(self, app: ASGIApp, counts: dict[int, int]) -> None:
         self.app, self.counts = app, counts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -17,9 +17,10 @@ BentoML, Triton) bring their own process model and many dependencies; this is on
 import asyncio
 import logging
 from collections import Counter, deque
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Deque, Dict, List, Optional
+from typing import Any, Optional
 
 logger = logging.getLogger("green_nlp.serve")
 
@@ -59,7 +60,7 @@ class BatchStats:
         self.sizes[size] += 1
         self.failed_texts += failed
 
-    def to_json(self) -> Dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "requests": self.requests,
             "texts": self.texts,
@@ -78,7 +79,7 @@ def _outcome(result: Any) -> Outcome:
     return Outcome(result) if error is None else Outcome(error=str(getattr(error, "alone", error)))
 
 
-def predict_each(predict: Callable[[List[str]], List[Any]], texts: List[str]) -> List[Outcome]:
+def predict_each(predict: Callable[[list[str]], list[Any]], texts: list[str]) -> list[Outcome]:
     """All texts in one call; when that fails, each text alone, so one bad text fails by itself."""
     try:
         results = predict(texts)
@@ -99,7 +100,7 @@ class MicroBatcher:
 
     def __init__(
         self,
-        predict: Callable[[List[str]], List[Any]],
+        predict: Callable[[list[str]], list[Any]],
         executor: Executor,
         max_batch: int = 32,
         max_wait: float = 0.005,
@@ -110,7 +111,7 @@ class MicroBatcher:
         self.predict, self.executor = predict, executor
         self.max_batch, self.max_wait, self.max_queue = max_batch, max_wait, max_queue
         self.stats = BatchStats()
-        self._pending: Deque[_Item] = deque()
+        self._pending: deque[_Item] = deque()
         self._arrived = asyncio.Event()
         self._worker: Optional[asyncio.Task] = None
         self._expected = 1  # texts likely to arrive together: the last call's size, see the module docstring
@@ -130,7 +131,7 @@ class MicroBatcher:
             self._worker.cancel()
             await asyncio.gather(self._worker, return_exceptions=True)
 
-    async def submit(self, texts: List[str]) -> List[Outcome]:
+    async def submit(self, texts: list[str]) -> list[Outcome]:
         """The outcomes of `texts`, in order, computed with whatever else is queued."""
         if len(self._pending) + len(texts) > self.max_queue:
             raise Overloaded(f"{len(self._pending)} texts are queued already (limit {self.max_queue}); retry shortly")

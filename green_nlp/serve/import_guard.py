@@ -9,7 +9,8 @@ environment.
 
 import importlib.abc
 import sys
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Optional
 
 BLOCKED = ("torch", "allennlp", "allennlp_models")
 

@@ -8,8 +8,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import List, Optional, Self, Sequence, Union
+from typing import Optional, Self, Union
 
 LISTENING = re.compile(r"green-nlp serve: .* on (http://\S+) \(pid (\d+)\)")
 
@@ -40,7 +41,7 @@ class ServerProcess:
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})}
         )
-        self.log: List[str] = []
+        self.log: list[str] = []
         self.url = ""
         self._listening = threading.Event()
         threading.Thread(target=self._read_log, daemon=True).start()

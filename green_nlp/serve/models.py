@@ -1,8 +1,9 @@
 """The models a server holds: each runtime model with its name, family, tasks and card facts."""
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Optional
 
 # task (the URL's last part) -> the runtime method that does it on many texts; a model offers the
 # tasks its runtime class has, so a new family (the tagger) works as soon as its class exists
@@ -21,13 +22,13 @@ class ServedModel:
     family: str
     runtime: Any
     folder: Path
-    meta: Dict[str, Any]
+    meta: dict[str, Any]
 
     @property
-    def tasks(self) -> List[str]:
+    def tasks(self) -> list[str]:
         return [task for task, method in TASK_METHODS.items() if hasattr(self.runtime, method)]
 
-    def predictor(self, task: str) -> Callable[[List[str]], List[Any]]:
+    def predictor(self, task: str) -> Callable[[list[str]], list[Any]]:
         """texts -> one result per text, all in one runtime call (the parser's cut by sentence length)."""
         if task == "parse" and hasattr(self.runtime, "segmenter") and hasattr(self.runtime, "parse_sentences"):
             from green_nlp.serve.parser_batching import parse_texts
@@ -36,7 +37,7 @@ class ServedModel:
         method = getattr(self.runtime, TASK_METHODS[task])
         return lambda texts: list(method(texts, batch_size=max(1, len(texts))))
 
-    def describe(self) -> Dict[str, Any]:
+    def describe(self) -> dict[str, Any]:
         card = self.meta.get("card") or {}
         return {
             "name": self.name,
@@ -50,7 +51,7 @@ class ServedModel:
         }
 
 
-def _labels(meta: Dict[str, Any]) -> Any:
+def _labels(meta: dict[str, Any]) -> Any:
     """The classifier's label list, or each label namespace's size for the other families."""
     labels = meta.get("labels")
     if isinstance(labels, dict):
@@ -63,11 +64,11 @@ def served_name(name_or_folder: str) -> str:
     return Path(name_or_folder.rstrip("/\\")).name or name_or_folder
 
 
-def load_models(names: Sequence[str], precision: str = "auto", threads: Optional[int] = 1) -> Dict[str, ServedModel]:
+def load_models(names: Sequence[str], precision: str = "auto", threads: Optional[int] = 1) -> dict[str, ServedModel]:
     """name -> loaded model, for shipped names and exported folders; two models may not share a name."""
     from green_nlp.runtime import load, read_meta, resolve_model
 
-    models: Dict[str, ServedModel] = {}
+    models: dict[str, ServedModel] = {}
     for given in names:
         folder = resolve_model(given)
         name = served_name(given)
@@ -79,7 +80,7 @@ def load_models(names: Sequence[str], precision: str = "auto", threads: Optional
     return models
 
 
-def warm_up(model: ServedModel) -> List[str]:
+def warm_up(model: ServedModel) -> list[str]:
     """One call per task, so the first user does not pay for spaCy's import and onnxruntime's first
     run; returns the tasks' refusals (a gold-UPOS parser cannot take raw text) for the log."""
     problems = []

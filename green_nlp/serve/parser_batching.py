@@ -10,7 +10,7 @@ follows how different the lengths are, not a batch size; the trees go back to th
 It only uses the runtime's public pieces (its segmenter and `parse_sentences`).
 """
 
-from typing import Any, List, Tuple
+from typing import Any
 
 from green_nlp.runtime.parser_results import ParsedDoc
 
@@ -19,10 +19,10 @@ from green_nlp.runtime.parser_results import ParsedDoc
 PADDING_BUDGET = 16
 
 
-def length_runs(lengths: List[int], budget: int = PADDING_BUDGET) -> List[List[int]]:
+def length_runs(lengths: list[int], budget: int = PADDING_BUDGET) -> list[list[int]]:
     """Indices of `lengths` in ascending length, cut where padding to the next length would cost
     more than `budget` words."""
-    runs: List[List[int]] = []
+    runs: list[list[int]] = []
     for index in sorted(range(len(lengths)), key=lengths.__getitem__):
         if runs and len(runs[-1]) * (lengths[index] - lengths[runs[-1][-1]]) <= budget:
             runs[-1].append(index)
@@ -31,16 +31,16 @@ def length_runs(lengths: List[int], budget: int = PADDING_BUDGET) -> List[List[i
     return runs
 
 
-def parse_texts(runtime: Any, texts: List[str]) -> List[ParsedDoc]:
+def parse_texts(runtime: Any, texts: list[str]) -> list[ParsedDoc]:
     """`runtime.parse_many(texts)`, with its sentences batched by length."""
     if getattr(runtime.inputs, "needs_upos", False):
         return list(runtime.parse_many(texts, batch_size=len(texts)))  # raises what raw text cannot do
-    sentences: List[Tuple[int, str, List[str]]] = [
+    sentences: list[tuple[int, str, list[str]]] = [
         (t, sentence, words)
         for t, text in enumerate(texts)
         for sentence, words in runtime.sentences_of(text)  # InputError for a text it cannot take
     ]
-    parsed: List[Any] = [None] * len(sentences)
+    parsed: list[Any] = [None] * len(sentences)
     for run in length_runs([len(words) for _, _, words in sentences]):
         trees = runtime.parse_sentences([(sentences[i][2], None) for i in run], batch_size=len(run))
         for i, tree in zip(run, trees):

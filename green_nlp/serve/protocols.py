@@ -12,12 +12,12 @@ nginx (`client_header_timeout`) and gunicorn (`--timeout` on sync workers) do in
 
 import asyncio
 import logging
-from typing import Any, Optional, Type
+from typing import Any, Optional
 
 logger = logging.getLogger("green_nlp.serve")
 
 
-def protocol_class(http: str) -> Type[asyncio.Protocol]:
+def protocol_class(http: str) -> type[asyncio.Protocol]:
     """uvicorn's protocol class for `--http` (auto: httptools, in C, where installed)."""
     if http in ("auto", "httptools"):
         try:
@@ -32,7 +32,7 @@ def protocol_class(http: str) -> Type[asyncio.Protocol]:
     return H11Protocol
 
 
-def guarded_protocol(http: str, header_timeout: float, max_connections: int) -> Type[asyncio.Protocol]:
+def guarded_protocol(http: str, header_timeout: float, max_connections: int) -> type[asyncio.Protocol]:
     """`protocol_class(http)` with the header deadline and the connection cap (see the module's docstring)."""
     base: Any = protocol_class(http)
 

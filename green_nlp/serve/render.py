@@ -7,10 +7,10 @@ Everything is inline markup: the page fetches nothing from elsewhere.
 
 import html
 import re
-from typing import Any, Dict, List
+from typing import Any
 
 
-def dependency_svg(parse: Dict[str, Any]) -> str:
+def dependency_svg(parse: dict[str, Any]) -> str:
     """One displaCy SVG per sentence of a parse ({"sentences": [{"words", "heads", "deprels", "upos"}]})."""
     from spacy import displacy
 
@@ -38,7 +38,7 @@ def _with_view_box(match: "re.Match[str]") -> str:
     return f'<svg {attributes}width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
 
 
-def displacy_dep(sentence: Dict[str, Any]) -> Dict[str, Any]:
+def displacy_dep(sentence: dict[str, Any]) -> dict[str, Any]:
     """displaCy's manual "dep" input: words with their UPOS, one arc from each head to its dependent."""
     words, heads, deprels = sentence["words"], sentence["heads"], sentence["deprels"]
     tags = sentence.get("upos") or [""] * len(words)
@@ -51,12 +51,12 @@ def displacy_dep(sentence: Dict[str, Any]) -> Dict[str, Any]:
     return {"words": [{"text": word, "tag": tag} for word, tag in zip(words, tags)], "arcs": arcs}
 
 
-def entity_html(tagged: Dict[str, Any]) -> str:
+def entity_html(tagged: dict[str, Any]) -> str:
     """The tagger's words with its spans ({"start", "end" (exclusive), "label"} over word indices)
     highlighted by displaCy's "ent" style."""
     from spacy import displacy
 
-    words: List[str] = list(tagged.get("words") or [])
+    words: list[str] = list(tagged.get("words") or [])
     starts, position = [], 0
     for word in words:
         starts.append(position)
@@ -70,7 +70,7 @@ def entity_html(tagged: Dict[str, Any]) -> str:
     return displacy.render(doc, style="ent", manual=True, page=False, jupyter=False)
 
 
-def probability_bars(classified: Dict[str, Any]) -> str:
+def probability_bars(classified: dict[str, Any]) -> str:
     """One bar per class, longest first, the predicted label marked."""
     rows = sorted(zip(classified.get("label_names", []), classified.get("probs", [])), key=lambda row: -row[1])
     bars = []
@@ -87,5 +87,5 @@ def probability_bars(classified: Dict[str, Any]) -> str:
 RENDERERS = {"parse": dependency_svg, "tag": entity_html, "classify": probability_bars}
 
 
-def render(task: str, result_json: Dict[str, Any]) -> str:
+def render(task: str, result_json: dict[str, Any]) -> str:
     return RENDERERS[task](result_json)

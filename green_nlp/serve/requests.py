@@ -7,8 +7,9 @@ can make the server answer 5xx. One text inside "texts" that breaks a limit fail
 import json
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Optional
 
 
 class ApiError(Exception):
@@ -33,13 +34,13 @@ class Limits:
 class TextsRequest:
     """A checked request: the texts to run (None where a text was refused) and how to answer."""
 
-    texts: List[Optional[str]]
+    texts: list[Optional[str]]
     single: bool
     output_format: str
-    refused: Dict[int, str] = field(default_factory=dict)  # slot -> why that text was not run
+    refused: dict[int, str] = field(default_factory=dict)  # slot -> why that text was not run
 
     @property
-    def runnable(self) -> List[str]:
+    def runnable(self) -> list[str]:
         return [text for text in self.texts if text is not None]
 
 

@@ -9,7 +9,8 @@ import logging
 import os
 import socket
 import sys
-from typing import Any, Dict, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Optional
 
 from green_nlp.serve import import_guard
 
@@ -144,7 +145,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return serve(models, args)
 
 
-def serve(models: Dict[str, Any], args: argparse.Namespace) -> int:
+def serve(models: dict[str, Any], args: argparse.Namespace) -> int:
     import uvicorn
 
     from green_nlp.serve.app import Batching, create_app

@@ -7,18 +7,18 @@ model, so the result is archived like any other run.
 """
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, List, Sequence
 
 import torch
 from allennlp.common.checks import ConfigurationError
 
-StateDict = Dict[str, torch.Tensor]
+StateDict = dict[str, torch.Tensor]
 
 _EPOCH_CHECKPOINT = re.compile(r"model_state_e(\d+)_b(\d+)\.th$")
 
 
-def epoch_checkpoints(serialization_dir: Path) -> List[Path]:
+def epoch_checkpoints(serialization_dir: Path) -> list[Path]:
     """The run's `model_state_e{epoch}_b{batch}.th` files, oldest first."""
     found = [
         (tuple(int(x) for x in match.groups()), path)
@@ -28,7 +28,7 @@ def epoch_checkpoints(serialization_dir: Path) -> List[Path]:
     return [path for _, path in sorted(found)]
 
 
-def best_and_last(serialization_dir: Path) -> List[Path]:
+def best_and_last(serialization_dir: Path) -> list[Path]:
     """`best.th` and the newest epoch checkpoint: the default pair to average."""
     serialization_dir = Path(serialization_dir)
     best = serialization_dir / "best.th"

@@ -9,7 +9,8 @@ after every SGD-with-momentum step z is clamped to [0, 1].
 import copy
 import os
 import re
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any, Optional
 
 import torch
 from allennlp.common import Params
@@ -71,9 +72,9 @@ class ProjectedSgdOptimizer(Optimizer, torch.optim.SGD):
 
     def __init__(
         self,
-        model_parameters: List[Tuple[str, torch.nn.Parameter]],
+        model_parameters: list[tuple[str, torch.nn.Parameter]],
         lr: float,
-        parameter_groups: Optional[List[Tuple[List[str], Dict[str, Any]]]] = None,
+        parameter_groups: Optional[list[tuple[list[str], dict[str, Any]]]] = None,
         momentum: float = 0.9,
         weight_decay: float = 0.0,
         nesterov: bool = False,
@@ -103,12 +104,12 @@ class ProjectedSgdOptimizer(Optimizer, torch.optim.SGD):
         return loss
 
 
-def kept_layers_per_lm(model: Any) -> List[List[int]]:  # an LdNetTagger (torch modules type their parts loosely)
+def kept_layers_per_lm(model: Any) -> list[list[int]]:  # an LdNetTagger (torch modules type their parts loosely)
     """Indices of each LM's layers whose gate is non-zero."""
     return [[i for i, z in enumerate(gates.tolist()) if z > 0] for gates in model.gates_per_lm()]
 
 
-def pruned_config(config: Params, kept: List[List[int]]) -> Params:
+def pruned_config(config: Params, kept: list[list[int]]) -> Params:
     """The tagger config with each LM shrunk to its kept layers; LMs with none left are dropped,
     and the training-only keys (archives to copy, initializers, trainable gates) removed."""
     raw = copy.deepcopy(config.as_dict(quiet=True))
@@ -131,7 +132,7 @@ def pruned_config(config: Params, kept: List[List[int]]) -> Params:
     return Params(raw)
 
 
-def _archived_model_config(model: Dict[str, Any]) -> Dict[str, Any]:
+def _archived_model_config(model: dict[str, Any]) -> dict[str, Any]:
     """A `from_archive` model block (a fine-tuned tagger) replaced by the archived tagger's own, so
     the archive written from it no longer needs the one it was fine-tuned from."""
     while model.get("type") == "from_archive":  # only the config is needed, not the model it builds
@@ -152,7 +153,7 @@ def _drop_keys(tree: Any, keys: Sequence[str]) -> None:
         _drop_keys(child, keys)
 
 
-def prune_tagger(model: Any, config: Params) -> Tuple[Model, Params]:
+def prune_tagger(model: Any, config: Params) -> tuple[Model, Params]:
     """A new tagger holding only the kept LM layers' weights, and the config that rebuilds it.
 
     With the dense connections, each kept layer's input weights lose the columns that read removed
@@ -166,7 +167,7 @@ def prune_tagger(model: Any, config: Params) -> Tuple[Model, Params]:
         for k, v in model.state_dict().items()
         if not k.startswith("language_models.") and k not in ("lm_gates", "lm_projection.weight")
     }
-    projection_columns: List[int] = []
+    projection_columns: list[int] = []
     offset = 0
     new_index = 0
     gates = []

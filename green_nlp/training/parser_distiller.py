@@ -4,7 +4,7 @@ sentences (text the teacher parsed once, `green_nlp.data.teacher_cache`), the te
 top-k distributions alone."""
 
 from dataclasses import dataclass, replace
-from typing import Any, Dict, List, Optional, Protocol, Tuple
+from typing import Any, Optional, Protocol
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -44,16 +44,16 @@ class ParserScorer(Protocol):
 
     vocab: Vocabulary
 
-    def label_scores(self, scores: Dict[str, torch.Tensor], heads: torch.Tensor) -> torch.Tensor: ...
+    def label_scores(self, scores: dict[str, torch.Tensor], heads: torch.Tensor) -> torch.Tensor: ...
 
     def loss(
         self,
-        scores: Dict[str, torch.Tensor],
+        scores: dict[str, torch.Tensor],
         head_indices: torch.Tensor,
         head_tags: torch.Tensor,
         upos: Optional[torch.Tensor] = None,
         gold_label_scores: Optional[torch.Tensor] = None,
-        extra_targets: Optional[Dict[str, torch.Tensor]] = None,
+        extra_targets: Optional[dict[str, torch.Tensor]] = None,
     ) -> torch.Tensor: ...
 
 
@@ -72,15 +72,15 @@ class ParserDistillationInput:
     """
 
     student: ParserScorer
-    scores: Dict[str, torch.Tensor]
+    scores: dict[str, torch.Tensor]
     gold_label_scores: torch.Tensor
     gold_loss: Optional[torch.Tensor]
     words: TextFieldTensors
     head_indices: torch.Tensor
     head_tags: torch.Tensor
     upos: Optional[torch.Tensor] = None
-    metadata: Optional[List[Dict[str, Any]]] = None
-    extra_targets: Optional[Dict[str, torch.Tensor]] = None
+    metadata: Optional[list[dict[str, Any]]] = None
+    extra_targets: Optional[dict[str, torch.Tensor]] = None
 
     @property
     def gold_heads(self) -> torch.Tensor:
@@ -144,7 +144,7 @@ class ParserDistiller(Distiller[ParserDistillationInput]):
         cache_teacher_outputs: bool = True,
     ) -> None:
         super().__init__(temperature, kl_weight, ce_weight)
-        self.teachers: List[Any] = (
+        self.teachers: list[Any] = (
             [] if teacher is None else list(teacher) if isinstance(teacher, (list, tuple)) else [teacher]
         )
         if isinstance(teacher, (list, tuple)) and not self.teachers:
@@ -154,7 +154,7 @@ class ParserDistiller(Distiller[ParserDistillationInput]):
             for parameter in model.parameters():
                 parameter.requires_grad_(False)
         self.teacher = self.teachers[0] if self.teachers else None
-        self.cache: Optional[Dict[Tuple, Tuple[torch.Tensor, torch.Tensor]]] = {} if cache_teacher_outputs else None
+        self.cache: Optional[dict[tuple, tuple[torch.Tensor, torch.Tensor]]] = {} if cache_teacher_outputs else None
         self.teacher_token_keys = (
             set(self.teacher.text_field_embedder._token_embedders) if self.teacher is not None else set()
         )
@@ -174,8 +174,8 @@ class ParserDistiller(Distiller[ParserDistillationInput]):
         words: TextFieldTensors,
         upos: Optional[torch.Tensor],
         gold_heads: torch.Tensor,
-        metadata: Optional[List[Dict[str, Any]]] = None,
-    ) -> Tuple[torch.Tensor, torch.Tensor]:
+        metadata: Optional[list[dict[str, Any]]] = None,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         missing = self.teacher_token_keys - set(words)
         if missing:
             raise ConfigurationError(
@@ -213,7 +213,7 @@ class ParserDistiller(Distiller[ParserDistillationInput]):
     @staticmethod
     def _score(
         model: Any, words: TextFieldTensors, upos: Optional[torch.Tensor], gold_heads: torch.Tensor
-    ) -> Tuple[torch.Tensor, torch.Tensor]:
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         with torch.no_grad():
             scores = model.score(words, upos if model.upos_embedding is not None else None)
             return scores["arc_scores"], model.label_scores(scores, gold_heads)
@@ -223,8 +223,8 @@ class ParserDistiller(Distiller[ParserDistillationInput]):
         words: TextFieldTensors,
         upos: Optional[torch.Tensor],
         gold_heads: torch.Tensor,
-        metadata: Optional[List[Dict[str, Any]]],
-    ) -> Tuple[torch.Tensor, torch.Tensor]:
+        metadata: Optional[list[dict[str, Any]]],
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """Teacher arc scores (batch, n+1, n+1) and label scores at gold heads (batch, n+1, labels)."""
         if self.cache is None or metadata is None:
             return self._run_teacher(words, upos, gold_heads, metadata)
@@ -296,7 +296,7 @@ class ParserDistiller(Distiller[ParserDistillationInput]):
     def _silver_sum(self, inputs: ParserDistillationInput) -> torch.Tensor:
         """The silver terms summed over the words of silver sentences (unweighted)."""
         assert inputs.metadata is not None
-        targets: List[SilverTargets] = [m["silver"] for m in inputs.metadata]
+        targets: list[SilverTargets] = [m["silver"] for m in inputs.metadata]
         self._check_label_order(inputs.student, targets[0])
         scores = inputs.scores
         word_mask = scores["mask"][:, 1:].to(scores["arc_scores"].dtype)

@@ -22,7 +22,7 @@ import copy
 import json
 import tarfile
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.models import Model
@@ -70,7 +70,7 @@ def check_teacher_archive(path: Path) -> None:
         )
 
 
-def apply_dims(model_params: Dict[str, Any], dims: Dict[str, int]) -> Dict[str, Any]:
+def apply_dims(model_params: dict[str, Any], dims: dict[str, int]) -> dict[str, Any]:
     """Teacher model params with a student's sizes (`student_sizing.student_dims` names) written in."""
     params = copy.deepcopy(model_params)
     embedders = params["text_field_embedder"]["token_embedders"]
@@ -90,8 +90,8 @@ def apply_dims(model_params: Dict[str, Any], dims: Dict[str, int]) -> Dict[str, 
 
 
 def student_config(
-    teacher_config: Dict[str, Any], teacher_archive: str, dims: Dict[str, int], distilled: bool
-) -> Dict[str, Any]:
+    teacher_config: dict[str, Any], teacher_archive: str, dims: dict[str, int], distilled: bool
+) -> dict[str, Any]:
     """The teacher's training config turned into its D-x (`distilled`) or B-x student's at `dims`."""
     config = copy.deepcopy(teacher_config)
     model = apply_dims(config["model"], dims)  # the teacher's pretrained_file kept: a student starts from it
@@ -110,7 +110,7 @@ def student_config(
     return config
 
 
-def drop_missing_pretrained_file(config: Dict[str, Any]) -> Optional[str]:
+def drop_missing_pretrained_file(config: dict[str, Any]) -> Optional[str]:
     """Remove a pretrained_file that does not exist (the student then starts from random vectors); return it."""
     words = config["model"]["text_field_embedder"]["token_embedders"]["tokens"]
     path = words.get("pretrained_file")

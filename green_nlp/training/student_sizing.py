@@ -20,7 +20,7 @@ import logging
 import tarfile
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 from allennlp.common import Params
 from allennlp.data import Vocabulary
@@ -44,7 +44,7 @@ def _scaled(value: int, scale: float) -> int:
     return max(1, int(round(value * scale)))
 
 
-def student_dims(model_params: Dict[str, Any], scale: float) -> Dict[str, int]:
+def student_dims(model_params: dict[str, Any], scale: float) -> dict[str, int]:
     """The student's sizes at `scale` (libsonnet argument names), from the teacher's model params."""
     embedders = model_params["text_field_embedder"]["token_embedders"]
     words = embedders["tokens"]
@@ -65,7 +65,7 @@ def student_dims(model_params: Dict[str, Any], scale: float) -> Dict[str, int]:
     return dims
 
 
-def count_parameters(model_params: Dict[str, Any], vocab: Vocabulary) -> int:
+def count_parameters(model_params: dict[str, Any], vocab: Vocabulary) -> int:
     """Trainable parameters of the model these params build (without reading a pretrained file: same count)."""
     params = copy.deepcopy(model_params)
     params["text_field_embedder"]["token_embedders"]["tokens"].pop("pretrained_file", None)
@@ -73,8 +73,8 @@ def count_parameters(model_params: Dict[str, Any], vocab: Vocabulary) -> int:
 
 
 def size_student(
-    model_params: Dict[str, Any], vocab: Vocabulary, fraction: float, iterations: int = 24
-) -> Tuple[Dict[str, int], int, float]:
+    model_params: dict[str, Any], vocab: Vocabulary, fraction: float, iterations: int = 24
+) -> tuple[dict[str, int], int, float]:
     """(dims, student params, fraction reached) with the fraction as close to `fraction` as bisection gets."""
     if not 0 < fraction <= 1:
         raise ValueError(f"fraction must be in (0, 1], got {fraction}")
@@ -96,7 +96,7 @@ def size_student(
     return dims, count, count / teacher_count
 
 
-def read_archive(archive_path: Path) -> Tuple[Dict[str, Any], Vocabulary]:
+def read_archive(archive_path: Path) -> tuple[dict[str, Any], Vocabulary]:
     """The training config and vocabulary of a model archive (its weights are not extracted)."""
     with tempfile.TemporaryDirectory() as folder:
         with tarfile.open(archive_path) as archive:
@@ -106,7 +106,7 @@ def read_archive(archive_path: Path) -> Tuple[Dict[str, Any], Vocabulary]:
         return config, Vocabulary.from_files(str(Path(folder) / "vocabulary"))
 
 
-def load_teacher_spec(teacher: Path) -> Tuple[Dict[str, Any], Vocabulary]:
+def load_teacher_spec(teacher: Path) -> tuple[dict[str, Any], Vocabulary]:
     """Model params and vocabulary from an archive, a run folder, or a training config."""
     if teacher.is_dir():
         config = json.loads((teacher / "config.json").read_text())
@@ -126,7 +126,7 @@ def load_teacher_spec(teacher: Path) -> Tuple[Dict[str, Any], Vocabulary]:
 
 def write_student_config(
     teacher_archive: Path, fraction: float, out: Path, distilled: bool = True
-) -> Tuple[Dict[str, int], int, float]:
+) -> tuple[dict[str, int], int, float]:
     """Size a student at `fraction` of the teacher, write its config to `out`; (dims, params, fraction reached)."""
     if not 0 < fraction < 1:
         raise ValueError(f"a student's fraction of the teacher's parameters must be in (0, 1), got {fraction}")
@@ -146,7 +146,7 @@ def write_student_config(
     return dims, count, reached
 
 
-def main(argv: Optional[List[str]] = None) -> None:
+def main(argv: Optional[list[str]] = None) -> None:
     parser = argparse.ArgumentParser(description="Pick student parser sizes for fractions of a teacher's parameters.")
     parser.add_argument("teacher", type=Path, help="a model archive, a training run folder or a training config")
     parser.add_argument("--fractions", "--fraction", type=float, nargs="+", default=list(DEFAULT_FRACTIONS))
@@ -185,7 +185,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     model_params, vocab = load_teacher_spec(args.teacher)
     teacher_dims = student_dims(model_params, 1.0)
     teacher_count = count_parameters(apply_dims(model_params, teacher_dims), vocab)
-    result: Dict[str, Any] = {"teacher": {**teacher_dims, "params": teacher_count}, "students": {}}
+    result: dict[str, Any] = {"teacher": {**teacher_dims, "params": teacher_count}, "students": {}}
     for fraction in args.fractions:
         dims, count, reached = size_student(model_params, vocab, fraction)
         result["students"][str(int(round(100 * fraction)))] = {**dims, "params": count, "fraction": round(reached, 4)}

@@ -7,7 +7,6 @@ import subprocess
 import sys
 import tracemalloc
 from pathlib import Path
-from typing import List, Tuple
 
 import pytest
 from allennlp.common.checks import ConfigurationError
@@ -26,12 +25,12 @@ from tests.conftest import FIXTURES, REPO_ROOT
 ARCHIVE = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"  # needs gold UPOS: JSON input with "upos"
 
 
-def _sentences() -> List[dict]:
+def _sentences() -> list[dict]:
     return [{"words": s.words, "upos": s.upos} for s in read_conllu(FIXTURES / "ud" / "synthetic-dev.conllu")]
 
 
 @pytest.fixture(scope="module")
-def bad_input(tmp_path_factory) -> Tuple[Path, List[List[str]], List[int]]:
+def bad_input(tmp_path_factory) -> tuple[Path, list[list[str]], list[int]]:
     """Good JSON lines with five kinds of bad line and a blank one; returns (file, good words, bad line numbers)."""
     sentences = _sentences()[:30]
     bad = {
@@ -59,7 +58,7 @@ def predictor():
     return build_predictor(str(ARCHIVE), predictor_args='{"output_format": "json"}')
 
 
-def _words_out(text: str) -> List[List[str]]:
+def _words_out(text: str) -> list[list[str]]:
     """The words of the predicted records (error records are left out)."""
     records = [json.loads(line) for line in text.splitlines()]
     return [record["sentences"][0]["words"] for record in records if "sentences" in record]

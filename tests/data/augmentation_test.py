@@ -19,7 +19,7 @@ def test_word_sampler_follows_corpus_frequencies():
 
 
 def test_rule_extremes_mask_replace_or_keep_every_word():
-    words = "what city is the cafe in".split()
+    words = ["what", "city", "is", "the", "cafe", "in"]
     sampler = WordSampler(["zzz"])
     rng = random.Random(1)
     assert augment_words(words, rng, sampler, p_mask=1.0, p_replace=0.0, p_ngram=0.0) == [MASK_TOKEN] * 6
@@ -28,7 +28,7 @@ def test_rule_extremes_mask_replace_or_keep_every_word():
 
 
 def test_ngram_cut_keeps_a_contiguous_span_of_at_most_max_ngram_words():
-    words = "one two three four five six seven eight".split()
+    words = ["one", "two", "three", "four", "five", "six", "seven", "eight"]
     rng = random.Random(2)
     for _ in range(200):
         span = augment_words(words, rng, WordSampler(["x"]), p_mask=0.0, p_replace=0.0, p_ngram=1.0, max_ngram=3)

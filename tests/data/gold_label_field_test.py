@@ -9,7 +9,7 @@ from green_nlp.data.gold_label_field import UNSEEN_LABEL, GoldLabelField
 def test_unseen_labels_index_as_unseen_and_known_ones_as_usual():
     vocab = Vocabulary(non_padded_namespaces=["*labels"])
     vocab.add_tokens_to_namespace(["nsubj", "root"], "deprel_labels")
-    text = TextField([Token(w) for w in "she left early".split()])
+    text = TextField([Token(w) for w in ["she", "left", "early"]])
     field = GoldLabelField(["nsubj", "root", "advmod:new"], text, label_namespace="deprel_labels")
     field.index(vocab)
     tensor = field.as_tensor({"num_tokens": 5})

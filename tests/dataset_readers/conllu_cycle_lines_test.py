@@ -1,14 +1,13 @@
 """A HEAD cycle is reported at a word of the cycle, not at a word that only leads into it."""
 
 from pathlib import Path
-from typing import List
 
 import pytest
 
 from green_nlp.dataset_readers import read_conllu
 
 
-def _write(tmp_path: Path, heads: List[int]) -> Path:
+def _write(tmp_path: Path, heads: list[int]) -> Path:
     rows = [f"{i}\tw{i}\tw{i}\tX\t_\t_\t{head}\tdep\t_\t_" for i, head in enumerate(heads, start=1)]
     path = tmp_path / "cycle.conllu"
     path.write_text("# text = a sentence\n" + "\n".join(rows) + "\n\n", encoding="utf-8")

@@ -100,7 +100,7 @@ def test_reader_gives_tokens_and_label():
     reader = TextClassificationReader(max_examples=2)
     instances = list(reader.read(DAN / "sst2_train.tsv"))
     assert len(instances) == 2
-    assert [t.text for t in instances[0]["tokens"].tokens] == "its ending is a mess and lifeless".split()
+    assert [t.text for t in instances[0]["tokens"].tokens] == ["its", "ending", "is", "a", "mess", "and", "lifeless"]
     assert instances[0]["label"].label == "0"
 
 

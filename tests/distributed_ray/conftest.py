@@ -5,8 +5,8 @@ import functools
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -40,7 +40,7 @@ def ray_cluster(tmp_path_factory) -> Iterator[Path]:
                 os.environ[name] = value
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def minilm_teacher() -> Path:
     """A MiniLM-L6 teacher (training_configs/dan/teacher_sst2.jsonnet) fine-tuned for one epoch on
     the SST-2 fixture sentences: the real transformer teacher, sized for a test."""

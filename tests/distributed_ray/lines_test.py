@@ -5,9 +5,9 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Callable, Tuple
 
 import pytest
 from allennlp.common.checks import ConfigurationError
@@ -35,7 +35,7 @@ def _dan_texts():
     return [line.split("\t")[0] for line in (DAN_FIXTURES / "sst2_train.tsv").read_text().splitlines()[1:]]
 
 
-def _one_process(archive: str, args: str, path: Path, batch_size: int) -> Tuple[str, str, StreamReport]:
+def _one_process(archive: str, args: str, path: Path, batch_size: int) -> tuple[str, str, StreamReport]:
     output, errors = io.StringIO(), io.StringIO()
     report = BulkPredictor(build_predictor(archive, predictor_args=args), batch_size).run(
         path, output, progress=False, errors=errors
@@ -45,7 +45,7 @@ def _one_process(archive: str, args: str, path: Path, batch_size: int) -> Tuple[
 
 def _on_ray(
     make_model: Callable, path: Path, batch_size: int, options: RayOptions = TWO_ACTORS
-) -> Tuple[str, str, StreamReport]:
+) -> tuple[str, str, StreamReport]:
     output, errors = io.StringIO(), io.StringIO()
     report = stream_lines(make_model, path, output, options, batch_size, progress=False, errors=errors)
     return output.getvalue(), errors.getvalue(), report

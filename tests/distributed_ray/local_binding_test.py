@@ -5,7 +5,6 @@ import os
 import socket
 import struct
 from pathlib import Path
-from typing import Dict, Set, Tuple
 
 import pytest
 
@@ -17,8 +16,8 @@ from green_nlp.distributed_ray.pool import connected  # noqa: E402
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads listening sockets from /proc")
 
 
-def _process_tree(root: int) -> Set[int]:
-    parents: Dict[int, int] = {}
+def _process_tree(root: int) -> set[int]:
+    parents: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
@@ -34,7 +33,7 @@ def _process_tree(root: int) -> Set[int]:
     return tree
 
 
-def _socket_owners(pids: Set[int]) -> Dict[str, str]:
+def _socket_owners(pids: set[int]) -> dict[str, str]:
     """socket inode -> the name of the process holding it."""
     owners = {}
     for pid in pids:
@@ -49,7 +48,7 @@ def _socket_owners(pids: Set[int]) -> Dict[str, str]:
     return owners
 
 
-def _listening(owners: Dict[str, str]) -> Set[Tuple[str, str]]:
+def _listening(owners: dict[str, str]) -> set[tuple[str, str]]:
     """(address, process) of every TCP socket in LISTEN state that one of `owners` holds."""
     found = set()
     for table, family in (("/proc/net/tcp", socket.AF_INET), ("/proc/net/tcp6", socket.AF_INET6)):

@@ -3,13 +3,13 @@ needed) and exported once per test process, whichever directory's tests ask firs
 
 import os
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Optional
 
 from tests.conftest import FIXTURES, REPO_ROOT
 
 TEACHER_ARCHIVE = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
 RAW_TEXT_CARD = REPO_ROOT / "tests" / "export" / "cards" / "parser_ewt_green_nlp_raw_text.md"
-_CACHE: Dict[str, Path] = {}
+_CACHE: dict[str, Path] = {}
 
 
 # name -> fixture config trained for one epoch: barely trained, so greedy heads are rarely trees

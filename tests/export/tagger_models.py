@@ -14,8 +14,9 @@ import atexit
 import json
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict
+from typing import Any
 
 from tests.conftest import FIXTURES
 
@@ -30,8 +31,8 @@ DATA_FILES = {
     "wnut17": ["ner_wnut17_train.txt", "ner_wnut17_dev.txt", "ner_wnut17_test.txt"],
     "conll2000": ["chunking_train.txt", "chunking_test.txt"],
 }
-_CACHE: Dict[str, Path] = {}
-_BASE: Dict[str, Path] = {}
+_CACHE: dict[str, Path] = {}
+_BASE: dict[str, Path] = {}
 
 
 def _base() -> Path:
@@ -82,7 +83,7 @@ def _pruned(base: Path) -> Path:
     return pruned
 
 
-def _without_lms(chars: Dict[str, Any], char_dim: int, encoder_layers: int) -> Callable[[Path], Path]:
+def _without_lms(chars: dict[str, Any], char_dim: int, encoder_layers: int) -> Callable[[Path], Path]:
     """A builder of an untrained NoLM tagger on "origin"'s vocabulary with the character encoder `chars`."""
 
     def build(folder: Path) -> Path:

@@ -9,7 +9,6 @@ import ast
 import json
 import subprocess
 import sys
-from typing import Dict
 
 import spacy
 
@@ -35,7 +34,7 @@ catalogue.AVAILABLE_ENTRY_POINTS = EntryPoints(
 """
 
 
-def declared_entry_points() -> Dict[str, str]:
+def declared_entry_points() -> dict[str, str]:
     tree = ast.parse((REPO_ROOT / "setup.py").read_text())
     entry_points = next(
         ast.literal_eval(k.value)

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tarfile
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 import spacy
@@ -33,7 +33,7 @@ TEXT = "Angela Merkel visited Paris on Monday . Shares in BMW rose 5 percent ."
 LDNET_SETTINGS = ("GREEN_NLP_DATA", "LDNET_DATA", "LDNET_RUNS", "LDNET_FIXTURES")
 
 
-def _isolated_env(empty: Path, **extra: str) -> Dict[str, str]:
+def _isolated_env(empty: Path, **extra: str) -> dict[str, str]:
     """A subprocess environment with no data and no LD-Net runs to be found, importing this clone."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LDNET_")}
     env.update({name: str(empty) for name in LDNET_SETTINGS})
@@ -42,7 +42,7 @@ def _isolated_env(empty: Path, **extra: str) -> Dict[str, str]:
     return env
 
 
-def _archived_lm_paths(archive: Path) -> List[str]:
+def _archived_lm_paths(archive: Path) -> list[str]:
     with tarfile.open(archive) as tar:
         config = json.load(tar.extractfile(CONFIG_NAME))
     return [lm.get("pretrained_file") for lm in config["model"].get("language_models", [])]
@@ -53,7 +53,7 @@ def _moved(archive: Path, folder: Path) -> Path:
     return Path(shutil.copy(archive, folder / "tagger.tar.gz"))
 
 
-def _predict_cli(archive: Path, cwd: Path, env: Dict[str, str]) -> List[dict]:
+def _predict_cli(archive: Path, cwd: Path, env: dict[str, str]) -> list[dict]:
     cwd.mkdir(parents=True, exist_ok=True)
     (cwd / "input.txt").write_text(TEXT + "\n")
     result = subprocess.run(
@@ -94,7 +94,7 @@ def elsewhere(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture(scope="module")
-def trained(tmp_path_factory) -> Dict[str, Any]:
+def trained(tmp_path_factory) -> dict[str, Any]:
     """A tagger trained by `allennlp train` from outside the clone on a copy of the LD-Net fixtures
     (data and LM archives), which is then deleted."""
     root = tmp_path_factory.mktemp("portable")

@@ -72,7 +72,7 @@ def test_dan_starts_from_the_vectors_and_its_archive_loads_without_the_file(tmp_
 def test_trained_dan_with_word_vectors_archives_and_loads_without_them(tmp_path):
     from allennlp.commands.train import train_model_from_file
 
-    words = "the cast is beautifully made its ending mess and lifeless".split()
+    words = ["the", "cast", "is", "beautifully", "made", "its", "ending", "mess", "and", "lifeless"]
     path = write_vectors(tmp_path / "vectors.txt.gz", {w: [float(i), 1.0, -float(i)] for i, w in enumerate(words)})
     serialization = tmp_path / "run"
     train_model_from_file(

@@ -17,8 +17,8 @@ modules' code:
 """
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Dict, FrozenSet, Iterator, List, Set, Tuple
 
 import pytest
 
@@ -30,12 +30,12 @@ NOT_COUNTED = {("green_nlp", "green_nlp.plugin")}  # green_nlp.register(): see t
 # Issue 46: the Ray teacher labelling imports green-label-teacher's private helpers and the command
 # imports the Ray module. Its fix moves teacher labelling into the library; then remove this entry
 # (test_known_cycles_still_exist warns once the circle is gone). Nothing else may join it.
-KNOWN_CYCLES: Set[FrozenSet[str]] = set()  # none: the last circle of issue 46 went with teacher labelling's move
+KNOWN_CYCLES: set[frozenset[str]] = set()  # none: the last circle of issue 46 went with teacher labelling's move
 
-Edges = Dict[str, Dict[str, int]]  # module -> {imported module: line of the first such import}
+Edges = dict[str, dict[str, int]]  # module -> {imported module: line of the first such import}
 
 
-def modules(root: Path, package: str) -> Dict[str, Path]:
+def modules(root: Path, package: str) -> dict[str, Path]:
     """Dotted module name -> source file, for every .py file under `root / package`."""
     found = {}
     for path in sorted((root / package).rglob("*.py")):
@@ -44,7 +44,7 @@ def modules(root: Path, package: str) -> Dict[str, Path]:
     return found
 
 
-def _imported_names(node: ast.AST, importer: str, is_package: bool) -> Iterator[Tuple[str, List[str]]]:
+def _imported_names(node: ast.AST, importer: str, is_package: bool) -> Iterator[tuple[str, list[str]]]:
     """(base module, [candidate submodules]) for one import statement, relative imports resolved."""
     if isinstance(node, ast.Import):
         for alias in node.names:
@@ -76,12 +76,12 @@ def import_graph(root: Path, package: str) -> Edges:
     return graph
 
 
-def strongly_connected(graph: Edges) -> List[FrozenSet[str]]:
+def strongly_connected(graph: Edges) -> list[frozenset[str]]:
     """The groups of two or more modules that reach each other (Tarjan, iterative)."""
-    index: Dict[str, int] = {}
-    low: Dict[str, int] = {}
-    stack: List[str] = []
-    on_stack: Set[str] = set()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
     groups = []
     for start in graph:
         if start in index:
@@ -118,7 +118,7 @@ def strongly_connected(graph: Edges) -> List[FrozenSet[str]]:
     return groups
 
 
-def shortest_cycle(graph: Edges, group: FrozenSet[str]) -> List[str]:
+def shortest_cycle(graph: Edges, group: frozenset[str]) -> list[str]:
     """One shortest circle through the group's first module (by name), as [a, b, ..., a]."""
     start = min(group)
     paths = {start: [start]}
@@ -136,7 +136,7 @@ def shortest_cycle(graph: Edges, group: FrozenSet[str]) -> List[str]:
     raise AssertionError(f"{sorted(group)} is not a cycle")
 
 
-def describe(graph: Edges, sources: Dict[str, Path], root: Path, group: FrozenSet[str]) -> str:
+def describe(graph: Edges, sources: dict[str, Path], root: Path, group: frozenset[str]) -> str:
     cycle = shortest_cycle(graph, group)
     steps = [
         f"{a} -> {b} ({sources[a].relative_to(root)}:{graph[a][b]})" for a, b in zip(cycle, cycle[1:], strict=False)
@@ -161,7 +161,7 @@ def test_green_nlp_has_no_import_cycle(green_graph):
 
 
 # ------------------------------------------------------------------- the check itself, on made-up packages
-def _package(root: Path, files: Dict[str, str]) -> Path:
+def _package(root: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)

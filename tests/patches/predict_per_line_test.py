@@ -10,8 +10,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 import pytest
 from allennlp.commands.predict import _PredictManager
@@ -31,16 +32,16 @@ NON_UTF8 = b"caf\xe9 au lait in Paris"
 BROKEN_JSON = b'{"sentence": "an unclosed string'
 
 
-def _write_input(folder: Path, good: Sequence[bytes], mismatched: bytes) -> Tuple[Path, List[Tuple[str, int]]]:
+def _write_input(folder: Path, good: Sequence[bytes], mismatched: bytes) -> tuple[Path, list[tuple[str, int]]]:
     """good[0], good[1], non-UTF-8, good[2], blank, mismatched, good[3], broken JSON, spaces, good[4:] ...
 
     Returns the file and what each output record must be, in order: ("good", index into `good`) or
     ("error", physical line number).
     """
     assert len(good) >= 5
-    lines: List[bytes] = [good[0], good[1], NON_UTF8, good[2], b"", mismatched, good[3], BROKEN_JSON, b"   "]
+    lines: list[bytes] = [good[0], good[1], NON_UTF8, good[2], b"", mismatched, good[3], BROKEN_JSON, b"   "]
     lines += list(good[4:])
-    expected: List[Tuple[str, int]] = []
+    expected: list[tuple[str, int]] = []
     next_good = 0
     for number, line in enumerate(lines, start=1):
         if line in (NON_UTF8, mismatched, BROKEN_JSON):
@@ -79,9 +80,9 @@ def _predict(archive: Path, input_file: Path, cwd: Path, *args: str) -> subproce
 
 
 def _check_records(
-    records: List[Any],
-    expected: List[Tuple[str, int]],
-    good_outputs: List[Any],
+    records: list[Any],
+    expected: list[tuple[str, int]],
+    good_outputs: list[Any],
     is_error: Callable[[Any], Optional[int]],
     same: Callable[[Any, Any], bool],
 ) -> None:
@@ -94,7 +95,7 @@ def _check_records(
             assert same(record, good_outputs[value]), (record, good_outputs[value])
 
 
-def _check_stderr(stderr: str, input_file: Path, expected: List[Tuple[str, int]]) -> None:
+def _check_stderr(stderr: str, input_file: Path, expected: list[tuple[str, int]]) -> None:
     bad = [value for kind, value in expected if kind == "error"]
     for number in bad:
         assert f"{input_file.name}:{number}:" in stderr, stderr[-3000:]
@@ -102,7 +103,7 @@ def _check_stderr(stderr: str, input_file: Path, expected: List[Tuple[str, int]]
     assert "Traceback" not in stderr
 
 
-def _json_error_line(record: Dict[str, Any]) -> Optional[int]:
+def _json_error_line(record: dict[str, Any]) -> Optional[int]:
     return record["line"] if "error" in record else None
 
 
@@ -173,7 +174,7 @@ def test_tagger_keeps_every_good_line_in_order(tmp_path):
     assert records[4]["error"].endswith("the line has ['text']")  # not the line number predict adds (issue 44)
 
 
-def _tagger_case(folder: Path) -> Tuple[Path, List[Tuple[str, int]], List[Any]]:
+def _tagger_case(folder: Path) -> tuple[Path, list[tuple[str, int]], list[Any]]:
     texts = [
         "Peter Blackburn works for BMW in Paris .",
         "Reuters said Mary would resign .",
@@ -233,7 +234,7 @@ def test_tagger_reads_a_gzip_file_line_by_line(tmp_path):
 
 
 # --------------------------------------------------------------------------------- classifier
-def _same_prediction(record: Dict[str, Any], reference: Dict[str, Any]) -> bool:
+def _same_prediction(record: dict[str, Any], reference: dict[str, Any]) -> bool:
     return (
         record["label"] == reference["label"]
         and record["label_names"] == reference["label_names"]
@@ -288,16 +289,16 @@ class _EchoPredictor(Predictor):
     def __init__(self) -> None:  # no model needed
         pass
 
-    def load_line(self, line: str) -> Dict[str, Any]:
+    def load_line(self, line: str) -> dict[str, Any]:
         return json.loads(line)
 
-    def predict_json(self, inputs: Dict[str, Any]) -> Dict[str, Any]:
+    def predict_json(self, inputs: dict[str, Any]) -> dict[str, Any]:
         return inputs
 
-    def predict_batch_json(self, inputs: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    def predict_batch_json(self, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return inputs
 
-    def dump_line(self, outputs: Dict[str, Any]) -> str:
+    def dump_line(self, outputs: dict[str, Any]) -> str:
         return json.dumps(outputs) + "\n"
 
 
@@ -324,10 +325,21 @@ def test_other_predictors_keep_allennlps_behaviour(tmp_path):
 
 @pytest.mark.parametrize(
     "line, expected",
-    [('{"text": "x"}', {"text": "x"}), ("plain text", None), ("[1, 2]", None), ("a {brace} inside", None)],
+    [
+        ('{"text": "x"}', {"text": "x"}),
+        ("plain text", None),
+        ("[Laughter] a bracket", None),
+        ("a {brace} inside", None),
+    ],
 )
 def test_load_json_object_reads_objects_and_leaves_text(line, expected):
     assert json_object(line) == expected
+
+
+def test_a_json_array_line_is_refused_not_read_as_prose():
+    """`["a fine film", 1]` is data in the wrong shape, as the dataset readers say (issue 44)."""
+    with pytest.raises(ValueError, match=r"a JSON array \(2 items\), not an object or text"):
+        json_object('["a fine film", 1]')
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import List
 
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
@@ -19,7 +18,7 @@ from tests.conftest import FIXTURES, REPO_ROOT
 from tests.dan_helpers import DAN_CONFIG, DAN_FIXTURES, sst2_label_names, train_dan
 
 
-def _predict_elsewhere(archive: Path, input_file: Path, tmp_path: Path, *options: str) -> List[str]:
+def _predict_elsewhere(archive: Path, input_file: Path, tmp_path: Path, *options: str) -> list[str]:
     """`allennlp predict` in a fresh process whose working directory and data folder hold nothing."""
     cwd, empty_data, output = tmp_path / "elsewhere", tmp_path / "empty_data", tmp_path / "predictions.out"
     cwd.mkdir()

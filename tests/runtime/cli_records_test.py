@@ -5,7 +5,6 @@ ends; `--fail-on-error`; one sentence per line unless `--split-sentences`; the c
 
 import json
 from pathlib import Path
-from typing import List
 
 import pytest
 
@@ -33,15 +32,15 @@ def _mixed(tmp_path: Path) -> Path:
     return path
 
 
-def _run(args: List[str]) -> int:
+def _run(args: list[str]) -> int:
     return run_runtime([*args, "--no-progress"])
 
 
-def _json_records(path: Path) -> List[dict]:
+def _json_records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def _blocks(path: Path) -> List[str]:
+def _blocks(path: Path) -> list[str]:
     return [block for block in path.read_text(encoding="utf-8").split("\n\n") if block.strip()]
 
 

@@ -8,8 +8,7 @@ model call and these runs differed.
 
 import json
 import random
-from functools import lru_cache
-from typing import List
+from functools import cache
 
 import pytest
 
@@ -21,8 +20,8 @@ WINDOWS = (32, 512)
 THREADS = (1, 2)
 
 
-@lru_cache(maxsize=None)
-def fixture_words() -> List[List[str]]:
+@cache
+def fixture_words() -> list[list[str]]:
     """Sentences of the fixtures, as word lists: the raw-text lines and the SST-2 fixture texts."""
     lines = (FIXTURES / "raw_text.txt").read_text(encoding="utf-8").splitlines()
     for name in ("sst2_train.tsv", "sst2_dev.tsv"):
@@ -31,14 +30,14 @@ def fixture_words() -> List[List[str]]:
     return [line.split() for line in lines if line.strip()]
 
 
-@lru_cache(maxsize=None)
-def texts(count: int = 2000) -> List[List[str]]:
+@cache
+def texts(count: int = 2000) -> list[list[str]]:
     """`count` word lists of 1-40 words: pieces of one to four fixture sentences joined, seeded."""
     rng = random.Random(43)
     sentences = fixture_words()
     out = []
     for _ in range(count):
-        words: List[str] = []
+        words: list[str] = []
         for _ in range(rng.randint(1, 4)):
             sentence = rng.choice(sentences)
             start = rng.randint(0, len(sentence) - 1)

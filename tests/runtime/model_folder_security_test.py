@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
@@ -25,7 +25,7 @@ GRAPH = "model.int8.onnx"
 
 # Python-level opens of files, recorded while `_opened` is armed (audit hooks cannot be removed, so
 # one hook is added for the whole run and does nothing unless a test arms it)
-_opened: List[str] = []
+_opened: list[str] = []
 _armed = [False]
 
 
@@ -54,11 +54,11 @@ def outside(tmp_path) -> Path:
     return place
 
 
-def _meta(folder: Path) -> Dict[str, Any]:
+def _meta(folder: Path) -> dict[str, Any]:
     return json.loads((folder / META_FILE).read_text(encoding="utf-8"))
 
 
-def _write_meta(folder: Path, meta: Dict[str, Any]) -> None:
+def _write_meta(folder: Path, meta: dict[str, Any]) -> None:
     (folder / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
 
 

@@ -9,8 +9,6 @@ weight entry [label, dependent position, head position] is that pair's score: on
 is scored again at head 1 and takes `det`; words 3 and 4 keep their greedy labels.
 """
 
-from typing import Dict, List
-
 import numpy as np
 
 from green_nlp.runtime.parser import ParserRuntime
@@ -28,14 +26,14 @@ OUTPUTS = {
 class _Session:
     """Stands in for onnxruntime: hands back fixed arrays by output name."""
 
-    def __init__(self, arrays: Dict[str, np.ndarray]) -> None:
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
         self.arrays = arrays
 
-    def run(self, names: List[str], feed: Dict[str, np.ndarray]) -> List[np.ndarray]:
+    def run(self, names: list[str], feed: dict[str, np.ndarray]) -> list[np.ndarray]:
         return [self.arrays[name] for name in names]
 
 
-def _arrays() -> Dict[str, np.ndarray]:
+def _arrays() -> dict[str, np.ndarray]:
     arc = np.zeros((1, 5, 5), dtype=np.float32)
     arc[0, 1, 0] = 10.0
     arc[0, 2, 1], arc[0, 2, 3] = 4.0, 5.0

@@ -5,7 +5,7 @@ the connection, and deep JSON, NUL characters and lone surrogates get a 4xx nami
 import json
 import socket
 import time
-from typing import Iterator, List
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import httpx
@@ -51,14 +51,14 @@ def _closed_by_server(sock: socket.socket, within: float) -> bool:
                 return True
     except (ConnectionResetError, BrokenPipeError):
         return True
-    except socket.timeout:
+    except TimeoutError:
         return False
 
 
 def _read_until_closed(sock: socket.socket, within: float) -> bytes:
     """Everything the server sends until it closes `sock`; a timeout fails the test (the server kept it open)."""
     sock.settimeout(within)
-    chunks: List[bytes] = []
+    chunks: list[bytes] = []
     try:
         while True:
             data = sock.recv(65536)
@@ -67,7 +67,7 @@ def _read_until_closed(sock: socket.socket, within: float) -> bytes:
             chunks.append(data)
     except (ConnectionResetError, BrokenPipeError):
         return b"".join(chunks)
-    except socket.timeout:
+    except TimeoutError:
         pytest.fail(f"the server kept the connection open {within} s after answering {b''.join(chunks)[:200]!r}")
 
 
@@ -75,7 +75,7 @@ def _request(server: ServerProcess, body: bytes, path: str = PARSE) -> bytes:
     with _connect(server) as sock:
         head = f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
         sock.sendall(head.encode() + body)
-        chunks: List[bytes] = []
+        chunks: list[bytes] = []
         while True:
             data = sock.recv(65536)
             if not data:

@@ -51,7 +51,7 @@ def test_projection_keeps_gates_in_the_unit_interval():
     gates = torch.nn.Parameter(torch.tensor([0.05, 0.5, 0.95]))
     weight = torch.nn.Parameter(torch.tensor([0.05, 0.5, 0.95]))
     optimizer = ProjectedSgdOptimizer([("lm_gates", gates), ("weight", weight)], lr=1.0, momentum=0.9)
-    for step in range(5):
+    for _ in range(5):
         optimizer.zero_grad()
         (((gates - torch.tensor([-3.0, 0.5, 4.0])) ** 2).sum() + (weight * 10).sum()).backward()
         optimizer.step()

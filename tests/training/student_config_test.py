@@ -7,7 +7,7 @@ import re
 import shutil
 import tarfile
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 import pytest
 from allennlp.commands.train import train_model_from_file
@@ -23,9 +23,9 @@ PARSER = REPO_ROOT / "training_configs" / "parser"
 WORDS = "model.text_field_embedder.token_embedders.tokens"
 
 
-def flat(config: Dict[str, Any], prefix: str = "") -> Dict[str, Any]:
+def flat(config: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """Dotted key -> leaf value, so that two configs' differences can be named."""
-    leaves: Dict[str, Any] = {}
+    leaves: dict[str, Any] = {}
     for key, value in config.items():
         if isinstance(value, dict) and value:
             leaves.update(flat(value, f"{prefix}{key}."))
@@ -34,7 +34,7 @@ def flat(config: Dict[str, Any], prefix: str = "") -> Dict[str, Any]:
     return leaves
 
 
-def archive_with_config(folder: Path, config: Dict[str, Any]) -> Path:
+def archive_with_config(folder: Path, config: dict[str, Any]) -> Path:
     """The fixture teacher's archive (vocabulary, weights) with `config` as its config.json."""
     path = folder / "model.tar.gz"
     folder.mkdir(parents=True, exist_ok=True)

@@ -17,14 +17,15 @@ import gzip
 import importlib.util
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any
 
 import torch
 
 PEER_SITE = "runs/peers/site"  # where setup_supar.sh installs SuPar, outside the shared project venv
 
-Predictions = Dict[Tuple[str, ...], List[Tuple[List[int], List[str]]]]
+Predictions = dict[tuple[str, ...], list[tuple[list[int], list[str]]]]
 
 
 def require_supar() -> None:
@@ -137,7 +138,7 @@ def load(model_path: Path):
     return parser
 
 
-def make_batches(parser, test_file: Path, batch_sentences: int, mean_length: float) -> List[Any]:
+def make_batches(parser, test_file: Path, batch_sentences: int, mean_length: float) -> list[Any]:
     """SuPar batches by tokens; ask for about `batch_sentences` sentences of average length, with
     its own length buckets (its predict default), built outside the timing."""
     from supar.utils import Dataset
@@ -148,7 +149,7 @@ def make_batches(parser, test_file: Path, batch_sentences: int, mean_length: flo
     return list(dataset.loader)
 
 
-def predict(parser, batches: List[Any]) -> Tuple[Predictions, float]:
+def predict(parser, batches: list[Any]) -> tuple[Predictions, float]:
     """Forward pass, tree decoding (MST only where the greedy heads are not a tree, as SuPar does)
     and label lookup per batch; returns predictions keyed by the sentence's words, and seconds."""
     args = parser.args
@@ -167,7 +168,7 @@ def predict(parser, batches: List[Any]) -> Tuple[Predictions, float]:
     return predictions, time.perf_counter() - start
 
 
-def training_info(run_dir: Path) -> Dict[str, Any]:
+def training_info(run_dir: Path) -> dict[str, Any]:
     """Epochs and minutes, as written by `train` (SuPar itself logs them only as text)."""
     import json
 

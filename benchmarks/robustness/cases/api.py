@@ -2,30 +2,31 @@
 calls it, in this process: bad words and texts, bad settings, and one bad text among good ones."""
 
 import functools
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
+from typing import Any, Optional
 
 from benchmarks.robustness.cases.case import API, SHIPPED_PARSER, Case, Outcome, Wanted
 from benchmarks.robustness.cases.models import runtime_model, tagger_folder
 
 SENTIMENT = "en-sst2-sentiment"
-INPUT_ERRORS: Tuple[type, ...] = (ValueError, TypeError)  # what a caller catches for a bad argument
+INPUT_ERRORS: tuple[type, ...] = (ValueError, TypeError)  # what a caller catches for a bad argument
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def parser() -> Any:
     from green_nlp.runtime import load
 
     return load(SHIPPED_PARSER, threads=1)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def classifier() -> Any:
     from green_nlp.runtime import load
 
     return load(SENTIMENT, threads=1)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tagger() -> Any:
     return runtime_model(str(tagger_folder()))
 
@@ -36,7 +37,7 @@ def _refused(
     run: Callable[[], Any],
     *wanted: Wanted,
     what: str = "",
-    types: Tuple[type, ...] = INPUT_ERRORS,
+    types: tuple[type, ...] = INPUT_ERRORS,
 ) -> Case:
     """A call that must raise an error of `types` (ValueError/TypeError) whose message holds `wanted`."""
     return Case(
@@ -50,11 +51,11 @@ def _refused(
     )
 
 
-def _words(doc: Any) -> List[List[str]]:
+def _words(doc: Any) -> list[list[str]]:
     return [list(sentence.words) for sentence in doc.sentences]
 
 
-def bom_check(result: Tuple[Any, Any]) -> Outcome:
+def bom_check(result: tuple[Any, Any]) -> Outcome:
     """A leading BOM is dropped: the first word and every relation as without it."""
     with_bom, without = result
     same = with_bom.to_json() == without.to_json()
@@ -63,14 +64,14 @@ def bom_check(result: Tuple[Any, Any]) -> Outcome:
 
 def failed_alone_check(
     texts: Sequence[Any], bad: int, *wanted: str
-) -> Callable[[Tuple[List[Any], Optional[str]]], Outcome]:
+) -> Callable[[tuple[list[Any], Optional[str]]], Outcome]:
     """parse_many over good texts and one bad text: the bad one fails alone, in its place (a result
     whose `.error` names it: `texts[i]`, 0-based, or `text i+1`) or as an exception naming it after
     the texts before it came back; every other text is parsed as alone. A window emptied around
     it, or an error that does not say which text, is not handled."""
     names = (f"texts[{bad}]", f"text {bad + 1}", f"item {bad + 1}", f"line {bad + 1}")
 
-    def check(result: Tuple[List[Any], Optional[str]]) -> Outcome:
+    def check(result: tuple[list[Any], Optional[str]]) -> Outcome:
         docs, raised = result
         problems = []
         errors = {i: str(doc.error) for i, doc in enumerate(docs) if getattr(doc, "error", None)}
@@ -95,9 +96,9 @@ def failed_alone_check(
     return check
 
 
-def _parse_many(texts: Sequence[Any]) -> Callable[[], Tuple[List[Any], Optional[str]]]:
-    def run() -> Tuple[List[Any], Optional[str]]:
-        docs: List[Any] = []
+def _parse_many(texts: Sequence[Any]) -> Callable[[], tuple[list[Any], Optional[str]]]:
+    def run() -> tuple[list[Any], Optional[str]]:
+        docs: list[Any] = []
         try:
             for doc in parser().parse_many(texts, batch_size=4, sort_window=8):
                 docs.append(doc)
@@ -116,7 +117,7 @@ def flagged_check(result: Any) -> Outcome:
     return bool(result.no_known_features), f"classified and flagged no_known_features={result.no_known_features}"
 
 
-def api_cases() -> List[Case]:
+def api_cases() -> list[Case]:
     p, c, t = parser, classifier, tagger
     long_text = " ".join(["word"] * 1001)
     return [
@@ -302,5 +303,5 @@ def _load(name: str, **options: Any) -> Any:
     return load(name, **options)
 
 
-def api_case_table() -> Dict[str, Case]:
+def api_case_table() -> dict[str, Case]:
     return {case.name: case for case in api_cases()}

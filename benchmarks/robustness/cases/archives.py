@@ -3,7 +3,7 @@ pickled payload."""
 
 import tarfile
 from pathlib import Path
-from typing import Any, List, Tuple
+from typing import Any
 
 import torch
 
@@ -13,7 +13,7 @@ from benchmarks.robustness.cases.loaders import load_archive
 from benchmarks.robustness.cases.workspace import work_folder
 
 
-def _tar_of(name: str, members: List[Tuple[str, bytes]]) -> Path:
+def _tar_of(name: str, members: list[tuple[str, bytes]]) -> Path:
     import io
 
     path = work_folder() / name

@@ -2,15 +2,16 @@
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any
 
 from benchmarks.robustness.cases.case import Outcome
 from benchmarks.robustness.cases.loaders import parse_words
 from benchmarks.robustness.cases.scrub import scrub
 
 
-def is_tree(heads: List[int]) -> bool:
+def is_tree(heads: list[int]) -> bool:
     """One root, every word reaches it."""
     if sum(h == 0 for h in heads) != 1:
         return False
@@ -55,20 +56,20 @@ def classifier_empty_lines_check(path: Path) -> Callable[[list], Outcome]:
     return check
 
 
-def unseen_relations_check(metrics: Dict[str, float]) -> Outcome:
+def unseen_relations_check(metrics: dict[str, float]) -> Outcome:
     ok = metrics["LAS"] == 0.0 and metrics["UAS"] > 0.5
     return ok, f"evaluated: UAS {metrics['UAS']:.2f}, LAS {metrics['LAS']:.2f} (every relation unseen)"
 
 
-def long_sentence_check(limit: int) -> Callable[[Dict[str, Any]], Outcome]:
-    def check(record: Dict[str, Any]) -> Outcome:
+def long_sentence_check(limit: int) -> Callable[[dict[str, Any]], Outcome]:
+    def check(record: dict[str, Any]) -> Outcome:
         ok = "error" in record and f"max_sentence_length={limit}" in record["error"]
         return ok, f"error record instead of a parse: {record.get('error', record)!s:.120}"
 
     return check
 
 
-def words_check(expected: List[List[str]]) -> Callable[[list], Outcome]:
+def words_check(expected: list[list[str]]) -> Callable[[list], Outcome]:
     def check(instances: list) -> Outcome:
         got = [[t.text for t in instance.fields[_text_field(instance)].tokens] for instance in instances]
         return got == expected, f"read: {got}"
@@ -80,7 +81,7 @@ def _text_field(instance: Any) -> str:
     return "words" if "words" in instance.fields else "tokens"
 
 
-def examples_check(expected: List[Tuple[str, str]]) -> Callable[[list], Outcome]:
+def examples_check(expected: list[tuple[str, str]]) -> Callable[[list], Outcome]:
     def check(examples: list) -> Outcome:
         got = [(e.label, e.text) for e in examples]
         return got == expected, f"read: {got}"
@@ -88,26 +89,26 @@ def examples_check(expected: List[Tuple[str, str]]) -> Callable[[list], Outcome]
     return check
 
 
-def unseen_gold_check(key: str, bound: float) -> Callable[[Dict[str, float]], Outcome]:
+def unseen_gold_check(key: str, bound: float) -> Callable[[dict[str, float]], Outcome]:
     """Evaluated (no KeyError), the loss a number, and the unseen gold labels counted wrong: `key`
     at most `bound`, the share of gold items the model can get right."""
 
-    def check(metrics: Dict[str, float]) -> Outcome:
+    def check(metrics: dict[str, float]) -> Outcome:
         ok = metrics[key] <= bound + 1e-9 and math.isfinite(metrics["loss"])
         return ok, f"evaluated: {key} {metrics[key]:.3f} (at most {bound:.3f}), loss {metrics['loss']:.3f}"
 
     return check
 
 
-def multiword_output_check(result: Tuple[str, List[str]]) -> Outcome:
+def multiword_output_check(result: tuple[str, list[str]]) -> Outcome:
     text, _ = result
     ids = [line.split("\t")[0] for line in text.splitlines() if line and not line.startswith("#")]
     ok = ids == ["1", "2-3", "2", "3", "4", "5"]
     return ok, f"predicted; CoNLL-U IDs written {ids} (multiword token kept, empty node 4.1 dropped)"
 
 
-def skip_malformed_check(path: Path) -> Callable[[Tuple[str, List[str]]], Outcome]:
-    def check(result: Tuple[str, List[str]]) -> Outcome:
+def skip_malformed_check(path: Path) -> Callable[[tuple[str, list[str]]], Outcome]:
+    def check(result: tuple[str, list[str]]) -> Outcome:
         text, malformed = result
         words = [
             record_words
@@ -121,8 +122,8 @@ def skip_malformed_check(path: Path) -> Callable[[Tuple[str, List[str]]], Outcom
     return check
 
 
-def no_leftover_check(wanted: str) -> Callable[[Tuple[str, int]], Outcome]:
-    def check(result: Tuple[str, int]) -> Outcome:
+def no_leftover_check(wanted: str) -> Callable[[tuple[str, int]], Outcome]:
+    def check(result: tuple[str, int]) -> Outcome:
         message, left = result
         return wanted in message and left == 0, f"refused ({scrub(message)[:100]}); {left} temporary folders left"
 

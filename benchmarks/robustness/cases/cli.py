@@ -9,9 +9,10 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 from benchmarks.common import REPO
 from benchmarks.robustness.cases.case import RUNTIME, SERVER, SHIPPED_PARSER, Case, Outcome
@@ -22,15 +23,15 @@ from benchmarks.robustness.cases.workspace import work_folder
 
 SENTIMENT = "en-sst2-sentiment"
 TAGGER_FOLDER = "{tagger folder}"
-Result = Dict[str, Any]  # {"status", "stdout", "stderr"}
+Result = dict[str, Any]  # {"status", "stdout", "stderr"}
 
 
 @dataclass
 class CliCase:
     name: str
-    argv: List[str]
+    argv: list[str]
     expected: str
-    check: Callable[[Result], Tuple[bool, str]]
+    check: Callable[[Result], tuple[bool, str]]
     stdin: bytes = b""
     entry: str = RUNTIME
 
@@ -57,18 +58,18 @@ def _broken(name: str, make: Callable[[Path], None]) -> str:
     return str(folder)
 
 
-def _clean(result: Result) -> List[str]:
+def _clean(result: Result) -> list[str]:
     problems = []
     if "Traceback" in result["stderr"]:
         problems.append("a raw traceback on stderr")
     return problems
 
 
-def refusal(*wanted: str, status: int = 2) -> Callable[[Result], Tuple[bool, str]]:
+def refusal(*wanted: str, status: int = 2) -> Callable[[Result], tuple[bool, str]]:
     """Exit `status`, stderr holding every fragment (`{work}`: the case files' folder), no traceback,
     nothing on stdout."""
 
-    def check(result: Result) -> Tuple[bool, str]:
+    def check(result: Result) -> tuple[bool, str]:
         problems = _clean(result)
         if result["status"] != status:
             problems.append(f"exit {result['status']}, not {status}")
@@ -84,11 +85,11 @@ def refusal(*wanted: str, status: int = 2) -> Callable[[Result], Tuple[bool, str
     return check
 
 
-def records(expected: Dict[int, Optional[str]], status: int = 0) -> Callable[[Result], Tuple[bool, str]]:
+def records(expected: dict[int, Optional[str]], status: int = 0) -> Callable[[Result], tuple[bool, str]]:
     """One JSON record per line, numbered in order: line -> None (predicted) or a fragment its error
     must hold (alternatives with '|')."""
 
-    def check(result: Result) -> Tuple[bool, str]:
+    def check(result: Result) -> tuple[bool, str]:
         problems = _clean(result)
         if result["status"] != status:
             problems.append(f"exit {result['status']}, not {status}: {scrub(result['stderr'])[-200:]}")
@@ -113,7 +114,7 @@ def records(expected: Dict[int, Optional[str]], status: int = 0) -> Callable[[Re
     return check
 
 
-def bom_first_word(result: Result) -> Tuple[bool, str]:
+def bom_first_word(result: Result) -> tuple[bool, str]:
     problems = _clean(result)
     first = json.loads(result["stdout"].splitlines()[0]) if result["stdout"].strip() else {}
     words = [w for s in first.get("sentences", []) for w in s.get("words", [])]
@@ -124,7 +125,7 @@ def bom_first_word(result: Result) -> Tuple[bool, str]:
     )
 
 
-def cli_table() -> List[CliCase]:
+def cli_table() -> list[CliCase]:
     parse, classify = ["parse", SHIPPED_PARSER], ["classify", SENTIMENT]
     tag = ["tag", TAGGER_FOLDER]  # exported when the cases run, not when the table is built
     json_out = ["--format", "json", "--no-progress"]
@@ -333,8 +334,8 @@ def cli_table() -> List[CliCase]:
     ]
 
 
-@functools.lru_cache(maxsize=None)
-def cli_results(entry: str) -> Dict[str, Result]:
+@functools.cache
+def cli_results(entry: str) -> dict[str, Result]:
     """Every command line of the table for one entry point, in one child process (OMP_NUM_THREADS=1):
     `green-nlp serve` refuses to start in a process where parse has imported torch (spaCy's thinc)."""
     table = [c for c in cli_table() if c.entry == entry]
@@ -355,7 +356,7 @@ def cli_results(entry: str) -> Dict[str, Result]:
     return json.loads(out.read_text(encoding="utf-8"))
 
 
-def _resolved(argv: List[str]) -> List[str]:
+def _resolved(argv: list[str]) -> list[str]:
     return [str(tagger_folder()) if arg == TAGGER_FOLDER else arg for arg in argv]
 
 
@@ -363,7 +364,7 @@ def _judged(case: CliCase) -> Callable[[Result], Outcome]:
     return lambda result: case.check(result)
 
 
-def cli_cases() -> List[Case]:
+def cli_cases() -> list[Case]:
     return [
         Case(
             c.name,

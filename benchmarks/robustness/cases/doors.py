@@ -10,7 +10,7 @@ import os
 import socket
 import struct
 from pathlib import Path
-from typing import Any, Dict, List, Set, Tuple
+from typing import Any
 
 from allennlp.common.checks import ConfigurationError
 
@@ -36,7 +36,7 @@ from benchmarks.robustness.cases.workspace import work_folder
 
 
 # ------------------------------------------------------------------------------------ spaCy
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def runtime_pipeline(component: str) -> Any:
     import spacy
 
@@ -51,7 +51,7 @@ def runtime_pipeline(component: str) -> Any:
     return nlp
 
 
-def _add_pipe(factory: str, config: Dict[str, Any]) -> Any:
+def _add_pipe(factory: str, config: dict[str, Any]) -> Any:
     import spacy
 
     return spacy.blank("en").add_pipe(factory, config=config)
@@ -76,7 +76,7 @@ NER_TEXTS = ["EU rejects German call.", LONG_DOC + " .", "Peter Blackburn met th
 CLASSIFIER_NUL = ["a fine and moving film", "binary \x00 junk", "dull and flat"]
 
 
-def _pipe_case(name: str, component: str, texts: List[str], bad: Dict[int, str], annotation: Any) -> Case:
+def _pipe_case(name: str, component: str, texts: list[str], bad: dict[int, str], annotation: Any) -> Case:
     return Case(
         f"nlp.pipe: {name}",
         f"spaCy nlp.pipe with green_nlp_{component}",
@@ -100,7 +100,7 @@ def _nlp_error(component: str, text: str) -> str:
     return "no error"
 
 
-def spacy_cases() -> List[Case]:
+def spacy_cases() -> list[Case]:
     typo = {"modle": SHIPPED_PARSER}
     return [
         _pipe_case("a NUL doc, runtime parser", "parser", PARSER_NUL, {1: "NUL"}, _parses),
@@ -166,7 +166,7 @@ def spacy_cases() -> List[Case]:
 
 
 # ------------------------------------------------------------------------------- train typos
-def _typo_config(name: str, section: str, edit: Dict[str, Any]) -> Path:
+def _typo_config(name: str, section: str, edit: dict[str, Any]) -> Path:
     """The tiny parser experiment with one key of `section` misspelt (merged over it in Jsonnet)."""
     path = work_folder() / f"typo_{name}.jsonnet"
     base = REPO / "fixtures" / "parser" / "experiment.jsonnet"
@@ -174,8 +174,8 @@ def _typo_config(name: str, section: str, edit: Dict[str, Any]) -> Path:
     return path
 
 
-def train_cases() -> List[Case]:
-    def typo(name: str, where: str, section: str, edit: Dict[str, Any], key: str, closest: str) -> Case:
+def train_cases() -> list[Case]:
+    def typo(name: str, where: str, section: str, edit: dict[str, Any], key: str, closest: str) -> Case:
         return Case(
             f"allennlp train: misspelt {where} key '{key}'",
             "allennlp train (tiny parser config)",
@@ -202,15 +202,15 @@ def train_cases() -> List[Case]:
 
 
 # --------------------------------------------------------------------------- allennlp predict
-def _predict_keys(archive: Path, name: Any, line: Dict[str, Any]) -> Dict[str, Any]:
+def _predict_keys(archive: Path, name: Any, line: dict[str, Any]) -> dict[str, Any]:
     path = work_folder() / f"keys_{archive.stem}.jsonl"
     path.write_text(json.dumps(line) + "\n")
     run = lines.allennlp_predict(predictor(archive, name), path, work_folder())
     return run.outputs[0]
 
 
-def keys_check(written: List[str]) -> Any:
-    def check(record: Dict[str, Any]) -> Outcome:
+def keys_check(written: list[str]) -> Any:
+    def check(record: dict[str, Any]) -> Outcome:
         error = str(record.get("error", ""))
         ok = all(repr(key) in error for key in written) and "'line'" not in error
         return ok, f"error record: {scrub(error)[:180]}"
@@ -218,7 +218,7 @@ def keys_check(written: List[str]) -> Any:
     return check
 
 
-def predict_cases() -> List[Case]:
+def predict_cases() -> list[Case]:
     return [
         Case(
             "allennlp predict: classifier line without 'sentence'",
@@ -240,7 +240,7 @@ def predict_cases() -> List[Case]:
 
 
 # ------------------------------------------------------------------------- archives: tar, pickle
-def absolute_member_archive() -> Tuple[Path, Path]:
+def absolute_member_archive() -> tuple[Path, Path]:
     target = work_folder() / "absolute_member_landed.txt"
     archive = _tar_of("absolute.tar.gz", [("config.json", b"{}"), (str(target), b"x")])
     return archive, target
@@ -278,7 +278,7 @@ def pickle_check(result: str) -> Outcome:
     return ok, scrub(result)[:220]
 
 
-def archive_cases() -> List[Case]:
+def archive_cases() -> list[Case]:
     folder = work_folder() / "pickled"
     folder.mkdir(exist_ok=True)
     payload = archive_with_pickled_code(folder)
@@ -312,8 +312,8 @@ def archive_cases() -> List[Case]:
 
 
 # -------------------------------------------------------------------------------------- Ray
-def _tree(root: int) -> Set[int]:
-    parents: Dict[int, int] = {}
+def _tree(root: int) -> set[int]:
+    parents: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
@@ -328,7 +328,7 @@ def _tree(root: int) -> Set[int]:
     return tree
 
 
-def _listening(pids: Set[int]) -> Set[Tuple[str, str]]:
+def _listening(pids: set[int]) -> set[tuple[str, str]]:
     """(address, process name) of every listening TCP socket the processes hold (Linux /proc)."""
     owners = {}
     for pid in pids:
@@ -353,7 +353,7 @@ def _listening(pids: Set[int]) -> Set[Tuple[str, str]]:
     return found
 
 
-def ray_local_sockets() -> Set[Tuple[str, str]]:
+def ray_local_sockets() -> set[tuple[str, str]]:
     import ray
 
     from green_nlp.distributed_ray.options import LOCAL
@@ -365,7 +365,7 @@ def ray_local_sockets() -> Set[Tuple[str, str]]:
         return _listening(_tree(os.getpid()))
 
 
-def loopback_check(found: Set[Tuple[str, str]]) -> Outcome:
+def loopback_check(found: set[tuple[str, str]]) -> Outcome:
     def loopback(address: str) -> bool:
         ip = ipaddress.ip_address(address)
         return (getattr(ip, "ipv4_mapped", None) or ip).is_loopback
@@ -377,7 +377,7 @@ def loopback_check(found: Set[Tuple[str, str]]) -> Outcome:
     return ok, f"{len(found)} listening sockets ({', '.join(sorted(names))[:120]}); not loopback: {wide or 'none'}"
 
 
-def ray_cases() -> List[Case]:
+def ray_cases() -> list[Case]:
     if not Path("/proc/net/tcp").exists():
         return []
     try:
@@ -396,5 +396,5 @@ def ray_cases() -> List[Case]:
     ]
 
 
-def door_cases() -> List[Case]:
+def door_cases() -> list[Case]:
     return spacy_cases() + train_cases() + predict_cases() + archive_cases() + ray_cases()

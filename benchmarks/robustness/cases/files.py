@@ -1,7 +1,5 @@
 """One case per file in tests/bad_inputs/."""
 
-from typing import Dict
-
 from allennlp.common.checks import ConfigurationError
 
 from benchmarks.robustness import lines
@@ -66,11 +64,11 @@ def _tagging_error(file: str, line: int, problem: str, encoding: str = "IOB1") -
     )
 
 
-def raw_text(family: str) -> Dict[int, str]:
+def raw_text(family: str) -> dict[int, str]:
     return lines.RAW_TEXT_BAD_PARSER if family == "parser" else lines.RAW_TEXT_BAD
 
 
-def file_cases() -> Dict[str, Case]:
+def file_cases() -> dict[str, Case]:
     raw, parser_json = lines.RAW_TEXT, lines.PARSER_JSON
     cases = [
         _conllu_error("conllu_wrong_column_count.conllu", 1, "expected 10 tab-separated columns"),

@@ -9,8 +9,9 @@ import json
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any
 
 from benchmarks.common import REPO
 from benchmarks.robustness.cases.case import FOLDERS, RUNTIME, Case, Outcome
@@ -20,7 +21,7 @@ from benchmarks.robustness.cases.workspace import work_folder
 SHIPPED = REPO / "pretrained" / "en-sst2-sentiment"
 GRAPH, NGRAMS, META = "model.int8.onnx", "ngrams.txt", "green_model.json"
 
-_opened: List[str] = []
+_opened: list[str] = []
 _armed = [False]
 
 
@@ -49,15 +50,15 @@ def _copy(name: str) -> Path:
     return folder
 
 
-def _meta(folder: Path) -> Dict[str, Any]:
+def _meta(folder: Path) -> dict[str, Any]:
     return json.loads((folder / META).read_text(encoding="utf-8"))
 
 
-def _write_meta(folder: Path, meta: Dict[str, Any]) -> None:
+def _write_meta(folder: Path, meta: dict[str, Any]) -> None:
     (folder / META).write_text(json.dumps(meta), encoding="utf-8")
 
 
-def _edit_meta(edit: Callable[[Dict[str, Any]], None], rehash: bool = False) -> Callable[[Path], None]:
+def _edit_meta(edit: Callable[[dict[str, Any]], None], rehash: bool = False) -> Callable[[Path], None]:
     def apply(folder: Path) -> None:
         meta = _meta(folder)
         edit(meta)
@@ -98,16 +99,16 @@ def _flip_byte(folder: Path) -> None:
     (folder / GRAPH).write_bytes(bytes(data))
 
 
-def _pop(*keys: str) -> Callable[[Dict[str, Any]], None]:
-    def edit(meta: Dict[str, Any]) -> None:
+def _pop(*keys: str) -> Callable[[dict[str, Any]], None]:
+    def edit(meta: dict[str, Any]) -> None:
         for key in keys:
             meta.pop(key, None)
 
     return edit
 
 
-def _set(path: Tuple[str, ...], value: Any, drop_hashes: bool = False) -> Callable[[Dict[str, Any]], None]:
-    def edit(meta: Dict[str, Any]) -> None:
+def _set(path: tuple[str, ...], value: Any, drop_hashes: bool = False) -> Callable[[dict[str, Any]], None]:
+    def edit(meta: dict[str, Any]) -> None:
         target = meta
         for key in path[:-1]:
             target = target[key]
@@ -173,7 +174,7 @@ def _folder_case(name: str, expected: str, make: Callable[[Path], Any], *wanted:
 BROKEN_FOR_LISTING = ("escaping graph", "cut graph", "missing labels")
 
 
-def models_listing() -> Tuple[str, Dict[str, str]]:
+def models_listing() -> tuple[str, dict[str, str]]:
     """`green-nlp models` with GREEN_NLP_MODELS on a folder of good and broken copies: its output
     and, for each copy, its line's state."""
     from green_nlp.cli import run_runtime
@@ -181,7 +182,7 @@ def models_listing() -> Tuple[str, Dict[str, str]]:
     place = work_folder() / "listing"
     shutil.rmtree(place, ignore_errors=True)
     place.mkdir()
-    makes: Dict[str, Callable[[Path], None]] = {
+    makes: dict[str, Callable[[Path], None]] = {
         "good": lambda folder: None,
         "escaping graph": _edit_meta(_set(("files", "int8"), "../../../../../../../etc/passwd")),
         "cut graph": _graph_bytes(lambda data: data[: len(data) // 2]),
@@ -210,7 +211,7 @@ def models_listing() -> Tuple[str, Dict[str, str]]:
     return f"exit {status}", states
 
 
-def listing_check(result: Tuple[str, Dict[str, str]]) -> Outcome:
+def listing_check(result: tuple[str, dict[str, str]]) -> Outcome:
     status, states = result
     ok = (
         status == "exit 0"
@@ -221,7 +222,7 @@ def listing_check(result: Tuple[str, Dict[str, str]]) -> Outcome:
     return ok, f"{status}; states {shown}"
 
 
-def folder_cases() -> List[Case]:
+def folder_cases() -> list[Case]:
     escape = "../../../../../../../../etc/passwd"
     out_graph = f"../../outside/{GRAPH}"
     return [
@@ -255,7 +256,7 @@ def folder_cases() -> List[Case]:
         _folder_case(
             "graph symlinked outside",
             "refused: files.int8 resolves outside the folder",
-            lambda folder: (_symlink(GRAPH)(folder), _edit_meta(_pop("sha256"))(folder)) and None,
+            lambda folder: (_symlink(GRAPH)(folder), _edit_meta(_pop("sha256"))(folder)) and None,  # noqa: SIM223 (both run, then None)
             "files.int8",
             "outside the folder",
         ),

@@ -1,9 +1,7 @@
 """Every bad input issue 44 names, and the case of this benchmark that tries it: a test checks that
 each case is in the table, so none is dropped when the table changes."""
 
-from typing import Dict
-
-NAMED: Dict[str, str] = {
+NAMED: dict[str, str] = {
     "model folder path escaping to /etc/passwd": "model folder: graph path ../../etc/passwd",
     "symlinks out of the folder": "model folder: graph symlinked outside",
     "file hash differs from green_model.json": "model folder: one byte of the graph changed",

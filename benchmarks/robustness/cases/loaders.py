@@ -3,8 +3,9 @@
 import json
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any
 
 from allennlp.common.checks import ConfigurationError
 
@@ -59,7 +60,7 @@ def load_archive(path: Path) -> Any:
     return allennlp_load_archive(str(path))
 
 
-def evaluate_file(path: Path, archive_path: Path = TEACHER) -> Dict[str, float]:
+def evaluate_file(path: Path, archive_path: Path = TEACHER) -> dict[str, float]:
     """`allennlp evaluate`'s loop (its `evaluate` over the archive's validation reader) on one file."""
     from allennlp.data.data_loaders import SimpleDataLoader
     from allennlp.training.util import evaluate
@@ -70,7 +71,7 @@ def evaluate_file(path: Path, archive_path: Path = TEACHER) -> Dict[str, float]:
     return evaluate(archive.model, loader, cuda_device=-1)
 
 
-def parse_words(words: List[str], upos: List[str]) -> Dict[str, Any]:
+def parse_words(words: list[str], upos: list[str]) -> dict[str, Any]:
     """One JSON line through the parser's predictor (what `allennlp predict` / `green-predict` run)."""
     from allennlp.predictors import Predictor
 
@@ -80,7 +81,7 @@ def parse_words(words: List[str], upos: List[str]) -> Dict[str, Any]:
     return predictor.predict_batch_json([{"words": words, "upos": upos, "line": 1}])[0]
 
 
-def predict_with_reader(path: Path, output_format: str, skip_malformed: bool = False) -> Tuple[str, List[str]]:
+def predict_with_reader(path: Path, output_format: str, skip_malformed: bool = False) -> tuple[str, list[str]]:
     """`allennlp predict TEACHER FILE --use-dataset-reader [-o skip_malformed]`: AllenNLP's
     `_PredictManager` over the archive's validation reader; the output and the reader's reports."""
     from allennlp.commands.predict import _PredictManager
@@ -95,7 +96,7 @@ def predict_with_reader(path: Path, output_format: str, skip_malformed: bool = F
     return out.read_text(encoding="utf-8"), list(getattr(parser._dataset_reader, "malformed", []))
 
 
-def temp_folders_left(run: Callable[[], Any]) -> Tuple[str, int]:
+def temp_folders_left(run: Callable[[], Any]) -> tuple[str, int]:
     """(the error `run` raised, temporary folders it left) with a private temp dir."""
     private = Path(tempfile.mkdtemp(prefix="robustness_tmp_"))
     saved, tempfile.tempdir = tempfile.tempdir, str(private)

@@ -26,7 +26,7 @@ def _trained(config: Path, name: str, overrides: str = "") -> Path:
     return work_folder() / name / "model.tar.gz"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def dan_archive() -> Path:
     """The tiny n-gram DAN of the tests (fixture SST-2 sentences, seconds)."""
     return _trained(
@@ -36,13 +36,13 @@ def dan_archive() -> Path:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def raw_text_parser() -> Path:
     """The quickstart parser (words + characters, predicts UPOS): reads raw text."""
     return _trained(REPO / "training_configs" / "parser" / "quickstart.jsonnet", "quickstart")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def teacher_like_classifier() -> Path:
     """allennlp's `basic_classifier` read by `green_text_classification`, as the MiniLM teacher is
     built (training_configs/dan/teacher.libsonnet), with a small word embedding in place of MiniLM."""
@@ -65,7 +65,7 @@ def teacher_like_classifier() -> Path:
     return _trained(path, "teacher_like")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def dan_folder() -> Path:
     """The DAN exported for the torch-free runtime (`allennlp green-export`)."""
     from green_nlp.export import export_archive
@@ -73,7 +73,7 @@ def dan_folder() -> Path:
     return Path(export_archive(dan_archive(), work_folder() / "dan_onnx"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def predictor(archive_path: Path, name: Optional[str] = None, json_output: bool = True) -> Any:
     from allennlp.predictors import Predictor
 
@@ -81,14 +81,14 @@ def predictor(archive_path: Path, name: Optional[str] = None, json_output: bool 
     return Predictor.from_archive(load_archive(archive_path), name, extra_args=extra)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def runtime_model(name: str) -> Any:
     from green_nlp.runtime import load
 
     return load(name)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tagger_folder() -> Path:
     """The committed fixture LD-Net tagger exported for the runtime (`allennlp green-export`)."""
     from benchmarks.robustness.cases.case import TAGGER

@@ -5,7 +5,7 @@ line by line through each command, and spaCy's components."""
 import functools
 import pickle
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 from allennlp.common.checks import ConfigurationError
 
@@ -51,7 +51,7 @@ from benchmarks.robustness.cases.workspace import work_folder
 from benchmarks.robustness.lines import BAD
 
 
-def _runtime_classify_case(name: str, path: Path, bad: Dict[int, str]) -> Case:
+def _runtime_classify_case(name: str, path: Path, bad: dict[int, str]) -> Case:
     """`green-nlp classify` on the DAN exported to ONNX."""
     return Case(
         name,
@@ -66,7 +66,7 @@ def _runtime_classify_case(name: str, path: Path, bad: Dict[int, str]) -> Case:
     )
 
 
-def _per_line_cases() -> List[Case]:
+def _per_line_cases() -> list[Case]:
     """The raw-text and JSON files through every line-based entry point (see benchmarks.robustness.lines)."""
     raw, parser_json, classifier_json = lines.RAW_TEXT, lines.PARSER_JSON, lines.CLASSIFIER_JSON
     bad_lines = "each bad line reported with its physical number, every other line predicted as alone, in order"
@@ -136,7 +136,7 @@ def _per_line_cases() -> List[Case]:
     return cases
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def spacy_pipeline(component: str) -> Any:
     import spacy
 
@@ -153,7 +153,7 @@ SPACY_PARSER_TEXTS = ["The cat sat on the mat.", " ".join(["word"] * 1001), "A d
 SPACY_CLASSIFIER_TEXTS = ["a fine and moving film", "binary \x00 junk", "dull , flat and far too long", ""]
 
 
-def _spacy_cases() -> List[Case]:
+def _spacy_cases() -> list[Case]:
     def parses(doc: Any) -> Any:
         return [(t.head.i, t.dep_, t.pos_) for t in doc]
 
@@ -184,7 +184,7 @@ def _spacy_cases() -> List[Case]:
     ]
 
 
-def other_cases(folder: Path) -> Dict[str, Case]:
+def other_cases(folder: Path) -> dict[str, Case]:
     from green_nlp.dataset_readers import read_conllu as read_sentences
 
     sentence = next(read_sentences(BAD / "conllu_1000_token_sentence.conllu"))

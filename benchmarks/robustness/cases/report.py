@@ -1,10 +1,10 @@
 """The results table: cases handled, by entry point."""
 
-from typing import Any, Dict, List
+from typing import Any
 
 
-def by_entry_point(details: List[Dict[str, Any]]) -> Dict[str, Dict[str, int]]:
-    counts: Dict[str, Dict[str, int]] = {}
+def by_entry_point(details: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    counts: dict[str, dict[str, int]] = {}
     for d in details:
         entry = counts.setdefault(d.get("entry_point", "-"), {"cases": 0, "handled": 0})
         entry["cases"] += 1
@@ -12,7 +12,7 @@ def by_entry_point(details: List[Dict[str, Any]]) -> Dict[str, Dict[str, int]]:
     return counts
 
 
-def markdown(details: List[Dict[str, Any]]) -> str:
+def markdown(details: list[dict[str, Any]]) -> str:
     handled = sum(d["handled"] for d in details)
     rows = [
         f"{handled} of {len(details)} bad-input cases handled.\n",

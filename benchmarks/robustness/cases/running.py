@@ -4,7 +4,7 @@ of this machine."""
 import re
 import traceback
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 from benchmarks.common import REPO
 from benchmarks.robustness.cases.api import api_cases
@@ -30,8 +30,8 @@ def _holds(message: str, wanted: Wanted, file: Optional[Path]) -> bool:
     return any(option.replace("{file}", str(file)) in message for option in options)
 
 
-def run_case(case: Case) -> Dict[str, Any]:
-    detail: Dict[str, Any] = {
+def run_case(case: Case) -> dict[str, Any]:
+    detail: dict[str, Any] = {
         "case": case.name.strip(),
         "entry_point": case.entry,
         "file": case.file.relative_to(REPO).as_posix() if case.file else None,
@@ -59,7 +59,7 @@ def run_case(case: Case) -> Dict[str, Any]:
     if case.check is None:
         detail.update(handled=False, outcome="no error", why_not_handled="an error was due, none was raised")
         return detail
-    extra: Dict[str, Any] = {}
+    extra: dict[str, Any] = {}
     try:
         ok, what, *more = case.check(result)
         extra = more[0] if more else {}
@@ -71,7 +71,7 @@ def run_case(case: Case) -> Dict[str, Any]:
     return detail
 
 
-def all_cases(folder: Path) -> Dict[str, Case]:
+def all_cases(folder: Path) -> dict[str, Case]:
     """Every case, in running order: the server's cases last (the last one stops it with SIGTERM)."""
     cases = [*file_cases().values(), *other_cases(folder).values()]
     cases += api_cases() + folder_cases() + cli_cases() + door_cases() + server_cases()

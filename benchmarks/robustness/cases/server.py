@@ -6,7 +6,8 @@ import functools
 import json
 import socket
 import time
-from typing import Any, Callable, Dict, List, Tuple
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from benchmarks.robustness.cases.case import SERVER, SHIPPED_PARSER, Case, Outcome
@@ -21,7 +22,7 @@ OPTIONS = [
 ]  # fmt: skip
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def server() -> Any:
     from green_nlp.serve.launcher import ServerProcess
 
@@ -41,14 +42,14 @@ def _closed_within(sock: socket.socket, seconds: float) -> bool:
         return True
     except (ConnectionResetError, BrokenPipeError):
         return True
-    except socket.timeout:
+    except TimeoutError:
         return False
 
 
-def _read_all(sock: socket.socket, seconds: float) -> Tuple[bytes, bool]:
+def _read_all(sock: socket.socket, seconds: float) -> tuple[bytes, bool]:
     """(what the server sent, whether it closed the connection within `seconds`)."""
     sock.settimeout(seconds)
-    chunks: List[bytes] = []
+    chunks: list[bytes] = []
     try:
         while True:
             data = sock.recv(65536)
@@ -57,11 +58,11 @@ def _read_all(sock: socket.socket, seconds: float) -> Tuple[bytes, bool]:
             chunks.append(data)
     except (ConnectionResetError, BrokenPipeError):
         return b"".join(chunks), True
-    except socket.timeout:
+    except TimeoutError:
         return b"".join(chunks), False
 
 
-def request(method: str, path: str, body: bytes = b"", headers: str = "") -> Tuple[int, str]:
+def request(method: str, path: str, body: bytes = b"", headers: str = "") -> tuple[int, str]:
     """(status, body) of one request sent as raw bytes (the client adds nothing of its own)."""
     with _connect() as sock:
         head = (
@@ -73,11 +74,11 @@ def request(method: str, path: str, body: bytes = b"", headers: str = "") -> Tup
     return status, data.split(b"\r\n\r\n", 1)[-1].decode("utf-8", errors="replace")
 
 
-def answer_check(status: int, *wanted: str) -> Callable[[Tuple[int, str]], Outcome]:
+def answer_check(status: int, *wanted: str) -> Callable[[tuple[int, str]], Outcome]:
     """The status (400: any 4xx, as the issue asks for a client error without naming one) and a body
     holding every fragment, no traceback."""
 
-    def check(result: Tuple[int, str]) -> Outcome:
+    def check(result: tuple[int, str]) -> Outcome:
         got, body = result
         missing = [part for part in wanted if part not in body]
         right = 400 <= got < 500 if status == 400 else got == status
@@ -87,7 +88,7 @@ def answer_check(status: int, *wanted: str) -> Callable[[Tuple[int, str]], Outco
     return check
 
 
-def slowloris(connections: int) -> Tuple[int, int, float]:
+def slowloris(connections: int) -> tuple[int, int, float]:
     """`connections` clients each sending one header line every 0.4 s: (closed by the server, still
     open after the header deadline + 3 s, seconds), then a normal request must still be answered."""
     socks = [_connect() for _ in range(connections)]
@@ -111,14 +112,14 @@ def slowloris(connections: int) -> Tuple[int, int, float]:
     return len(closed), connections - len(closed), time.monotonic() - started
 
 
-def slowloris_check(result: Tuple[int, int, float]) -> Outcome:
+def slowloris_check(result: tuple[int, int, float]) -> Outcome:
     closed, open_, seconds = result
     status, _ = request("POST", PARSE, json.dumps({"text": "The server is free again."}).encode())
     ok = open_ == 0 and status == 200
     return ok, f"{closed} slow clients closed, {open_} still open after {seconds:.1f} s; next request {status}"
 
 
-def connection_cap() -> Tuple[int, int, bool, int]:
+def connection_cap() -> tuple[int, int, bool, int]:
     """MAX_CONNECTIONS + 50 idle connections: (closed at once, total, all closed by the header
     deadline, the next request's status)."""
     idle = [_connect() for _ in range(MAX_CONNECTIONS + 50)]
@@ -133,7 +134,7 @@ def connection_cap() -> Tuple[int, int, bool, int]:
     return at_once, len(idle), all_closed, status
 
 
-def cap_check(result: Tuple[int, int, bool, int]) -> Outcome:
+def cap_check(result: tuple[int, int, bool, int]) -> Outcome:
     at_once, total, all_closed, status = result
     ok = at_once >= total - MAX_CONNECTIONS - 1 and all_closed and status == 200
     return ok, (
@@ -142,7 +143,7 @@ def cap_check(result: Tuple[int, int, bool, int]) -> Outcome:
     )
 
 
-def chunked_over_size() -> Tuple[int, str, bool]:
+def chunked_over_size() -> tuple[int, str, bool]:
     with _connect() as sock:
         sock.sendall(f"POST {PARSE} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".encode())
         try:
@@ -155,13 +156,13 @@ def chunked_over_size() -> Tuple[int, str, bool]:
     return status, data.decode("utf-8", errors="replace"), closed
 
 
-def chunked_check(result: Tuple[int, str, bool]) -> Outcome:
+def chunked_check(result: tuple[int, str, bool]) -> Outcome:
     status, text, closed = result
     ok = status == 413 and closed and "limit" in text
     return ok, f"{status}, connection {'closed' if closed else 'kept open'}: {text.split(chr(10))[-1][:150]}"
 
 
-def stop_with_sigterm() -> Tuple[int, str]:
+def stop_with_sigterm() -> tuple[int, str]:
     running = server()
     running.terminate()
     code = running.wait(60)
@@ -171,7 +172,7 @@ def stop_with_sigterm() -> Tuple[int, str]:
     return code, "".join(running.log)
 
 
-def sigterm_check(result: Tuple[int, str]) -> Outcome:
+def sigterm_check(result: tuple[int, str]) -> Outcome:
     code, log = result
     stopped = "green-nlp serve: stopped" in log
     ok = stopped and "Traceback" not in log and code in (0, -15)  # uvicorn re-raises SIGTERM after draining
@@ -179,11 +180,11 @@ def sigterm_check(result: Tuple[int, str]) -> Outcome:
     return ok, f"exit {code} ({how}); 'stopped' line {'printed' if stopped else 'missing'}"
 
 
-def _post(path: str, body: bytes) -> Callable[[], Tuple[int, str]]:
+def _post(path: str, body: bytes) -> Callable[[], tuple[int, str]]:
     return lambda: request("POST", path, body)
 
 
-def server_cases() -> List[Case]:
+def server_cases() -> list[Case]:
     through = "green-nlp serve (one server for every case)"
 
     def http(name: str, expected: str, run: Callable[[], Any], check: Callable[[Any], Outcome]) -> Case:
@@ -309,7 +310,7 @@ def server_cases() -> List[Case]:
     return cases
 
 
-def _slow_body() -> Tuple[int, str]:
+def _slow_body() -> tuple[int, str]:
     with _connect() as sock:
         sock.sendall(f"POST {PARSE} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n".encode() + b'{"text": ')
         data, _ = _read_all(sock, 10)
@@ -317,5 +318,5 @@ def _slow_body() -> Tuple[int, str]:
     return status, data.split(b"\r\n\r\n", 1)[-1].decode("utf-8", errors="replace")
 
 
-def server_case_table() -> Dict[str, Case]:
+def server_case_table() -> dict[str, Case]:
     return {case.name: case for case in server_cases()}

@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def work_folder() -> Path:
     folder = Path(tempfile.mkdtemp(prefix="robustness_"))
     atexit.register(shutil.rmtree, folder, True)

@@ -1,11 +1,11 @@
 """Accuracy of each path's answers against gold, and whether its batch settings agree."""
 
-from typing import Any, Dict, List
+from typing import Any
 
 from benchmarks.runtime.parsing.settings import FORMS, SETTINGS, Parsed
 
 
-def attachment(gold: List[Dict[str, Any]], answers: List[Parsed]) -> Dict[str, Any]:
+def attachment(gold: list[dict[str, Any]], answers: list[Parsed]) -> dict[str, Any]:
     """UAS / LAS over all words (punctuation included, full relations) and UPOS accuracy, in percent."""
     words = heads = labeled = upos = 0
     tagged = False
@@ -17,18 +17,18 @@ def attachment(gold: List[Dict[str, Any]], answers: List[Parsed]) -> Dict[str, A
             if pred_upos is not None:
                 tagged = True
                 upos += pred_upos[i] == sentence["upos"][i]
-    scores: Dict[str, Any] = {"words": words, "uas": 100 * heads / words, "las": 100 * labeled / words}
+    scores: dict[str, Any] = {"words": words, "uas": 100 * heads / words, "las": 100 * labeled / words}
     if tagged:
         scores["upos_accuracy"] = 100 * upos / words
     return scores
 
 
-def accuracy(gold: List[Dict[str, Any]], answers: Dict[str, List[Parsed]]) -> Dict[str, Dict[str, Any]]:
+def accuracy(gold: list[dict[str, Any]], answers: dict[str, list[Parsed]]) -> dict[str, dict[str, Any]]:
     """Per path: scores of its b32 answers, whether its b1 answers (on the sentences batch 1 ran)
     and b32-sorted answers are the same, and the share of words whose head and relation equal the
     predictor's."""
     reference = answers.get("allennlp_predictor b32")
-    table: Dict[str, Dict[str, Any]] = {}
+    table: dict[str, dict[str, Any]] = {}
     for form in FORMS:
         big = answers.get(f"{form} b32")
         if big is None:

@@ -5,23 +5,23 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 from benchmarks.runtime.parsing.processes import measured_process
 from benchmarks.runtime.parsing.settings import REPO_ROOT, runtime_venv_env, this_clone_env
 
 
-def cold_start(commands: Dict[str, List[str]], repeats: int = 3) -> Dict[str, Dict[str, Any]]:
+def cold_start(commands: dict[str, list[str]], repeats: int = 3) -> dict[str, dict[str, Any]]:
     """Median of `repeats` timed runs of each command (round-robin), after one untimed run each
     that warms the file cache and measures the peak RSS."""
 
-    def run(name: str, rss: bool = False) -> Dict[str, Any]:
+    def run(name: str, rss: bool = False) -> dict[str, Any]:
         if name.endswith("(runtime venv)"):  # outside the clone, so `python -c` cannot import its green_nlp
             return measured_process(commands[name], runtime_venv_env(), rss, cwd=Path(tempfile.gettempdir()))
         return measured_process(commands[name], this_clone_env(), rss)
 
     peak = {name: run(name, rss=True)["max_rss_mb"] for name in commands}
-    runs: Dict[str, List[Dict[str, Any]]] = {name: [] for name in commands}
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in commands}
     for _ in range(repeats):
         for name in commands:
             runs[name].append(run(name))
@@ -37,7 +37,7 @@ def cold_start(commands: Dict[str, List[str]], repeats: int = 3) -> Dict[str, Di
     }
 
 
-def venv_commands(bin_dir: Path) -> Dict[str, List[str]]:
+def venv_commands(bin_dir: Path) -> dict[str, list[str]]:
     """The commands a venv's bin folder offers (allennlp, green-nlp, python), by name."""
     return {name: str(bin_dir / name) for name in ("allennlp", "green-nlp", "python") if (bin_dir / name).exists()}
 
@@ -47,8 +47,8 @@ def cold_start_commands(
     folder: Path,
     one_line: Path,
     runtime_venv: Optional[Path] = None,
-    classifier: Optional[Tuple[Path, Path]] = None,
-) -> Dict[str, List[str]]:
+    classifier: Optional[tuple[Path, Path]] = None,
+) -> dict[str, list[str]]:
     """name -> command: allennlp predict on the archive, green-nlp parse on the folder (int8 as
     shipped, and fp32), and the imports alone; the same green-nlp commands from a runtime-only
     venv when one is given. `import spacy` prints whether it imported torch (thinc imports torch
@@ -127,7 +127,7 @@ def cold_start_commands(
     return commands
 
 
-def cold_start_ratios(cold: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
+def cold_start_ratios(cold: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """allennlp predict's time to its first line over green-nlp parse's, from this run's medians."""
     ratios = {}
     for name in cold:

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 from benchmarks.runtime.parsing.settings import REPO_ROOT
 
@@ -34,14 +34,14 @@ def training_venv() -> Optional[Path]:
 
 def disk_sizes(
     archive: Path, folder: Path, runtime_venv: Optional[Path], training: Optional[Path] = None
-) -> Dict[str, Any]:
+) -> dict[str, Any]:
     """Sizes in MB (files) and GB (venvs, `du`, links resolved); a venv that was not found or could not
     be measured is None, so the report's keys do not depend on where the venvs live. `training`
     defaults to `training_venv()`."""
     from green_nlp.runtime.model_folder import FP32_FILE, INT8_FILE, META_FILE
 
     mb = 1e6
-    sizes: Dict[str, Any] = {
+    sizes: dict[str, Any] = {
         "archive_mb": archive.stat().st_size / mb,
         "onnx_fp32_mb": (folder / FP32_FILE).stat().st_size / mb,
         "onnx_int8_mb": (folder / INT8_FILE).stat().st_size / mb,

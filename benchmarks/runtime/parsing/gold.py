@@ -1,10 +1,11 @@
 """The test sentences: gold words, heads and relations from CoNLL-U, and how they batch."""
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Optional
 
 
-def read_gold(path: Path, limit: Optional[int] = None) -> List[Dict[str, Any]]:
+def read_gold(path: Path, limit: Optional[int] = None) -> list[dict[str, Any]]:
     """The first `limit` sentences of a CoNLL-U file (all when None): words, UPOS, heads,
     relations and the `# text` comment; multiword tokens and empty nodes skipped, as the
     `conllu_dependencies` reader and `green_nlp.runtime.parser_agreement.read_conllu_words` skip them."""
@@ -30,7 +31,7 @@ def read_gold(path: Path, limit: Optional[int] = None) -> List[Dict[str, Any]]:
     return sentences
 
 
-def data_stats(gold: List[Dict[str, Any]]) -> Dict[str, int]:
+def data_stats(gold: list[dict[str, Any]]) -> dict[str, int]:
     """The longest sentence (words) and word (characters): batches pad to both."""
     return {
         "longest_sentence_words": max(len(s["words"]) for s in gold),
@@ -38,5 +39,5 @@ def data_stats(gold: List[Dict[str, Any]]) -> Dict[str, int]:
     }
 
 
-def chunks(items: Sequence[Any], size: int) -> List[Sequence[Any]]:
+def chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
     return [items[i : i + size] for i in range(0, len(items), size)]

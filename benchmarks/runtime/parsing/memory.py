@@ -3,8 +3,9 @@ Standard library only at the top: the ONNX child must not import torch."""
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Optional
 
 from benchmarks.runtime.parsing.gold import chunks, read_gold
 from benchmarks.runtime.parsing.paths import load_paths
@@ -49,7 +50,7 @@ def peak_rss_so_far_mb() -> Optional[float]:
 
 def peak_memory(
     forms: Sequence[str], archive: Path, folder: Path, test_file: Path, sentences: Optional[int]
-) -> Dict[str, Dict[str, Any]]:
+) -> dict[str, dict[str, Any]]:
     """Peak RSS (MB, `os.wait4`'s ru_maxrss) of a process that loads one path and parses the sentences."""
     env = this_clone_env()
     found = {}

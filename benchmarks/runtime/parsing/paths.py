@@ -2,23 +2,24 @@
 predictor, the torch model (fp32 and int8) and the ONNX runtime (fp32 and int8). torch and
 allennlp are imported only when a torch path is loaded."""
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Sequence
+from typing import Any
 
 from benchmarks.runtime.parsing.settings import BATCH_SIZES, FORMS, TORCH_FORMS, ParseBatch, Parsed
 
 
-def predictor_path(predictor: Any) -> Dict[int, ParseBatch]:
+def predictor_path(predictor: Any) -> dict[int, ParseBatch]:
     """As `allennlp predict` calls the predictor: `predict_json` for one line, else `predict_batch_json`."""
 
-    def record(output: Dict[str, Any]) -> Parsed:
+    def record(output: dict[str, Any]) -> Parsed:
         sentence = output["sentences"][0]
         return sentence["heads"], sentence["deprels"], sentence.get("upos")
 
-    def one(batch: List[List[str]]) -> List[Parsed]:
+    def one(batch: list[list[str]]) -> list[Parsed]:
         return [record(predictor.predict_json({"words": words})) for words in batch]
 
-    def many(batch: List[List[str]]) -> List[Parsed]:
+    def many(batch: list[list[str]]) -> list[Parsed]:
         return [record(output) for output in predictor.predict_batch_json([{"words": words} for words in batch])]
 
     return {1: one, 32: many}
@@ -29,7 +30,7 @@ def torch_path(model: Any, reader: Any) -> ParseBatch:
     import torch
     from allennlp.data import Batch
 
-    def parse(batch: List[List[str]]) -> List[Parsed]:
+    def parse(batch: list[list[str]]) -> list[Parsed]:
         instances = [reader.text_to_instance(words) for words in batch]
         for instance in instances:
             reader.apply_token_indexers(instance)
@@ -44,7 +45,7 @@ def torch_path(model: Any, reader: Any) -> ParseBatch:
 
 
 def runtime_path(nlp: Any) -> ParseBatch:
-    def parse(batch: List[List[str]]) -> List[Parsed]:
+    def parse(batch: list[list[str]]) -> list[Parsed]:
         return [
             (s.heads, s.deprels, s.upos)
             for s in nlp.parse_sentences([(words, None) for words in batch], batch_size=len(batch))
@@ -53,9 +54,9 @@ def runtime_path(nlp: Any) -> ParseBatch:
     return parse
 
 
-def load_paths(archive_path: Path, folder: Path, forms: Sequence[str] = FORMS) -> Dict[str, Dict[int, ParseBatch]]:
+def load_paths(archive_path: Path, folder: Path, forms: Sequence[str] = FORMS) -> dict[str, dict[int, ParseBatch]]:
     """form -> {batch size -> function parsing one batch of word lists}, everything on one thread."""
-    paths: Dict[str, Dict[int, ParseBatch]] = {}
+    paths: dict[str, dict[int, ParseBatch]] = {}
     if any(form in TORCH_FORMS for form in forms):
         import torch
         from allennlp.models.archival import load_archive

@@ -6,7 +6,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 from benchmarks.runtime.parsing.settings import REPO_ROOT
 
@@ -25,8 +25,8 @@ RSS_MARKER = "MAXRSS_KB="
 
 
 def measured_process(
-    command: List[str], env: Dict[str, str], rss: bool = False, cwd: Path = REPO_ROOT
-) -> Dict[str, Any]:
+    command: list[str], env: dict[str, str], rss: bool = False, cwd: Path = REPO_ROOT
+) -> dict[str, Any]:
     """Run `command`: seconds from its start to its first stdout line and to its exit, its stdout,
     and with `rss` its peak RSS in MB (then it runs under `RSS_LAUNCHER`, which adds that small
     Python's start to the times). stderr goes to a file, so neither pipe can fill up."""
@@ -45,7 +45,7 @@ def measured_process(
         error_text = errors.read().decode(errors="replace")
     if returncode != 0 or not first:
         raise RuntimeError(f"{' '.join(command[-12:])} failed (exit {returncode}): {error_text[-3000:]}")
-    found: Dict[str, Any] = {"first_line_s": first_s, "exit_s": exit_s, "stdout": out.decode(errors="replace")}
+    found: dict[str, Any] = {"first_line_s": first_s, "exit_s": exit_s, "stdout": out.decode(errors="replace")}
     if rss:
         kilobytes = [line.split(RSS_MARKER)[1] for line in error_text.splitlines() if RSS_MARKER in line]
         found["max_rss_mb"] = int(kilobytes[-1]) / 1024

@@ -4,15 +4,15 @@ into the saved results."""
 import json
 import os
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 from benchmarks.common import markdown_table
 from benchmarks.runtime.parsing.settings import AIMS, FORMS, PARTS, SETTINGS
 
 
-def aims(results: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
+def aims(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The issue's aims, each with the figure of this run and whether it is met."""
-    found: Dict[str, Dict[str, Any]] = {}
+    found: dict[str, dict[str, Any]] = {}
 
     def add(name: str, value: float, aim: float, at_most: bool) -> None:
         found[name] = {
@@ -58,11 +58,11 @@ def aims(results: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
     return found
 
 
-def _yes_no(row: Dict[str, Any]) -> Dict[str, Any]:
+def _yes_no(row: dict[str, Any]) -> dict[str, Any]:
     return {key: ("yes" if value else "no") if isinstance(value, bool) else value for key, value in row.items()}
 
 
-def render(results: Dict[str, Any]) -> str:
+def render(results: dict[str, Any]) -> str:
     """The Markdown report: speed, accuracy and memory per path, cold start, sizes, aims, notes."""
     parts = [f"# Runtime benchmark: {results['archive']} on UD English-EWT test\n"]
     speed = results.get("speed")
@@ -90,7 +90,7 @@ def render(results: Dict[str, Any]) -> str:
         )
     per_form = {}
     for form in FORMS:
-        row: Dict[str, Any] = dict(results.get("accuracy", {}).get(form, {}))
+        row: dict[str, Any] = dict(results.get("accuracy", {}).get(form, {}))
         memory = results.get("memory", {}).get(form)
         if memory:
             row["peak_rss_mb"] = memory["max_rss_mb"]
@@ -141,7 +141,7 @@ def render(results: Dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def note(results: Dict[str, Any]) -> str:
+def note(results: dict[str, Any]) -> str:
     load = results["load_average"]
     text = (
         f"{results['test_sentences']:,} test sentences ({results['test_tokens']:,} words, gold tokenization, "
@@ -218,7 +218,7 @@ PART_KEYS = {
 }
 
 
-def merged(saved: Dict[str, Any], fresh: Dict[str, Any]) -> Dict[str, Any]:
+def merged(saved: dict[str, Any], fresh: dict[str, Any]) -> dict[str, Any]:
     """The saved results with the parts measured now replaced by this run's; each part keeps the date
     and load average of the run that measured it (`part_runs`)."""
     saved_runs = saved.get("part_runs") or {
@@ -236,7 +236,7 @@ def merged(saved: Dict[str, Any], fresh: Dict[str, Any]) -> Dict[str, Any]:
     return combined
 
 
-def write_report(out: Path, results: Dict[str, Any]) -> None:
+def write_report(out: Path, results: dict[str, Any]) -> None:
     """Save runtime.json (every figure) and runtime.md, with the note and aims made afresh; print the Markdown."""
     results["aims"] = aims(results)
     results["note"] = note(results)

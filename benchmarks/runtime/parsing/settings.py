@@ -3,8 +3,9 @@ the aims, and the one-thread environment of every child process. Standard librar
 ONNX memory child imports this without torch."""
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Optional
 
 from benchmarks.common import REPO as REPO_ROOT
 
@@ -20,11 +21,11 @@ WARMUP_SENTENCES = 64
 ONE_THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
 AIMS = {"green_nlp_cold_start_s": 2.0, "cold_start_speedup": 5.0, "onnx_int8_vs_torch_int8": 1.3}
 # one parsed sentence: (heads, relations, UPOS or None)
-Parsed = Tuple[List[int], List[str], Optional[List[str]]]
-ParseBatch = Callable[[List[List[str]]], List[Parsed]]
+Parsed = tuple[list[int], list[str], Optional[list[str]]]
+ParseBatch = Callable[[list[list[str]]], list[Parsed]]
 
 
-def this_clone_env() -> Dict[str, str]:
+def this_clone_env() -> dict[str, str]:
     """The environment of a child process: one thread, unbuffered output, this clone's green_nlp first.
     Run as `python -m` from the root, this process imports this clone's green_nlp; a child (a console
     script such as `allennlp`) would import the shared venv's editable install, which points at the
@@ -33,7 +34,7 @@ def this_clone_env() -> Dict[str, str]:
     return {**os.environ, **ONE_THREAD_ENV, "PYTHONPATH": path}
 
 
-def runtime_venv_env() -> Dict[str, str]:
+def runtime_venv_env() -> dict[str, str]:
     """A runtime-only venv's child: its own installed green_nlp, one thread."""
     env = {**os.environ, **ONE_THREAD_ENV}
     env.pop("PYTHONPATH", None)

@@ -2,15 +2,15 @@
 ratios between rows of the same run."""
 
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 from benchmarks.runtime.parsing.gold import chunks
 from benchmarks.runtime.parsing.settings import FORMS, SETTINGS, WARMUP_SENTENCES, ParseBatch, Parsed
 
 
-def timed_pass(parse: ParseBatch, batches: List[List[List[str]]]) -> Dict[str, Any]:
+def timed_pass(parse: ParseBatch, batches: list[list[list[str]]]) -> dict[str, Any]:
     """One pass: answers, wall and CPU seconds, and each batch's wall seconds."""
-    answers: List[Parsed] = []
+    answers: list[Parsed] = []
     latencies = []
     start_cpu, start = time.process_time(), time.perf_counter()
     for batch in batches:
@@ -26,17 +26,17 @@ def timed_pass(parse: ParseBatch, batches: List[List[List[str]]]) -> Dict[str, A
 
 
 def measure_speed(
-    paths: Dict[str, Dict[int, ParseBatch]],
-    words: List[List[str]],
+    paths: dict[str, dict[int, ParseBatch]],
+    words: list[list[str]],
     repeats: int,
     batch1_sentences: Optional[int] = None,
-) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, List[Parsed]]]:
+) -> tuple[dict[str, dict[str, Any]], dict[str, list[Parsed]]]:
     """Rows "form setting" (tokens/s, sentences/s, latency at batch 1) from the fastest of `repeats`
     round-robin passes, and each row's answers (parsed sentences in input order). Settings: "b1"
     (on the first `batch1_sentences` sentences only, when given), "b32" (consecutive batches in file
     order, as `allennlp predict` and `green-nlp parse` batch a file) and "b32-sorted" (all sentences
     sorted by length first, as AllenNLP's bucket sampler batches, so a batch holds similar lengths)."""
-    runs: Dict[str, Tuple[ParseBatch, List[List[List[str]]], List[int]]] = {}
+    runs: dict[str, tuple[ParseBatch, list[list[list[str]]], list[int]]] = {}
     for setting, (size, by_length) in SETTINGS.items():
         count = min(len(words), batch1_sentences) if size == 1 and batch1_sentences else len(words)
         order = sorted(range(count), key=lambda i: len(words[i])) if by_length else list(range(count))
@@ -46,7 +46,7 @@ def measure_speed(
     for parse, batches, _ in runs.values():  # warm-up: first calls allocate, onnxruntime plans
         warm = [sentence for batch in batches for sentence in batch][:WARMUP_SENTENCES]
         timed_pass(parse, [list(batch) for batch in chunks(warm, len(batches[0]))])
-    passes: Dict[str, List[Dict[str, Any]]] = {name: [] for name in runs}
+    passes: dict[str, list[dict[str, Any]]] = {name: [] for name in runs}
     for _ in range(repeats):
         for name, (parse, batches, _) in runs.items():
             passes[name].append(timed_pass(parse, batches))
@@ -55,7 +55,7 @@ def measure_speed(
         best = min(passes[name], key=lambda p: p["wall_s"])
         sentences = len(order)
         tokens = sum(len(words) for batch in batches for words in batch)
-        row: Dict[str, Any] = {
+        row: dict[str, Any] = {
             "form": name.split()[0],
             "setting": name.split()[1],
             "batch_size": len(batches[0]),
@@ -71,14 +71,14 @@ def measure_speed(
             row["latency_p50_ms"] = percentile(ms, 50)
             row["latency_p95_ms"] = percentile(ms, 95)
         rows[name] = row
-        restored: List[Any] = [None] * sentences
+        restored: list[Any] = [None] * sentences
         for position, index in enumerate(order):
             restored[index] = best["answers"][position]
         answers[name] = restored
     return rows, answers
 
 
-def percentile(sorted_values: List[float], q: float) -> float:
+def percentile(sorted_values: list[float], q: float) -> float:
     """Linear-interpolated percentile of already sorted values (numpy's default method)."""
     position = (len(sorted_values) - 1) * q / 100
     low = int(position)
@@ -86,10 +86,10 @@ def percentile(sorted_values: List[float], q: float) -> float:
     return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (position - low)
 
 
-def speed_ratios(rows: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
+def speed_ratios(rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Tokens/s ratios between rows of this run only: ONNX int8 over torch int8, and every path
     over the AllenNLP predictor, at each batch size (each with the two figures it divides)."""
-    ratios: Dict[str, Dict[str, Any]] = {}
+    ratios: dict[str, dict[str, Any]] = {}
 
     def add(name: str, numerator: str, denominator: str) -> None:
         if numerator in rows and denominator in rows and rows[numerator]["sentences"] == rows[denominator]["sentences"]:

@@ -2,7 +2,7 @@
 annealing, and the schedule's resumable state. Subclasses decide where the teacher's outputs come
 from (a teacher archive run alongside the student, or logits precomputed into the data)."""
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.training.callbacks.callback import TrainerCallback
@@ -79,7 +79,7 @@ class DistillationSchedule(TrainerCallback):
         trainer: Any,
         batch_inputs: Any,
         batch_outputs: Any,
-        batch_metrics: Dict[str, Any],
+        batch_metrics: dict[str, Any],
         epoch: int,
         batch_number: int,
         is_training: bool,
@@ -94,16 +94,16 @@ class DistillationSchedule(TrainerCallback):
     def on_end(
         self,
         trainer: Any,
-        metrics: Optional[Dict[str, Any]] = None,
+        metrics: Optional[dict[str, Any]] = None,
         epoch: Optional[int] = None,
         is_primary: bool = True,
         **kwargs: Any,
     ) -> None:
         trainer.model.attach_distiller(None)  # the final archive and evaluation see the student alone
 
-    def state_dict(self) -> Dict[str, Any]:
+    def state_dict(self) -> dict[str, Any]:
         return {"batches_seen": int(self.batches_seen)}
 
-    def load_state_dict(self, state_dict: Dict[str, Any]) -> None:
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         self.batches_seen = int(state_dict.get("batches_seen", 0))
         self._update_weights()

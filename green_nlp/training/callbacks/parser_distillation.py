@@ -1,7 +1,7 @@
 """The TrainerCallback that ties a teacher parser archive to the parser student being trained."""
 
 import logging
-from typing import Any, List, Optional
+from typing import Any, Optional
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import Archive, load_archive
@@ -50,7 +50,7 @@ class ParserDistillationCallback(DistillationSchedule):
         ce_weight: float = 1.0,
         teacher_annealing: bool = False,
         cache_teacher_outputs: bool = True,
-        cross_fit_teacher_archives: Optional[List[str]] = None,
+        cross_fit_teacher_archives: Optional[list[str]] = None,
     ) -> None:
         super().__init__(serialization_dir, temperature, kl_weight, ce_weight, teacher_annealing)
         if (teacher_archive is None) == (cross_fit_teacher_archives is None):

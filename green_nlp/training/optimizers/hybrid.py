@@ -8,7 +8,7 @@ by a global norm would mix in rows the batch never saw. Leave the trainer's own 
 """
 
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -37,11 +37,11 @@ class HybridAdamOptimizer(Optimizer):
 
     def __init__(
         self,
-        model_parameters: List[Tuple[str, torch.nn.Parameter]],
-        sparse_parameters: Optional[List[str]] = None,
+        model_parameters: list[tuple[str, torch.nn.Parameter]],
+        sparse_parameters: Optional[list[str]] = None,
         lr: float = 5e-4,
         sparse_lr: Optional[float] = None,
-        betas: Tuple[float, float] = (0.9, 0.999),
+        betas: tuple[float, float] = (0.9, 0.999),
         eps: float = 1e-8,
         weight_decay: float = 0.0,
         decoupled_weight_decay: bool = False,
@@ -72,7 +72,7 @@ class HybridAdamOptimizer(Optimizer):
         # The groups are the inner optimizers' own dicts, so LR schedulers reach both.
         super().__init__(self.sparse_optimizer.param_groups + self.dense_optimizer.param_groups, {})
 
-    def _dense_parameters(self) -> List[torch.nn.Parameter]:
+    def _dense_parameters(self) -> list[torch.nn.Parameter]:
         return [p for group in self.dense_optimizer.param_groups for p in group["params"] if p.grad is not None]
 
     @torch.no_grad()
@@ -92,10 +92,10 @@ class HybridAdamOptimizer(Optimizer):
         self.sparse_optimizer.step()
         self.dense_optimizer.step()
 
-    def state_dict(self) -> Dict[str, Any]:
+    def state_dict(self) -> dict[str, Any]:
         return {"sparse": self.sparse_optimizer.state_dict(), "dense": self.dense_optimizer.state_dict()}
 
-    def load_state_dict(self, state_dict: Dict[str, Any]) -> None:
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         self.sparse_optimizer.load_state_dict(state_dict["sparse"])
         self.dense_optimizer.load_state_dict(state_dict["dense"])
         # torch replaces the inner groups' dicts on load: point at the new ones again.

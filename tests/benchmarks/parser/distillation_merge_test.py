@@ -1,12 +1,12 @@
 """benchmarks.parser.distillation merges a run timed on one device into figures timed on the other,
 so GPU figures measured elsewhere and CPU figures measured here end up in one table."""
 
-from typing import Any, Dict
+from typing import Any
 
 from benchmarks.parser.distillation import merge_figures
 
 
-def row(las: float, **speeds: Dict[str, float]) -> Dict[str, Any]:
+def row(las: float, **speeds: dict[str, float]) -> dict[str, Any]:
     return {"uas": las + 2, "las": las, "params": 10, **speeds}
 
 

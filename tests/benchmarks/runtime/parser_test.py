@@ -64,7 +64,7 @@ def test_speed_accuracy_and_sizes_write_same_run_figures(quickstart_archive, qui
 
     speed = results["speed"]
     assert set(speed) == {f"{form} {setting}" for form in bench.FORMS for setting in bench.SETTINGS}
-    for name, row in speed.items():
+    for row in speed.values():
         assert row["sentences"] == 5 and row["tokens"] == results["test_tokens"]
         assert row["tokens_per_s"] > 0 and row["sentences_per_s"] > 0 and len(row["pass_wall_s"]) == 1
         assert ("latency_p95_ms" in row) == (row["batch_size"] == 1)
@@ -86,7 +86,7 @@ def test_speed_accuracy_and_sizes_write_same_run_figures(quickstart_archive, qui
 
     accuracy = results["accuracy"]
     assert set(accuracy) == set(bench.FORMS)
-    for form, row in accuracy.items():
+    for row in accuracy.values():
         assert 0 <= row["uas"] <= 100 and 0 <= row["las"] <= row["uas"] and "upos_accuracy" in row
         assert row["words"] == results["test_tokens"]
     # the unquantized paths give the predictor's answers at every batch setting
