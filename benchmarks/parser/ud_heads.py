@@ -165,20 +165,30 @@ def main() -> None:
     rows.update(accuracy_rows(with_heads, gold, gold_path))
     dictionary = json.loads((with_heads / "green_model.json").read_text(encoding="utf-8")).get("lemma_lexicon")
     texts = [sentence.metadata["text"] for sentence in gold[: args.speed_lines]]
-    speed = tokens_per_second(
-        {name: load(path, precision="int8", threads=1) for name, path in (("with", with_heads), ("without", without))},
-        texts,
-        args.repeats,
-    )
+    graphs = {
+        name: load(path, precision="int8", threads=1) for name, path in (("with", with_heads), ("without", without))
+    }
+    if graphs["with"].lemma_lexicon is not None:  # the dictionary's own cost: the same graph without it
+        graphs["with, no dictionary"] = load(with_heads, precision="int8", threads=1)
+        graphs["with, no dictionary"].lemma_lexicon = None
+    speed = tokens_per_second(graphs, texts, args.repeats)
     cost = 100.0 * (1.0 - speed["with"] / speed["without"])
+    dictionary_cost = (
+        100.0 * (1.0 - speed["with"] / speed["with, no dictionary"]) if "with, no dictionary" in speed else None
+    )
     results = {
         "machine": hardware_description(),
         "archive": str(args.archive),
         "test_file": f"UD English-EWT {args.split}",
         "lemma_lexicon": dictionary,
         "rows": rows,
-        "int8_tokens_per_second": {"with_heads": speed["with"], "without_heads": speed["without"]},
+        "int8_tokens_per_second": {
+            "with_heads": speed["with"],
+            "without_heads": speed["without"],
+            "with_heads_no_dictionary": speed.get("with, no dictionary"),
+        },
         "speed_cost_percent": cost,
+        "dictionary_speed_cost_percent": dictionary_cost,
         "speed_lines": len(texts),
     }
     note = (
@@ -197,7 +207,14 @@ def main() -> None:
         f"{len(texts)} raw-text lines, best of {args.repeats}: {speed['with']:,.0f} tokens/s with the "
         f"heads{' and dictionary' if dictionary else ''}, {speed['without']:,.0f} without (the same model, "
         "heads removed before export): "
-        f"a cost of {cost:.1f} % of tokens/s. Produced by `python -m benchmarks.parser.ud_heads`."
+        f"a cost of {cost:.1f} % of tokens/s"
+        + (
+            f"; the dictionary alone: {speed['with, no dictionary']:,.0f} tokens/s without it on the same graph, "
+            f"a cost of {dictionary_cost:.1f} %"
+            if dictionary_cost is not None
+            else ""
+        )
+        + ". Produced by `python -m benchmarks.parser.ud_heads`."
     )
     write_results(args.output_dir, name, results, rows, COLUMNS, note, first_column="graph, input")
 
