@@ -33,7 +33,6 @@ EXTRA_LINES = [
     "Angela Merkel visited Paris on Monday. Shares in BMW rose 5 percent.",
     "  Jones   works for  Reuters in London .  ",
     "Zoë Ünal flew to São Paulo — via Zürich!",  # characters the vocabulary never saw
-    "",  # no words: empty lists, as the predictor gives
     "x",
 ]
 
@@ -53,6 +52,14 @@ def test_runtime_equals_the_predictor_on_every_fixture_line(name):
     got = [result.to_json() for result in load(tagger_folder(name), precision="fp32").tag_many(lines, batch_size=7)]
     assert got == expected
     assert sum(len(record["tags"]) for record in got) > 50 and any(record["spans"] for record in got)
+
+
+def test_a_line_without_words_fails_alone_in_the_runtime():
+    """The predictor gives empty lists for it (plain `allennlp predict`'s contract); the runtime gives an
+    error in its place and tags the lines around it (issue 44: an empty text is not counted as tagged)."""
+    results = list(load(tagger_folder("origin"), precision="fp32").tag_many(["Jones works .", "", "x"]))
+    assert [r.error is None for r in results] == [True, False, True]
+    assert "texts[1] is empty" in str(results[1].error)
 
 
 @pytest.mark.parametrize("name", ["origin", "pruned", "nolm_cnn"])

@@ -135,9 +135,12 @@ def test_an_over_size_chunked_body_gets_413_and_the_connection_closes(strict_ser
     with _connect(strict_server) as sock:
         sock.sendall(f"POST {PARSE} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".encode())
         chunk = b'{"text": "' + b"a" * 1000
-        sock.sendall(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
-        for _ in range(3):
-            sock.sendall(f"{1000:x}\r\n".encode() + b"a" * 1000 + b"\r\n")
+        try:
+            sock.sendall(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            for _ in range(3):
+                sock.sendall(f"{1000:x}\r\n".encode() + b"a" * 1000 + b"\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server answered 413 and closed before the last chunks: what this test wants
         response = _read_until_closed(sock, 10)  # not left open to read the rest of the body
         assert _status(response) == 413 and b"limit of 2,000" in response
         assert b"connection: close" in response.lower()
