@@ -19,6 +19,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.models import Model
 from allennlp.models.archival import load_archive
 
+from green_nlp.export.allennlp_internals import registered_model_name
 from green_nlp.runtime.model_folder import FORMAT_VERSION, FP32_FILE, INT8_FILE, META_FILE, record_file_hashes
 
 logger = logging.getLogger(__name__)
@@ -46,10 +47,8 @@ def model_family(model: Model) -> str:
 
 def _model_type(model: Model) -> str:
     """The name the model is registered under (its config `type`), else its class name."""
-    for name, (cls, _) in Model._registry[Model].items():
-        if cls is type(model):
-            return repr(name)
-    return type(model).__name__
+    name = registered_model_name(model)
+    return repr(name) if name is not None else type(model).__name__
 
 
 def family_module(family: str, model: Model) -> Any:

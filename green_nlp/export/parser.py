@@ -13,7 +13,7 @@ an archive carrying a lemma dictionary (`export.lemma_lexicon`) also gets it as 
 
 import warnings
 from pathlib import Path
-from typing import Any, Optional, cast
+from typing import Any, Optional
 
 import torch
 from allennlp.common import Params
@@ -28,6 +28,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
+from green_nlp.export import allennlp_internals as internals
 from green_nlp.export.lemma_lexicon import write_lemma_lexicon
 from green_nlp.models.biaffine_parser import _MASKED_SCORE, EXTRA_HEADS, BiaffineDependencyParser
 from green_nlp.names import CONLLU_DEPENDENCIES_READER, current_name
@@ -57,7 +58,7 @@ class ParserGraph(nn.Module):
         self.model = model
         self.word_key = word_key
         self.char_key = char_key
-        self.lstm = cast(nn.LSTM, model.encoder._module)
+        self.lstm = internals.wrapped_lstm(model.encoder)
 
     def forward(
         self, word_ids: torch.Tensor, char_ids: Optional[torch.Tensor] = None, upos_ids: Optional[torch.Tensor] = None
@@ -136,14 +137,14 @@ def _embedder_keys(model: BiaffineDependencyParser) -> tuple[str, Optional[str]]
     if type(embedder) is not BasicTextFieldEmbedder:
         raise _unsupported(f"text field embedder {type(embedder).__name__}")
     word_key = char_key = None
-    for key, token_embedder in embedder._token_embedders.items():
+    for key, token_embedder in internals.token_embedders(embedder).items():
         if type(token_embedder) is Embedding and word_key is None:
             word_key = key
         elif type(token_embedder) is TokenCharactersEncoder and char_key is None:
-            if type(token_embedder._encoder._module) is not CnnEncoder:
+            character_encoder = internals.character_encoder(token_embedder)
+            if type(character_encoder) is not CnnEncoder:
                 raise _unsupported(
-                    f"character encoder {type(token_embedder._encoder._module).__name__} of "
-                    f"token embedder {key!r} (only 'cnn')"
+                    f"character encoder {type(character_encoder).__name__} of token embedder {key!r} (only 'cnn')"
                 )
             char_key = key
         else:
@@ -158,7 +159,7 @@ def _embedder_keys(model: BiaffineDependencyParser) -> tuple[str, Optional[str]]
 
 def _check_encoder(model: BiaffineDependencyParser) -> None:
     encoder = model.encoder
-    if type(encoder) is not LstmSeq2SeqEncoder or not isinstance(encoder._module, nn.LSTM):
+    if type(encoder) is not LstmSeq2SeqEncoder or not isinstance(internals.inner_module(encoder), nn.LSTM):
         raise _unsupported(f"encoder {type(encoder).__name__} (only 'lstm')")
     if encoder.stateful:
         raise _unsupported("a stateful 'lstm' encoder")
@@ -170,44 +171,45 @@ def _vocabulary(vocab: Vocabulary, namespace: str) -> list[str]:
 
 
 def _oov_index(vocab: Vocabulary, namespace: str) -> Optional[int]:
-    return vocab.get_token_to_index_vocabulary(namespace).get(vocab._oov_token)
+    return vocab.get_token_to_index_vocabulary(namespace).get(internals.oov_token(vocab))
 
 
 def _word_input(vocab: Vocabulary, indexer: TokenIndexer, key: str) -> dict[str, Any]:
     if type(indexer) is not SingleIdTokenIndexer:
         raise _unsupported(f"token indexer {key!r} of type {type(indexer).__name__} for a word embedding")
-    if indexer.namespace is None or indexer._start_tokens or indexer._end_tokens or indexer._feature_name != "text":
+    settings = internals.single_id_settings(indexer)
+    if settings.namespace is None or settings.start_tokens or settings.end_tokens or settings.feature_name != "text":
         raise _unsupported(f"single_id indexer {key!r} with a feature, start or end tokens or no namespace")
     return {
         "input": "word_ids",
-        "namespace": indexer.namespace,
-        "lowercase": indexer.lowercase_tokens,
-        "vocabulary": _vocabulary(vocab, indexer.namespace),
-        "oov_index": _oov_index(vocab, indexer.namespace),
+        "namespace": settings.namespace,
+        "lowercase": settings.lowercase,
+        "vocabulary": _vocabulary(vocab, settings.namespace),
+        "oov_index": _oov_index(vocab, settings.namespace),
     }
 
 
 def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, model: BiaffineDependencyParser) -> dict[str, Any]:
     if type(indexer) is not TokenCharactersIndexer:
         raise _unsupported(f"token indexer {key!r} of type {type(indexer).__name__} for a character encoder")
-    tokenizer = indexer._character_tokenizer
+    settings = internals.character_settings(indexer)
     if (
-        indexer._start_tokens
-        or indexer._end_tokens
-        or tokenizer._byte_encoding is not None
-        or tokenizer._start_tokens
-        or tokenizer._end_tokens
+        settings.start_tokens
+        or settings.end_tokens
+        or settings.byte_encoding is not None
+        or settings.tokenizer_start_tokens
+        or settings.tokenizer_end_tokens
     ):
         raise _unsupported(f"characters indexer {key!r} with start/end tokens or a byte encoding")
-    cnn: CnnEncoder = model.text_field_embedder._token_embedders[key]._encoder._module
-    widest = max(layer.kernel_size[0] for layer in cnn._convolution_layers)
+    cnn = internals.character_encoder(internals.token_embedders(model.text_field_embedder)[key])
+    assert isinstance(cnn, CnnEncoder)  # `_embedder_keys` admits only a 'cnn' character encoder
     return {
         "input": "char_ids",
-        "namespace": indexer._namespace,
-        "lowercase": bool(tokenizer._lowercase_characters),
-        "min_padding_length": max(indexer._min_padding_length, widest),
-        "vocabulary": _vocabulary(vocab, indexer._namespace),
-        "oov_index": _oov_index(vocab, indexer._namespace),
+        "namespace": settings.namespace,
+        "lowercase": settings.lowercase,
+        "min_padding_length": max(settings.min_padding_length, internals.widest_kernel(cnn)),
+        "vocabulary": _vocabulary(vocab, settings.namespace),
+        "oov_index": _oov_index(vocab, settings.namespace),
     }
 
 

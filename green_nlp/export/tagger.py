@@ -23,6 +23,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from green_nlp.dataset_readers.lm_text import LmTokenIndexer
+from green_nlp.export import allennlp_internals as internals
 from green_nlp.export.parser import (
     TOKENIZER,
     _indexer,
@@ -31,6 +32,7 @@ from green_nlp.export.parser import (
     _vocabulary,
     _word_input,
 )
+from green_nlp.models.dense_lm import DenseLanguageModel
 from green_nlp.models.ldnet_tagger import LABELS, LdNetTagger
 from green_nlp.names import LDNET_TAGGER
 from green_nlp.nn.viterbi import IMPOSSIBLE
@@ -47,8 +49,13 @@ def _unsupported(part: str) -> ConfigurationError:
 
 
 def _token_embedders(model: LdNetTagger) -> dict[str, Any]:
-    """The tagger's token embedders by indexer key (a BasicTextFieldEmbedder's, untyped in allennlp)."""
-    return getattr(model.text_field_embedder, "_token_embedders")
+    """The tagger's token embedders by indexer key."""
+    return internals.token_embedders(model.text_field_embedder)
+
+
+def _language_models(model: LdNetTagger) -> list[DenseLanguageModel]:
+    """The tagger's language models, typed (a ModuleList yields plain Modules)."""
+    return [cast(DenseLanguageModel, lm) for lm in model.language_models]
 
 
 class CharacterLstm(nn.Module):
@@ -63,8 +70,8 @@ class CharacterLstm(nn.Module):
 
     def __init__(self, encoder: TokenCharactersEncoder) -> None:
         super().__init__()
-        self.embedding = encoder._embedding._module
-        self.lstm: nn.LSTM = encoder._encoder._module._module
+        self.embedding = internals.character_embedding(encoder)
+        self.lstm: nn.LSTM = internals.wrapped_lstm(internals.character_encoder(encoder))
         self.hidden = self.lstm.hidden_size
 
     def forward(self, char_ids: torch.Tensor) -> torch.Tensor:
@@ -100,7 +107,7 @@ class TaggerGraph(nn.Module):
         self.char_lstm = nn.ModuleDict(
             {key: CharacterLstm(embedders[key]) for key, kind in embedder_kinds.items() if kind == "char_lstm"}
         )
-        self.lstm = cast(nn.LSTM, model.encoder._module)
+        self.lstm = internals.wrapped_lstm(model.encoder)
 
     def forward(
         self, word_ids: torch.Tensor, char_ids: Optional[torch.Tensor] = None, lm_ids: Optional[torch.Tensor] = None
@@ -144,17 +151,17 @@ def embedder_kinds(model: LdNetTagger) -> dict[str, str]:
     if type(embedder) is not BasicTextFieldEmbedder:
         raise _unsupported(f"text field embedder {type(embedder).__name__}")
     kinds: dict[str, str] = {}
-    for key, token_embedder in embedder._token_embedders.items():
+    for key, token_embedder in internals.token_embedders(embedder).items():
         if type(token_embedder) is Embedding and "words" not in kinds.values():
             kinds[key] = "words"
         elif type(token_embedder) is TokenCharactersEncoder and not {"char_lstm", "char_cnn"} & set(kinds.values()):
-            encoder = token_embedder._encoder._module
+            encoder = internals.character_encoder(token_embedder)
+            inner = internals.inner_module(encoder)
             if type(encoder) is CnnEncoder:
                 kinds[key] = "char_cnn"
-            elif isinstance(encoder, PytorchSeq2VecWrapper) and type(encoder._module) is nn.LSTM:
+            elif isinstance(encoder, PytorchSeq2VecWrapper) and type(inner) is nn.LSTM:
                 kinds[key] = "char_lstm"
             else:
-                inner = getattr(encoder, "_module", encoder)
                 raise _unsupported(
                     f"character encoder {type(inner).__name__} of token embedder {key!r} (only 'lstm' and 'cnn')"
                 )
@@ -170,8 +177,8 @@ def embedder_kinds(model: LdNetTagger) -> dict[str, str]:
 
 def _check_encoder(model: LdNetTagger) -> None:
     encoder = model.encoder
-    if not isinstance(encoder, PytorchSeq2SeqWrapper) or type(encoder._module) is not nn.LSTM:
-        inner = getattr(encoder, "_module", encoder)
+    inner = internals.inner_module(encoder)
+    if not isinstance(encoder, PytorchSeq2SeqWrapper) or type(inner) is not nn.LSTM:
         raise _unsupported(f"encoder {type(inner).__name__} (only 'lstm')")
     if encoder.stateful:
         raise _unsupported("a stateful 'lstm' encoder")
@@ -181,26 +188,27 @@ def _check_encoder(model: LdNetTagger) -> None:
 def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, kind: str, model: LdNetTagger) -> dict[str, Any]:
     if type(indexer) is not TokenCharactersIndexer:
         raise _unsupported(f"token indexer {key!r} of type {type(indexer).__name__} for a character encoder")
-    tokenizer = indexer._character_tokenizer
+    settings = internals.character_settings(indexer)
     extras = {
-        "start tokens": indexer._start_tokens or tokenizer._start_tokens,
-        "end tokens": indexer._end_tokens or tokenizer._end_tokens,
-        "a byte encoding": tokenizer._byte_encoding is not None,
+        "start tokens": bool(settings.start_tokens or settings.tokenizer_start_tokens),
+        "end tokens": bool(settings.end_tokens or settings.tokenizer_end_tokens),
+        "a byte encoding": settings.byte_encoding is not None,
     }
     if any(extras.values()):
         extra_names = " and ".join(name for name, on in extras.items() if on)
         raise _unsupported(f"characters indexer {key!r} with {extra_names}")
-    width = indexer._min_padding_length
+    width = settings.min_padding_length
     if kind == "char_cnn":  # a word shorter than the widest filter is padded to it, as the indexer pads
-        cnn: CnnEncoder = _token_embedders(model)[key]._encoder._module
-        width = max(width, max(layer.kernel_size[0] for layer in cnn._convolution_layers))
+        cnn = internals.character_encoder(_token_embedders(model)[key])
+        assert isinstance(cnn, CnnEncoder)  # `embedder_kinds` said "char_cnn"
+        width = max(width, internals.widest_kernel(cnn))
     return {
         "input": "char_ids",
-        "namespace": indexer._namespace,
-        "lowercase": bool(tokenizer._lowercase_characters),
+        "namespace": settings.namespace,
+        "lowercase": settings.lowercase,
         "min_padding_length": width,
-        "vocabulary": _vocabulary(vocab, indexer._namespace),
-        "oov_index": _oov_index(vocab, indexer._namespace),
+        "vocabulary": _vocabulary(vocab, settings.namespace),
+        "oov_index": _oov_index(vocab, settings.namespace),
     }
 
 
@@ -208,12 +216,14 @@ def _lm_input(vocab: Vocabulary, indexer: TokenIndexer, model: LdNetTagger) -> d
     key = model.lm_indexer_key
     if not isinstance(indexer, LmTokenIndexer) and type(indexer) is not SingleIdTokenIndexer:
         raise _unsupported(f"LM token indexer {key!r} of type {type(indexer).__name__}")
-    namespace = model._lms()[0].namespace
+    assert isinstance(indexer, SingleIdTokenIndexer)  # an LmTokenIndexer is one
+    settings = internals.single_id_settings(indexer)
+    namespace = _language_models(model)[0].namespace
     if (
-        indexer.namespace != namespace
-        or indexer._start_tokens
-        or indexer._end_tokens
-        or indexer._feature_name != "text"
+        settings.namespace != namespace
+        or settings.start_tokens
+        or settings.end_tokens
+        or settings.feature_name != "text"
     ):
         raise _unsupported(
             f"LM indexer {key!r} with start/end tokens, a feature or a namespace other than the LMs' {namespace!r}"
@@ -221,7 +231,7 @@ def _lm_input(vocab: Vocabulary, indexer: TokenIndexer, model: LdNetTagger) -> d
     return {
         "input": "lm_ids",
         "namespace": namespace,
-        "lowercase": indexer.lowercase_tokens,
+        "lowercase": settings.lowercase,
         "vocabulary": _vocabulary(vocab, namespace),
         "oov_index": _oov_index(vocab, namespace),
     }
@@ -246,7 +256,7 @@ def crf_metadata(model: LdNetTagger) -> dict[str, Any]:
         "transitions": crf.transitions.detach().tolist(),
         "start_transitions": crf.start_transitions.detach().tolist() if with_ends else None,
         "end_transitions": crf.end_transitions.detach().tolist() if with_ends else None,
-        "allowed": crf._constraint_mask.detach().to(torch.int64).tolist(),
+        "allowed": internals.allowed_transitions(crf).to(torch.int64).tolist(),
         "impossible": IMPOSSIBLE,
     }
 
@@ -275,7 +285,7 @@ def tagger_metadata(model: LdNetTagger, config: dict[str, Any]) -> dict[str, Any
         "crf": crf_metadata(model),
         "language_models": [
             {"direction": lm.direction, "layers": lm.rnn.num_layers, "hidden_dim": lm.rnn.hidden_dim}
-            for lm in model._lms()
+            for lm in _language_models(model)
         ],
         "tokenizer": dict(TOKENIZER),
     }
