@@ -3,6 +3,7 @@ clients, for the shipped parser and a DAN classifier, with micro-batching and wi
 
     python -m benchmarks.serve.load                    # about 5 minutes on 2 busy cores
     python -m benchmarks.serve.load --seconds 3 --levels 1 8 32
+    python -m benchmarks.serve.load --baseline-rev 155ab37 --models parser   # against an older server
 
 Each (model, batching) pair gets a fresh server (`green-nlp serve --threads 1`); each client sends
 one text per request ({"text": ...}), the next as soon as the answer arrives, for `--seconds` after
@@ -15,7 +16,11 @@ which). The load clients (aiohttp, asyncio) run
 in this process on the same machine as the server. Also measured: how often a parse changes when
 a sentence shares its model call with others (int8 graphs quantize activations per batch).
 The server's and the clients' CPU time per request are measured too: on a shared machine the
-requests/s depend on what else runs, the CPU per request much less. Results:
+requests/s depend on what else runs, the CPU per request much less. Memory: the server's VmRSS and
+VmHWM (peak) from /proc before any load and after every run. With `--baseline-rev REV`, the parser is
+also served by revision REV's code (checked out into a temporary git worktree, removed afterwards)
+next to the current code, the same model folder, texts and levels for both, the two servers taking
+turns: p50/p99 and requests/s of both and their ratio, in the same run. Results:
 benchmarks/results/serve_load.{json,md}.
 """
 
@@ -24,11 +29,15 @@ import asyncio
 import csv
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import aiohttp
 import httpx
@@ -42,7 +51,8 @@ PARSER = "en-ewt-parser"
 DAN_ARCHIVE = REPO / "runs" / "dan_sst2_scratch" / "model.tar.gz"
 SHIPPED_CLASSIFIER = REPO / "pretrained" / "en-sst2-sentiment"
 MODES = {"micro-batching": ["--max-batch", "32", "--max-wait-ms", "5"], "batch 1": ["--max-batch", "1"]}
-AIMS = {"speedup": 4.0, "p99_ms": 250.0}
+AIMS = {"speedup": 4.0, "p99_ms": 250.0, "p99_vs_baseline": 1.10}
+MODEL_CHOICES = ("parser", "dan")
 
 
 # ------------------------------------------------------------------------------------ inputs
@@ -127,6 +137,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def memory_mb(pid: int) -> dict[str, float]:
+    """Resident memory now (VmRSS) and at its peak so far (VmHWM) of a process, in MB (Linux /proc)."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return {key: round(int(fields[name].split()[0]) / 1024, 1) for key, name in (("rss", "VmRSS"), ("hwm", "VmHWM"))}
+
+
 async def load_level(
     url: str, path: str, texts: list[str], clients: int, seconds: float, server_pid: int
 ) -> dict[str, Any]:
@@ -175,9 +191,31 @@ def measure(
     row = asyncio.run(load_level(server.url, f"/v1/{name}/{task}", texts, clients, seconds, server.pid))
     after = batch_stats(server.url, name, task)
     row["rss_mb_after"] = httpx.get(f"{server.url}/health", timeout=30).json()["rss_mb"]
+    row["peak_rss_mb_after"] = memory_mb(server.pid)["hwm"]
     calls = after["batches"] - before["batches"]
     row["mean_batch"] = (after["texts"] - before["texts"]) / calls if calls else 0.0
     return row
+
+
+def long_text_memory(server: ServerProcess, texts: list[str], words: int = 600, count: int = 16) -> dict[str, Any]:
+    """The server's memory after one request of `count` long sentences (`words` words each, made by
+    joining the test texts with their sentence ends turned into commas), then 20 requests of 32 short
+    texts: what the largest batch shapes leave resident."""
+    pool = " ".join(text.translate(str.maketrans(".!?;", ",,,,")) for text in texts).split()
+    long = [" ".join(pool[i * words : (i + 1) * words]) + "." for i in range(count)]
+    before = memory_mb(server.pid)
+    answer = httpx.post(f"{server.url}/v1/{PARSER}/parse", json={"texts": long}, timeout=600).json()
+    after_long = memory_mb(server.pid)
+    for start in range(0, 640, 32):
+        httpx.post(f"{server.url}/v1/{PARSER}/parse", json={"texts": texts[start : start + 32]}, timeout=60)
+    return {
+        "request": f"{count} sentences of {words} words in one request, then 20 requests of 32 test texts",
+        "errors": answer["errors"],
+        "rss_mb_before": before["rss"],
+        "rss_mb_after_long": after_long["rss"],
+        "peak_rss_mb": after_long["hwm"],
+        "rss_mb_after_short": memory_mb(server.pid)["rss"],
+    }
 
 
 def run_model(
@@ -211,15 +249,136 @@ def run_model(
                     flush=True,
                 )
         for mode, server in servers.items():
+            if task == "parse":
+                runs[mode]["long_texts"] = long_text_memory(server, texts)
             health = httpx.get(f"{server.url}/health", timeout=30).json()
             runs[mode].update(
                 {
                     "rss_mb_end": health["rss_mb"],
                     "responses": health["responses"],
                     "heavy_modules": health["heavy_modules"],
+                    "peak_rss_mb_end": memory_mb(server.pid)["hwm"],
                 }
             )
     return runs
+
+
+# ------------------------------------------------------------------- an older revision's server
+@contextmanager
+def revision_worktree(rev: str) -> Iterator[tuple[Path, str]]:
+    """REV checked out into a temporary detached git worktree (its path and full commit id), removed
+    on leaving: the older server's code, without touching this checkout."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    if commit.returncode != 0:
+        raise SystemExit(f"--baseline-rev {rev}: not a commit of this repository ({commit.stderr.strip()})")
+    parent = Path(tempfile.mkdtemp(prefix="green_nlp_baseline_"))
+    tree = parent / "tree"
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "--quiet", str(tree), commit.stdout.strip()], cwd=REPO, check=True
+    )
+    try:
+        yield tree, commit.stdout.strip()
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=REPO, check=False)
+        shutil.rmtree(parent, ignore_errors=True)
+
+
+def revision_env(tree: Path) -> dict[str, str]:
+    """The environment that makes a child import green_nlp from `tree`: first on PYTHONPATH, and
+    PYTHONSAFEPATH so that `python -m` does not put the working directory (this checkout) before it."""
+    return {"PYTHONPATH": str(tree), "PYTHONSAFEPATH": "1"}
+
+
+def child_check(env: dict[str, str], folder: Path) -> dict[str, Any]:
+    """Where a child with `env` imports green_nlp from, and whether that code loads `folder` (an older
+    runtime may not read a newer folder). The server is started the same way (interpreter, cwd, env)."""
+    script = (
+        "import sys, green_nlp\n"
+        "print(green_nlp.__file__, flush=True)\n"
+        "from green_nlp.runtime import load\n"
+        "load(sys.argv[1], threads=1).parse('The cat sat on the mat.')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **env},
+    )
+    lines = result.stdout.splitlines()
+    return {
+        "green_nlp_file": lines[0] if lines else None,
+        "loads": result.returncode == 0,
+        "error": result.stderr[-800:],
+    }
+
+
+def baseline_comparison(rev: str, texts: list[str], levels: list[int], seconds: float, rounds: int) -> dict[str, Any]:
+    """The parser served by the current code and by revision `rev`, micro-batching on both, the two
+    servers up side by side and taking turns at each level (A B, then B A), each side's best round kept."""
+    with revision_worktree(rev) as (tree, commit), tempfile.TemporaryDirectory(prefix="green_nlp_model_") as copy:
+        shared = Path(copy) / PARSER
+        shutil.copytree(resolve_parser_folder(), shared)
+        env = revision_env(tree)
+        check = child_check(env, shared)
+        if check["green_nlp_file"] is None or not Path(check["green_nlp_file"]).is_relative_to(tree):
+            raise SystemExit(f"--baseline-rev {rev}: the child imported green_nlp from {check['green_nlp_file']}")
+        if check["loads"]:
+            folders = {"current": shared, "baseline": shared}
+            model_note = f"both sides serve the same folder: a copy of the current {PARSER}"
+        else:  # the older runtime cannot read today's folder: each revision serves its own
+            folders = {"current": shared, "baseline": tree / "pretrained" / PARSER}
+            model_note = (
+                f"{rev}'s code cannot load the current {PARSER} ({check['error'].strip().splitlines()[-1:]}); "
+                "each revision serves its own shipped folder"
+            )
+        options = ["--threads", "1", *MODES["micro-batching"]]
+        with (
+            ServerProcess([folders["current"]], options) as current,
+            ServerProcess([folders["baseline"]], options, env=env) as baseline,
+        ):
+            servers = {"current": current, "baseline": baseline}
+            memory_start = {side: memory_mb(server.pid) for side, server in servers.items()}
+            rows = []
+            for clients in levels:
+                best: dict[str, dict[str, Any]] = {}
+                for round_ in range(rounds):
+                    for side in list(servers) if round_ % 2 == 0 else list(servers)[::-1]:
+                        row = measure(servers[side], PARSER, "parse", texts, clients, seconds)
+                        if side not in best or row["requests_per_s"] > best[side]["requests_per_s"]:
+                            best[side] = row
+                rows.append({"clients": clients, **best, **ratios(best["current"], best["baseline"])})
+                print(
+                    f"baseline {rev} {clients:>3} clients: current {best['current']['requests_per_s']:.1f} req/s "
+                    f"p99 {best['current']['p99_ms']:.1f} ms; {rev} {best['baseline']['requests_per_s']:.1f} req/s "
+                    f"p99 {best['baseline']['p99_ms']:.1f} ms",
+                    flush=True,
+                )
+    return {
+        "rev": rev,
+        "commit": commit,
+        "model": model_note,
+        "baseline_green_nlp": f"{rev}'s worktree ({Path(check['green_nlp_file']).relative_to(tree)})",
+        "options": " ".join(options),
+        "rss_mb_start": {side: memory["rss"] for side, memory in memory_start.items()},
+        "levels": rows,
+    }
+
+
+def resolve_parser_folder() -> Path:
+    from green_nlp.runtime import resolve_model
+
+    return Path(resolve_model(PARSER))
+
+
+def ratios(current: dict[str, Any], baseline: dict[str, Any]) -> dict[str, float]:
+    """current / baseline for the latency percentiles and requests/s (p99 ratio 1.05: 5 % slower)."""
+    return {
+        f"{key}_ratio": round(current[key] / baseline[key], 3) if baseline[key] else float("nan")
+        for key in ("p50_ms", "p99_ms", "requests_per_s")
+    }
 
 
 # ------------------------------------------------------------------------- batch dependence
@@ -295,15 +454,31 @@ def aims(results: dict[str, Any], levels: list[int]) -> dict[str, Any]:
             "5xx": sum(r["5xx"] for run in modes.values() for r in run["levels"]),
             "rss_growth_mb": round(growth, 1),
         }
+    baseline = results.get("baseline")
+    if baseline:
+        row = next(r for r in baseline["levels"] if r["clients"] == top)
+        verdicts[f"{PARSER} against {baseline['rev']}"] = {
+            f"p99_ratio_at_{top}_clients": row["p99_ms_ratio"],
+            "p99_vs_baseline_met": row["p99_ms_ratio"] <= AIMS["p99_vs_baseline"],
+        }
     return verdicts
 
 
-def main() -> None:
+def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="measured seconds per concurrency level")
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 8, 32], help="concurrent clients")
     parser.add_argument("--rounds", type=int, default=2, help="runs per level and mode, the best kept")
     parser.add_argument("--texts", type=int, default=2000, help="texts per model, sent round-robin")
+    parser.add_argument(
+        "--models", nargs="+", choices=MODEL_CHOICES, default=list(MODEL_CHOICES), help="which models to serve"
+    )
+    parser.add_argument(
+        "--baseline-rev",
+        default=None,
+        metavar="REV",
+        help="also serve the parser with revision REV's code (a temporary git worktree) next to the current code",
+    )
     parser.add_argument(
         "--work-dir",
         type=Path,
@@ -311,15 +486,27 @@ def main() -> None:
         help="where the exported classifier is kept between runs",
     )
     parser.add_argument("--output-dir", type=Path, default=RESULTS)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.rounds < 1 or args.texts < 1 or min(args.levels) < 1:
+        parser.error("--seconds, --rounds, --texts and every --levels value must be positive")
+    if args.baseline_rev is not None and not args.baseline_rev.strip():
+        parser.error("--baseline-rev: give a revision (a commit id, tag or branch)")
+    return args
+
+
+def main() -> None:
+    args = parse_args()
     args.work_dir.mkdir(parents=True, exist_ok=True)
     started, load_before = time.time(), os.getloadavg()
 
     parse_texts, parse_source = parser_texts(args.texts)
-    classify_texts, classify_source = classifier_texts(args.texts)
-    dan_folder, dan_what = classifier_folder(args.work_dir)
-    dan_name = dan_folder.name
-    plan = [(PARSER, PARSER, "parse", parse_texts), (str(dan_folder), dan_name, "classify", classify_texts)]
+    plan = [(PARSER, PARSER, "parse", parse_texts)] if "parser" in args.models else []
+    texts_used = {PARSER: parse_source} if plan else {}
+    dan_what = None
+    if "dan" in args.models:
+        classify_texts, texts_used["classifier"] = classifier_texts(args.texts)
+        dan_folder, dan_what = classifier_folder(args.work_dir)
+        plan.append((str(dan_folder), dan_folder.name, "classify", classify_texts))
     results: dict[str, Any] = {
         "machine": hardware_description() + "; server and load clients share these CPUs with other work",
         "load_average_before": [round(x, 2) for x in load_before],
@@ -332,7 +519,7 @@ def main() -> None:
             "rounds": args.rounds,
             "client": f"aiohttp {aiohttp.__version__}, asyncio",
         },
-        "texts": {PARSER: parse_source, "classifier": classify_source},
+        "texts": texts_used,
         "classifier": dan_what,
         "models": {},
     }
@@ -340,6 +527,10 @@ def main() -> None:
         label = PARSER if name == PARSER else "DAN classifier"
         results["models"][label] = run_model(model, name, task, texts, args.levels, args.seconds, args.rounds)
         results.setdefault("model_alone", {})[label] = model_alone(model, task, texts[:512])
+    if args.baseline_rev:
+        results["baseline"] = baseline_comparison(
+            args.baseline_rev, parse_texts, args.levels, args.seconds, args.rounds
+        )
     results["aims"] = aims(results, args.levels)
     results["batched_vs_alone_parses"] = batch_agreement(parse_texts[:256])
     results["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
@@ -356,6 +547,14 @@ def write_report(results: dict[str, Any], out_dir: Path) -> None:
                     **level,
                     "RSS start → end (MB)": f"{run['rss_mb_start']:.0f} → {run['rss_mb_end']:.0f}",
                 }
+    baseline: dict[str, Any] = results.get("baseline") or {}
+    for row in baseline.get("levels", []):
+        for side, name in (("current", "current code"), ("baseline", baseline["rev"])):
+            rows[f"{PARSER}, {name}, micro-batching, {row['clients']} clients"] = {
+                **row[side],
+                "current / baseline p99": row["p99_ms_ratio"],
+                "current / baseline req/s": row["requests_per_s_ratio"],
+            }
     columns = [
         "requests_per_s",
         "p50_ms",
@@ -367,10 +566,21 @@ def write_report(results: dict[str, Any], out_dir: Path) -> None:
         "errors",
         "5xx",
         "rss_mb_after",
+        "peak_rss_mb_after",
         "RSS start → end (MB)",
+        "current / baseline p99",
+        "current / baseline req/s",
     ]
     verdict_lines = []
     for label, verdict in results["aims"].items():
+        if "p99_vs_baseline_met" in verdict:
+            ratio = next(v for k, v in verdict.items() if k.startswith("p99_ratio_at"))
+            verdict_lines.append(
+                f"- {label}: p99 of the current code / p99 of {baseline['rev'] if baseline else '?'} = {ratio:.3f} "
+                f"at the most clients (aim <= {AIMS['p99_vs_baseline']:.2f}: "
+                f"{'met' if verdict['p99_vs_baseline_met'] else 'not met'})"
+            )
+            continue
         speed = next(k for k in verdict if k.startswith("speedup_at"))
         p99 = next(k for k in verdict if k.startswith("p99_ms_at"))
         cpu = next(k for k in verdict if k.startswith("server_cpu_per_request_ratio"))
@@ -397,12 +607,39 @@ def write_report(results: dict[str, Any], out_dir: Path) -> None:
         f"{setup['rounds']} runs."
     )
     texts = (
-        f"Texts: {results['texts'][PARSER]} (parser), {results['texts']['classifier']} (classifier). "
-        f"Classifier: {results['classifier']}. mean_batch: texts per model call, from the server's /health."
+        f"Texts: {results['texts'].get(PARSER, 'none')} (parser), {results['texts'].get('classifier', 'none')} "
+        f"(classifier). Classifier: {results['classifier'] or 'not served in this run'}. mean_batch: texts per "
+        "model call, from the server's /health."
     )
     memory = (
-        "rss_mb_after: the server's resident memory after that row; RSS start → end: over the server's "
-        "whole run (after start-up and warm-up, and after its last row)."
+        "rss_mb_after: the server's resident memory after that row; peak_rss_mb_after: its peak so far "
+        "(VmHWM); RSS start → end: over the server's whole run (after start-up, before any load, and after "
+        "its last row)."
+    )
+    long_lines = [
+        f"- {label}, {mode}: {run['long_texts']['rss_mb_before']:.0f} MB before, "
+        f"{run['long_texts']['rss_mb_after_long']:.0f} after {run['long_texts']['request']} "
+        f"({run['long_texts']['errors']} errors), {run['long_texts']['rss_mb_after_short']:.0f} after the short ones; "
+        f"peak {run['long_texts']['peak_rss_mb']:.0f} MB"
+        for label, modes in results["models"].items()
+        for mode, run in modes.items()
+        if "long_texts" in run
+    ]
+    if long_lines:
+        long_lines = [
+            "",
+            "Long sentences, after the load rows (what the largest batch shapes leave resident):",
+            *long_lines,
+        ]
+    baseline_lines = (
+        [
+            "",
+            f"Against {baseline['rev']} ({baseline['commit'][:12]}): the parser served by that revision's code "
+            f"(green_nlp imported from {baseline['baseline_green_nlp']}) next to the current code, "
+            f"{baseline['options']} on both, the two servers taking turns at each level; {baseline['model']}.",
+        ]
+        if baseline
+        else []
     )
     dependence = (
         f"Batch dependence: with the int8 parser, {100 * agreement['same_head_and_label']:.2f} % of "
@@ -422,6 +659,8 @@ def write_report(results: dict[str, Any], out_dir: Path) -> None:
             machine,
             texts,
             memory,
+            *long_lines,
+            *baseline_lines,
             "",
             "Aims:",
             *verdict_lines,

@@ -70,3 +70,35 @@ def test_the_report_judges_the_aims_from_the_measured_rows(tmp_path):
     report = (tmp_path / "serve_load.md").read_text()
     assert "fast: micro-batching serves 5.00x" in report and "slow: micro-batching serves 1.50x" in report
     assert json.loads((tmp_path / "serve_load.json").read_text())["aims"] == results["aims"]
+
+
+def test_baseline_option_arguments():
+    args = bench.parse_args(["--baseline-rev", "155ab37", "--models", "parser", "--seconds", "3"])
+    assert args.baseline_rev == "155ab37" and args.models == ["parser"] and args.seconds == 3
+    assert bench.parse_args([]).baseline_rev is None and bench.parse_args([]).models == ["parser", "dan"]
+    for bad in (["--baseline-rev", " "], ["--models", "bert"], ["--seconds", "0"], ["--levels", "0"]):
+        with pytest.raises(SystemExit):
+            bench.parse_args(bad)
+
+
+def test_baseline_revision_must_be_a_commit():
+    with (
+        pytest.raises(SystemExit, match="--baseline-rev no-such-rev-xyz: not a commit"),
+        bench.revision_worktree("no-such-rev-xyz"),
+    ):
+        pass
+
+
+def test_baseline_child_imports_the_worktree_code(tmp_path):
+    """The environment given to the older server's child puts the worktree's green_nlp first, even
+    though the child's working directory is this checkout (python -m would put it first)."""
+    fake = tmp_path / "green_nlp"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("")
+    check = bench.child_check(bench.revision_env(tmp_path), tmp_path / "no_model")
+    assert check["green_nlp_file"] == str(fake / "__init__.py") and not check["loads"]
+
+
+def test_baseline_ratios_are_current_over_baseline():
+    current, baseline = level(32, 90, 110, 1), level(32, 100, 100, 1)
+    assert bench.ratios(current, baseline) == {"p50_ms_ratio": 1.1, "p99_ms_ratio": 1.1, "requests_per_s_ratio": 0.9}
