@@ -19,6 +19,7 @@ from pathlib import Path
 import conllu
 
 from benchmarks.common import RESULTS, hardware_description, write_results
+from green_nlp.runtime.lemma_lexicon import most_frequent_lemmas
 from green_nlp.settings import data_path
 
 Word = tuple[str, str, str, str]  # form, predicted UPOS, the script's lemma, gold lemma
@@ -29,12 +30,7 @@ def table(train: list[tuple[str, str, str]], lower: bool, min_share: float) -> T
     counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
     for form, upos, lemma in train:
         counts[(form.lower() if lower else form, upos)][lemma] += 1
-    chosen = {}
-    for key, lemmas in counts.items():
-        lemma, count = lemmas.most_common(1)[0]
-        if count >= min_share * sum(lemmas.values()):
-            chosen[key] = lemma
-    return chosen
+    return most_frequent_lemmas(counts, min_share)  # the runtime's own rule
 
 
 def dictionary(exact: Table, lower: Table) -> Callable[[Word], str]:

@@ -29,7 +29,9 @@ MIN_SHARE = 0.8
 EXACT, LOWER = "e", "l"
 
 
-def _winners(counts: dict[tuple[str, str], Counter], min_share: float) -> dict[tuple[str, str], str]:
+def most_frequent_lemmas(counts: dict[tuple[str, str], Counter], min_share: float) -> dict[tuple[str, str], str]:
+    """Per key, its most frequent lemma where that lemma covers at least `min_share` of the key's
+    occurrences (an ambiguous form is left to the edit scripts)."""
     chosen = {}
     for key, lemmas in counts.items():
         lemma, count = lemmas.most_common(1)[0]
@@ -59,10 +61,10 @@ class LemmaLexicon:
                 continue
             exact_counts[(form, upos)][lemma] += 1
             lower_counts[(form.lower(), upos)][lemma] += 1
-        lower = _winners(lower_counts, min_share)
+        lower = most_frequent_lemmas(lower_counts, min_share)
         exact = {
             key: lemma
-            for key, lemma in _winners(exact_counts, min_share).items()
+            for key, lemma in most_frequent_lemmas(exact_counts, min_share).items()
             if lower.get((key[0].lower(), key[1])) != lemma
         }
         return cls(exact, lower)
