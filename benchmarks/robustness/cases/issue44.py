@@ -15,7 +15,7 @@ NAMED: dict[str, str] = {
     "pickle refusal shows torch's raw text": "pickle refusal names the archive",
     "tar absolute paths": "archive with an absolute-path member",
     "Ray binds beyond loopback": "--ray local: listening sockets",
-    "slowloris / header timeout": "serve: slowloris, 200 clients",
+    "slowloris / header timeout": "serve: slowloris, 1,000 clients",
     "connection cap": "serve: 150 idle connections",
     "over-size chunked body": "serve: over-size chunked body",
     "deep JSON": "serve: JSON nested 50,000 deep",
