@@ -66,6 +66,7 @@ def scores(gold_path: Path, predicted: Path) -> dict[str, float]:
     return {
         "tokens_f1": official.tokens,
         "words_f1": official.words,
+        "uas": official.uas,
         "upos": official.upos,
         "xpos": official.xpos,
         "ufeats": official.ufeats,

@@ -1,0 +1,45 @@
+"""benchmarks.parser.ud_heads_weights: LABEL=ARCHIVE arguments are checked with a clear message, and
+one model's rows (the shipped head-less parser on the fixture treebank) hold the official scores."""
+
+import argparse
+from pathlib import Path
+
+import conllu
+import pytest
+
+from benchmarks.parser.ud_heads_weights import labelled_archive, model_rows
+from green_nlp.runtime import load
+from tests.conftest import FIXTURES
+
+GOLD = FIXTURES / "ud" / "synthetic-dev.conllu"
+
+
+def test_labelled_archive_splits_on_the_first_equals_sign(tmp_path):
+    archive = tmp_path / "a=b.tar.gz"
+    archive.write_bytes(b"")
+    assert labelled_archive(f"weight 0.3={archive}") == ("weight 0.3", archive)
+
+
+@pytest.mark.parametrize("value", ["no-label.tar.gz", "=x.tar.gz", "label="])
+def test_labelled_archive_rejects_a_value_without_label_or_archive(value):
+    with pytest.raises(argparse.ArgumentTypeError, match="LABEL=ARCHIVE"):
+        labelled_archive(value)
+
+
+def test_labelled_archive_names_a_missing_archive(tmp_path):
+    with pytest.raises(argparse.ArgumentTypeError, match="'light'.*missing.tar.gz"):
+        labelled_archive(f"light={tmp_path / 'missing.tar.gz'}")
+
+
+def test_rows_of_a_head_less_parser():
+    with open(GOLD, encoding="utf-8") as handle:
+        gold = list(conllu.parse_incr(handle))
+    # the raw-text row parses the text line, the gold-token row the words: glue the first two words
+    gold[0].metadata["text"] = gold[0].metadata["text"].replace(" ", "", 1)
+    rows = model_rows("shipped", load("en-ewt-parser", threads=1), {"dev": (Path(GOLD), gold)})
+    assert list(rows) == ["shipped: dev, raw text", "shipped: dev, gold tokens"]
+    tokens = rows["shipped: dev, gold tokens"]
+    assert tokens["words_f1"] == 100.0
+    assert 0.0 < tokens["las"] <= tokens["uas"] <= 100.0
+    assert tokens["lemmas"] == 0.0  # no heads: LEMMA left empty, every fixture word has one
+    assert rows["shipped: dev, raw text"]["words_f1"] < 100.0
