@@ -9,6 +9,8 @@ Each archive is exported for the runtime as it is (a head-less archive writes `_
 and XPOS, so those columns only count words whose gold column is `_` too) and parsed int8 on one
 thread, from raw text (each gold sentence's text as a line) and from the gold words, as
 `benchmarks.parser.ud_heads` does; the CoNLL-U is scored by the shared task's script.
+`--lemma-lexicon TRAIN.conllu` gives a LEMMA-head folder without a lemma dictionary (an archive
+trained before `lemma_dictionary=true`) the one built from the training file, as the others carry.
 Choose on dev; test is for reporting.
 Results: benchmarks/results/<output-name>.{json,md}.
 """
@@ -60,6 +62,19 @@ def model_rows(
     return rows
 
 
+def lemma_dictionary(folder: Path, lexicon: Any) -> str:
+    """Where the folder's lemma dictionary comes from, adding `lexicon` to a LEMMA-head folder without one."""
+    from green_nlp.export.lemma_lexicon import add_to_folder
+
+    meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
+    if meta.get("lemma_lexicon"):
+        return "archive"
+    if lexicon is None or not (meta.get("outputs") or {}).get("lemma_rules"):
+        return "none"
+    add_to_folder(folder, lexicon)
+    return "training file"
+
+
 def training_summary(archive: Path) -> dict[str, Any]:
     """Best epoch and training time from the run's metrics.json beside the archive, where there is one."""
     metrics = archive.parent / "metrics.json"
@@ -77,20 +92,24 @@ def main() -> None:
     parser.add_argument("--work-dir", type=Path, default=Path("runs/ud_heads/weights"))
     parser.add_argument("--output-dir", type=Path, default=RESULTS)
     parser.add_argument("--output-name", default="parser_ud_heads_weights")
+    parser.add_argument("--lemma-lexicon", type=Path, help="training CoNLL-U, for LEMMA-head folders lacking one")
     args = parser.parse_args()
     labels = [label for label, _ in args.models]
     if len(set(labels)) != len(labels):
         parser.error(f"labels must differ: {labels}")
     from green_nlp.export import export_archive
     from green_nlp.runtime import load
+    from green_nlp.runtime.lemma_lexicon import LemmaLexicon
 
+    lexicon = LemmaLexicon.from_conllu(args.lemma_lexicon) if args.lemma_lexicon else None
     golds = {split: read_gold(split) for split in args.splits}
     rows: dict[str, dict[str, Any]] = {}
     archives: dict[str, Any] = {}
     for number, (label, archive) in enumerate(args.models):
         folder = export_archive(archive, args.work_dir / f"model_{number}")
+        dictionary = lemma_dictionary(folder, lexicon)
         rows.update(model_rows(label, load(folder, precision="int8", threads=1), golds))
-        archives[label] = {"archive": str(archive), **training_summary(archive)}
+        archives[label] = {"archive": str(archive), "lemma_dictionary": dictionary, **training_summary(archive)}
     results = {
         "machine": hardware_description(),
         "test_files": [f"UD English-EWT {split}" for split in args.splits],
@@ -100,6 +119,8 @@ def main() -> None:
     note = (
         "UD English-EWT, CoNLL 2018 shared-task scores (F1, %) through the ONNX runtime, int8, one thread, of "
         + ", ".join(f"'{label}' (`{archive}`)" for label, archive in args.models)
+        + ". Lemma dictionary (from the archive or the training file): "
+        + ", ".join(f"'{label}' {entry['lemma_dictionary']}" for label, entry in archives.items())
         + ". raw text: each gold sentence's text as a line; gold tokens: the gold words given. A model "
         "without the heads writes `_` for LEMMA, FEATS and XPOS (its scores there count only words whose gold "
         "column is `_` too). Choose on dev. "

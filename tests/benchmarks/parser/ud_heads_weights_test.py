@@ -2,13 +2,15 @@
 one model's rows (the shipped head-less parser on the fixture treebank) hold the official scores."""
 
 import argparse
+import json
 from pathlib import Path
 
 import conllu
 import pytest
 
-from benchmarks.parser.ud_heads_weights import labelled_archive, model_rows
+from benchmarks.parser.ud_heads_weights import labelled_archive, lemma_dictionary, model_rows
 from green_nlp.runtime import load
+from green_nlp.runtime.lemma_lexicon import LemmaLexicon
 from tests.conftest import FIXTURES
 
 GOLD = FIXTURES / "ud" / "synthetic-dev.conllu"
@@ -43,3 +45,20 @@ def test_rows_of_a_head_less_parser():
     assert 0.0 < tokens["las"] <= tokens["uas"] <= 100.0
     assert tokens["lemmas"] == 0.0  # no heads: LEMMA left empty, every fixture word has one
     assert rows["shipped: dev, raw text"]["words_f1"] < 100.0
+
+
+def _folder(tmp_path, **meta):
+    tmp_path.mkdir()
+    meta = {"format_version": 1, "family": "parser", **meta}
+    (tmp_path / "green_model.json").write_text(json.dumps(meta), encoding="utf-8")
+    return tmp_path
+
+
+def test_lemma_dictionary_is_added_only_to_a_lemma_head_folder_without_one(tmp_path):
+    lexicon = LemmaLexicon.from_conllu(FIXTURES / "ud" / "synthetic-tiny-ud-columns.conllu")
+    assert lemma_dictionary(_folder(tmp_path / "a", lemma_lexicon={"entries": 3}), lexicon) == "archive"
+    assert lemma_dictionary(_folder(tmp_path / "b", outputs={"upos": "upos_tags"}), lexicon) == "none"
+    heads = _folder(tmp_path / "c", outputs={"lemma_rules": "lemma_rules_tags"})
+    assert lemma_dictionary(heads, None) == "none"
+    assert lemma_dictionary(heads, lexicon) == "training file"
+    assert lemma_dictionary(heads, lexicon) == "archive"  # now it has one
