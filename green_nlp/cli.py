@@ -128,6 +128,8 @@ def _records(command: str, output_format: str) -> Any:
     CoNLL-style blocks opened by `# line = n`; a failed or blank line's record says why."""
     from green_nlp import line_stream
 
+    if command == "classify":  # the same bytes as json_record, several times cheaper per text
+        return line_stream.LineRecords(ok=lambda number, result: result.json_line(number), error=line_stream.json_error)
     if output_format == "json":
         return line_stream.LineRecords(
             ok=lambda number, result: line_stream.json_record(number, result.to_json()),

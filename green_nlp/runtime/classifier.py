@@ -6,8 +6,10 @@ analyzer repeated exactly); the exported graph (`green_nlp.export.dan`) sums the
 runs the two layers, in fp32 or int8 depending on the session the loader opened.
 """
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import islice
 from pathlib import Path
 from typing import Any, ClassVar, Optional, Union
@@ -85,6 +87,37 @@ class Classification:
             "num_ngrams": self.num_ngrams,
             "no_known_features": self.no_known_features,
         }
+
+    def json_line(self, line: int) -> str:
+        """The CLI's record of this result, `{"line": line, **to_json()}` as one JSON line, the
+        bytes `json.dumps(..., ensure_ascii=False)` writes; built from cached label strings and
+        float reprs, since `json.dumps` of the dict cost as much as the model per text."""
+        probs, logits = _json_numbers(list(self.probabilities.values())), _json_numbers(self.logits)
+        return (
+            f'{{"line": {line}, "label": {_json_string(self.label)}, "probs": [{probs}], '
+            f'"label_names": [{_json_names(tuple(self.probabilities))}], "logits": [{logits}], '
+            f'"num_ngrams": {self.num_ngrams}, "no_known_features": {"true" if self.num_ngrams == 0 else "false"}}}\n'
+        )
+
+
+@cache
+def _json_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+@cache
+def _json_names(names: tuple[str, ...]) -> str:
+    return ", ".join(_json_string(name) for name in names)
+
+
+def _json_numbers(values: list[float]) -> str:
+    """Floats as `json.dumps` writes them: `float.__repr__`, except NaN and infinities (the only
+    reprs holding an "n") and values that are not floats, which go through `json` itself."""
+    try:
+        text = ", ".join(map(float.__repr__, values))
+    except TypeError:
+        return json.dumps(values)[1:-1]
+    return json.dumps(values)[1:-1] if "n" in text else text
 
 
 def read_ngrams(path: Path) -> list[str]:

@@ -3,9 +3,9 @@
 Same ids as the AllenNLP reader's `NgramField` (CountVectorizer's analyzer, then the vocabulary,
 n-grams outside it dropped), in the same order per text (1-grams, then 2-grams, ...), 0 as
 padding. The batch's tokens are looked up together so numpy's per-call cost is paid once per batch,
-not once per text; batches below `SMALL_BATCH` texts, where that fixed cost (about 70 numpy calls)
-outweighs the per-text work, go through the trie's plain-Python path instead, as do all batches
-of a (never exported) non-default token pattern.
+not once per text; batches below `SMALL_BATCH` texts, where that fixed cost (about 20 numpy calls)
+outweighs the per-text work, go through the table's plain-Python path instead, as do all batches
+of a (never exported) non-default token pattern and of a vocabulary too large for int64 keys.
 """
 
 from collections.abc import Sequence
@@ -13,8 +13,8 @@ from typing import Optional
 
 import numpy
 
+from green_nlp.runtime.ngram_table import NgramTable
 from green_nlp.runtime.ngram_tokenizer import DEFAULT_TOKEN_PATTERN, SEPARATOR, NgramTokenizer
-from green_nlp.runtime.ngram_trie import BOUNDARY, NgramTrie
 
 SMALL_BATCH = 4  # measured on SST-2: numpy's path costs about as much as 3-4 texts in Python
 
@@ -33,26 +33,21 @@ class NgramExtractor:
             raise ValueError(f"ngram_range must be (low, high) with 1 <= low <= high, got {ngram_range}")
         self.ngram_range = (low, high)
         self.tokenizer = NgramTokenizer(token_pattern, lowercase)
-        self.trie = NgramTrie(ngrams, first_id, boundary_token=SEPARATOR if self.tokenizer.fast else None)
+        self.table = NgramTable(ngrams, first_id, boundary_token=SEPARATOR if self.tokenizer.fast else None)
 
     def ids(self, texts: Sequence[str]) -> tuple[numpy.ndarray, numpy.ndarray]:
         """All texts' n-gram ids (int64) one text after the other, and each text's count."""
         size = len(texts)
-        if size < SMALL_BATCH or not self.tokenizer.fast:
+        if size < SMALL_BATCH or not self.tokenizer.fast or not self.table.packs:
             return self._small_batch_ids(texts)
-        words = self.trie.word_ids(self.tokenizer.batch_tokens(texts))
-        text_of_position = numpy.cumsum(words == BOUNDARY)
-        found = self.trie.lookup(words, *self.ngram_range)
-        if not found:
-            return numpy.zeros(0, dtype=numpy.int64), numpy.zeros(size, dtype=numpy.int64)
-        starts = numpy.concatenate([positions for positions, _ in found])
-        ids = numpy.concatenate([vocab_ids for _, vocab_ids in found])
-        text = text_of_position[starts]
+        digits = self.table.word_digits(self.tokenizer.batch_tokens(texts))
+        text_of_position = numpy.cumsum(digits == self.table.boundary)
+        ids, text = self.table.lookup(digits, text_of_position, *self.ngram_range)
         order = numpy.argsort(text, kind="stable")  # by text, keeping 1-grams before 2-grams ...
         return ids[order], numpy.bincount(text, minlength=size)
 
     def _small_batch_ids(self, texts: Sequence[str]) -> tuple[numpy.ndarray, numpy.ndarray]:
-        rows = [self.trie.text_ids(self.tokenizer.tokens(text), *self.ngram_range) for text in texts]
+        rows = [self.table.text_ids(self.tokenizer.tokens(text), *self.ngram_range) for text in texts]
         flat = numpy.array([i for row in rows for i in row], dtype=numpy.int64)
         return flat, numpy.array([len(row) for row in rows], dtype=numpy.int64)
 

@@ -1,0 +1,152 @@
+"""Exact n-gram -> vocabulary id lookup: each n-gram is one integer, looked up in a few numpy calls
+for a whole batch, or in a dict for one text.
+
+Why integers: the words of the vocabulary's n-grams are numbered 1..V, and the n-gram w1..wn is
+the base-(V + 3) number with those digits. Distinct n-grams, of any lengths, get distinct numbers
+(no hashing collisions), so a hit is the vocabulary's own answer. Digit V + 1 stands for a word
+outside the vocabulary and V + 2 for the boundary between two texts of a batch; no vocabulary
+n-gram holds either, so every n-gram crossing one misses.
+
+Why this shape: at batch 32 the cost was the number of numpy calls, not the arithmetic (the word
+trie this replaces made about 15 per n-gram length, one a binary search over 1.5 MB of keys that
+the rest of the pipeline pushes out of cache). Here the keys of every length are built by slicing
+and looked up together in an open-addressing table laid out so that every key sits within
+`window` slots of its home slot: one gather per key, no probing loop.
+"""
+
+from collections.abc import Sequence
+from itertools import repeat
+from typing import Optional
+
+import numpy
+
+# Fibonacci hashing: the home slot is the top bits of key * 2^64 / golden ratio (mod 2^64)
+_MULTIPLIER = numpy.uint64(0x9E3779B97F4A7C15)
+_INT64_MAX = 2**63 - 1
+
+
+class NgramTable:
+    """Vocabulary n-grams (space-separated words, id = `first_id` + position) as integer keys."""
+
+    def __init__(self, ngrams: Sequence[str], first_id: int = 2, boundary_token: Optional[str] = None) -> None:
+        # built in a few C-level passes (map, join, split): a Python loop over the n-grams was
+        # most of a classifier's load time
+        all_words = " ".join(ngrams).split(" ")
+        words = {word: digit for digit, word in enumerate(dict.fromkeys(all_words), start=1)}
+        digits = numpy.fromiter(map(words.__getitem__, all_words), dtype=numpy.int64, count=len(all_words))
+        lengths = numpy.fromiter(map(str.count, ngrams, repeat(" ")), dtype=numpy.int64, count=len(ngrams)) + 1
+        self.unknown, self.boundary = len(words) + 1, len(words) + 2
+        self.base = len(words) + 3
+        self.max_n = int(lengths.max(initial=0))
+        # numpy's int64 keys hold every n-gram a batch can form only while base^max_n fits
+        self.packs = self.base**self.max_n <= _INT64_MAX
+        keys = self._keys(digits, lengths)
+        ids = numpy.arange(first_id, first_id + len(ngrams), dtype=numpy.int64)
+        # one text (`text_ids`): plain Python beats numpy's fixed cost per call
+        self._ids = dict(zip(keys, ids.tolist()))
+        if len(self._ids) != len(keys):
+            seen: set[int] = set()
+            for ngram, key in zip(ngrams, keys):
+                if key in seen:
+                    raise ValueError(f"n-gram {ngram!r} appears twice in the vocabulary")
+                seen.add(key)
+        self._digits = dict(words)
+        if boundary_token is not None:
+            if boundary_token in words:
+                raise ValueError(f"the boundary token {boundary_token!r} is a vocabulary word")
+            self._digits[boundary_token] = self.boundary
+        if self.packs:
+            self._build_arrays(numpy.asarray(keys, dtype=numpy.int64), ids, lengths)
+
+    def _keys(self, digits: numpy.ndarray, lengths: numpy.ndarray) -> list[int]:
+        """Each n-gram's integer, in numpy when it fits in int64, else as Python integers."""
+        starts = numpy.cumsum(lengths) - lengths
+        if not self.packs:
+            keys = []
+            for start, length in zip(starts.tolist(), lengths.tolist()):
+                key = 0
+                for digit in digits[start : start + length].tolist():
+                    key = key * self.base + digit
+                keys.append(key)
+            return keys
+        if not len(lengths):
+            return []
+        # each digit's power of the base: n-gram length - 1 - its place in the n-gram
+        place = numpy.arange(len(digits)) - numpy.repeat(starts, lengths)
+        powers = numpy.repeat(lengths, lengths) - 1 - place
+        return numpy.add.reduceat(digits * self.base**powers, starts).tolist()
+
+    def _build_arrays(self, keys: numpy.ndarray, ids: numpy.ndarray, lengths: numpy.ndarray) -> None:
+        """1-gram ids by word digit, and the table of longer n-grams: linear probing without
+        wrap-around, at most a quarter full, so each key lies within `window` slots of its home."""
+        self._unigram_ids = numpy.zeros(self.base, dtype=numpy.int64)
+        single = lengths == 1
+        self._unigram_ids[keys[single]] = ids[single]
+        keys, ids = keys[~single], ids[~single]
+        bits = max(4, int(len(keys) * 4 - 1).bit_length())
+        self._shift = numpy.uint64(64 - bits)
+        home = self._home(keys)
+        order = numpy.argsort(home, kind="stable")
+        rank = numpy.arange(len(keys))
+        # sorted by home slot, key i goes to the first free slot at or after its home
+        slots = rank + numpy.maximum.accumulate(home[order] - rank) if len(keys) else rank
+        reach = int((slots - home[order]).max(initial=0))
+        self._table_keys = numpy.full((1 << bits) + reach + 1, -1, dtype=numpy.int64)
+        self._table_ids = numpy.zeros(len(self._table_keys), dtype=numpy.int32)
+        self._table_keys[slots], self._table_ids[slots] = keys[order], ids[order]
+        self._window = numpy.arange(reach + 1)
+
+    def _home(self, keys: numpy.ndarray) -> numpy.ndarray:
+        return ((keys.view(numpy.uint64) * _MULTIPLIER) >> self._shift).astype(numpy.intp)
+
+    def word_digits(self, tokens: Sequence[str]) -> numpy.ndarray:
+        """Each token's digit: its word's, `unknown`, or `boundary` for the boundary token."""
+        get, unknown = self._digits.get, self.unknown
+        return numpy.array([get(token, unknown) for token in tokens], dtype=numpy.int64)
+
+    def lookup(
+        self, digits: numpy.ndarray, text_of_position: numpy.ndarray, low: int, high: int
+    ) -> tuple[numpy.ndarray, numpy.ndarray]:
+        """(vocabulary id, text) of every vocabulary n-gram of length in [low, high] in `digits`
+        (`word_digits` of a batch), all 1-grams first, then all 2-grams, ...; needs `packs`."""
+        top = min(high, self.max_n)
+        found, texts, keys = [], [], digits
+        if low == 1 and top >= 1:  # 1-gram keys are digits: their ids come from an array
+            found.append(self._unigram_ids[digits])
+            texts.append(text_of_position)
+        longer = []
+        for n in range(2, top + 1):
+            keys = keys[:-1] * self.base + digits[n - 1 :]
+            if n >= low:
+                longer.append(keys)
+                texts.append(text_of_position[: len(keys)])
+        if longer:
+            found.append(self._get(numpy.concatenate(longer) if len(longer) > 1 else longer[0]))
+        if not found:
+            return numpy.zeros(0, dtype=numpy.int64), numpy.zeros(0, dtype=numpy.int64)
+        ids = numpy.concatenate(found) if len(found) > 1 else found[0]
+        hits = numpy.flatnonzero(ids)
+        return ids[hits], numpy.concatenate(texts)[hits]
+
+    def _get(self, keys: numpy.ndarray) -> numpy.ndarray:
+        """The table's id of each key (int64), 0 where it holds none."""
+        slots = self._home(keys)[:, None] + self._window
+        # a key matches at most one slot of its window: the flat positions of the matches, row-major
+        matches = numpy.flatnonzero(self._table_keys[slots] == keys[:, None])
+        ids = numpy.zeros(len(keys), dtype=numpy.int64)
+        ids[matches // len(self._window)] = self._table_ids[slots.ravel()[matches]]
+        return ids
+
+    def text_ids(self, tokens: Sequence[str], low: int, high: int) -> list[int]:
+        """The vocabulary ids of one text's n-grams with length in [low, high], 1-grams first, as
+        `lookup` finds them; plain Python."""
+        get, unknown, base, find = self._digits.get, self.unknown, self.base, self._ids.get
+        digits = [get(token, unknown) for token in tokens]
+        ids: list[int] = []
+        keys = digits
+        for n in range(1, min(high, self.max_n) + 1):
+            if n > 1:
+                keys = [key * base + digit for key, digit in zip(keys, digits[n - 1 :])]
+            if n >= low:
+                ids += [i for i in map(find, keys) if i]
+        return ids

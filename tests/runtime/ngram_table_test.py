@@ -1,0 +1,80 @@
+"""`NgramTable`: exact n-gram ids by integer keys, in numpy for a batch and in Python for one text."""
+
+import random
+
+import numpy as np
+import pytest
+
+from green_nlp.runtime.ngram_extractor import SMALL_BATCH, NgramExtractor
+from green_nlp.runtime.ngram_table import NgramTable
+
+
+def brute_force(tokens, vocabulary, low, high):
+    """Every n-gram of the tokens, 1-grams first, looked up as a string."""
+    lookup = {ngram: i + 2 for i, ngram in enumerate(vocabulary)}
+    grams = [" ".join(tokens[i : i + n]) for n in range(low, high + 1) for i in range(len(tokens) - n + 1)]
+    return [lookup[g] for g in grams if g in lookup]
+
+
+def random_case(seed, words=40, count=300, longest=4):
+    rng = random.Random(seed)
+    names = [f"w{i}" for i in range(words)]
+    vocabulary = sorted({" ".join(rng.choices(names, k=rng.randint(1, longest))) for _ in range(count)})
+    # texts use a few words outside the vocabulary too
+    texts = [rng.choices(names + ["zz", "yy"], k=rng.randint(0, 30)) for _ in range(60)]
+    return vocabulary, texts
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("ngram_range", [(1, 4), (2, 3), (1, 1), (3, 6)])
+def test_batch_and_single_text_ids_are_the_brute_forces(seed, ngram_range):
+    vocabulary, texts = random_case(seed)
+    table = NgramTable(vocabulary, boundary_token="\x00\x00")
+    assert table.packs
+    tokens = [token for text in texts for token in [*text, "\x00\x00"]][:-1]
+    digits = table.word_digits(tokens)
+    text_of_position = np.cumsum(digits == table.boundary)
+    ids, text = table.lookup(digits, text_of_position, *ngram_range)
+    order = np.argsort(text, kind="stable")
+    counts = np.bincount(text, minlength=len(texts))
+    rows = np.split(ids[order], np.cumsum(counts)[:-1])
+    for tokens_of_text, row in zip(texts, rows):
+        expected = brute_force(tokens_of_text, vocabulary, *ngram_range)
+        assert row.tolist() == expected
+        assert table.text_ids(tokens_of_text, *ngram_range) == expected
+
+
+def test_no_ngram_crosses_a_text_boundary():
+    table = NgramTable(["aa bb", "bb", "aa"], boundary_token="\x00\x00")
+    digits = table.word_digits(["aa", "\x00\x00", "bb"])
+    ids, text = table.lookup(digits, np.cumsum(digits == table.boundary), 1, 4)
+    assert ids.tolist() == [4, 3] and text.tolist() == [0, 1]
+
+
+def test_a_vocabulary_too_large_for_int64_keys_falls_back_to_python():
+    words = [f"w{i}" for i in range(700)]
+    vocabulary = [*words, " ".join(words[:7]), " ".join(words[3:9])]  # 703^7 > 2^63
+    extractor = NgramExtractor(vocabulary, ngram_range=(1, 7))
+    assert not extractor.table.packs
+    texts = [" ".join(words[:12]), " ".join(words[2:10]), "w1 w2", "", "w5 zz w6"] * 2
+    assert len(texts) >= SMALL_BATCH
+    ids, counts = extractor.ids(texts)
+    expected = [brute_force(text.split(), vocabulary, 1, 7) for text in texts]
+    assert counts.tolist() == [len(row) for row in expected]
+    assert ids.tolist() == [i for row in expected for i in row]
+
+
+def test_duplicates_and_a_boundary_word_are_refused():
+    with pytest.raises(ValueError, match="n-gram 'aa bb' appears twice"):
+        NgramTable(["aa", "aa bb", "aa bb"])
+    with pytest.raises(ValueError, match="boundary token 'xx' is a vocabulary word"):
+        NgramTable(["aa xx"], boundary_token="xx")
+
+
+def test_every_key_lies_within_the_window_of_its_home_slot():
+    vocabulary, _ = random_case(7, words=300, count=5000)
+    table = NgramTable(vocabulary)
+    stored = np.flatnonzero(table._table_keys >= 0)
+    home = table._home(table._table_keys[stored])
+    assert ((stored - home >= 0) & (stored - home < len(table._window))).all()
+    assert len(stored) == sum(" " in ngram for ngram in vocabulary)
