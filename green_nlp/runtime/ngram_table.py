@@ -101,8 +101,8 @@ class NgramTable:
 
     def word_digits(self, tokens: Sequence[str]) -> numpy.ndarray:
         """Each token's digit: its word's, `unknown`, or `boundary` for the boundary token."""
-        get, unknown = self._digits.get, self.unknown
-        return numpy.array([get(token, unknown) for token in tokens], dtype=numpy.int64)
+        found = map(self._digits.get, tokens, repeat(self.unknown))  # no Python frame per token
+        return numpy.fromiter(found, dtype=numpy.int64, count=len(tokens))
 
     def lookup(
         self, digits: numpy.ndarray, text_of_position: numpy.ndarray, low: int, high: int
