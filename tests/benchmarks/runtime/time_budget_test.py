@@ -3,7 +3,14 @@ read from the shipped graphs (the benchmark itself needs the data sets and minut
 
 import pytest
 
-from benchmarks.runtime.time_budget import CLASSIFIER, PARSER, dan_weight_flops, stage_rows, weight_flops
+from benchmarks.runtime.time_budget import (
+    CLASSIFIER,
+    PARSER,
+    dan_weight_flops,
+    peer_ratios,
+    stage_rows,
+    weight_flops,
+)
 
 
 def test_stage_rows_give_shares_other_and_the_end_to_end_rate():
@@ -23,3 +30,20 @@ def test_flops_of_the_shipped_graphs():
     no_chars, with_chars = weight_flops(PARSER / "model.int8.onnx", 0.0), weight_flops(PARSER / "model.int8.onnx", 5.0)
     assert 2.5e6 < no_chars < 4e6  # three BiLSTMs and the MLPs
     assert with_chars - no_chars == pytest.approx(5.0 * 2 * 100 * 32 * 3)  # the character CNN, per character
+
+
+def test_peer_ratios_divide_green_nlps_rate_by_the_peers():
+    rows = {
+        "classify b1 end-to-end": {"texts_per_cpu_s": 50.0},
+        "classify b32 end-to-end": {"texts_per_cpu_s": 300.0},
+        "fastText wordNgrams 2 b1 (peer)": {"texts_per_cpu_s": 100.0},
+        "fastText wordNgrams 2 b32 (peer)": {"texts_per_cpu_s": 200.0},
+        "parse end-to-end": {"tokens_per_cpu_s": 3000.0},
+    }
+    ratios = peer_ratios(rows, {"b1": {}, "b32": {}}, {"tokens": 1000, "seconds": 0.5})
+    assert ratios == {
+        "classify b1 vs fastText wordNgrams 2": 0.5,
+        "classify b32 vs fastText wordNgrams 2": 1.5,
+        "parse vs spaCy en_core_web_sm": 1.5,
+    }
+    assert peer_ratios(rows, {}, {}) == {}
