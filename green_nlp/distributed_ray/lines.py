@@ -22,11 +22,9 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Optional
+from typing import IO, Any, ClassVar, Optional
 
-import ray
-
-from green_nlp.distributed_ray.options import RayOptions
+from green_nlp.distributed_ray.options import RayOptions, require_ray
 from green_nlp.distributed_ray.pool import ActorPool, connected, crash_point, wait_until_loaded
 from green_nlp.line_stream import (
     Entry,
@@ -63,10 +61,16 @@ def _skipped(errors: io.StringIO) -> list[tuple[int, str]]:
     return [(record["line"], record["error"]) for record in records]
 
 
-@ray.remote(concurrency_groups={"read": 1, "model": 1})  # type: ignore[call-overload]  # missing from ray's hints
 class LineWorker:
     """Holds one model (built once by `make_model`); reads lines and predicts batches with
-    line_stream's `LineStreamer`. Reading runs in its own thread, beside a prediction."""
+    line_stream's `LineStreamer`. Reading runs in its own thread, beside a prediction.
+    A Ray actor class once `ActorPool` makes it one (`pool.remote_class`, with these options)."""
+
+    ray_options: ClassVar[dict[str, Any]] = {"concurrency_groups": {"read": 1, "model": 1}}
+    ray_methods: ClassVar[dict[str, dict[str, Any]]] = {
+        "read": {"concurrency_group": "read"},
+        "predict": {"concurrency_group": "model"},
+    }
 
     def __init__(self, make_model: Callable[[], LineModel], batch_size: int) -> None:
         logging.getLogger("green_nlp.line_stream").setLevel(logging.ERROR)  # the driver reports skipped lines
@@ -75,11 +79,9 @@ class LineWorker:
     def ready(self) -> bool:
         return True
 
-    @ray.method(concurrency_group="read")
     def read(self, path: str, records: list[tuple[int, bytes]]) -> list[Entry]:
         return [self._streamer.read_entry(number, raw) for number, raw in records]
 
-    @ray.method(concurrency_group="model")
     def predict(self, path: str, batch: list[Entry]) -> BatchResult:
         crash_point()
         fatal: Optional[BaseException] = None
@@ -119,6 +121,7 @@ def _events(
                 return
             reads.append((pool.submit("read", str(path), chunk), len(chunk)))
 
+    ray = require_ray()
     batch: list[Entry] = []
     readable = 0
     read_ahead()
@@ -147,7 +150,7 @@ class _Writer:
         if kind == "read":
             self.bar.update(payload)
         else:
-            result: BatchResult = ray.get(payload)
+            result: BatchResult = require_ray().get(payload)
             if result.fatal is not None and self.report.predicted == 0:
                 raise (result.fatal_type or RuntimeError)(result.fatal)
             self.output.write(result.text)

@@ -2,11 +2,24 @@
 `green-nlp parse|tag|classify`. Imports nothing heavy: parsing the command line must not need Ray."""
 
 import argparse
+import importlib
 import importlib.util
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Optional
 
 LOCAL = "local"  # `--ray` with no address: a local instance with this machine's CPUs, on 127.0.0.1 only
+INSTALL_RAY = "pip install 'green_nlp[ray]'"
+
+
+def require_ray() -> ModuleType:
+    """`ray`, imported on first use: green_nlp installs without the ray extra, and
+    `--include-package green_nlp` imports every module of it, these included."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError as error:
+        why = f"--ray needs the ray extra, which cannot be imported ({error}): {INSTALL_RAY}"
+        raise ModuleNotFoundError(why) from error
 
 
 @dataclass(frozen=True)
@@ -57,7 +70,7 @@ def ray_options(args: argparse.Namespace) -> Optional[RayOptions]:
     if args.ray_cpus_per_actor <= 0 or args.ray_gpus_per_actor < 0:
         raise ValueError("--ray-cpus-per-actor must be positive and --ray-gpus-per-actor not negative")
     if importlib.util.find_spec("ray") is None:  # found without importing it
-        raise ValueError("--ray needs Ray, which is not installed: pip install 'green_nlp[ray]'")
+        raise ValueError(f"--ray needs the ray extra, which is not installed: {INSTALL_RAY}")
     return RayOptions(
         address=args.ray,
         actors=args.ray_actors,

@@ -1,5 +1,9 @@
 """A pool of model-holding Ray actors and an ordered map over it.
 
+`ray` is imported when a pool is used (`options.require_ray`), not with this module: green_nlp
+installs without the ray extra and `--include-package green_nlp` imports every module. The actor
+classes are plain classes that `ActorPool` makes remote on first use (`remote_class`).
+
 Each actor loads its model once (in `__init__`) and answers many calls. Fault tolerance is Ray's
 own: actors are created with `max_restarts=-1` and `max_task_retries=-1`, so when an actor process
 dies Ray starts a new one (which loads the model again) and re-runs every call it had not answered.
@@ -8,6 +12,7 @@ writes each answer once, in submission order: nothing is lost and nothing double
 """
 
 import contextlib
+import functools
 import logging
 import os
 import time
@@ -15,9 +20,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import ray
-
-from green_nlp.distributed_ray.options import LOCAL, RayOptions
+from green_nlp.distributed_ray.options import LOCAL, RayOptions, require_ray
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +53,18 @@ def crash_point() -> None:
         os._exit(1)
 
 
+@functools.cache
+def remote_class(actor_class: type) -> Any:
+    """`actor_class` as a Ray actor class, made once, on first use (`@ray.remote` on the class
+    would import ray with its module). The class names its `ray.remote` options in `ray_options`
+    and its methods' `ray.method` options in `ray_methods` ({method name: options})."""
+    ray = require_ray()
+    for name, options in getattr(actor_class, "ray_methods", {}).items():
+        ray.method(**options)(getattr(actor_class, name))  # marks the function itself; returns it
+    options = getattr(actor_class, "ray_options", {})
+    return ray.remote(**options)(actor_class) if options else ray.remote(actor_class)
+
+
 LOOPBACK = "127.0.0.1"
 
 
@@ -75,6 +90,7 @@ def _loopback_only() -> Iterator[None]:
 
 def start_local() -> None:
     """A local Ray instance for this process alone: listening on 127.0.0.1, no dashboard."""
+    ray = require_ray()
     with _loopback_only():
         ray.init(
             address=LOCAL,
@@ -99,6 +115,7 @@ def connected(address: str = LOCAL) -> Iterator[float]:
     """Connect to Ray and yield the seconds that took; shut down only an instance this call started,
     so a caller's own `ray.init` stays up. `local` starts an instance on 127.0.0.1 only, with no
     dashboard; any other address is a cluster the user chose (docs/distributed.md, security)."""
+    ray = require_ray()
     if ray.is_initialized():
         yield 0.0
         return
@@ -116,22 +133,23 @@ def connected(address: str = LOCAL) -> Iterator[float]:
 def _actor_count(options: RayOptions) -> int:
     if options.actors is not None:
         return options.actors
-    resources = ray.cluster_resources()
+    resources = require_ray().cluster_resources()
     if options.gpus_per_actor > 0:
         return max(1, int(resources.get("GPU", 0) // options.gpus_per_actor))
     return max(1, int(resources.get("CPU", 1) // options.cpus_per_actor))
 
 
 class ActorPool:
-    """`size` actors of one remote class; `submit` sends a call to the least busy one.
+    """`size` actors of one class (a plain class, see `remote_class`); `submit` sends a call to the
+    least busy one.
 
     A context manager: leaving it kills the actors, so their CPUs are free for the next pool.
     """
 
-    def __init__(self, actor_class: Any, args: tuple[Any, ...], options: RayOptions) -> None:
+    def __init__(self, actor_class: type, args: tuple[Any, ...], options: RayOptions) -> None:
         self.options = options
         size = _actor_count(options)
-        available = ray.cluster_resources().get("CPU", 0)
+        available = require_ray().cluster_resources().get("CPU", 0)
         if size * options.cpus_per_actor > available:
             logger.warning(
                 "%d actors x %g CPUs exceed the cluster's %g CPUs: some wait for room",
@@ -142,7 +160,8 @@ class ActorPool:
         settings: dict[str, Any] = dict(
             num_cpus=options.cpus_per_actor, num_gpus=options.gpus_per_actor, max_restarts=-1, max_task_retries=-1
         )
-        self.actors = [actor_class.options(**settings).remote(*args) for _ in range(size)]
+        remote = remote_class(actor_class)
+        self.actors = [remote.options(**settings).remote(*args) for _ in range(size)]
         self._outstanding: list[list[Any]] = [[] for _ in self.actors]
 
     @property
@@ -156,6 +175,7 @@ class ActorPool:
 
     def submit(self, method: str, *args: Any) -> Any:
         """Call `method` on the actor with the fewest unanswered calls; returns the ObjectRef."""
+        ray = require_ray()
         for index, refs in enumerate(self._outstanding):
             if refs:
                 _, self._outstanding[index] = ray.wait(refs, num_returns=len(refs), timeout=0)
@@ -166,6 +186,7 @@ class ActorPool:
 
     def map_ordered(self, method: str, items: Iterable[Any], *extra: Any) -> Iterator[tuple[Any, Any]]:
         """(item, method(item, *extra)) for every item, in input order, `window` calls in flight."""
+        ray = require_ray()
         pending: deque[tuple[Any, Any]] = deque()
         for item in items:
             pending.append((item, self.submit(method, item, *extra)))
@@ -177,6 +198,7 @@ class ActorPool:
             yield head, ray.get(ref)
 
     def close(self) -> None:
+        ray = require_ray()
         for actor in self.actors:
             ray.kill(actor)
         self.actors = []
@@ -195,6 +217,7 @@ class ModelLoadError(RuntimeError):
 def wait_until_loaded(pool: ActorPool) -> None:
     """Wait for every actor's model, so that a model that cannot load (a wrong path, bad arguments)
     fails the run once, with the actor's own error, before any line is sent. Actors call `ready`."""
+    ray = require_ray()
     try:
         ray.get([actor.ready.remote() for actor in pool.actors])
     except ray.exceptions.RayActorError as error:

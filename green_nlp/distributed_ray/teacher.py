@@ -12,15 +12,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-import ray
-
-from green_nlp.distributed_ray.options import RayOptions
+from green_nlp.distributed_ray.options import RayOptions, require_ray
 from green_nlp.distributed_ray.pool import ActorPool, connected, crash_point, wait_until_loaded
 
 
-@ray.remote
 class TeacherWorker:
-    """Holds one teacher (loaded once); answers chunks with their records (logits, or parses)."""
+    """Holds one teacher (loaded once); answers chunks with their records (logits, or parses).
+    A Ray actor class once `ActorPool` makes it one (`pool.remote_class`)."""
 
     def __init__(
         self,
@@ -87,7 +85,7 @@ class RayTeacher:
             self.options,
         )
         wait_until_loaded(self.pool)
-        self.kind, self._description = ray.get(self.pool.actors[0].describe.remote())
+        self.kind, self._description = require_ray().get(self.pool.actors[0].describe.remote())
         self.load_seconds = time.perf_counter() - clock - self.connect_seconds
         return self
 

@@ -2,6 +2,7 @@
 `--ray` test compares with the one-process run."""
 
 import functools
+import importlib.util
 import json
 import os
 import tempfile
@@ -10,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from green_nlp.distributed_ray.pool import CRASH_FILE_ENV
 from tests.conftest import FIXTURES, REPO_ROOT
 
-ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'green_nlp[ray]' or requirements/base.txt)")
-
-from green_nlp.distributed_ray.pool import CRASH_FILE_ENV  # noqa: E402  (after the skip: it imports ray)
+NO_RAY = "Ray is not installed (pip install 'green_nlp[ray]' or requirements/base.txt)"
+needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason=NO_RAY)
 
 
 @pytest.fixture(scope="module")
@@ -24,6 +25,7 @@ def ray_cluster(tmp_path_factory) -> Iterator[Path]:
     Set before `ray.init`, the environment reaches every worker: this checkout's green_nlp on the
     path (a shared virtual environment may point elsewhere) and the crash file's name.
     """
+    ray = pytest.importorskip("ray", reason=NO_RAY)
     crash_file = tmp_path_factory.mktemp("ray") / "crash"
     saved = {name: os.environ.get(name) for name in ("PYTHONPATH", CRASH_FILE_ENV)}
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), saved["PYTHONPATH"]]))

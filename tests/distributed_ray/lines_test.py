@@ -18,11 +18,12 @@ from green_nlp.distributed_ray.options import RayOptions
 from green_nlp.line_stream import LineStreamer, StreamReport
 from tests.conftest import FIXTURES, REPO_ROOT
 from tests.dan_helpers import DAN_FIXTURES, tiny_dan_run
-from tests.distributed_ray.conftest import parser_lines, with_bad_lines, write_lines
+from tests.distributed_ray.conftest import needs_ray, parser_lines, with_bad_lines, write_lines
 
 PARSER = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
 TAGGER = FIXTURES / "ldnet" / "archives" / "tagger_origin.tar.gz"
 TWO_ACTORS = RayOptions(actors=2)
+pytestmark = needs_ray
 
 
 def _sentences():

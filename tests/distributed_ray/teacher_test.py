@@ -7,10 +7,11 @@ from green_nlp.commands.green_label_teacher import label_corpus
 from green_nlp.data.teacher_cache import read_cache
 from green_nlp.distributed_ray.options import RayOptions
 from tests.dan_helpers import DAN_FIXTURES, tiny_dan_run
-from tests.distributed_ray.conftest import minilm_teacher
+from tests.distributed_ray.conftest import minilm_teacher, needs_ray
 
 INPUTS = [str(DAN_FIXTURES / "sst2_train.tsv"), str(DAN_FIXTURES / "unlabeled.jsonl")]
 TWO_ACTORS = RayOptions(actors=2)
+pytestmark = needs_ray
 
 
 @pytest.fixture(scope="module")
