@@ -33,7 +33,12 @@ def load_teacher(
     """(model in eval mode, its validation reader, label names in index order, the reader's label_names)."""
     archive = load_archive(archive_file, cuda_device=cuda_device, overrides=overrides or {})
     model, reader = archive.model.eval(), archive.validation_dataset_reader
-    namespace = DEPREL_NAMESPACE if is_parser(model) else getattr(model, "_label_namespace", "labels")
+    # NgramDan names its namespace publicly; AllenNLP's basic_classifier (the MiniLM teacher) keeps it private
+    namespace = (
+        DEPREL_NAMESPACE
+        if is_parser(model)
+        else getattr(model, "label_namespace", getattr(model, "_label_namespace", "labels"))
+    )
     names = model.vocab.get_index_to_token_vocabulary(namespace)
     label_names = getattr(reader, "label_names", None)
     return model, reader, [names[i] for i in range(len(names))], dict(label_names) if label_names else None

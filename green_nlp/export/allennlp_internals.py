@@ -10,13 +10,11 @@ Every attribute below was read against allennlp 2.10.1 (its last release, 2022) 
 import, against the installed release as `green_nlp.patches.versions` checks patches. Another release
 only warns: each read fails loudly by itself if the attribute is gone, and the exporters' tests compare
 the exported graph with the model.
-
-Two reads are of green_nlp's own `NgramDan`, whose namespaces are private to it (`dan_namespaces`).
 """
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -31,9 +29,6 @@ from allennlp.modules.token_embedders import Embedding, TokenCharactersEncoder, 
 from torch import nn
 
 from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor, installed_version
-
-if TYPE_CHECKING:
-    from green_nlp.models.ngram_dan import NgramDan
 
 logger = logging.getLogger(__name__)
 
@@ -199,30 +194,15 @@ def registered_model_name(model: Model) -> Optional[str]:
     return next((name for name, (cls, _) in registry.items() if cls is type(model)), None)
 
 
-@dataclass(frozen=True)
-class DanNamespaces:
-    """The vocabulary namespaces of green_nlp's `NgramDan` (private to it)."""
-
-    ngrams: str
-    labels: str
-
-
-def dan_namespaces(model: "NgramDan") -> DanNamespaces:
-    """Where an `NgramDan` keeps its n-grams and its labels."""
-    return DanNamespaces(ngrams=_private(model, "_ngram_namespace"), labels=_private(model, "_label_namespace"))
-
-
 __all__ = [
     "ALLENNLP_MATCHES",
     "READ_AGAINST",
     "CharacterSettings",
-    "DanNamespaces",
     "SingleIdSettings",
     "allowed_transitions",
     "character_embedding",
     "character_encoder",
     "character_settings",
-    "dan_namespaces",
     "inner_module",
     "oov_token",
     "registered_model_name",

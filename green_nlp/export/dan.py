@@ -18,7 +18,6 @@ from allennlp.common.checks import ConfigurationError
 from torch import nn
 
 from green_nlp.data.ngram_vocabulary import make_analyzer
-from green_nlp.export.allennlp_internals import dan_namespaces
 from green_nlp.models.ngram_dan import NgramDan
 from green_nlp.names import NGRAM_DAN, NGRAM_TEXT_READER, current_name
 
@@ -103,14 +102,14 @@ def dan_metadata(model: NgramDan, config: dict[str, Any]) -> dict[str, Any]:
     """Everything the runtime needs besides the graph and the n-gram file."""
     reader = _reader_config(config)
     names = reader.get("label_names") or {}  # the predictor shows labels under the reader's names
-    labels = [names.get(label, label) for label in _namespace_tokens(model, dan_namespaces(model).labels)]
+    labels = [names.get(label, label) for label in _namespace_tokens(model, model.label_namespace)]
     return {
         "model_type": MODEL_TYPE,
         "labels": labels,
         "analyzer": analyzer_settings(reader),
         "ngrams": {
             "file": NGRAM_FILE,
-            "count": model.vocab.get_vocab_size(dan_namespaces(model).ngrams) - FIRST_NGRAM_ID,
+            "count": model.vocab.get_vocab_size(model.ngram_namespace) - FIRST_NGRAM_ID,
             "first_id": FIRST_NGRAM_ID,
         },
         "max_length": None,  # the reader keeps every n-gram of a text
@@ -122,7 +121,7 @@ def dan_metadata(model: NgramDan, config: dict[str, Any]) -> dict[str, Any]:
 
 def write_ngrams(model: NgramDan, path: Path) -> None:
     """The n-gram vocabulary, one n-gram per line, line k holding id FIRST_NGRAM_ID + k."""
-    ngrams = _namespace_tokens(model, dan_namespaces(model).ngrams)[FIRST_NGRAM_ID:]
+    ngrams = _namespace_tokens(model, model.ngram_namespace)[FIRST_NGRAM_ID:]
     bad = next((ngram for ngram in ngrams if "\n" in ngram or "\r" in ngram or not ngram), None)
     if bad is not None:
         raise ConfigurationError(f"cannot export this {MODEL_TYPE}: n-gram {bad!r} cannot be written one per line")

@@ -95,7 +95,7 @@ class TaggerGraph(nn.Module):
     """Export-only view of a trained tagger: `LdNetTagger._score` in eval mode, wired for tracing.
 
     The embedders run in the order `BasicTextFieldEmbedder` runs them (sorted keys); the LM
-    features are the model's own `_lm_features`; the BiLSTM runs on a packed sequence directly, as
+    features are the model's own `lm_features`; the BiLSTM runs on a packed sequence directly, as
     in `green_nlp.export.parser.ParserGraph`.
     """
 
@@ -126,7 +126,7 @@ class TaggerGraph(nn.Module):
                 features.append(embedders[key](char_ids))
         if model.language_models:
             assert lm_ids is not None  # the graph takes LM ids whenever the model has LMs
-            features.append(model._lm_features({model.lm_indexer_key: {"tokens": lm_ids}}, mask))
+            features.append(model.lm_features({model.lm_indexer_key: {"tokens": lm_ids}}, mask))
         embedded = torch.cat(features, dim=-1)
         packed = pack_padded_sequence(embedded, mask.sum(-1), batch_first=True, enforce_sorted=False)
         # (batch, words, encoder_dim)

@@ -227,7 +227,10 @@ class LdNetTagger(Model):
         sizes = [lm.rnn.num_layers for lm in self._lms()]
         return list(torch.split(self.lm_gates, sizes)) if sizes else []
 
-    def _lm_features(self, tokens: TextFieldTensors, mask: torch.Tensor) -> torch.Tensor:
+    def lm_features(self, tokens: TextFieldTensors, mask: torch.Tensor) -> torch.Tensor:
+        """The LMs' contribution to each word, `(batch, seq_len, lm_projection_dim)`: every LM layer's
+        output times its gate, projected (ReLU). Public because the ONNX exporter runs this same
+        arithmetic in its graph."""
         lm_ids = util.get_token_ids_from_text_field_tensors({self.lm_indexer_key: tokens[self.lm_indexer_key]})
         with torch.set_grad_enabled(torch.is_grad_enabled() and self.lm_gates.requires_grad):
             layers = [
@@ -238,6 +241,8 @@ class LdNetTagger(Model):
         # (batch, seq_len, lm_projection_dim)
         return torch.relu(self.lm_projection(self.lm_dropout(torch.cat(layers, dim=-1))))
 
+    _lm_features = lm_features  # its first name, for code written before it was public
+
     def _score(self, tokens: TextFieldTensors, mask: torch.Tensor) -> torch.Tensor:
         """Per-word tag scores, `(batch, seq_len, num_tags)`."""
         if self.language_models and self.lm_indexer_key not in tokens:
@@ -245,7 +250,7 @@ class LdNetTagger(Model):
         word_inputs = {key: value for key, value in tokens.items() if key != self.lm_indexer_key}
         features = [self.text_field_embedder(word_inputs)]  # (batch, seq_len, embedding_dim)
         if self.language_models:
-            features.append(self._lm_features(tokens, mask))
+            features.append(self.lm_features(tokens, mask))
         encoded = self.encoder(self.dropout(torch.cat(features, dim=-1)), mask)
         return self.tag_projection(self.dropout(encoded))
 

@@ -112,6 +112,17 @@ class NgramDan(Model, Distillable):
         if initializer is not None:  # e.g. DAN(KD+FT) starts from DAN(KD)'s weights (dropped on archive load)
             initializer(self)
 
+    @property
+    def label_namespace(self) -> str:
+        """The vocabulary namespace of the labels (teacher labelling and the exporter name the
+        labels from it)."""
+        return self._label_namespace
+
+    @property
+    def ngram_namespace(self) -> str:
+        """The vocabulary namespace of the n-grams (row i of `ngram_embedding` is its token i)."""
+        return self._ngram_namespace
+
     def default_distiller(self) -> Distiller:
         """Without a `green_logit_distillation` callback: T = 1, KL + CE."""
         return self._default_distiller

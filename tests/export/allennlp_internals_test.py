@@ -23,8 +23,6 @@ from torch import nn
 
 from green_nlp.export import allennlp_internals as internals
 from green_nlp.models.ldnet_tagger import LABELS
-from green_nlp.models.ngram_dan import NgramDan
-from tests.dan_helpers import tiny_dan_run
 from tests.export.exported_models import TEACHER_ARCHIVE
 from tests.export.tagger_models import COMMITTED
 
@@ -195,23 +193,6 @@ def test_an_unregistered_model_class_has_no_name(teacher):
 
     model = object.__new__(Unregistered)
     assert internals.registered_model_name(model) is None
-
-
-# ---------------------------------------------------------------------- DAN
-def test_dan_namespaces_of_the_trained_fixture_dan():
-    import green_nlp
-
-    green_nlp.register()
-    model = load_archive(str(tiny_dan_run() / "model.tar.gz"), cuda_device=-1).model
-    assert internals.dan_namespaces(model) == internals.DanNamespaces(ngrams="ngrams", labels="labels")
-
-
-def test_dan_namespaces_follow_the_configured_names():
-    vocab = Vocabulary()
-    vocab.add_tokens_to_namespace(["good", "bad"], "my_ngrams")
-    vocab.add_tokens_to_namespace(["a", "b"], "my_labels")
-    model = NgramDan(vocab, embedding_dim=3, ngram_namespace="my_ngrams", label_namespace="my_labels")
-    assert internals.dan_namespaces(model) == internals.DanNamespaces(ngrams="my_ngrams", labels="my_labels")
 
 
 # ----------------------------------------------------------------- version

@@ -17,11 +17,7 @@ SKIPPED = {
     "value_ranges.py": "reads ONNX protobuf fields, not AllenNLP",
 }
 # (module, attribute) -> why the access stays
-ALLOWED = {
-    ("tagger.py", "_lm_features"): (
-        "green_nlp's own LdNetTagger method (not AllenNLP's): the graph runs the model's own LM arithmetic"
-    ),
-}
+ALLOWED: dict[tuple[str, str], str] = {}
 ATTRIBUTE_FUNCTIONS = {"getattr", "setattr", "hasattr", "delattr"}
 
 

@@ -91,10 +91,11 @@ class TestLdNetTagger(ModelTestCase):
         tokens = batch.as_tensor_dict()["tokens"]
         mask = tokens["tokens"]["tokens"] > 0
         model.eval()
-        assert torch.equal(model._lm_features(tokens, mask), model._lm_features(tokens, mask))
+        assert torch.equal(model.lm_features(tokens, mask), model.lm_features(tokens, mask))
+        assert torch.equal(model._lm_features(tokens, mask), model.lm_features(tokens, mask))  # the first name
         model.train()
         torch.manual_seed(0)
-        assert not torch.equal(model._lm_features(tokens, mask), model._lm_features(tokens, mask))
+        assert not torch.equal(model.lm_features(tokens, mask), model.lm_features(tokens, mask))
         assert not any(lm.training for lm in model.language_models)
 
 

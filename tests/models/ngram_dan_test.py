@@ -55,6 +55,20 @@ class TestNgramDan(ModelTestCase):
         with pytest.raises(ConfigurationError, match="dropout"):
             NgramDan(self.vocab, embedding_dim=4, ngram_dropout=1.0)
 
+    def test_namespaces_are_public_and_read_only(self):
+        assert (self.model.label_namespace, self.model.ngram_namespace) == ("labels", "ngrams")
+        with pytest.raises(AttributeError):
+            self.model.label_namespace = "other"  # type: ignore[misc]
+
+
+def test_namespaces_follow_the_configured_names():
+    vocab = Vocabulary()
+    vocab.add_tokens_to_namespace(["good", "bad"], "my_ngrams")
+    vocab.add_tokens_to_namespace(["a", "b"], "my_labels")
+    model = NgramDan(vocab, embedding_dim=3, ngram_namespace="my_ngrams", label_namespace="my_labels")
+    assert (model.label_namespace, model.ngram_namespace) == ("my_labels", "my_ngrams")
+    assert model._label_namespace == "my_labels"  # the private name still works inside the class
+
 
 class TestDistillationLoss:
     def test_kl_term_is_zero_when_student_matches_teacher_and_scaled_by_t_squared(self):
