@@ -20,9 +20,11 @@ class SentenceTaggerPredictor(Predictor):
     no model download) or a JSON object with `"sentence"` (text) or `"words"` (tokens). Each line
     gives one record: `words` and `tags` (BIOES) over the whole line, `sentence_starts` (word index
     where each sentence begins) and `spans` as `{"start", "end", "label", "text"}` with word
-    offsets, `end` exclusive (as in spaCy's `Span`). Text without words gives empty lists
-    (`allennlp predict` itself skips blank input lines). A line that cannot be tagged gives an
-    error record `{"error": why, "line": N}` under `allennlp predict` and `green-predict` (see
+    offsets, `end` exclusive (as in spaCy's `Span`). A line without words (`{"sentence": " "}`,
+    `{"words": []}`) gives the error record `{"error": why}` in its place, as the parser predictor and
+    the runtime (`green-nlp tag`) do; a blank input line is `allennlp predict`'s to skip and
+    `green-predict`'s to report as blank. A line that cannot be tagged gives an error record
+    `{"error": why, "line": N}` under `allennlp predict` and `green-predict` (see
     `green_nlp.patches.predict_per_line`).
 
     # Parameters
@@ -50,19 +52,33 @@ class SentenceTaggerPredictor(Predictor):
             raise ValueError(f"input needs a 'sentence' (text) or 'words' (list of tokens) key; the line has {written}")
         return self._segmenter.split(inputs["sentence"])
 
+    @staticmethod
+    def _no_words(inputs: JsonDict) -> str:
+        """Why a line without words cannot be tagged (the parser predictor's words, for tagging)."""
+        return "no tokens to tag" if "words" in inputs else "no words to tag in 'sentence'"
+
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:
-        return self._dataset_reader.text_to_instance(self._sentences(json_dict)[0])
+        sentences = self._sentences(json_dict)
+        if not sentences:
+            raise ValueError(self._no_words(json_dict))
+        return self._dataset_reader.text_to_instance(sentences[0])
 
     def predict_json(self, inputs: JsonDict) -> JsonDict:
         return self.predict_batch_json([inputs])[0]
 
     def predict_batch_json(self, inputs: list[JsonDict]) -> list[JsonDict]:
-        """Every sentence of every line in one batch, regrouped per line in input order."""
+        """Every sentence of every line in one batch, regrouped per line in input order; a line
+        without words gets its error record in its place (not an empty record that looks tagged)."""
         per_line = [self._sentences(record) for record in inputs]
         instances = [self._dataset_reader.text_to_instance(words) for sentences in per_line for words in sentences]
         outputs = self._model.forward_on_instances(instances) if instances else []
-        results, position = [], 0
-        for sentences in per_line:
+        results: list[dict[str, Any]] = []
+        position = 0
+        for inputs_of_line, sentences in zip(inputs, per_line):
+            if not sentences:
+                line = {"line": inputs_of_line["line"]} if "line" in inputs_of_line else {}
+                results.append({"error": self._no_words(inputs_of_line), **line})
+                continue
             record: dict[str, Any] = {"words": [], "tags": [], "sentence_starts": [], "spans": []}
             for words in sentences:
                 tags = outputs[position]["tags"]

@@ -55,11 +55,13 @@ def test_runtime_equals_the_predictor_on_every_fixture_line(name):
 
 
 def test_a_line_without_words_fails_alone_in_the_runtime():
-    """The predictor gives empty lists for it (plain `allennlp predict`'s contract); the runtime gives an
-    error in its place and tags the lines around it (issue 44: an empty text is not counted as tagged)."""
+    """The runtime gives an error in its place and tags the lines around it (issue 44: an empty text
+    is not counted as tagged), as the predictor does."""
     results = list(load(tagger_folder("origin"), precision="fp32").tag_many(["Jones works .", "", "x"]))
     assert [r.error is None for r in results] == [True, False, True]
     assert "texts[1] is empty" in str(results[1].error)
+    expected = _predictor("origin").predict_batch_json([{"sentence": text} for text in ["Jones works .", "", "x"]])
+    assert [record.get("error") is None for record in expected] == [True, False, True]
 
 
 @pytest.mark.parametrize("name", ["origin", "pruned", "nolm_cnn"])

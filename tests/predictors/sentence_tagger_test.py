@@ -2,10 +2,13 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
 from tests.conftest import FIXTURES, REPO_ROOT
 
 ORIGIN = FIXTURES / "ldnet" / "archives" / "tagger_origin.tar.gz"
+PARSER = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
 
 
 def test_allennlp_predict_on_raw_text_gives_words_tags_and_spans(tmp_path):
@@ -64,10 +67,62 @@ def test_allennlp_predict_on_raw_text_gives_words_tags_and_spans(tmp_path):
             assert span["text"] == " ".join(record["words"][span["start"] : span["end"]])
 
 
-def test_text_without_words_gives_empty_lists():
+@pytest.fixture(scope="module")
+def tagger():
     from allennlp.predictors import Predictor
 
-    predictor = Predictor.from_path(str(ORIGIN), "green_sentence_tagger")
-    empty = {"words": [], "tags": [], "sentence_starts": [], "spans": []}
-    assert predictor.predict_json(predictor.load_line("   ")) == empty
-    assert predictor.predict_json({"words": ["Paris", "."]})["words"] == ["Paris", "."]
+    return Predictor.from_path(str(ORIGIN), "green_sentence_tagger")
+
+
+@pytest.mark.parametrize(
+    "record, why",
+    [
+        ({"sentence": ""}, "no words to tag in 'sentence'"),
+        ({"sentence": " \t "}, "no words to tag in 'sentence'"),
+        ({"words": []}, "no tokens to tag"),
+    ],
+)
+def test_a_line_without_words_is_an_error_record_as_in_the_parser_predictor(tagger, record, why):
+    """Not an empty record that reads as tagged (issue 43: one record per line, a blank text an
+    error in its place); the parser predictor words the same two cases the same way."""
+    from allennlp.models.archival import load_archive
+    from allennlp.predictors import Predictor
+
+    assert tagger.predict_json(dict(record)) == {"error": why}
+    parser = Predictor.from_archive(load_archive(str(PARSER)), "green_dependency_parser")
+    assert parser.predict_json(dict(record))["error"] == why.replace("tag", "parse")
+
+
+def test_raw_text_without_words_and_its_neighbours_in_one_batch(tagger):
+    lines = ["Peter lives in Paris .", "   ", "Mary works for BMW ."]
+    got = tagger.predict_batch_json([tagger.load_line(line) for line in lines])
+    assert got[1] == {"error": "no words to tag in 'sentence'"}
+    assert [got[0], got[2]] == [tagger.predict_json({"sentence": line}) for line in lines[::2]]
+    assert got[0]["words"] == ["Peter", "lives", "in", "Paris", "."]
+    assert tagger.predict_json({"words": ["Paris", "."], "line": 7})["words"] == ["Paris", "."]
+    assert tagger.predict_json({"words": [], "line": 7}) == {"error": "no tokens to tag", "line": 7}
+
+
+def test_green_predict_gives_each_line_without_words_an_error_record_in_its_place(tmp_path):
+    """Raw and JSON lines without words: a record per line, the failed ones counted as skipped."""
+    text = tmp_path / "in.txt"
+    text.write_text('Peter lives in Paris .\n\n{"sentence": "  "}\n{"words": []}\nMary works for BMW .\n')
+    out = tmp_path / "out.jsonl"
+    result = subprocess.run(
+        [sys.executable, "-m", "allennlp", "green-predict", str(ORIGIN), str(text), "--output-file", str(out)]
+        + ["--no-progress", "--include-package", "green_nlp"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [record["line"] for record in records] == [1, 2, 3, 4, 5]
+    assert [record.get("error") for record in records] == [
+        None,
+        "blank line (no text)",
+        "no words to tag in 'sentence'",
+        "no tokens to tag",
+        None,
+    ]
+    assert "2 lines predicted, 2 skipped, 1 blank" in result.stderr
