@@ -1,6 +1,7 @@
 """Gold treebank sentences mixed with silver ones: raw text parsed once by a teacher (a parser cache
 of `allennlp green-label-teacher`), for students that learn from both."""
 
+import glob
 import itertools
 import logging
 from collections.abc import Iterable, Iterator
@@ -8,13 +9,18 @@ from typing import Any, Optional
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader, Instance
+from allennlp.data.fields import Field, TextField
 
+from green_nlp.data.gold_label_field import GoldLabelField
 from green_nlp.data.teacher_cache import SilverSentence, TeacherCacheError, file_sha256, read_parser_cache
-from green_nlp.dataset_readers.conllu_dependencies import ConlluDependenciesReader
+from green_nlp.dataset_readers.conllu_dependencies import EXTRA_COLUMNS, ConlluDependenciesReader
 
 logger = logging.getLogger(__name__)
 
 SILVER_TARGETS = ("soft", "hard")
+# The gold index of a word that has no gold tag: the loss and the accuracy leave it out (as they do
+# UNSEEN_LABEL), and an index is not a label, so no vocabulary counts it.
+NO_GOLD = -1
 
 
 @DatasetReader.register("green_gold_silver_dependencies")
@@ -27,7 +33,9 @@ class GoldSilverDependenciesReader(ConlluDependenciesReader):
     # Parameters
 
     silver_caches : `List[str]`, optional (default = `[]`)
-        Parser caches (`allennlp green-label-teacher` on raw text), read in order.
+        Parser caches (`allennlp green-label-teacher` on raw text), read in order. An entry may be a
+        glob pattern (e.g. the `--shard` outputs `imdb.shard*.jsonl`): its files are read in sorted
+        order, and a pattern that matches nothing is an error.
     silver_sentences : `int`, optional (default = `0`)
         How many silver sentences to read; 0 reads gold only. Asking for more than the caches hold
         is an error (a baseline must see the silver sentences it is compared on).
@@ -42,6 +50,15 @@ class GoldSilverDependenciesReader(ConlluDependenciesReader):
         distributions.
     teacher_archive : `str`, optional
         When given, every cache must come from this archive (its sha256), or reading stops.
+    teacher_fingerprint : `str`, optional
+        The same check without the archive at hand: a file holding the archive's sha256 (what
+        `sha256sum` prints; scripts/teacher_silver.sh writes `model.tar.gz.sha256` beside it), for
+        students trained where only the caches and the teacher's vocabulary were copied.
+
+    With `read_columns` (the LEMMA / FEATS / XPOS heads), a silver instance carries those fields too,
+    every word marked `NO_GOLD`: the teacher predicts none of them, so those heads learn from gold
+    sentences only, while gold and silver still share batches.
+
     **kwargs : the `green_conllu_dependencies` reader's settings (token indexers, `use_gold_upos`, ...).
     """
 
@@ -52,6 +69,7 @@ class GoldSilverDependenciesReader(ConlluDependenciesReader):
         gold_share: Optional[float] = None,
         silver_targets: str = "soft",
         teacher_archive: Optional[str] = None,
+        teacher_fingerprint: Optional[str] = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -61,6 +79,8 @@ class GoldSilverDependenciesReader(ConlluDependenciesReader):
             raise ConfigurationError(f"silver_sentences is {silver_sentences} but no silver_caches are given")
         if gold_share is not None and not 0.0 < gold_share < 1.0:
             raise ConfigurationError(f"gold_share must be between 0 and 1 (exclusive), or null; got {gold_share}")
+        if teacher_archive is not None and teacher_fingerprint is not None:
+            raise ConfigurationError("give teacher_archive or teacher_fingerprint, not both")
         if silver_targets not in SILVER_TARGETS:
             raise ConfigurationError(f"silver_targets must be one of {SILVER_TARGETS}, got {silver_targets!r}")
         self.silver_caches = list(silver_caches or [])
@@ -68,6 +88,7 @@ class GoldSilverDependenciesReader(ConlluDependenciesReader):
         self.gold_share = gold_share
         self.silver_targets = silver_targets
         self.teacher_archive = teacher_archive
+        self.teacher_fingerprint = teacher_fingerprint
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         gold = list(super()._read(file_path))  # sharded by the parent
@@ -91,15 +112,16 @@ class GoldSilverDependenciesReader(ConlluDependenciesReader):
     def _silver(self) -> Iterator[Instance]:
         if not self.silver_sentences:
             return
-        sha = file_sha256(self.teacher_archive) if self.teacher_archive else None
-        sentences = itertools.chain.from_iterable(read_parser_cache(path, sha) for path in self.silver_caches)
+        sha = self._teacher_sha256()
+        paths = _expand(self.silver_caches)
+        sentences = itertools.chain.from_iterable(read_parser_cache(path, sha) for path in paths)
         count = 0
         for sentence in itertools.islice(sentences, self.silver_sentences):
             yield self.silver_instance(sentence)
             count += 1
         if count < self.silver_sentences:
             raise TeacherCacheError(
-                f"silver_sentences is {self.silver_sentences} but the caches {self.silver_caches} hold {count}; "
+                f"silver_sentences is {self.silver_sentences} but the caches {paths} hold {count}; "
                 "label more text or ask for fewer"
             )
 
@@ -115,7 +137,50 @@ class GoldSilverDependenciesReader(ConlluDependenciesReader):
         metadata = {"source": sentence.source}
         if self.silver_targets == "soft":
             metadata["silver"] = sentence.targets  # type: ignore[assignment]
-        return self.text_to_instance(sentence.words, upos, sentence.heads, sentence.deprels, extra_metadata=metadata)
+        instance = self.text_to_instance(
+            sentence.words, upos, sentence.heads, sentence.deprels, extra_metadata=metadata
+        )
+        words = instance.fields["words"]
+        assert isinstance(words, TextField)
+        for column in self._read_columns:
+            field = "lemma_rules" if column == "lemmas" else column
+            instance.add_field(field, _no_gold(words, EXTRA_COLUMNS[column]))
+        return instance
+
+    def _teacher_sha256(self) -> Optional[str]:
+        if self.teacher_archive:
+            return file_sha256(self.teacher_archive)
+        if self.teacher_fingerprint:
+            try:
+                with open(self.teacher_fingerprint, encoding="utf-8") as handle:
+                    words = handle.read().split()
+            except OSError as error:
+                raise ConfigurationError(f"teacher_fingerprint {self.teacher_fingerprint!r}: {error}") from error
+            if not words or len(words[0]) != 64:
+                raise ConfigurationError(
+                    f"teacher_fingerprint {self.teacher_fingerprint!r} holds no sha256 (expected what sha256sum prints)"
+                )
+            return words[0].lower()
+        return None
+
+
+def _no_gold(words: TextField, namespace: str) -> Field:
+    """A tag column with no gold tag on any word (indices, so no vocabulary counts them)."""
+    return GoldLabelField([NO_GOLD] * len(words), words, label_namespace=namespace)
+
+
+def _expand(patterns: list[str]) -> list[str]:
+    """Each entry as itself, or, if it is a glob pattern, its files in sorted order."""
+    paths: list[str] = []
+    for pattern in patterns:
+        if any(char in pattern for char in "*?["):
+            matches = sorted(glob.glob(pattern))
+            if not matches:
+                raise TeacherCacheError(f"silver cache pattern {pattern!r} matches no file")
+            paths.extend(matches)
+        else:
+            paths.append(pattern)
+    return paths
 
 
 def _interleave(first: list[Instance], second: list[Instance]) -> Iterator[Instance]:

@@ -365,7 +365,8 @@ class BiaffineDependencyParser(Model, Distillable):
         if decoded is not None:
             self._update_metrics(scores, decoded, upos, head_indices, head_tags)
             for field, gold in extra_targets.items():
-                self._extra_accuracy[field](scores[f"{field}_logits"], gold, decoded["mask"])  # type: ignore[arg-type]
+                # words with no gold tag (UNSEEN_LABEL, or a silver sentence's NO_GOLD) are left out
+                self._extra_accuracy[field](scores[f"{field}_logits"], gold, decoded["mask"] & (gold >= 0))  # type: ignore[arg-type]
         if metadata is not None:
             output["words"] = [m["words"] for m in metadata]
             if self.lemma_lexicon is not None and self.upos_projection is None:

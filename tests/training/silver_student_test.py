@@ -11,6 +11,7 @@ from allennlp.common import Params
 from allennlp.data import DatasetReader
 
 from green_nlp.commands.green_label_teacher import label_corpus
+from green_nlp.data.teacher_cache import file_sha256
 from tests.conftest import FIXTURES
 from tests.parser_teacher_helpers import minilm_parser_teacher
 
@@ -29,6 +30,9 @@ def silver(tmp_path_factory):
 @pytest.mark.parametrize("mode", ["soft", "hard", "none"])
 def test_the_student_trains_on_gold_and_silver(silver, mode, tmp_path):
     teacher, cache = silver
+    # what scripts/teacher_silver.sh leaves beside the teacher: the archive's sha256, as sha256sum prints it
+    fingerprint = tmp_path / "model.tar.gz.sha256"
+    fingerprint.write_text(f"{file_sha256(str(teacher))}  model.tar.gz\n")
     overrides = {
         "train_data_path": TREEBANK,
         "validation_data_path": TREEBANK,
@@ -36,14 +40,13 @@ def test_the_student_trains_on_gold_and_silver(silver, mode, tmp_path):
         "evaluate_on_test": False,
         "vocabulary.directory": str(teacher),
         "dataset_reader.silver_caches": [str(cache)],
-        "dataset_reader.teacher_archive": str(teacher),
+        "dataset_reader.teacher_fingerprint": str(fingerprint),
+        "vocabulary.lemma_lexicon_file": TREEBANK,
         "model.text_field_embedder.token_embedders.tokens.pretrained_file": None,
         "data_loader.batches_per_epoch": 3,
         "data_loader.batch_sampler.batch_size": 4,
         "trainer.num_epochs": 1,
     }
-    if mode == "soft":
-        overrides["trainer.callbacks"] = [{"type": "green_silver_distillation", "teacher_archive": str(teacher)}]
     env = {**os.environ, "SIZE": "20", "SILVER": "4", "MODE": mode, "OMP_NUM_THREADS": "1"}
     run = tmp_path / "run"
     result = subprocess.run(
@@ -67,3 +70,12 @@ def test_the_student_trains_on_gold_and_silver(silver, mode, tmp_path):
     assert len(metadata) - len(silver_read) == 12
     callbacks = [c["type"] for c in config["trainer"].get("callbacks", [])]
     assert callbacks == (["green_silver_distillation"] if mode == "soft" else [])
+    # the full-UD heads train beside the parser; silver words carry no LEMMA / FEATS / XPOS gold
+    assert {"training_lemma_rules_accuracy", "training_feats_accuracy", "training_xpos_accuracy"} <= set(metrics)
+    instances = list(reader.read(TREEBANK))
+    for instance in instances:
+        rules = instance["lemma_rules"]._indexed_labels or []  # type: ignore[attr-defined]
+        if "source" in instance["metadata"].metadata:
+            assert set(rules) == {-1} and set(instance["feats"]._indexed_labels) == {-1}  # type: ignore[attr-defined]
+        else:
+            assert rules == [] or -1 not in rules
