@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The student half of teacher-scale distillation (docs/parser.md, "Teacher-scale distillation"): after
+# scripts/teacher_silver.sh, train the four SIZE=20 rows of the comparison at equal dims and updates:
+# B-20 (gold only), self-training (hard silver), D-20 (soft silver) at two silver sizes.
+#
+#   bash scripts/silver_students.sh            # rerun to resume (allennlp train -r)
+#
+# Settings (environment): SILVER_SMALL (20000), SILVER_LARGE (49000), PARALLEL (2 runs at a time),
+# SEED (1; another seed trains into folders ending _seed<SEED>), CUDA_DEVICE (-1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SMALL=${SILVER_SMALL:-20000}
+LARGE=${SILVER_LARGE:-49000}
+PARALLEL=${PARALLEL:-2}
+SEED=${SEED:-1}
+CUDA_DEVICE=${CUDA_DEVICE:--1}
+RUNS=runs/parser/ud_ewt
+suffix=""
+seeds=""
+if [ "$SEED" != 1 ]; then
+  suffix="_seed$SEED"
+  seeds=", \"random_seed\": $SEED$SEED$SEED, \"numpy_seed\": $SEED$SEED, \"pytorch_seed\": $SEED"
+fi
+student() { # folder mode silver
+  local run=$RUNS/$1$suffix resume=()
+  [ -f "$run/model.tar.gz" ] && return 0
+  [ -d "$run" ] && resume=(-r)
+  SIZE=20 MODE=$2 SILVER=$3 allennlp train training_configs/parser/ud_ewt_silver_student.jsonnet -s "$run" \
+    "${resume[@]}" -o "{\"trainer.cuda_device\": $CUDA_DEVICE$seeds}" >"$run.log" 2>&1
+  echo "$1$suffix: $(grep -o '"test_LAS": [0-9.]*' "$run/metrics.json")"
+}
+jobs_list=("silver_d20_large soft $LARGE" "silver_b20 none 0" "silver_st20_large hard $LARGE" "silver_d20_small soft $SMALL")
+for job in "${jobs_list[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$PARALLEL" ]; do sleep 10; done
+  # shellcheck disable=SC2086
+  student $job &
+done
+wait
