@@ -1,16 +1,19 @@
-"""The shipped parser's choice from the accuracy-speed front (scripts/pretrained_parser.py): the
-smallest distilled student as accurate on dev as the baseline trained without a teacher (within a
-tie margin), within the size budget, else the most accurate distilled one."""
+"""The shipped parser's recipe (scripts/pretrained_parser.py): the choice among the students (the
+most accurate on dev, the gold-only baseline included; the smallest within a tie margin; within the
+size budget), the figures it reads from runs instead of training, and the terms the card states."""
 
+import json
 import sys
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO_ROOT
 
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
+import pretrained_parser  # noqa: E402
 from pretrained_common import FOLDER_BUDGET_BYTES  # noqa: E402
-from pretrained_parser import SHIPPED, TIE_LAS, choose  # noqa: E402
+from pretrained_parser import SHIPPED, TIE_LAS, choose, student_archives, terms_lines, training_hours  # noqa: E402
 
 
 def row(distilled: bool, parameters: int, dev_las: float, folder_bytes: int = 8_000_000) -> dict:
@@ -22,30 +25,25 @@ def row(distilled: bool, parameters: int, dev_las: float, folder_bytes: int = 8_
     }
 
 
-def test_the_smallest_distilled_student_that_matches_the_baseline_ships():
+def test_the_most_accurate_student_on_dev_ships():
     front = {
         "B-20": row(False, 3_000_000, 83.5),
-        "D-20": row(True, 3_000_000, 82.7),  # below the baseline: not a replacement
-        "D-20 + dropout": row(True, 3_000_000, 83.6),
-        "D-40": row(True, 5_500_000, 83.9),  # more accurate, but twice the cost
+        "self-training": row(True, 3_000_000, 83.9),
+        "D-20 small": row(True, 3_000_000, 84.4),
+        "D-20 large": row(True, 3_000_000, 84.1),
     }
-    assert choose(front) == "D-20 + dropout"
+    assert choose(front) == "D-20 small"
 
 
-def test_a_tie_with_the_baseline_counts_as_a_match_and_a_loss_does_not():
-    front = {"B-20": row(False, 3, 83.48), "D-20": row(True, 3, 83.48 - TIE_LAS / 2), "D-40": row(True, 5, 84.0)}
+def test_the_gold_only_baseline_ships_when_no_teacher_trained_student_beats_it():
+    front = {"B-20": row(False, 3, 84.0), "D-20": row(True, 3, 83.5), "self-training": row(True, 3, 83.8)}
+    assert choose(front) == "B-20"
+
+
+def test_within_the_tie_margin_the_smaller_student_ships():
+    front = {"B-20": row(False, 3, 80.0), "D-20": row(True, 3, 84.0 - TIE_LAS / 2), "D-40": row(True, 5, 84.0)}
     assert choose(front) == "D-20"
-    front["D-20"] = row(True, 3, 83.48 - 2 * TIE_LAS)
-    assert choose(front) == "D-40"
-
-
-def test_equal_sizes_are_split_by_dev_accuracy():
-    front = {"B-20": row(False, 3, 80.0), "a": row(True, 3, 80.5), "b": row(True, 3, 81.0)}
-    assert choose(front) == "b"
-
-
-def test_with_no_student_as_good_as_the_baseline_the_most_accurate_distilled_one_ships():
-    front = {"B-20": row(False, 3, 84.0), "D-20": row(True, 3, 82.0), "D-40": row(True, 5, 83.0)}
+    front["D-20"] = row(True, 3, 84.0 - 2 * TIE_LAS)
     assert choose(front) == "D-40"
 
 
@@ -53,15 +51,68 @@ def test_a_student_over_the_budget_is_never_chosen():
     front = {
         "B-20": row(False, 3, 80.0),
         "D-80": row(True, 9, 85.0, FOLDER_BUDGET_BYTES + 1),
-        "D-20": row(True, 3, 79.0),
+        "D-20": row(True, 3, 81.0),
     }
     assert choose(front) == "D-20"
     with pytest.raises(SystemExit, match="budget"):
-        choose({"B-20": row(False, 3, 80.0), "D-80": row(True, 9, 85.0, FOLDER_BUDGET_BYTES + 1)})
+        choose({"D-80": row(True, 9, 85.0, FOLDER_BUDGET_BYTES + 1)})
 
 
-def test_the_recipe_lists_a_baseline_first_and_distilled_students_of_the_raw_text_config():
+def test_the_recipe_lists_four_students_of_their_own_runs_with_one_gold_only_baseline():
     students = SHIPPED["en-ewt-parser"].students
-    assert not students[0].distilled
-    assert all(s.distilled and s.config.endswith("ud_ewt_raw_text_student.jsonnet") for s in students[1:])
+    assert len(students) == 4
+    assert [s.distilled for s in students].count(False) == 1
     assert len({s.run for s in students}) == len(students)  # each its own run folder
+
+
+def test_training_duration_reads_as_hours():
+    assert training_hours("0:30:00") == pytest.approx(0.5)
+    assert training_hours("2:03:36.5") == pytest.approx(2 + 216.5 / 3600)
+    assert training_hours("1 day, 1:00:00") == pytest.approx(25.0)
+    with pytest.raises(ValueError, match="training_duration"):
+        training_hours("an hour")
+
+
+def test_the_recipe_trains_nothing_and_names_the_missing_runs(tmp_path: Path):
+    model = SHIPPED["en-ewt-parser"]
+    for student in model.students[:3]:
+        (tmp_path / student.run).mkdir()
+        (tmp_path / student.run / "model.tar.gz").write_bytes(b"archive")
+        (tmp_path / student.run / "metrics.json").write_text("{}")
+    with pytest.raises(SystemExit, match=model.students[3].run) as stop:
+        student_archives(model, tmp_path)
+    assert "silver_students.sh" in str(stop.value)
+    (tmp_path / model.students[3].run).mkdir()
+    (tmp_path / model.students[3].run / "model.tar.gz").write_bytes(b"unfinished: no metrics.json")
+    with pytest.raises(SystemExit, match=model.students[3].run):
+        student_archives(model, tmp_path)
+    (tmp_path / model.students[3].run / "metrics.json").write_text("{}")
+    assert set(student_archives(model, tmp_path)) == {s.label for s in model.students}
+
+
+def test_the_terms_say_research_use_exactly_when_the_student_read_imdb_text():
+    figures = {"chosen": "D", "silver": {"sentences": 67_266}, "front": {"D": {"silver_sentences": 49_000}}}
+    text = "\n".join(terms_lines(figures))
+    assert "research-use only" in text and "Maas et al. 2011" in text and "49,000" in text
+    figures["front"]["D"]["silver_sentences"] = 0
+    assert "research-use only" not in "\n".join(terms_lines(figures))
+
+
+def test_the_teacher_row_comes_from_its_run_files_without_its_archive(tmp_path: Path, monkeypatch):
+    model = SHIPPED["en-ewt-parser"]
+    run = tmp_path / model.teacher_run
+    run.mkdir()
+    metrics = {"epoch": 7, "training_duration": "0:02:33", "peak_gpu_0_memory_MB": 1830.7}
+    (run / "metrics.json").write_text(json.dumps(metrics))
+    for split, las in (("dev", 0.898), ("test", 0.9028)):
+        (run / f"evaluate_{split}.json").write_text(json.dumps({"UAS": 0.92, "LAS": las, "upos_accuracy": 0.97}))
+    (run / "train_seconds.json").write_text('{"teacher_train_seconds": 196}')
+    (run / "model.tar.gz.sha256").write_text("ab" * 32 + "\n")
+    monkeypatch.setattr(pretrained_parser, "teacher_parameters", lambda run: 27_000_000)
+    teacher = pretrained_parser.teacher_figures(model, tmp_path)
+    assert teacher["test_LAS"] == pytest.approx(90.28) and teacher["dev_LAS"] == pytest.approx(89.8)
+    assert teacher["training_seconds"] == pytest.approx(153) and teacher["wall_seconds"] == 196
+    assert teacher["epochs"] == 8 and not teacher["archive_here"] and teacher["archive_sha256"] == "ab" * 32
+    (run / "train_seconds.json").unlink()
+    with pytest.raises(SystemExit, match="train_seconds.json"):
+        pretrained_parser.teacher_figures(model, tmp_path)
