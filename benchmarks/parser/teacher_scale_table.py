@@ -132,7 +132,10 @@ def teacher_row(run: Path) -> tuple[dict[str, Any], dict[str, Any]]:
         test_uas=100 * evaluations["test"]["UAS"],
         test_las=100 * evaluations["test"]["LAS"],
     )
-    details = {"run": _shown(run), "evaluate": evaluations}
+    details: dict[str, Any] = {"run": _shown(run), "evaluate": evaluations}
+    for name in ("train_seconds.json", "metrics.json"):  # where it trained, in how long: kept beside the scores
+        if (run / name).is_file():
+            details[name.removesuffix(".json")] = json.loads((run / name).read_text(encoding="utf-8"))
     return row, details
 
 

@@ -126,7 +126,14 @@ def test_the_teacher_row_holds_its_gold_token_evaluation_and_dashes_for_the_runt
     assert teacher["dev_las"] == pytest.approx(89.8) and teacher["test_las"] == pytest.approx(90.28)
     assert teacher["test_uas"] == pytest.approx(92.52) and teacher["parameters"] == 27_309_457
     assert teacher["raw_las"] is None and teacher["raw_tokens_per_s"] is None and teacher["folder_mb"] is None
-    assert details["evaluate"]["test"]["upos_accuracy"] == 0.9729
+    assert details["evaluate"]["test"]["upos_accuracy"] == 0.9729 and "train_seconds" not in details
+
+
+def test_the_teacher_details_keep_its_training_time_where_the_run_has_it(tmp_path):
+    run = _teacher_run(tmp_path)
+    (run / "train_seconds.json").write_text(json.dumps({"teacher_train_seconds": 196}))
+    _, details = table.teacher_row(run)
+    assert details["train_seconds"] == {"teacher_train_seconds": 196} and "metrics" not in details
 
 
 def test_a_teacher_run_without_its_evaluation_is_named(tmp_path):
