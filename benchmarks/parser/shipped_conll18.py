@@ -7,10 +7,11 @@ task's evaluation aligns the predicted words with the gold ones and scores token
     python -m benchmarks.parser.shipped_conll18 [--model en-ewt-parser] [--precision auto]
 
 The runtime parses the gold words (gold tokenization, as the model card's figures); its heads,
-relations and UPOS replace those columns of the gold file, and every other column (FEATS
-included) is carried through, as `allennlp predict --use-dataset-reader` writes a CoNLL-U file.
-MLAS therefore scores the predicted UPOS and tree with the gold features (not given for raw text,
-where the file the runtime writes has no features). Results:
+relations and UPOS replace those columns of the gold file, and so do its LEMMA, XPOS and FEATS
+where the model has those heads; every other column is carried through, as `allennlp predict
+--use-dataset-reader` writes a CoNLL-U file. A model without the heads keeps the gold LEMMA, XPOS
+and FEATS there, so its MLAS scores the predicted UPOS and tree with the gold features, and from raw
+text (where it writes `_`) it gets no MLAS, LEMMA or UFeats. Results:
 benchmarks/results/shipped_parser_conll18.{json,md}.
 """
 
@@ -43,6 +44,10 @@ def predicted_file(model: Any, gold: list[conllu.TokenList], out: Path) -> dict[
                 token["deps"] = None  # enhanced graph: not predicted
                 if upos is not None:
                     token["upos"] = upos
+            for column, values in (("lemma", parsed.lemmas), ("xpos", parsed.xpos), ("feats", parsed.feats)):
+                if values is not None:  # the model's heads, in place of the gold column
+                    for token, value in zip(tokens, values):
+                        token[column] = value
             handle.write(sentence.serialize())
     return {"strict_uas": 100 * heads / words, "strict_las": 100 * arcs / words, "words": words}
 
@@ -87,6 +92,9 @@ def main() -> None:
         "upos_f1": official.upos,
         "words": strict["words"],
     }
+    heads = bool((model.meta.get("outputs") or {}).get("lemma_rules"))
+    if heads:  # else those columns hold the gold file's values: nothing of the model's to score
+        row.update(lemmas=official.lemmas, ufeats=official.ufeats, xpos=official.xpos)
     raw_row = {
         "tokens_f1": raw.tokens,
         "words_f1": raw.words,
@@ -96,6 +104,8 @@ def main() -> None:
         "upos_f1": raw.upos,
         "words": raw.gold_words,
     }
+    if heads:  # a model without the heads writes `_`: no MLAS, LEMMA or UFeats to score from raw text
+        raw_row.update(mlas=raw.mlas, lemmas=raw.lemmas, ufeats=raw.ufeats, xpos=raw.xpos)
     from green_nlp.runtime import resolve_model
     from green_nlp.runtime.model_folder import model_file
 
@@ -115,8 +125,13 @@ def main() -> None:
         "strict: green_nlp's own "
         "scores (every word, punctuation included, full relations with subtypes). conll18: the CoNLL 2018 "
         "shared task's evaluation (relations without subtypes); CLAS: content words only; MLAS: CLAS that "
-        "also needs UPOS, universal features and function-word children right, with the gold FEATS carried "
-        "through (the model predicts no features; not scored from raw text). F1 scores: from raw text "
+        "also needs UPOS, universal features and function-word children right"
+        + (
+            "; LEMMA, UFeats, XPOS and MLAS score the model's own heads. "
+            if heads
+            else ", with the gold FEATS carried through (the model predicts no features; not scored from raw text). "
+        )
+        + "F1 scores: from raw text "
         "a word counts when its span matches a gold word's (tokens_f1, words_f1: how well the "
         'tokenization matched; multiword tokens such as "don\'t" are two gold words). Produced by '
         "`python -m benchmarks.parser.shipped_conll18`."
@@ -132,6 +147,9 @@ def main() -> None:
             "tokens_f1",
             "words_f1",
             "upos_f1",
+            "xpos",
+            "ufeats",
+            "lemmas",
             "conll18_uas",
             "conll18_las",
             "clas",
