@@ -6,7 +6,8 @@
 #   bash scripts/silver_students.sh            # rerun to resume (allennlp train -r)
 #
 # Settings (environment): SILVER_SMALL (20000), SILVER_LARGE (49000), PARALLEL (2 runs at a time),
-# SEED (1; another seed trains into folders ending _seed<SEED>), CUDA_DEVICE (-1).
+# SEED (1; another seed trains into folders ending _seed<SEED>), ONLY (some of the folders' names, e.g.
+# "silver_d20_large silver_st20_large"; default all four), CUDA_DEVICE (-1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SMALL=${SILVER_SMALL:-20000}
@@ -31,6 +32,7 @@ student() { # folder mode silver
 }
 jobs_list=("silver_d20_large soft $LARGE" "silver_b20 none 0" "silver_st20_large hard $LARGE" "silver_d20_small soft $SMALL")
 for job in "${jobs_list[@]}"; do
+  if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" ${job%% *} "* ]]; then continue; fi
   while [ "$(jobs -rp | wc -l)" -ge "$PARALLEL" ]; do sleep 10; done
   # shellcheck disable=SC2086
   student $job &
