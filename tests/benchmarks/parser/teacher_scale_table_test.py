@@ -90,11 +90,13 @@ def test_the_aims_are_measured_against_the_seed_means_where_there_are_seeds():
 
 
 def test_markdown_rows_show_a_dash_where_nothing_was_measured_and_mark_the_candidate():
-    rows = {table.TEACHER_LABEL: row(raw_las=None), "B-20": row()}
+    rows = {table.TEACHER_LABEL: row(raw_las=None), "B-20": row(raw_tokens_per_s=29_631.7, raw_speed_ratio=0.8761)}
     shown = table.markdown_rows(rows, "B-20")
     assert list(shown) == [table.TEACHER_LABEL, "**B-20** (candidate)"]
     assert shown[table.TEACHER_LABEL]["raw LAS"] == "-" and shown[table.TEACHER_LABEL]["raw LEMMA"] == "-"
     assert shown["**B-20** (candidate)"]["dev LAS"] == 80.0
+    assert shown["**B-20** (candidate)"]["tok/s raw"] == 29_632
+    assert shown["**B-20** (candidate)"]["x shipped (raw)"] == "0.88"
     assert list(shown["**B-20** (candidate)"]) == list(table.COLUMNS.values())
 
 
