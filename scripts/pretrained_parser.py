@@ -92,9 +92,9 @@ SHIPPED = {
         name="en-ewt-parser",
         students=(
             Student("B-20", "silver_b20", "none (gold only)", distilled=False),
-            Student("self-training, 49k silver", "silver_st20_large", "1-best silver trees", distilled=True),
-            Student("D-20, 20k silver", "silver_d20_small", "soft silver (top-k)", distilled=True),
-            Student("D-20, 49k silver", "silver_d20_large", "soft silver (top-k)", distilled=True),
+            Student("self-training (hard, 49k)", "silver_st20_large", "1-best silver trees", distilled=True),
+            Student("D-20 soft 20k", "silver_d20_small", "soft silver (top-k)", distilled=True),
+            Student("D-20 soft 49k", "silver_d20_large", "soft silver (top-k)", distilled=True),
         ),
         teacher_run="minilm_teacher",
         teacher_device="one NVIDIA H100 GPU (lent for the run)",
@@ -427,9 +427,9 @@ def has_ud_heads(folder: Path) -> bool:
 def build(model: ShippedParser, archive: Optional[Path]) -> dict[str, Any]:
     """`archive`, if given, skips the choice: that student of the front ships (the front is still
     measured from the runs found)."""
+    data = data_dir() / "ud" / model.treebank  # data_dir() puts the repository on sys.path: green_nlp imports
     from green_nlp.runtime.parser_agreement import int8_agreement
 
-    data = data_dir() / "ud" / model.treebank
     if not data.is_dir():
         raise SystemExit(f"{data} not found: set GREEN_NLP_DATA to the shared data folder")
     os.environ.setdefault("GREEN_NLP_DATA", str(data_dir()))

@@ -22,7 +22,7 @@ def test_health_and_models(client, dan_folder):
     assert health["heavy_modules"] == []
     models = {model["name"]: model for model in client.get("/v1/models").json()["models"]}
     assert models[PARSER]["family"] == "parser" and models[PARSER]["tasks"] == ["parse"]
-    assert models[PARSER]["license"].startswith("CC BY-SA 4.0")
+    assert "CC BY-SA 4.0" in models[PARSER]["license"]  # UD English-EWT's terms, whatever else the card adds
     assert models[PARSER]["metrics"]["UAS (runtime, int8)"]
     assert models[CLASSIFIER]["family"] == "classifier" and models[CLASSIFIER]["tasks"] == ["classify"]
     assert models[CLASSIFIER]["labels"] == load(dan_folder).labels

@@ -43,3 +43,17 @@ def test_raw_text_file_is_scored_against_the_gold_words(parser, tmp_path):
     raw_text_file(parser, read(GOLD), out)
     scores = score_conllu(GOLD, out)
     assert 50.0 < scores.tokens <= 100.0 and scores.gold_words == sum(len(s) for s in read(GOLD))
+
+
+def test_gold_tokens_file_holds_the_models_lemmas_features_and_xpos(parser, tmp_path):
+    out = tmp_path / "predicted.conllu"
+    predicted_file(parser, read(GOLD), out)
+    words = [[token["form"] for token in sentence] for sentence in read(GOLD)]
+    expected = list(parser.parse_sentences([(w, None) for w in words], batch_size=32))
+    assert all(tree.lemmas and tree.feats and tree.xpos for tree in expected)  # the shipped parser has the heads
+    written = read(out)
+    assert [[token["lemma"] for token in sentence] for sentence in written] == [tree.lemmas for tree in expected]
+    assert [[token["xpos"] for token in sentence] for sentence in written] == [tree.xpos for tree in expected]
+    assert [[token["feats"] for token in sentence] for sentence in written] == [
+        [conllu.parser.parse_dict_value(feats) for feats in tree.feats] for tree in expected
+    ]

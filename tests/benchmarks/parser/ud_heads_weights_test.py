@@ -1,8 +1,10 @@
 """benchmarks.parser.ud_heads_weights: LABEL=ARCHIVE arguments are checked with a clear message, and
-one model's rows (the shipped head-less parser on the fixture treebank) hold the official scores."""
+one model's rows (the shipped parser on the fixture treebank, with its UD heads and without) hold the
+official scores."""
 
 import argparse
 import json
+import shutil
 from pathlib import Path
 
 import conllu
@@ -33,18 +35,46 @@ def test_labelled_archive_names_a_missing_archive(tmp_path):
         labelled_archive(f"light={tmp_path / 'missing.tar.gz'}")
 
 
-def test_rows_of_a_head_less_parser():
+def head_less_copy(folder: Path) -> Path:
+    """The shipped parser's folder without its LEMMA / FEATS / XPOS outputs and lemma dictionary: the
+    same trees, as a model trained without the heads writes them (`_` in those columns)."""
+    from green_nlp.runtime import resolve_model
+    from green_nlp.runtime.model_folder import record_file_hashes
+
+    shutil.copytree(resolve_model("en-ewt-parser"), folder)
+    meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
+    for field in ("lemma_rules", "feats", "xpos"):
+        meta["outputs"].pop(field, None)
+    meta.pop("lemma_lexicon", None)
+    meta.get("sha256", {}).pop("lemma_lexicon.json", None)
+    (folder / "lemma_lexicon.json").unlink(missing_ok=True)
+    (folder / "green_model.json").write_text(json.dumps(meta), encoding="utf-8")
+    record_file_hashes(folder)
+    return folder
+
+
+def shipped_rows(model) -> dict:
     with open(GOLD, encoding="utf-8") as handle:
         gold = list(conllu.parse_incr(handle))
     # the raw-text row parses the text line, the gold-token row the words: glue the first two words
     gold[0].metadata["text"] = gold[0].metadata["text"].replace(" ", "", 1)
-    rows = model_rows("shipped", load("en-ewt-parser", threads=1), {"dev": (Path(GOLD), gold)})
+    rows = model_rows("shipped", model, {"dev": (Path(GOLD), gold)})
     assert list(rows) == ["shipped: dev, raw text", "shipped: dev, gold tokens"]
     tokens = rows["shipped: dev, gold tokens"]
     assert tokens["words_f1"] == 100.0
     assert 0.0 < tokens["las"] <= tokens["uas"] <= 100.0
-    assert tokens["lemmas"] == 0.0  # no heads: LEMMA left empty, every fixture word has one
     assert rows["shipped: dev, raw text"]["words_f1"] < 100.0
+    return tokens
+
+
+def test_rows_of_the_shipped_parser_score_its_ud_heads():
+    tokens = shipped_rows(load("en-ewt-parser", threads=1))
+    assert tokens["lemmas"] > 50.0 and tokens["ufeats"] > 0.0 and tokens["mlas"] > 0.0  # synthetic FEATS: low
+
+
+def test_rows_of_a_head_less_parser(tmp_path):
+    tokens = shipped_rows(load(head_less_copy(tmp_path / "head_less"), threads=1))
+    assert tokens["lemmas"] == 0.0  # no heads: LEMMA left empty, every fixture word has one
 
 
 def _folder(tmp_path, **meta):
