@@ -1,11 +1,12 @@
 """Issue 42's results table: the raw-text MiniLM teacher, the SIZE=20 students trained on gold and silver
 sentences (B-20 gold only, self-training, D-20 soft silver at two silver sizes, seed copies where they
-exist) and today's shipped `en-ewt-parser`, one row each, scored by the same code in one go.
+exist) and the `en-ewt-parser` they replace (as released before issue 42, taken from git), one row each,
+scored by the same code in one go.
 
     python -m benchmarks.parser.teacher_scale_table [--archives LABEL=ARCHIVE ...] [--output-dir DIR]
 
 Each student archive is exported for the runtime (int8, deterministic, with its UD heads and lemma
-dictionary, as `green-export` writes it) into `--work-dir`, and scored there with the shipped model:
+dictionary, as `green-export` writes it) into `--work-dir`, and scored there with the released model:
 - dev LAS and test UAS / LAS from the gold words, every word, full relations
   (`benchmarks.parser.shipped_conll18.predicted_file`), the dev LAS the shipped parser's recipe
   (scripts/pretrained_parser.py) chooses by;
@@ -13,7 +14,7 @@ dictionary, as `green-export` writes it) into `--work-dir`, and scored there wit
   (`benchmarks.parser.ud_heads.raw_text_scores`);
 - tokens/s, int8, one thread, from raw text and from the gold words, all models taken in turn over
   `--repeats` passes, the best pass of each kept (`ud_heads.tokens_per_second`); and the ratio to the
-  shipped model's.
+  released model's (`--shipped-rev`, or `--shipped NAME_OR_FOLDER` instead).
 The teacher's archive is not on this machine (it was trained on a GPU): its row holds the gold-token
 figures of `allennlp evaluate` (evaluate_dev.json, evaluate_test.json) and its parameter count from its
 training log. The shipped candidate: the student with the best dev LAS within the 12 MB folder budget.
@@ -28,6 +29,7 @@ import argparse
 import json
 import re
 import statistics
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,7 +44,8 @@ NAME = "parser_teacher_scale_table"
 RUNS = REPO / "runs" / "parser" / "ud_ewt"
 TEACHER_RUN = RUNS / "minilm_teacher"
 SHIPPED = "en-ewt-parser"
-SHIPPED_LABEL = f"{SHIPPED} (shipped today)"
+SHIPPED_LABEL = f"{SHIPPED} before issue 42"
+PREVIOUS_RELEASE = "7e9ab77a7e71cbd58456e670cddfc4aa90de786e"  # the last commit of the release issue 42 replaces
 TEACHER_LABEL = "MiniLM teacher (raw text)"
 FOLDER_BUDGET_BYTES = 12 * 1000 * 1000  # issue 42: the shipped parser's folder
 # label -> run folder under runs/parser/ud_ewt/ (scripts/silver_students.sh)
@@ -67,9 +70,9 @@ COLUMNS = {
     "raw_lemmas": "raw LEMMA",
     "raw_ufeats": "raw UFeats",
     "raw_tokens_per_s": "tok/s raw",
-    "raw_speed_ratio": "x shipped (raw)",
+    "raw_speed_ratio": "x previous (raw)",
     "tokens_tokens_per_s": "tok/s tokens",
-    "tokens_speed_ratio": "x shipped (tokens)",
+    "tokens_speed_ratio": "x previous (tokens)",
     "folder_mb": "MB",
 }
 MEAN_KEYS = [key for key in COLUMNS if key not in ("silver_sentences", "parameters")]
@@ -139,16 +142,32 @@ def teacher_row(run: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     return row, details
 
 
-def shipped_parameters(folder: Path, results: Path) -> Optional[int]:
-    """The shipped model's parameter count from its recipe's results, if they describe this folder's archive."""
+def shipped_parameters(folder: Path, figures: Optional[dict[str, Any]]) -> Optional[int]:
+    """The shipped model's parameter count from its recipe's results (pretrained_en_ewt_parser.json), if they
+    describe this folder's archive."""
     meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
-    path = results / "pretrained_en_ewt_parser.json"
-    if not path.is_file():
-        return None
-    figures = json.loads(path.read_text(encoding="utf-8"))
-    if figures.get("archive_sha256") != meta.get("source_archive_sha256"):
+    if not figures or figures.get("archive_sha256") != meta.get("source_archive_sha256"):
         return None
     return int(figures["parameters"])
+
+
+def git_bytes(*args: str) -> bytes:
+    return subprocess.run(["git", *args], cwd=REPO, check=True, capture_output=True).stdout
+
+
+def released_folder(rev: str, target: Path) -> tuple[Path, Optional[dict[str, Any]]]:
+    """(pretrained/en-ewt-parser as committed at `rev`, written into `target`; its recipe's results then)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for path in git_bytes("ls-tree", "--name-only", rev, f"pretrained/{SHIPPED}/").decode().split():
+        (target / Path(path).name).write_bytes(git_bytes("show", f"{rev}:{path}"))
+    if not (target / "green_model.json").is_file():
+        raise SystemExit(f"no pretrained/{SHIPPED}/ at commit {rev}")
+    results = f"{rev}:benchmarks/results/pretrained_{SHIPPED.replace('-', '_')}.json"
+    return target, json.loads(git_bytes("show", results))
+
+
+def archive_sha256(folder: Path) -> Optional[str]:
+    return json.loads((folder / "green_model.json").read_text(encoding="utf-8")).get("source_archive_sha256")
 
 
 def int8_folder_bytes(folder: Path) -> int:
@@ -281,25 +300,26 @@ def comparisons(rows: dict[str, dict[str, Any]], chosen: Optional[str]) -> list[
     shipped candidate's raw-text LAS and UPOS, speed and size."""
     lines = []
 
-    def row_of(base: str) -> Optional[dict[str, Any]]:
+    def label_of(base: str) -> Optional[str]:
+        """The seed mean's label where there is one, else the run's; None if neither is a row."""
         mean = next((label for label in rows if label.startswith(f"{base}, mean of ")), None)
-        return rows.get(mean or base)
+        return mean or (base if base in rows else None)
 
-    baseline, hard = row_of("B-20"), row_of("self-training (hard, 49k)")
-    for label in ("D-20 soft 20k", "D-20 soft 49k"):
-        row = row_of(label)
-        if row is None or baseline is None:
+    baseline, hard = label_of("B-20"), label_of("self-training (hard, 49k)")
+    for label in filter(None, (label_of("D-20 soft 20k"), label_of("D-20 soft 49k"))):
+        if baseline is None:
             continue
-        parts = [f"{row['test_las'] - baseline['test_las']:+.2f} vs B-20 (aim +1.5)"]
+        las = rows[label]["test_las"]
+        parts = [f"{las - rows[baseline]['test_las']:+.2f} vs {baseline} (aim +1.5)"]
         if hard is not None:
-            parts.append(f"{row['test_las'] - hard['test_las']:+.2f} vs self-training (aim > 0)")
+            parts.append(f"{las - rows[hard]['test_las']:+.2f} vs {hard} (aim > 0)")
         lines.append(f"{label}: test LAS {', '.join(parts)}")
     if chosen is not None:
         row = rows[chosen]
         lines.append(
             f"shipped candidate {chosen}: raw LAS {row['raw_las']:.2f} (aim 83.5), raw UPOS {row['raw_upos']:.2f} "
             f"(aim 95.0), tokens/s x{row['raw_speed_ratio']:.2f} raw and x{row['tokens_speed_ratio']:.2f} tokens "
-            f"of the shipped model's (aim >= 0.90), {row['folder_mb']:.1f} MB (aim <= 12)"
+            f"of the previous release's (aim >= 0.90), {row['folder_mb']:.1f} MB (aim <= 12)"
         )
     return lines
 
@@ -327,12 +347,13 @@ def note(details: dict[str, Any], chosen: Optional[str], lines: list[str]) -> st
         "UD English-EWT. dev LAS, test UAS / LAS: from the gold words, every word (punctuation included), "
         "full relations with subtypes. raw: the CoNLL 2018 shared task's scores (F1) on EWT test from raw "
         "text, each gold sentence's text as a line (spaCy tokenizes and may split it). Students and the "
-        "shipped model: the ONNX runtime, int8 (deterministic), one thread; tok/s: "
+        "released model: the ONNX runtime, int8 (deterministic), one thread; tok/s: "
         f"best of {speed['repeats']} passes taken in turn over all models, over the first {speed['sentences']:,} "
-        "sentences of EWT test as raw-text lines and as gold words; x shipped: the ratio to "
-        f"{SHIPPED}'s tokens/s in the same run. MB: the folder with the int8 graph alone. MLAS, LEMMA, "
-        f"UFeats: '-' for a model without the FEATS / LEMMA heads ({SHIPPED} today has none: it writes `_` "
-        "there). The teacher: all-MiniLM-L6-v2 + "
+        "sentences of EWT test as raw-text lines and as gold words; x previous: the ratio to the tokens/s of "
+        f"{details['shipped']['name']} in the same run. MB: the folder with the int8 graph alone. MLAS, LEMMA, "
+        "UFeats: '-' for a model without the FEATS / LEMMA heads (it writes `_` there). "
+        f"pretrained/{SHIPPED} now ships: {details['shipped_now'] or 'none of these students'}. "
+        "The teacher: all-MiniLM-L6-v2 + "
         "character CNN, trained on EWT train on a GPU; its archive stayed there, so its row holds allennlp "
         "evaluate's gold-token scores (torch fp32, UPOS predicted: test UPOS "
         f"{details['teacher_upos']}) and its parameters from its training log, and '-' for what needs the "
@@ -357,7 +378,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--archives", nargs="+", type=labelled_archive, metavar="LABEL=ARCHIVE")
     parser.add_argument("--teacher-run", type=Path, default=TEACHER_RUN)
-    parser.add_argument("--shipped", default=SHIPPED, help="the shipped parser's name or folder to compare with")
+    parser.add_argument(
+        "--shipped-rev", default=PREVIOUS_RELEASE, help=f"commit whose pretrained/{SHIPPED} to compare with"
+    )
+    parser.add_argument("--shipped", help="a parser's name or folder to compare with instead of --shipped-rev's")
     parser.add_argument("--work-dir", type=Path, default=RUNS / "teacher_scale_table")
     parser.add_argument(
         "--output-dir", type=Path, help="default: benchmarks/results (<work-dir>/results with --archives)"
@@ -372,7 +396,22 @@ def main() -> None:
     archives = dict(args.archives) if args.archives else default_archives(RUNS)
     output_dir = args.output_dir or (args.work_dir / "results" if args.archives else RESULTS)
     teacher, teacher_details = teacher_row(args.teacher_run)
-    students, shipped, details = measure(archives, args.shipped, args.work_dir, args.repeats, args.speed_lines)
+    from green_nlp.runtime import resolve_model
+
+    if args.shipped:
+        recipe_results = RESULTS / f"pretrained_{SHIPPED.replace('-', '_')}.json"
+        baseline = resolve_model(args.shipped)
+        figures = json.loads(recipe_results.read_text(encoding="utf-8")) if recipe_results.is_file() else None
+        name = str(args.shipped)
+    else:
+        baseline, figures = released_folder(args.shipped_rev, args.work_dir / "shipped_before")
+        name = f"{SHIPPED} as released at commit {args.shipped_rev[:7]}"
+    students, shipped, details = measure(
+        archives, baseline, shipped_parameters(baseline, figures), args.work_dir, args.repeats, args.speed_lines
+    )
+    details["shipped"]["name"] = name
+    now = archive_sha256(resolve_model(SHIPPED))
+    details["shipped_now"] = next((label for label, sha in details.pop("sha256").items() if sha == now), None)
     chosen = choose(students, list(students))
     table = ordered(teacher, students, shipped)
     lines = comparisons(table, chosen)
@@ -391,13 +430,17 @@ def main() -> None:
 
 
 def measure(
-    archives: dict[str, Path], shipped: str, work_dir: Path, repeats: int, speed_lines: int
+    archives: dict[str, Path],
+    baseline: Path,
+    baseline_parameters: Optional[int],
+    work_dir: Path,
+    repeats: int,
+    speed_lines: int,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any], dict[str, Any]]:
     """(rows of the students in `archives` order, row of the shipped model, details: archives, training
     summaries, speed settings)."""
     from green_nlp.export import export_archive
     from green_nlp.export.common import load_for_export
-    from green_nlp.runtime import resolve_model
 
     folders: dict[str, Path] = {}
     rows: dict[str, dict[str, Any]] = {}
@@ -411,10 +454,9 @@ def measure(
             rows[label].update(silver_sentences=silver, parameters=sum(p.numel() for p in model.parameters()))
             students[label] = {"archive": _shown(archive), "mode": mode, **training_summary(archive)}
             print(label, json.dumps(rows[label]), flush=True)
-        folders[SHIPPED_LABEL] = resolve_model(shipped)
-        rows[SHIPPED_LABEL] = accuracy_row(folders[SHIPPED_LABEL], Path(scratch))
-        parameters = shipped_parameters(folders[SHIPPED_LABEL], RESULTS)
-        rows[SHIPPED_LABEL].update(silver_sentences=0, parameters=parameters)
+        folders[SHIPPED_LABEL] = baseline
+        rows[SHIPPED_LABEL] = accuracy_row(baseline, Path(scratch))
+        rows[SHIPPED_LABEL].update(silver_sentences=0, parameters=baseline_parameters)
     gold = read_gold("test")[1]
     gold = gold[:speed_lines] if speed_lines > 0 else gold
     texts = [sentence.metadata["text"] for sentence in gold]
@@ -422,7 +464,8 @@ def measure(
     add_speed(rows, measure_speed(folders, texts, words, repeats), SHIPPED_LABEL)
     details = {
         "students": students,
-        "shipped": {"name": shipped, "folder": _shown(folders[SHIPPED_LABEL])},
+        "shipped": {"folder": _shown(baseline)},
+        "sha256": {label: archive_sha256(folder) for label, folder in folders.items() if label != SHIPPED_LABEL},
         "speed": {"repeats": repeats, "sentences": len(texts)},
     }
     shipped_row = rows.pop(SHIPPED_LABEL)

@@ -85,7 +85,10 @@ def test_the_aims_are_measured_against_the_seed_means_where_there_are_seeds():
         row(),
     )
     lines = table.comparisons(rows, "D-20 soft 49k")
-    assert lines[0] == "D-20 soft 49k: test LAS +2.00 vs B-20 (aim +1.5), +1.50 vs self-training (aim > 0)"
+    assert lines[0] == (
+        "D-20 soft 49k: test LAS +2.00 vs B-20, mean of 2 seeds (aim +1.5), "
+        "+1.50 vs self-training (hard, 49k) (aim > 0)"
+    )
     assert lines[1].startswith("shipped candidate D-20 soft 49k: raw LAS 80.00 (aim 83.5)")
 
 
@@ -96,7 +99,7 @@ def test_markdown_rows_show_a_dash_where_nothing_was_measured_and_mark_the_candi
     assert shown[table.TEACHER_LABEL]["raw LAS"] == "-" and shown[table.TEACHER_LABEL]["raw LEMMA"] == "-"
     assert shown["**B-20** (candidate)"]["dev LAS"] == 80.0
     assert shown["**B-20** (candidate)"]["tok/s raw"] == 29_632
-    assert shown["**B-20** (candidate)"]["x shipped (raw)"] == "0.88"
+    assert shown["**B-20** (candidate)"]["x previous (raw)"] == "0.88"
     assert list(shown["**B-20** (candidate)"]) == list(table.COLUMNS.values())
 
 
@@ -169,13 +172,22 @@ def test_default_archives_find_the_four_runs_and_their_seed_copies(tmp_path):
 
 
 def test_the_shipped_parameters_come_only_from_results_of_the_same_archive(tmp_path):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    (folder / "green_model.json").write_text(json.dumps({"source_archive_sha256": "abc"}))
-    (tmp_path / "pretrained_en_ewt_parser.json").write_text(json.dumps({"archive_sha256": "abc", "parameters": 7}))
-    assert table.shipped_parameters(folder, tmp_path) == 7
-    (folder / "green_model.json").write_text(json.dumps({"source_archive_sha256": "other"}))
-    assert table.shipped_parameters(folder, tmp_path) is None
+    (tmp_path / "green_model.json").write_text(json.dumps({"source_archive_sha256": "abc"}))
+    assert table.shipped_parameters(tmp_path, {"archive_sha256": "abc", "parameters": 7}) == 7
+    assert table.shipped_parameters(tmp_path, {"archive_sha256": "other", "parameters": 7}) is None
+    assert table.shipped_parameters(tmp_path, None) is None
+
+
+def test_the_released_folder_comes_from_git_with_its_recipe_results(tmp_path):
+    folder, figures = table.released_folder(table.PREVIOUS_RELEASE, tmp_path / "released")
+    assert {"green_model.json", "model.int8.onnx", "README.md"} <= {path.name for path in folder.iterdir()}
+    assert table.shipped_parameters(folder, figures) == 3_131_534  # the card's D-20 of that release
+
+
+def test_a_commit_without_the_shipped_folder_is_named(tmp_path):
+    first = table.git_bytes("rev-list", "--max-parents=0", "HEAD").decode().split()[0]
+    with pytest.raises(SystemExit, match=f"no pretrained/en-ewt-parser/ at commit {first}"):
+        table.released_folder(first, tmp_path / "none")
 
 
 # ----------------------------------------------------------------------------- one real run
@@ -206,3 +218,5 @@ def test_a_run_on_fixtures_scores_a_student_and_the_shipped_parser(tmp_path, mon
     )
     markdown = (tmp_path / "work" / "results" / f"{table.NAME}.md").read_text()
     assert "| **B-20** (candidate) |" in markdown and "best dev LAS" in markdown
+    assert f"the tokens/s of en-ewt-parser as released at commit {table.PREVIOUS_RELEASE[:7]}" in markdown
+    assert "now ships: none of these students" in markdown
