@@ -255,7 +255,7 @@ def measure_front(
         folders[label] = export_archive(archive, scratch / student.run)
         metrics = json.loads((archive.parent / "metrics.json").read_text(encoding="utf-8"))
         front[label] = {
-            "archive": str(archive),
+            "archive": shown_path(archive),
             "run": student.run,
             "distilled": student.distilled,
             "teacher": student.teacher,
@@ -316,6 +316,15 @@ def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def shown_path(path: Path) -> str:
+    """A path as the results files show it: relative to the repository where it lies inside it, so
+    the committed figures do not name the machine they were measured on."""
+    try:
+        return str(path.resolve().relative_to(REPO))
+    except ValueError:
+        return str(path)
+
+
 def teacher_figures(model: ShippedParser, root: Path) -> dict[str, Any]:
     """The teacher's scores and training time as its run recorded them (AllenNLP's evaluation of the
     torch model on gold tokens), with whether its archive is at hand."""
@@ -323,7 +332,7 @@ def teacher_figures(model: ShippedParser, root: Path) -> dict[str, Any]:
     metrics = read_json(run / "metrics.json")
     evaluations = {split: read_json(run / f"evaluate_{split}.json") for split in ("dev", "test")}
     return {
-        "run": str(run),
+        "run": shown_path(run),
         "archive_here": (run / "model.tar.gz").is_file(),
         "archive_sha256": (run / "model.tar.gz.sha256").read_text(encoding="utf-8").strip(),
         "device": model.teacher_device,

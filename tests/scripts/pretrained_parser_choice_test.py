@@ -116,3 +116,9 @@ def test_the_teacher_row_comes_from_its_run_files_without_its_archive(tmp_path: 
     (run / "train_seconds.json").unlink()
     with pytest.raises(SystemExit, match="train_seconds.json"):
         pretrained_parser.teacher_figures(model, tmp_path)
+
+
+def test_results_show_paths_inside_the_repository_relative_to_it(tmp_path: Path) -> None:
+    inside = REPO_ROOT / "runs" / "parser" / "ud_ewt" / "silver_b20" / "model.tar.gz"
+    assert pretrained_parser.shown_path(inside) == "runs/parser/ud_ewt/silver_b20/model.tar.gz"
+    assert pretrained_parser.shown_path(tmp_path / "model.tar.gz") == str(tmp_path / "model.tar.gz")
