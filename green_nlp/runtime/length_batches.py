@@ -7,11 +7,14 @@ runtime reads a window of texts, sorts their sentences by length, cuts them into
 the answers back in input order. Sorting is stable, so a window always gives the same batches.
 """
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
-from typing import TypeVar
+from typing import TypeVar, Union
+
+from green_nlp.runtime.errors import InputError, InputFailure
 
 Item = TypeVar("Item")
+Split = TypeVar("Split")
 
 # texts read ahead and sorted together: large enough that most batches hold sentences of one or two
 # lengths, small enough that memory stays a few MB and the first answers come soon
@@ -34,6 +37,21 @@ def windows(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         if not window:
             return
         yield window
+
+
+def split_windows(
+    texts: Iterable[str], sort_window: int, split: Callable[[str], Split]
+) -> Iterator[list[Union[Split, InputFailure]]]:
+    """Windows of `sort_window` texts, each text `split` (into its sentences), or, where `split`
+    refuses it, an `InputFailure` in its place naming it by its 0-based index (`texts[2] ...`)."""
+    for number, window in enumerate(windows(texts, sort_window)):
+        groups: list[Union[Split, InputFailure]] = []
+        for offset, text in enumerate(window):
+            try:
+                groups.append(split(text))
+            except InputError as error:
+                groups.append(InputFailure(error.at(number * sort_window + offset, "texts")))
+        yield groups
 
 
 def by_length(lengths: Sequence[int], batch_size: int) -> list[list[int]]:

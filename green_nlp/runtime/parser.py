@@ -20,7 +20,7 @@ from green_nlp.runtime.errors import InputError, InputFailure, InputKindError, I
 from green_nlp.runtime.input_checks import check_sentence_length, check_text, check_tokens
 from green_nlp.runtime.lemma_lexicon import from_folder
 from green_nlp.runtime.lemma_rules import apply_rules
-from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, windows
+from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, split_windows, windows
 from green_nlp.runtime.parser_decoding import ROOT_RELATION, decode_sentence
 from green_nlp.runtime.parser_inputs import ParserInputs
 from green_nlp.runtime.parser_results import ParsedDoc, ParsedSentence
@@ -91,13 +91,7 @@ class ParserRuntime:
         window are parsed as they would be without it."""
         check_batching(batch_size, sort_window)
         self._check_raw_text_model()
-        for number, texts in enumerate(windows(lines, sort_window)):
-            groups: list[Union[list[Sentence], InputFailure]] = []
-            for offset, text in enumerate(texts):
-                try:
-                    groups.append(self._text_sentences(text))
-                except InputError as error:
-                    groups.append(InputFailure(error.at(number * sort_window + offset, "texts")))
+        for groups in split_windows(lines, sort_window, self._text_sentences):
             yield from self._parse_grouped(groups, batch_size)
 
     def parse_tokens(self, words: Sequence[str], upos: Optional[Sequence[str]] = None) -> ParsedDoc:

@@ -16,7 +16,7 @@ import numpy as np
 from green_nlp.names import LDNET_TAGGER, current_name
 from green_nlp.runtime.errors import InputError, InputFailure
 from green_nlp.runtime.input_checks import check_text, check_tokens
-from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, windows
+from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, split_windows, windows
 from green_nlp.runtime.parser_inputs import ParserInputs, Vocab
 from green_nlp.runtime.parser_segmenter import TextSegmenter
 from green_nlp.runtime.tagger_results import TaggedText
@@ -60,13 +60,7 @@ class TaggerRuntime:
         `batch_size` per model call (see `length_batches`). A text the model cannot take gives an
         `InputFailure` in its place, its error naming it by its 0-based index (`texts[2] ...`)."""
         check_batching(batch_size, sort_window)
-        for number, texts in enumerate(windows(lines, sort_window)):
-            groups: list[Union[list[list[str]], InputFailure]] = []
-            for offset, text in enumerate(texts):
-                try:
-                    groups.append(self._text_sentences(text))
-                except InputError as error:
-                    groups.append(InputFailure(error.at(number * sort_window + offset, "texts")))
+        for groups in split_windows(lines, sort_window, self._text_sentences):
             yield from self._tag_grouped(groups, batch_size)
 
     def tag_tokens(self, words: Sequence[str]) -> TaggedText:
