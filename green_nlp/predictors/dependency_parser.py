@@ -2,6 +2,7 @@
 
 import json
 import logging
+from pathlib import Path
 from typing import Any, Optional
 
 from allennlp.common.util import JsonDict, sanitize
@@ -13,6 +14,7 @@ from green_nlp.dataset_readers.long_sentences import LongSentenceWarning
 from green_nlp.line_stream import check_json_fields, json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu  # shared with the ONNX runtime
+from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +48,9 @@ class DependencyParserPredictor(Predictor):
         `"conllu"` or `"json"`.
     max_sentence_length : `int`, optional (default = `1000`)
         Longer sentences are reported as errors rather than exhausting memory (scores are n^2).
+    tokenizer_rules : `str`, optional (default = `None`)
+        A `tokenizer_rules.json` (an exported folder's, or `green-nlp learn-tokenizer`'s) that brings
+        spaCy's tokens to the treebank's word conventions, as the runtime does with that folder.
     """
 
     def __init__(
@@ -56,13 +61,15 @@ class DependencyParserPredictor(Predictor):
         output_format: str = "conllu",
         max_sentence_length: int = 1000,
         frozen: bool = True,
+        tokenizer_rules: Optional[str] = None,
     ) -> None:
         super().__init__(model, dataset_reader, frozen)
         if output_format not in OUTPUT_FORMATS:
             raise ValueError(f"output_format must be one of {OUTPUT_FORMATS}, got {output_format!r}")
         self._output_format = output_format
         self._max_sentence_length = max_sentence_length
-        self._segmenter = SpacySegmenter(language)
+        rules = TokenizationRules.read(Path(tokenizer_rules)) if tokenizer_rules else None
+        self._segmenter = SpacySegmenter(language, rules)
         self._line_number = 0
         self._long_sentences = LongSentenceWarning(
             "lower it to refuse such sentences (an error record), e.g. --predictor-args "

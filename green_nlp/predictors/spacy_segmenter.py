@@ -1,8 +1,9 @@
 """Rule-based tokenization and sentence splitting with spaCy, needing no downloaded model."""
 
-from typing import Any
+from typing import Any, Optional
 
 from green_nlp.runtime.parser_segmenter import TextSegmenter
+from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
 
 class SpacySegmenter(TextSegmenter):
@@ -13,8 +14,8 @@ class SpacySegmenter(TextSegmenter):
     predictor is made, not on the first line.
     """
 
-    def __init__(self, language: str = "en") -> None:
-        super().__init__(language)
+    def __init__(self, language: str = "en", rules: Optional[TokenizationRules] = None) -> None:
+        super().__init__(language, rules=rules)
         self._pipeline()
 
     @property

@@ -25,6 +25,7 @@ from green_nlp.runtime.parser_decoding import ROOT_RELATION, decode_sentence
 from green_nlp.runtime.parser_inputs import ParserInputs
 from green_nlp.runtime.parser_results import ParsedDoc, ParsedSentence
 from green_nlp.runtime.parser_segmenter import TextSegmenter
+from green_nlp.runtime.treebank_tokenization import from_folder as tokenization_rules
 
 # the optional heads' output names in a folder's metadata, in graph order, and the record key each fills
 EXTRA_OUTPUTS = {"lemma_rules": "lemmas", "feats": "feats", "xpos": "xpos"}
@@ -65,7 +66,9 @@ class ParserRuntime:
         self._root_label: Optional[int] = self.deprels.index(ROOT_RELATION) if has_root else None
         self.upos_labels: Optional[list[str]] = meta["labels"].get("upos")
         self.max_sentence_length = int(meta.get("max_sentence_length", 1000))
-        self.segmenter = TextSegmenter(meta.get("tokenizer", {}).get("language", "en"))
+        self.segmenter = TextSegmenter(
+            meta.get("tokenizer", {}).get("language", "en"), rules=tokenization_rules(self.folder, meta)
+        )
         scorer = meta.get("label_scorer", {})
         self._bias_x, self._bias_y = bool(scorer.get("bias_x", True)), bool(scorer.get("bias_y", True))
         self._label_weight: Optional[np.ndarray] = None

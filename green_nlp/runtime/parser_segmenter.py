@@ -6,15 +6,23 @@ torch, and pre-tokenized input needs no tokenizer at all.
 
 `split_sentences=False` keeps a text as one sentence (the tokenizer alone runs): what `green-nlp
 parse|tag` do by default, so that a corpus of one sentence per line keeps its sentences.
+
+`rules` (a model folder's learned `TokenizationRules`) then bring spaCy's tokens to the
+treebank's word conventions (`e-mail`, `!!` one word; `alot` two).
 """
 
-from typing import Any
+from typing import Any, Optional
+
+from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
 
 class TextSegmenter:
-    def __init__(self, language: str = "en", split_sentences: bool = True) -> None:
+    def __init__(
+        self, language: str = "en", split_sentences: bool = True, rules: Optional[TokenizationRules] = None
+    ) -> None:
         self.language = language
         self.split_sentences = split_sentences
+        self.rules = rules
         self._nlp: Any = None
 
     def _pipeline(self) -> Any:
@@ -33,11 +41,16 @@ class TextSegmenter:
         """(sentence text, words) for each sentence of `text` that has a word; with
         `split_sentences` off, the whole text is one sentence."""
         if not self.split_sentences:
-            words = [token.text for token in self._pipeline().make_doc(text) if not token.is_space]
+            words = self._words(self._pipeline().make_doc(text))
             return [(text.strip(), words)] if words else []
         sentences = []
         for span in self._pipeline()(text).sents:
-            words = [token.text for token in span if not token.is_space]
+            words = self._words(span)
             if words:
                 sentences.append((span.text.strip(), words))
         return sentences
+
+    def _words(self, tokens: Any) -> list[str]:
+        if self.rules is None:
+            return [token.text for token in tokens if not token.is_space]
+        return self.rules.words([(token.text, bool(token.whitespace_)) for token in tokens])

@@ -21,6 +21,7 @@ from green_nlp.runtime.parser_inputs import ParserInputs, Vocab
 from green_nlp.runtime.parser_segmenter import TextSegmenter
 from green_nlp.runtime.tagger_results import TaggedText
 from green_nlp.runtime.tagger_viterbi import constrained_scores, viterbi_paths
+from green_nlp.runtime.treebank_tokenization import from_folder as tokenization_rules
 
 
 class TaggerRuntime:
@@ -41,7 +42,9 @@ class TaggerRuntime:
         self._output = meta["outputs"]["logits"]
         self.labels: list[str] = list(meta["labels"])
         self.transitions, self.to_first, self.from_last = constrained_scores(meta["crf"])
-        self.segmenter = TextSegmenter(meta.get("tokenizer", {}).get("language", "en"))
+        self.segmenter = TextSegmenter(
+            meta.get("tokenizer", {}).get("language", "en"), rules=tokenization_rules(self.folder, meta)
+        )
 
     # ------------------------------------------------------------- public API
     def tag(self, text: str) -> TaggedText:

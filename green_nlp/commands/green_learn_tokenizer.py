@@ -1,0 +1,119 @@
+"""`allennlp green-learn-tokenizer`: learn the rules that bring spaCy's tokens to a treebank's word
+conventions (green_nlp.runtime.treebank_tokenization), from its training file.
+
+    allennlp green-learn-tokenizer en_ewt-ud-train.conllu --dev en_ewt-ud-dev.conllu \\
+        --folder pretrained/en-ewt-parser
+
+`--folder` adds them to an exported parser or tagger folder (its `green_model.json` names the file
+and records its sha256), so the runtime tokenizes raw text the treebank's way; `--output` writes the
+JSON alone (for the `green_dependency_parser` predictor's `tokenizer_rules`). With `--dev`, the words
+matched before and after are measured on that file and kept in the JSON's "figures".
+"""
+
+import argparse
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Optional
+
+from allennlp.commands.subcommand import Subcommand
+from allennlp.common.checks import ConfigurationError
+
+from green_nlp.data.tokenization_rules import learn_rules, read_gold, word_scores
+from green_nlp.runtime.folder_files import META_FILE
+from green_nlp.runtime.model_folder import record_file_hashes
+from green_nlp.runtime.treebank_tokenization import FILE, TokenizationRules
+
+logger = logging.getLogger(__name__)
+
+
+@Subcommand.register("green-learn-tokenizer")
+class GreenLearnTokenizer(Subcommand):
+    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
+        description = "Learn rules that make spaCy's tokens match a treebank's words, from its CoNLL-U training file."
+        subparser = parser.add_parser(self.name, description=description, help=description)
+        subparser.add_argument("train_file", help="CoNLL-U with '# text' comments (the treebank's train)")
+        subparser.add_argument("--dev", default=None, help="CoNLL-U to measure the words matched before and after")
+        subparser.add_argument("--output", default=None, help="the rules' JSON file to write")
+        subparser.add_argument("--folder", default=None, help="an exported parser/tagger folder to add the rules to")
+        subparser.add_argument("--language", default="en", help="spaCy's tokenizer language (default en)")
+        subparser.add_argument("--min-count", type=int, default=2, help="times a text rule must be seen right")
+        subparser.add_argument("--min-share", type=float, default=0.5, help="share of its occurrences it is right")
+        subparser.add_argument("--min-shape-count", type=int, default=3, help="the same for a shape rule")
+        subparser.add_argument("--min-shape-share", type=float, default=0.6, help="the same for a shape rule")
+        subparser.set_defaults(func=_run)
+        return subparser
+
+
+def _run(args: argparse.Namespace) -> None:
+    if args.output is None and args.folder is None:
+        raise ConfigurationError("give --output FILE, --folder MODEL_FOLDER, or both")
+    if not 0.0 < args.min_share <= 1.0 or not 0.0 < args.min_shape_share <= 1.0:
+        raise ConfigurationError("--min-share and --min-shape-share must be in (0, 1]")
+    if args.min_count < 1 or args.min_shape_count < 1:
+        raise ConfigurationError("--min-count and --min-shape-count must be at least 1")
+    payload = learn_tokenizer(
+        Path(args.train_file),
+        Path(args.dev) if args.dev else None,
+        args.language,
+        {
+            "min_count": args.min_count,
+            "min_share": args.min_share,
+            "min_shape_count": args.min_shape_count,
+            "min_shape_share": args.min_shape_share,
+        },
+    )
+    if args.output:
+        Path(args.output).write_text(rules_text(payload), encoding="utf-8")
+    if args.folder:
+        add_to_folder(Path(args.folder), payload)
+    print(json.dumps(payload["figures"], indent=1))
+
+
+def learn_tokenizer(train: Path, dev: Optional[Path], language: str, thresholds: dict[str, Any]) -> dict[str, Any]:
+    """The rules' JSON: learned from `train`, measured on `dev` where given."""
+    import spacy
+
+    sentences = list(read_gold(train))
+    if not sentences:
+        raise ConfigurationError(f"{train}: no sentence with a '# text' comment that its words spell")
+    nlp = spacy.blank(language)
+    rules = learn_rules(sentences, nlp, **thresholds)
+    figures: dict[str, Any] = {"train_sentences": len(sentences), "rules": len(rules), **thresholds}
+    if dev is not None:
+        gold = list(read_gold(dev))
+
+        def tokenizer(with_rules: TokenizationRules) -> Callable[[str], list[str]]:
+            return lambda text: with_rules.words([(t.text, bool(t.whitespace_)) for t in nlp.make_doc(text)])
+
+        figures["dev"] = {
+            "file": dev.name,
+            "words_f1_spacy": round(word_scores(gold, tokenizer(TokenizationRules()))["f1"], 2),
+            "words_f1_rules": round(word_scores(gold, tokenizer(rules))["f1"], 2),
+        }
+    return rules.to_json(source=train.name, figures=figures)
+
+
+def rules_text(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, indent=1) + "\n"
+
+
+def add_to_folder(folder: Path, payload: dict[str, Any]) -> None:
+    """Write the rules into an exported folder and name them in its metadata (hashes rewritten)."""
+    meta_path = folder / META_FILE
+    if not meta_path.is_file():
+        raise ConfigurationError(f"{folder}: no {META_FILE}; --folder takes an exported model folder")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    if meta.get("family") not in ("parser", "tagger"):
+        family = meta.get("family")
+        raise ConfigurationError(f"{folder}: a {family!r} folder reads no words; the rules are for parsers and taggers")
+    (folder / FILE).write_text(rules_text(payload), encoding="utf-8")
+    tokenizer = meta.setdefault("tokenizer", {})
+    tokenizer["rules"] = {"file": FILE, "source": payload["source"]}
+    if "dev" in payload["figures"]:
+        tokenizer["rules"]["dev"] = payload["figures"]["dev"]
+    indent = 2 if meta_path.read_text(encoding="utf-8").startswith("{\n  ") else 1
+    meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=indent) + "\n", encoding="utf-8")
+    record_file_hashes(folder)
+    logger.info("%s: tokenizer rules added (%s)", folder, FILE)

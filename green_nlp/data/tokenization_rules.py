@@ -1,0 +1,211 @@
+"""Learn `TokenizationRules` (green_nlp.runtime.treebank_tokenization) from a treebank's training
+file, and score a tokenizer's words against a treebank file.
+
+Each gold sentence's `# text` is tokenized by the runtime's spaCy tokenizer and lined up with the
+gold words by character offsets. Where a spaCy token always (or mostly) holds several gold words,
+it becomes a split rule; where several adjacent tokens are mostly one gold word, their text or
+their shape becomes a merge rule. A rule must be seen `min_count` times and be right `min_share`
+of the times its pattern occurs, so a pattern the treebank treats both ways is left alone.
+"""
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from green_nlp.runtime.treebank_tokenization import (
+    MAX_MERGE,
+    TokenizationRules,
+    headed_shape_key,
+    is_run_piece,
+    shape_key,
+)
+
+Span = tuple[int, int]
+
+
+@dataclass
+class GoldSentence:
+    text: str
+    words: list[Span]  # each gold word's (start, end) in `text`
+
+
+def word_spans(text: str, forms: Iterable[str]) -> Optional[list[Span]]:
+    """Offsets of each form in `text`, in order (None where a form is not found there: a word of
+    a multiword token that is not spelled inside the token, e.g. a treebank's `will` for `'ll`)."""
+    spans = []
+    position = 0
+    for form in forms:
+        start = text.find(form, position)
+        if start < 0 or text[position:start].strip():
+            return None
+        spans.append((start, start + len(form)))
+        position = start + len(form)
+    return spans
+
+
+def read_gold(path: Path) -> Iterator[GoldSentence]:
+    """Sentences of a CoNLL-U file that have a `# text` comment and whose words spell it."""
+    import conllu
+
+    with open(path, encoding="utf-8") as handle:
+        for sentence in conllu.parse_incr(handle):
+            text = sentence.metadata.get("text")
+            if not text:
+                continue
+            forms = [token["form"] for token in sentence if isinstance(token["id"], int)]
+            spans = word_spans(text, forms)
+            if spans is not None:
+                yield GoldSentence(text, spans)
+
+
+def spacy_chunks(nlp: Any, text: str) -> "Chunks":
+    """spaCy's tokens of `text` with their spans, grouped into whitespace-free chunks."""
+    chunks: list[list[tuple[str, Span]]] = []
+    chunk: list[tuple[str, Span]] = []
+    for token in nlp.make_doc(text):
+        if not token.is_space:
+            chunk.append((token.text, (token.idx, token.idx + len(token.text))))
+        if token.whitespace_ or token.is_space:
+            if chunk:
+                chunks.append(chunk)
+            chunk = []
+    if chunk:
+        chunks.append(chunk)
+    return chunks
+
+
+@dataclass
+class PatternCounts:
+    seen: Counter = field(default_factory=Counter)
+    right: Counter = field(default_factory=Counter)
+
+    def chosen(self, min_count: int, min_share: float) -> list[str]:
+        return [key for key, right in self.right.items() if right >= min_count and right >= min_share * self.seen[key]]
+
+
+def _pieces(chunk: list[tuple[str, Span]], rules: TokenizationRules) -> list[tuple[str, Span]]:
+    """A chunk after the rules' splits and punctuation runs, with spans."""
+    pieces: list[tuple[str, Span]] = []
+    for text, (start, _) in chunk:
+        for piece in rules.split.get(text, (text,)):
+            pieces.append((piece, (start, start + len(piece))))
+            start += len(piece)
+    merged: list[tuple[str, Span]] = []
+    for text, span in pieces:
+        if merged and is_run_piece(text) and text[0] in rules.merge_runs:
+            last, (last_start, _) = merged[-1]
+            if is_run_piece(last) and last[0] == text[0]:
+                merged[-1] = (last + text, (last_start, span[1]))
+                continue
+        merged.append((text, span))
+    return merged
+
+
+Chunks = list[list[tuple[str, Span]]]
+
+
+def _learn_splits(sentences: list[GoldSentence], chunked: list[Chunks], min_count: int, min_share: float) -> dict:
+    """A spaCy token that is several gold words, spelled by them, mostly."""
+    seen: Counter = Counter()
+    split_as: dict[str, Counter] = defaultdict(Counter)
+    for sentence, chunks in zip(sentences, chunked, strict=True):
+        for text, (start, end) in (token for chunk in chunks for token in chunk):
+            seen[text] += 1
+            inner = [(a, b) for a, b in sentence.words if start <= a and b <= end]
+            if len(inner) > 1 and inner[0][0] == start and inner[-1][1] == end:
+                pieces = tuple(sentence.text[a:b] for a, b in inner)
+                if "".join(pieces) == text:
+                    split_as[text][pieces] += 1
+    split = {}
+    for text, analyses in split_as.items():
+        pieces, right = analyses.most_common(1)[0]
+        if right >= min_count and right >= min_share * seen[text]:
+            split[text] = list(pieces)
+    return split
+
+
+def _run_counts(golds: list[set[Span]], chunked: list[Chunks], rules: TokenizationRules) -> PatternCounts:
+    """Per punctuation character: its maximal runs, and how many of them are one gold word."""
+    runs = PatternCounts()
+    for gold, chunks in zip(golds, chunked, strict=True):
+        for chunk in chunks:
+            pieces = _pieces(chunk, rules)
+            start = 0
+            while start < len(pieces):
+                end = start + 1
+                while (
+                    end < len(pieces)
+                    and is_run_piece(pieces[start][0])
+                    and is_run_piece(pieces[end][0])
+                    and pieces[end][0][0] == pieces[start][0][0]
+                ):
+                    end += 1
+                if end - start > 1:
+                    char = pieces[start][0][0]
+                    runs.seen[char] += 1
+                    runs.right[char] += (pieces[start][1][0], pieces[end - 1][1][1]) in gold
+                start = end
+    return runs
+
+
+def _merge_counts(
+    golds: list[set[Span]], chunked: list[Chunks], rules: TokenizationRules
+) -> tuple[PatternCounts, PatternCounts, PatternCounts]:
+    """Every 2..MAX_MERGE adjacent pieces of a chunk, by text, shape and headed shape: seen, and one
+    gold word."""
+    strings, shapes, headed = PatternCounts(), PatternCounts(), PatternCounts()
+    for gold, chunks in zip(golds, chunked, strict=True):
+        for chunk in chunks:
+            pieces = _pieces(chunk, rules)
+            for start in range(len(pieces)):
+                for end in range(start + 2, min(len(pieces), start + MAX_MERGE) + 1):
+                    texts = [text for text, _ in pieces[start:end]]
+                    is_word = (pieces[start][1][0], pieces[end - 1][1][1]) in gold
+                    keys = ((strings, "".join(texts)), (shapes, shape_key(texts)), (headed, headed_shape_key(texts)))
+                    for counts, key in keys:
+                        counts.seen[key] += 1
+                        counts.right[key] += is_word
+    return strings, shapes, headed
+
+
+def learn_rules(
+    sentences: list[GoldSentence],
+    nlp: Any,
+    min_count: int = 2,
+    min_share: float = 0.5,
+    min_shape_count: int = 3,
+    min_shape_share: float = 0.6,
+) -> TokenizationRules:
+    """Splits first, then punctuation runs on the split tokens, then merges on both (the order
+    the rules are applied in)."""
+    chunked = [spacy_chunks(nlp, sentence.text) for sentence in sentences]
+    golds = [set(sentence.words) for sentence in sentences]
+    split = _learn_splits(sentences, chunked, min_count, min_share)
+    runs = _run_counts(golds, chunked, TokenizationRules(split=split)).chosen(min_count, min_share)
+    strings, shapes, headed = _merge_counts(golds, chunked, TokenizationRules(split=split, merge_runs=runs))
+    return TokenizationRules(
+        split=split,
+        merge_runs=runs,
+        merge_strings=strings.chosen(min_count, min_share),
+        merge_shapes=shapes.chosen(min_shape_count, min_shape_share),
+        merge_headed=headed.chosen(min_shape_count, min_shape_share),
+    )
+
+
+def word_scores(sentences: Iterable[GoldSentence], tokenize: Callable[[str], list[str]]) -> dict[str, float]:
+    """Precision, recall and F1 (percent) of the words `tokenize` gives each sentence's text, a word
+    right when its character span is a gold word's (the CoNLL 2018 scorer's words, without MWTs)."""
+    right = predicted = gold_total = 0
+    for sentence in sentences:
+        spans = word_spans(sentence.text, tokenize(sentence.text))
+        if spans is None:
+            raise ValueError(f"the tokenizer's words do not spell {sentence.text!r}")
+        right += len(set(spans) & set(sentence.words))
+        predicted += len(spans)
+        gold_total += len(sentence.words)
+    precision = 100.0 * right / max(predicted, 1)
+    recall = 100.0 * right / max(gold_total, 1)
+    f1 = 2 * precision * recall / max(precision + recall, 1e-9)
+    return {"precision": precision, "recall": recall, "f1": f1, "gold_words": gold_total}

@@ -1,0 +1,55 @@
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+from allennlp.common.checks import ConfigurationError
+from allennlp.predictors import Predictor
+
+from green_nlp.commands.green_learn_tokenizer import add_to_folder, learn_tokenizer
+from green_nlp.runtime import load
+from green_nlp.runtime.treebank_tokenization import FILE
+from tests.conftest import FIXTURES
+
+TREEBANK = FIXTURES / "ud" / "synthetic-tokenization.conllu"
+
+
+def test_the_command_writes_rules_into_a_folder_that_the_runtime_then_follows(parser_folders, tmp_path):
+    folder = tmp_path / "parser"
+    shutil.copytree(parser_folders["quickstart"], folder)
+    result = subprocess.run(
+        [sys.executable, "-m", "allennlp", "green-learn-tokenizer", str(TREEBANK), "--dev", str(TREEBANK)]
+        + ["--folder", str(folder), "--output", str(tmp_path / "rules.json"), "--include-package", "green_nlp"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    figures = json.loads(result.stdout[result.stdout.index("{") :])
+    assert figures["train_sentences"] == 14 and figures["dev"]["words_f1_rules"] == 100.0
+    assert figures["dev"]["words_f1_spacy"] < figures["dev"]["words_f1_rules"]
+    assert (folder / FILE).read_text() == (tmp_path / "rules.json").read_text()
+    meta = json.loads((folder / "green_model.json").read_text())
+    assert meta["tokenizer"]["rules"]["file"] == FILE and FILE in meta["sha256"]
+    words = load(folder, threads=1, precision="fp32").parse("Thanks alot for the e-mail !!").sentences[0].words
+    assert words == ["Thanks", "a", "lot", "for", "the", "e-mail", "!!"]
+
+
+def test_the_predictor_tokenizes_with_the_same_rules(quickstart_archive, tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps(learn_tokenizer(TREEBANK, None, "en", {})), encoding="utf-8")
+    predictor = Predictor.from_path(str(quickstart_archive), "green_dependency_parser", tokenizer_rules=str(rules))
+    result = predictor.predict_json({"sentence": "Call 713-853-1696 now !!"})
+    assert result["sentences"][0]["words"] == ["Call", "713-853-1696", "now", "!!"]
+
+
+def test_a_folder_that_reads_no_words_and_empty_training_files_are_refused(tmp_path):
+    (tmp_path / "green_model.json").write_text('{"family": "classifier"}', encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="reads no words"):
+        add_to_folder(tmp_path, {"source": "x", "figures": {}})
+    with pytest.raises(ConfigurationError, match="no green_model.json"):
+        add_to_folder(tmp_path / "missing", {"source": "x", "figures": {}})
+    empty = tmp_path / "empty.conllu"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="no sentence with a '# text' comment"):
+        learn_tokenizer(empty, None, "en", {})

@@ -1,0 +1,45 @@
+import spacy
+
+from green_nlp.data.tokenization_rules import learn_rules, read_gold, word_scores, word_spans
+from green_nlp.runtime.treebank_tokenization import TokenizationRules
+from tests.conftest import FIXTURES
+
+TREEBANK = FIXTURES / "ud" / "synthetic-tokenization.conllu"
+
+
+def _tokenizer(nlp, rules):
+    return lambda text: rules.words([(t.text, bool(t.whitespace_)) for t in nlp.make_doc(text)])
+
+
+def test_word_spans_follow_the_text_and_refuse_words_it_does_not_spell():
+    assert word_spans("Thanks alot !", ["Thanks", "a", "lot", "!"]) == [(0, 6), (7, 8), (8, 11), (12, 13)]
+    assert word_spans("I'll go", ["I", "will", "go"]) is None
+    assert word_spans("a b", ["b", "a"]) is None  # skipping text is not allowed
+
+
+def test_rules_learned_from_a_treebank_reproduce_its_words():
+    nlp = spacy.blank("en")
+    gold = list(read_gold(TREEBANK))
+    assert len(gold) == 14
+    rules = learn_rules(gold, nlp, min_count=2, min_share=0.5, min_shape_count=3, min_shape_share=0.6)
+    assert rules.split == {"alot": ["a", "lot"]}
+    assert rules.merge_runs == {"!"}
+    assert "e-mail" in rules.merge_strings
+    assert "d - d - d" in rules.merge_shapes  # three phone numbers, each seen once as text
+    assert "non|- a" in rules.merge_headed and "long|- a" not in rules.merge_headed
+    assert "a - a" not in rules.merge_shapes  # one word in 6 of 11 hyphenated pairs: under the 0.6 share
+    before = word_scores(gold, _tokenizer(nlp, TokenizationRules()))
+    after = word_scores(gold, _tokenizer(nlp, rules))
+    assert before["f1"] < 80.0
+    assert after == {"precision": 100.0, "recall": 100.0, "f1": 100.0, "gold_words": 71}
+
+
+def test_a_pattern_the_treebank_treats_both_ways_is_left_alone():
+    nlp = spacy.blank("en")
+    gold = list(read_gold(TREEBANK))
+    # letters-hyphen-letters: one word in 6 of 11 pairs; at a share of 0.5 the shape rule would
+    # join every hyphenated pair, at the default 0.6 only the texts and heads seen joined are
+    loose = learn_rules(gold, nlp, min_shape_count=3, min_shape_share=0.5)
+    assert _tokenizer(nlp, loose)("Long-term e-mail") == ["Long-term", "e-mail"]
+    rules = learn_rules(gold, nlp, min_shape_count=3, min_shape_share=0.6)
+    assert _tokenizer(nlp, rules)("Long-term e-mail non-profit") == ["Long", "-", "term", "e-mail", "non-profit"]
