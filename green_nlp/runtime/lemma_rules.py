@@ -15,8 +15,10 @@ a form (it strips all the characters the form has, or more) gives the form back 
 Torch-free: the ONNX runtime applies the scripts the exported graph picks.
 """
 
+import functools
 import json
 from difflib import SequenceMatcher
+from typing import Any, Optional
 
 # the casing steps, in the order tried when a script is made (the first that gives the lemma wins)
 CASINGS = ("f", "l", "t", "u")
@@ -61,19 +63,31 @@ def make_rule(form: str, lemma: str) -> str:
     return json.dumps([WHOLE_LEMMA, lemma], ensure_ascii=False, separators=(",", ":"))
 
 
-def apply_rule(form: str, rule: str) -> str:
-    """The lemma that `rule` (from `make_rule`) gives for `form`; the form itself where the rule
-    does not fit it or is not a rule at all (e.g. a padding or unknown label)."""
+@functools.lru_cache(maxsize=4096)
+def _parsed(rule: str) -> Optional[tuple[Any, ...]]:
+    """A rule label's parts, None where it is not a rule; cached: a model has a few hundred labels
+    and the runtime applies one per word (parsing its JSON each time cost 5 % of a parse)."""
     try:
         parts = json.loads(rule)
     except ValueError:
-        return form
+        return None
     if not isinstance(parts, list) or not parts:
-        return form
+        return None
     if parts[0] == WHOLE_LEMMA and len(parts) == 2 and isinstance(parts[1], str):
-        return parts[1]
+        return tuple(parts)
     if len(parts) != 5 or parts[0] not in CASINGS:
+        return None
+    return tuple(parts)
+
+
+def apply_rule(form: str, rule: str) -> str:
+    """The lemma that `rule` (from `make_rule`) gives for `form`; the form itself where the rule
+    does not fit it or is not a rule at all (e.g. a padding or unknown label)."""
+    parts = _parsed(rule)
+    if parts is None:
         return form
+    if parts[0] == WHOLE_LEMMA:
+        return parts[1]
     casing, strip_prefix, add_prefix, strip_suffix, add_suffix = parts
     if strip_prefix + strip_suffix >= len(form):  # a made script always keeps a common part
         return form
