@@ -29,6 +29,7 @@ Span = tuple[int, int]
 class GoldSentence:
     text: str
     words: list[Span]  # each gold word's (start, end) in `text`
+    multiword: set[Span] = field(default_factory=set)  # each multiword token's (start, end)
 
 
 def word_spans(text: str, forms: Iterable[str]) -> Optional[list[Span]]:
@@ -54,10 +55,20 @@ def read_gold(path: Path) -> Iterator[GoldSentence]:
             text = sentence.metadata.get("text")
             if not text:
                 continue
+            ids = [token["id"] for token in sentence if isinstance(token["id"], int)]
             forms = [token["form"] for token in sentence if isinstance(token["id"], int)]
             spans = word_spans(text, forms)
-            if spans is not None:
-                yield GoldSentence(text, spans)
+            if spans is None:
+                continue
+            at = {word_id: span for word_id, span in zip(ids, spans, strict=True)}
+            multiword = {
+                (at[token["id"][0]][0], at[token["id"][2]][1])
+                for token in sentence
+                if isinstance(token["id"], tuple)
+                and token["id"][1] == "-"
+                and {token["id"][0], token["id"][2]} <= set(at)
+            }
+            yield GoldSentence(text, spans, multiword)
 
 
 def spacy_chunks(nlp: Any, text: str) -> "Chunks":
@@ -170,6 +181,29 @@ def _merge_counts(
     return strings, shapes, headed
 
 
+def _multiword_counts(
+    sentences: list[GoldSentence], nlp: Any, rules: TokenizationRules
+) -> tuple[PatternCounts, PatternCounts]:
+    """Adjacent words with nothing between them, as `rules` make them: by the last of two words and
+    by the lower-cased text of two or three, how often seen and how often a gold multiword token."""
+    suffixes, strings = PatternCounts(), PatternCounts()
+    for sentence in sentences:
+        words = rules.words([(token.text, bool(token.whitespace_)) for token in nlp.make_doc(sentence.text)])
+        spans = word_spans(sentence.text, words) or []
+        for first in range(len(spans) - 1):
+            for last in (first + 1, first + 2):
+                if last >= len(spans) or any(spans[k][1] != spans[k + 1][0] for k in range(first, last)):
+                    break
+                is_token = (spans[first][0], spans[last][1]) in sentence.multiword
+                keys = [(strings, "".join(words[first : last + 1]).lower())]
+                if last == first + 1:
+                    keys.append((suffixes, words[last].lower()))
+                for counts, key in keys:
+                    counts.seen[key] += 1
+                    counts.right[key] += is_token
+    return suffixes, strings
+
+
 def learn_rules(
     sentences: list[GoldSentence],
     nlp: Any,
@@ -185,12 +219,22 @@ def learn_rules(
     split = _learn_splits(sentences, chunked, min_count, min_share)
     runs = _run_counts(golds, chunked, TokenizationRules(split=split)).chosen(min_count, min_share)
     strings, shapes, headed = _merge_counts(golds, chunked, TokenizationRules(split=split, merge_runs=runs))
-    return TokenizationRules(
+    words = TokenizationRules(
         split=split,
         merge_runs=runs,
         merge_strings=strings.chosen(min_count, min_share),
         merge_shapes=shapes.chosen(min_shape_count, min_shape_share),
         merge_headed=headed.chosen(min_shape_count, min_shape_share),
+    )
+    suffixes, multiword = _multiword_counts(sentences, nlp, words)
+    return TokenizationRules(
+        split=words.split,
+        merge_runs=words.merge_runs,
+        merge_strings=words.merge_strings,
+        merge_shapes=words.merge_shapes,
+        merge_headed=words.merge_headed,
+        multiword_suffixes=suffixes.chosen(min_shape_count, min_shape_share),
+        multiword_strings=multiword.chosen(min_count, min_share),
     )
 
 

@@ -13,6 +13,7 @@ from allennlp.predictors import Predictor
 from green_nlp.dataset_readers.long_sentences import LongSentenceWarning
 from green_nlp.line_stream import check_json_fields, json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
+from green_nlp.runtime.conllu_output import multiword_columns
 from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu  # shared with the ONNX runtime
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
@@ -150,6 +151,11 @@ class DependencyParserPredictor(Predictor):
             records = []
             for sentence, output in zip(sentences, outputs[start : start + count]):
                 record = self._sentence_record(sentence["words"], sentence["upos"], output)
+                rules = self._segmenter.rules
+                if rules is not None and sentence.get("text"):
+                    groups = rules.multiword_tokens(sentence["text"], sentence["words"])
+                    if groups:
+                        record["multiword_tokens"] = multiword_columns(sentence["words"], groups)
                 if sentence.get("text"):
                     record["comments"] = {"text": sentence["text"]}
                 records.append(record)
@@ -204,22 +210,4 @@ class DependencyParserPredictor(Predictor):
         if "error" in outputs:
             why = " ".join(str(outputs["error"]).split())  # one comment line, whatever the message holds
             return f"# error: line {outputs.get('line')}: {why}\n\n"
-        return "".join(
-            with_multiword_tokens(to_conllu(sentence), sentence.get("multiword_tokens"))
-            for sentence in outputs["sentences"]
-        )
-
-
-def with_multiword_tokens(block: str, multiword_tokens: Optional[list[list[str]]]) -> str:
-    """A CoNLL-U block with each multiword-token line (its 10 columns, ID `first-last`) put back
-    before the line of its first word, where the format has it."""
-    if not multiword_tokens:
-        return block
-    before = {columns[0].split("-")[0]: "\t".join(columns) for columns in multiword_tokens}
-    lines = []
-    for line in block.split("\n"):
-        token_id = line.split("\t", 1)[0] if "\t" in line and not line.startswith("#") else None
-        if token_id in before:
-            lines.append(before[token_id])
-        lines.append(line)
-    return "\n".join(lines)
+        return "".join(to_conllu(sentence) for sentence in outputs["sentences"])

@@ -16,6 +16,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
+from green_nlp.runtime.conllu_output import multiword_columns
 from green_nlp.runtime.errors import InputError, InputFailure, InputKindError, InputTypeError
 from green_nlp.runtime.input_checks import check_sentence_length, check_text, check_tokens
 from green_nlp.runtime.lemma_lexicon import from_folder
@@ -206,10 +207,18 @@ class ParserRuntime:
         parsed = self._decode(batch, *results[: len(results) - len(self._extra)])
         for b, sentence in enumerate(parsed):
             self._fill_extra_columns(sentence, [tags[b] for tags in extra])
+            self.mark_multiword_tokens(sentence)
         restored: list[Optional[ParsedSentence]] = [None] * len(sentences)
         for position, index in enumerate(order):
             restored[index] = parsed[position]
         return restored  # type: ignore[return-value]
+
+    def mark_multiword_tokens(self, sentence: ParsedSentence) -> None:
+        """Set the multiword tokens (`don't` over `do` + `n't`) that the folder's tokenizer rules
+        find in a sentence parsed from its text; none without rules or text."""
+        rules = self.segmenter.rules
+        groups = rules.multiword_tokens(sentence.text, sentence.words) if rules and sentence.text else []
+        sentence.multiword_tokens = multiword_columns(sentence.words, groups) if groups else None
 
     # --------------------------------------------------------------- decoding
     def _decode(

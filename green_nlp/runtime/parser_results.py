@@ -22,6 +22,8 @@ class ParsedSentence:
     lemmas: Optional[list[str]] = None
     xpos: Optional[list[str]] = None
     feats: Optional[list[str]] = None
+    # multiword tokens over the words, as CoNLL-U columns (`conllu_output.multiword_columns`)
+    multiword_tokens: Optional[list[list[str]]] = None
 
     def to_json(self) -> dict[str, Any]:
         """The `green_dependency_parser` predictor's sentence record."""
@@ -35,6 +37,8 @@ class ParsedSentence:
             values = getattr(self, key)
             if values is not None:
                 record[key] = list(values)
+        if self.multiword_tokens:
+            record["multiword_tokens"] = [list(columns) for columns in self.multiword_tokens]
         if self.text:
             record["comments"] = {"text": self.text}
         return record

@@ -12,7 +12,11 @@ plain data, so they stay torch- and spaCy-free here:
 - `merge_strings`: token sequences with no space between them whose text is one word;
 - `merge_shapes`: the same by the tokens' shapes (`d - d - d`: digits, hyphens; `. ?`);
 - `merge_headed`: by the first token's text and the others' shapes (`non|- a`), so that an unseen
-  `non-Microsoft` follows what the treebank did with `non-human`.
+  `non-Microsoft` follows what the treebank did with `non-human`;
+- `multiword_suffixes` / `multiword_strings`: adjacent words, no space between, that the treebank
+  writes as one multiword token (`don't` = `do` + `n't`, `Google's`, `gonna` = `gon` + `na`): by the
+  last word (`n't`, `'s`) or by the whole text, lower-cased. They change no word; CoNLL-U output
+  gets a range line over the words (`1-2 don't`).
 
 Applied to one whitespace-free chunk at a time: splits first, then punctuation runs, then the
 longest merge at each position, left to right.
@@ -65,6 +69,8 @@ class TokenizationRules:
         merge_strings: Iterable[str] = (),
         merge_shapes: Iterable[str] = (),
         merge_headed: Iterable[str] = (),
+        multiword_suffixes: Iterable[str] = (),
+        multiword_strings: Iterable[str] = (),
     ) -> None:
         self.split = dict(split or {})
         for token, pieces in self.split.items():
@@ -74,9 +80,12 @@ class TokenizationRules:
         self.merge_strings = frozenset(merge_strings)
         self.merge_shapes = frozenset(merge_shapes)
         self.merge_headed = frozenset(merge_headed)
+        self.multiword_suffixes = frozenset(multiword_suffixes)
+        self.multiword_strings = frozenset(multiword_strings)
 
     def __len__(self) -> int:
-        return sum(map(len, (self.split, self.merge_runs, self.merge_strings, self.merge_shapes, self.merge_headed)))
+        kinds = (self.split, self.merge_runs, self.merge_strings, self.merge_shapes, self.merge_headed)
+        return sum(map(len, kinds)) + len(self.multiword_suffixes) + len(self.multiword_strings)
 
     def chunk(self, tokens: Sequence[str]) -> list[str]:
         """The words of one chunk: `tokens` are spaCy's tokens of a text with no whitespace inside."""
@@ -137,6 +146,38 @@ class TokenizationRules:
             words.extend(self.chunk(chunk))
         return words
 
+    def is_multiword(self, words: Sequence[str]) -> bool:
+        """Whether these adjacent words (no space between them) make one multiword token."""
+        if len(words) == 2 and words[1].lower() in self.multiword_suffixes:
+            return True
+        return "".join(words).lower() in self.multiword_strings
+
+    def multiword_tokens(self, text: str, words: Sequence[str]) -> list[tuple[int, int]]:
+        """(first, last) 0-based indices of the words that make each multiword token: 2 or 3 adjacent
+        words written with nothing between them in `text` (none where the words do not spell it)."""
+        if not (self.multiword_suffixes or self.multiword_strings) or len(words) < 2:
+            return []
+        ends, starts, position = [], [], 0
+        for word in words:
+            start = text.find(word, position)
+            if start < 0:
+                return []
+            position = start + len(word)
+            starts.append(start)
+            ends.append(position)
+        found: list[tuple[int, int]] = []
+        i = 0
+        while i < len(words) - 1:
+            for size in (3, 2):
+                last = i + size - 1
+                joined = last < len(words) and all(ends[k] == starts[k + 1] for k in range(i, last))
+                if joined and self.is_multiword(words[i : last + 1]):
+                    found.append((i, last))
+                    i = last
+                    break
+            i += 1
+        return found
+
     def to_json(self, source: str, figures: Optional[dict[str, Any]] = None) -> dict[str, Any]:
         return {
             "format": FORMAT,
@@ -147,6 +188,8 @@ class TokenizationRules:
             "merge_strings": sorted(self.merge_strings),
             "merge_shapes": sorted(self.merge_shapes),
             "merge_headed": sorted(self.merge_headed),
+            "multiword_suffixes": sorted(self.multiword_suffixes),
+            "multiword_strings": sorted(self.multiword_strings),
         }
 
     @classmethod
@@ -160,6 +203,8 @@ class TokenizationRules:
                 merge_strings=[str(text) for text in payload.get("merge_strings", [])],
                 merge_shapes=[str(shape) for shape in payload.get("merge_shapes", [])],
                 merge_headed=[str(shape) for shape in payload.get("merge_headed", [])],
+                multiword_suffixes=[str(text) for text in payload.get("multiword_suffixes", [])],
+                multiword_strings=[str(text) for text in payload.get("multiword_strings", [])],
             )
         except (AttributeError, TypeError, ValueError) as error:
             raise ValueError(f"{where}: malformed tokenizer rules: {error}") from error

@@ -7,7 +7,7 @@ sentences side by side, and a fixed batch size there would still pad short sente
 (the LSTM then spends most of its time on padding). Here the sentences of all texts are sorted by
 length and cut into runs where padding stays small, each run one model call, so the number of calls
 follows how different the lengths are, not a batch size; the trees go back to their texts in order.
-It only uses the runtime's public pieces (its segmenter and `parse_sentences`).
+It only uses the runtime's public pieces (`sentences_of`, `parse_sentences`, `mark_multiword_tokens`).
 """
 
 from typing import Any
@@ -45,6 +45,7 @@ def parse_texts(runtime: Any, texts: list[str]) -> list[ParsedDoc]:
         trees = runtime.parse_sentences([(sentences[i][2], None) for i in run], batch_size=len(run))
         for i, tree in zip(run, trees):
             tree.text = sentences[i][1]
+            runtime.mark_multiword_tokens(tree)
             parsed[i] = tree
     docs = [ParsedDoc() for _ in texts]
     for (t, _, _), tree in zip(sentences, parsed):

@@ -26,7 +26,7 @@ def test_the_command_writes_rules_into_a_folder_that_the_runtime_then_follows(pa
     )
     assert result.returncode == 0, result.stderr[-2000:]
     figures = json.loads(result.stdout[result.stdout.index("{") :])
-    assert figures["train_sentences"] == 14 and figures["dev"]["words_f1_rules"] == 100.0
+    assert figures["train_sentences"] == 17 and figures["dev"]["words_f1_rules"] == 100.0
     assert figures["dev"]["words_f1_spacy"] < figures["dev"]["words_f1_rules"]
     assert (folder / FILE).read_text() == (tmp_path / "rules.json").read_text()
     meta = json.loads((folder / "green_model.json").read_text())
@@ -41,6 +41,18 @@ def test_the_predictor_tokenizes_with_the_same_rules(quickstart_archive, tmp_pat
     predictor = Predictor.from_path(str(quickstart_archive), "green_dependency_parser", tokenizer_rules=str(rules))
     result = predictor.predict_json({"sentence": "Call 713-853-1696 now !!"})
     assert result["sentences"][0]["words"] == ["Call", "713-853-1696", "now", "!!"]
+    line = "I don't call 713-853-1696 !!"
+    record = predictor.predict_json({"sentence": line})["sentences"][0]
+    assert record["multiword_tokens"] == [["2-3", "don't"] + ["_"] * 8]
+    assert "\n2-3\tdon't\t" in predictor.dump_line(predictor.predict_json({"sentence": line}))
+    # the runtime, with the same rules in an exported folder, writes the same record
+    folder = tmp_path / "parser"
+    from green_nlp.commands.green_learn_tokenizer import add_to_folder
+    from green_nlp.export import export_archive
+
+    export_archive(quickstart_archive, folder)
+    add_to_folder(folder, json.loads(rules.read_text()))
+    assert load(folder, threads=1, precision="fp32").parse(line).sentences[0].to_json() == record
 
 
 def test_a_folder_that_reads_no_words_and_empty_training_files_are_refused(tmp_path):

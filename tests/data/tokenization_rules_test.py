@@ -20,7 +20,7 @@ def test_word_spans_follow_the_text_and_refuse_words_it_does_not_spell():
 def test_rules_learned_from_a_treebank_reproduce_its_words():
     nlp = spacy.blank("en")
     gold = list(read_gold(TREEBANK))
-    assert len(gold) == 14
+    assert len(gold) == 17
     rules = learn_rules(gold, nlp, min_count=2, min_share=0.5, min_shape_count=3, min_shape_share=0.6)
     assert rules.split == {"alot": ["a", "lot"]}
     assert rules.merge_runs == {"!"}
@@ -28,10 +28,17 @@ def test_rules_learned_from_a_treebank_reproduce_its_words():
     assert "d - d - d" in rules.merge_shapes  # three phone numbers, each seen once as text
     assert "non|- a" in rules.merge_headed and "long|- a" not in rules.merge_headed
     assert "a - a" not in rules.merge_shapes  # one word in 6 of 11 hyphenated pairs: under the 0.6 share
+    assert rules.multiword_suffixes == {"n't"} and not rules.multiword_strings  # don't, can't, won't
     before = word_scores(gold, _tokenizer(nlp, TokenizationRules()))
     after = word_scores(gold, _tokenizer(nlp, rules))
     assert before["f1"] < 80.0
-    assert after == {"precision": 100.0, "recall": 100.0, "f1": 100.0, "gold_words": 71}
+    assert after == {"precision": 100.0, "recall": 100.0, "f1": 100.0, "gold_words": 84}
+
+
+def test_multiword_tokens_are_read_as_character_spans():
+    gold = list(read_gold(TREEBANK))
+    assert gold[14].text == "I don't know" and gold[14].multiword == {(2, 7)}
+    assert all(not sentence.multiword for sentence in gold[:14])
 
 
 def test_a_pattern_the_treebank_treats_both_ways_is_left_alone():

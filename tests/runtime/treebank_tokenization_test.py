@@ -46,12 +46,25 @@ def test_merges_stay_inside_whitespace_free_chunks():
     assert TokenizationRules().words(tokens) == ["e", "-", "mail", "!", "!", "!"]
 
 
+def test_multiword_tokens_join_adjacent_words_by_their_last_word_or_their_text():
+    rules = TokenizationRules(multiword_suffixes=["n't", "'s"], multiword_strings=["gonna", "dunno"])
+    text = "I don't know , Bob's gonna go ( du n no ) dunno"
+    words = ["I", "do", "n't", "know", ",", "Bob", "'s", "gon", "na", "go", "(", "du", "n", "no", ")", "du", "n", "no"]
+    assert rules.multiword_tokens(text, words) == [(1, 2), (5, 6), (7, 8), (15, 17)]  # "du n no" has spaces
+    assert rules.multiword_tokens("do n't", ["do", "n't"]) == []  # a space between: two tokens
+    assert rules.multiword_tokens("don't", ["dont"]) == []  # words that do not spell the text
+    assert TokenizationRules().multiword_tokens(text, words) == []
+
+
 def test_rules_round_trip_through_json_and_bad_rules_are_refused(tmp_path):
-    rules = TokenizationRules(split={"wanna": ["wan", "na"]}, merge_runs=["="], merge_headed=["pre|- a"])
+    rules = TokenizationRules(
+        split={"wanna": ["wan", "na"]}, merge_runs=["="], merge_headed=["pre|- a"], multiword_suffixes=["n't"]
+    )
     path = tmp_path / FILE
     path.write_text(json.dumps(rules.to_json(source="train.conllu")), encoding="utf-8")
     again = TokenizationRules.read(path)
-    assert again.chunk(["wanna"]) == ["wan", "na"] and again.merge_headed == {"pre|- a"} and len(again) == 3
+    assert again.chunk(["wanna"]) == ["wan", "na"] and again.merge_headed == {"pre|- a"} and len(again) == 4
+    assert again.multiword_suffixes == {"n't"}
     with pytest.raises(ValueError, match="must be 2\\+ and spell the token"):
         TokenizationRules(split={"alot": ["a", "lots"]})
     path.write_text('{"format": 99}', encoding="utf-8")
