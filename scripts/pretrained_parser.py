@@ -191,16 +191,30 @@ def raw_lines(path: Path, count: Optional[int] = None) -> list[str]:
 
 def allennlp_equality(archive: Path, folder: Path, lines: list[str]) -> dict[str, Any]:
     """How many raw-text lines the runtime (fp32) parses exactly as the AllenNLP predictor does:
-    the same sentences, words, heads, relations, UPOS, lemmas, features and XPOS, as JSON records."""
+    the same sentences, words, heads, relations, UPOS, lemmas, features and XPOS, as JSON records
+    (the predictor given the folder's tokenizer rules, where it has them)."""
     from allennlp.predictors import Predictor
 
     from green_nlp.runtime import load
+    from green_nlp.runtime.treebank_tokenization import FILE
 
-    predictor = Predictor.from_path(str(archive), "green_dependency_parser")
+    rules = folder / FILE
+    extra = {"tokenizer_rules": str(rules)} if rules.is_file() else {}
+    predictor = Predictor.from_path(str(archive), "green_dependency_parser", **extra)
     expected = [predictor.predict_json(predictor.load_line(line)) for line in lines]
     got = [doc.to_json() for doc in load(folder, precision="fp32", threads=1).parse_many(lines, batch_size=32)]
     same = sum(a == b for a, b in zip(got, expected))
     return {"lines": len(lines), "identical": same, "all_identical": same == len(lines)}
+
+
+def add_tokenizer_rules(folder: Path, data: Path, prefix: str) -> dict[str, Any]:
+    """Rules that bring spaCy's tokens to the treebank's words, learned from its train file and
+    measured on dev (`allennlp green-learn-tokenizer`), put into the shipped folder; their figures."""
+    from green_nlp.commands.green_learn_tokenizer import add_to_folder, learn_tokenizer
+
+    rules = learn_tokenizer(data / f"{prefix}train.conllu", data / f"{prefix}dev.conllu", "en", {})
+    add_to_folder(folder, rules)
+    return {"source": rules["source"], **rules["figures"]}
 
 
 def training_hours(duration: str) -> float:
@@ -456,6 +470,7 @@ def build(model: ShippedParser, archive: Optional[Path]) -> dict[str, Any]:
         if archive is not None:
             chosen = next((label for label, path in archives.items() if path.resolve() == archive.resolve()), chosen)
         exported = folders[chosen]
+        tokenizer_rules = add_tokenizer_rules(exported, data, model.prefix)
         equality = allennlp_equality(archives[chosen], exported, raw_lines(test_path, 500))
         agreement = int8_agreement(exported, [(words, None) for words, *_ in dev], threads=1)
         runtime = {precision: score_runtime(exported, precision, test) for precision in ("fp32", "int8")}
@@ -483,6 +498,7 @@ def build(model: ShippedParser, archive: Optional[Path]) -> dict[str, Any]:
             "runtime": runtime,
             "raw_text_conll18": conll18["shipped"],
             "fp32_equals_allennlp_test_500": equality,
+            "tokenizer_rules": tokenizer_rules,
             "shipped_precision": shipped,
             "parameters": front[chosen]["parameters"],
             "speed_against_previous": speed,
@@ -606,6 +622,7 @@ def write_card(model: ShippedParser, folder: Path, figures: dict[str, Any]) -> P
     speed = figures["speed_against_previous"]
     baseline = next(label for label, row in figures["front"].items() if not row["distilled"])
     previous = figures["previous_release"]
+    rules = figures["tokenizer_rules"]
 
     def gain(split: str) -> float:
         return figures["front"][chosen][split]["LAS"] - figures["front"][baseline][split]["LAS"]
@@ -614,7 +631,8 @@ def write_card(model: ShippedParser, folder: Path, figures: dict[str, Any]) -> P
         f"# {model.title}",
         "",
         "Parses raw English text (tokenized and split into sentences by spaCy's rule-based English",
-        "tokenizer and sentencizer) into Universal Dependencies trees with UPOS, XPOS, LEMMA and FEATS,",
+        "tokenizer and sentencizer, the tokens then brought to EWT's word conventions by rules learned from",
+        "EWT train) into Universal Dependencies trees with UPOS, XPOS, LEMMA and FEATS,",
         "without a separate tagger. A biaffine parser (words + character CNN -> BiLSTM -> biaffine arc and",
         "label scorers, joint UPOS, XPOS, FEATS and lemma edit-script heads, a lemma dictionary;",
         f"{figures['parameters']:,} parameters), distilled from a raw-text MiniLM parser that labelled",
@@ -654,6 +672,8 @@ def write_card(model: ShippedParser, folder: Path, figures: dict[str, Any]) -> P
         f"| LEMMA, CoNLL 2018, raw text | {raw['lemmas']:.2f} |",
         f"| UFeats, CoNLL 2018, raw text | {raw['ufeats']:.2f} |",
         f"| words F1 / tokens F1, raw text | {raw['words_f1']:.2f} / {raw['tokens_f1']:.2f} |",
+        f"| words F1 on EWT dev, spaCy's tokens / with the {rules['rules']} tokenizer rules | "
+        f"{rules['dev']['words_f1_spacy']:.2f} / {rules['dev']['words_f1_rules']:.2f} |",
         f"| UAS (torch fp32, allennlp train's test evaluation) | {100 * torch_test['test_UAS']:.2f} |",
         f"| LAS (torch fp32, allennlp train's test evaluation) | {100 * torch_test['test_LAS']:.2f} |",
         f"| UPOS accuracy (torch fp32) | {100 * torch_test['test_upos_accuracy']:.2f} |",

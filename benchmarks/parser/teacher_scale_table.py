@@ -11,7 +11,9 @@ dictionary, as `green-export` writes it) into `--work-dir`, and scored there wit
   (`benchmarks.parser.shipped_conll18.predicted_file`), the dev LAS the shipped parser's recipe
   (scripts/pretrained_parser.py) chooses by;
 - the CoNLL 2018 shared task's scores from raw text on EWT test, each gold sentence's text as a line
-  (`benchmarks.parser.ud_heads.raw_text_scores`);
+  (`benchmarks.parser.ud_heads.raw_text_scores`); each student folder gets the tokenizer rules learned
+  from EWT train (`allennlp green-learn-tokenizer`, as the shipped folder has them), the released model
+  is scored as released (`--no-tokenizer-rules`: spaCy's tokens for the students too);
 - tokens/s, int8, one thread, from raw text and from the gold words, all models taken in turn over
   `--repeats` passes, the best pass of each kept (`ud_heads.tokens_per_second`); and the ratio to the
   released model's (`--shipped-rev`, or `--shipped NAME_OR_FOLDER` instead).
@@ -39,6 +41,7 @@ from benchmarks.common import REPO, RESULTS, hardware_description, write_results
 from benchmarks.parser.shipped_conll18 import predicted_file
 from benchmarks.parser.ud_heads import raw_text_scores, tokens_per_second
 from benchmarks.parser.ud_heads_weights import labelled_archive, read_gold, training_summary
+from green_nlp.settings import data_path
 
 NAME = "parser_teacher_scale_table"
 RUNS = REPO / "runs" / "parser" / "ud_ewt"
@@ -180,6 +183,14 @@ def int8_folder_bytes(folder: Path) -> int:
 def has_head(folder: Path, output: str) -> bool:
     meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
     return bool((meta.get("outputs") or {}).get(output))
+
+
+def ewt_tokenizer_rules() -> dict[str, Any]:
+    """The tokenizer rules learned from EWT train, measured on EWT dev (as the shipped folder's)."""
+    from green_nlp.commands.green_learn_tokenizer import learn_tokenizer
+
+    ewt = data_path("ud", "UD_English-EWT")
+    return learn_tokenizer(ewt / "en_ewt-ud-train.conllu", ewt / "en_ewt-ud-dev.conllu", "en", {})
 
 
 def accuracy_row(folder: Path, scratch: Path) -> dict[str, Any]:
@@ -346,7 +357,8 @@ def note(details: dict[str, Any], chosen: Optional[str], lines: list[str]) -> st
     return (
         "UD English-EWT. dev LAS, test UAS / LAS: from the gold words, every word (punctuation included), "
         "full relations with subtypes. raw: the CoNLL 2018 shared task's scores (F1) on EWT test from raw "
-        "text, each gold sentence's text as a line (spaCy tokenizes and may split it). Students and the "
+        "text, each gold sentence's text as a line (spaCy tokenizes and may split it"
+        f"{tokenizer_note(details.get('tokenizer_rules'))}). Students and the "
         "released model: the ONNX runtime, int8 (deterministic), one thread; tok/s: "
         f"best of {speed['repeats']} passes taken in turn over all models, over the first {speed['sentences']:,} "
         "sentences of EWT test as raw-text lines and as gold words; x previous: the ratio to the tokens/s of "
@@ -363,6 +375,17 @@ def note(details: dict[str, Any], chosen: Optional[str], lines: list[str]) -> st
         f"MB ({chosen or 'none fits'}); test is reported, not chosen on. "
         + " ".join(f"{line}." for line in lines)
         + " Produced by `python -m benchmarks.parser.teacher_scale_table`."
+    )
+
+
+def tokenizer_note(rules: Optional[dict[str, Any]]) -> str:
+    if not rules:
+        return "; no tokenizer rules"
+    dev = rules.get("dev", {})
+    return (
+        f"; the students' words then follow EWT's conventions by rules learned from {rules['source']} "
+        f"(`allennlp green-learn-tokenizer`; EWT dev words F1 {dev.get('words_f1_spacy')} -> "
+        f"{dev.get('words_f1_rules')}), the released model's do not"
     )
 
 
@@ -388,6 +411,9 @@ def main() -> None:
     )
     parser.add_argument("--repeats", type=int, default=5, help="speed passes over the models")
     parser.add_argument("--speed-lines", type=int, default=0, help="raw-text lines timed (0: all of EWT test)")
+    parser.add_argument(
+        "--no-tokenizer-rules", action="store_true", help="score the students from spaCy's tokens as they are"
+    )
     args = parser.parse_args()
     if args.archives:
         labels = [label for label, _ in args.archives]
@@ -406,8 +432,9 @@ def main() -> None:
     else:
         baseline, figures = released_folder(args.shipped_rev, args.work_dir / "shipped_before")
         name = f"{SHIPPED} as released at commit {args.shipped_rev[:7]}"
+    rules = None if args.no_tokenizer_rules else ewt_tokenizer_rules()
     students, shipped, details = measure(
-        archives, baseline, shipped_parameters(baseline, figures), args.work_dir, args.repeats, args.speed_lines
+        archives, baseline, shipped_parameters(baseline, figures), args.work_dir, args.repeats, args.speed_lines, rules
     )
     details["shipped"]["name"] = name
     now = archive_sha256(resolve_model(SHIPPED))
@@ -436,9 +463,11 @@ def measure(
     work_dir: Path,
     repeats: int,
     speed_lines: int,
+    rules: Optional[dict[str, Any]] = None,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any], dict[str, Any]]:
     """(rows of the students in `archives` order, row of the shipped model, details: archives, training
-    summaries, speed settings)."""
+    summaries, speed settings); `rules` (a tokenizer rules JSON) go into every student folder."""
+    from green_nlp.commands.green_learn_tokenizer import add_to_folder
     from green_nlp.export import export_archive
     from green_nlp.export.common import load_for_export
 
@@ -450,6 +479,8 @@ def measure(
             model, config = load_for_export(archive)
             silver, mode = silver_setting(config)
             folders[label] = export_archive(archive, work_dir / f"student_{number}")
+            if rules is not None:
+                add_to_folder(folders[label], rules)
             rows[label] = accuracy_row(folders[label], Path(scratch))
             rows[label].update(silver_sentences=silver, parameters=sum(p.numel() for p in model.parameters()))
             students[label] = {"archive": _shown(archive), "mode": mode, **training_summary(archive)}
@@ -467,6 +498,7 @@ def measure(
         "shipped": {"folder": _shown(baseline)},
         "sha256": {label: archive_sha256(folder) for label, folder in folders.items() if label != SHIPPED_LABEL},
         "speed": {"repeats": repeats, "sentences": len(texts)},
+        "tokenizer_rules": None if rules is None else {"source": rules["source"], **rules["figures"]},
     }
     shipped_row = rows.pop(SHIPPED_LABEL)
     return rows, shipped_row, details

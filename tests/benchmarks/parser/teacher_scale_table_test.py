@@ -4,12 +4,14 @@ teacher's row from its run folder, and one real run on the fixture treebank (a f
 shipped parser through the runtime) into a scratch output."""
 
 import json
+import shutil
 import sys
 
 import pytest
 
 from benchmarks.parser import teacher_scale_table as table
 from tests.benchmarks.helpers import fixture_treebank
+from tests.conftest import FIXTURES
 
 
 def row(dev_las=80.0, test_las=82.0, folder_mb=9.0, **values):
@@ -192,7 +194,8 @@ def test_a_commit_without_the_shipped_folder_is_named(tmp_path):
 
 # ----------------------------------------------------------------------------- one real run
 def test_a_run_on_fixtures_scores_a_student_and_the_shipped_parser(tmp_path, monkeypatch, quickstart_archive):
-    fixture_treebank(tmp_path, monkeypatch, "UD_English-EWT", "en_ewt")
+    treebank = fixture_treebank(tmp_path, monkeypatch, "UD_English-EWT", "en_ewt")
+    shutil.copy(FIXTURES / "ud" / "synthetic-tokenization.conllu", treebank / "en_ewt-ud-train.conllu")
     teacher = _teacher_run(tmp_path)
     argv = ["teacher_scale_table", "--archives", f"B-20={quickstart_archive}", "--teacher-run", str(teacher)]
     argv += ["--work-dir", str(tmp_path / "work"), "--repeats", "1"]
@@ -212,11 +215,11 @@ def test_a_run_on_fixtures_scores_a_student_and_the_shipped_parser(tmp_path, mon
         student["tokens_tokens_per_s"] / shipped["tokens_tokens_per_s"]
     )
     folder = tmp_path / "work" / "student_0"
-    assert (
-        student["folder_mb"] * 1e6
-        == (folder / "model.int8.onnx").stat().st_size + (folder / "green_model.json").stat().st_size
-    )
+    shipped_files = ("model.int8.onnx", "green_model.json", "tokenizer_rules.json")  # the rules learned from train
+    assert student["folder_mb"] * 1e6 == sum((folder / name).stat().st_size for name in shipped_files)
+    assert results["tokenizer_rules"]["source"] == "en_ewt-ud-train.conllu"
     markdown = (tmp_path / "work" / "results" / f"{table.NAME}.md").read_text()
     assert "| **B-20** (candidate) |" in markdown and "best dev LAS" in markdown
     assert f"the tokens/s of en-ewt-parser as released at commit {table.PREVIOUS_RELEASE[:7]}" in markdown
     assert "now ships: none of these students" in markdown
+    assert "by rules learned from en_ewt-ud-train.conllu" in markdown
