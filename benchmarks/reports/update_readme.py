@@ -46,11 +46,14 @@ TITLES = {
     "gpu/parser_distillation": "Parser distillation on a GPU "
     "(`python -m benchmarks.parser.distillation --devices gpu`, "
     "on the archives at hand then; a machine with a GPU, not the CPU of the README)",
+    "gpu/parser_gpu_throughput": "The shipped parser on a GPU: throughput and the board's energy per million "
+    "tokens (`python -m benchmarks.parser.gpu_throughput`; a machine with a GPU, not the CPU of the README)",
 }
 # shown in the README, in this order; every other results JSON goes to docs/results.md
 HEADLINE = ["parser_ewt", "parser_distillation", "ldnet", "dan"]
 ORDER = HEADLINE + [
     "gpu/parser_distillation",
+    "gpu/parser_gpu_throughput",
     "distillation_overhead",
     "tree_decoders",
     "robustness",
