@@ -13,7 +13,9 @@ LEMMA, UFeats, XPOS and MLAS among it; and from the gold words (gold tokenizatio
 Where the folder has a (form, UPOS) -> lemma dictionary (`green_nlp.runtime.lemma_lexicon`: from an
 archive that carries it, or built from `--lemma-lexicon` the training file) every row is also scored
 with the dictionary off ("no lemma dictionary"), so its effect is measured on the same graph.
-`--split dev` scores EWT dev instead (for choices; results `parser_ud_heads_dev.*`); `--previous
+`--tokenizer-rules` gives both folders the tokenizer rules learned from EWT train (`allennlp
+green-learn-tokenizer`), as the shipped parser's folder has them. `--split dev` scores EWT dev
+instead (for choices; results `parser_ud_heads_dev.*`); `--previous
 LABEL` keeps the rows of the results file it replaces, prefixed with LABEL.
 Speed: tokens per second of the two int8 graphs on one thread over the first `--speed-lines` test
 texts, alternating the graphs `--repeats` times and keeping each one's best.
@@ -148,6 +150,11 @@ def main() -> None:
     parser.add_argument("--split", choices=("test", "dev"), default="test")
     parser.add_argument("--lemma-lexicon", type=Path, help="training CoNLL-U to build the lemma dictionary from")
     parser.add_argument("--previous", help="keep the replaced results file's rows, prefixed with this label")
+    parser.add_argument(
+        "--tokenizer-rules",
+        action="store_true",
+        help="give both folders the tokenizer rules learned from EWT train (as the shipped en-ewt-parser has)",
+    )
     args = parser.parse_args()
     from green_nlp.export.lemma_lexicon import add_to_folder
     from green_nlp.runtime import load
@@ -161,6 +168,15 @@ def main() -> None:
     with_heads, without = export_pair(args.archive, args.work_dir)
     if args.lemma_lexicon is not None:
         add_to_folder(with_heads, LemmaLexicon.from_conllu(args.lemma_lexicon))
+    if args.tokenizer_rules:
+        from green_nlp.commands import green_learn_tokenizer
+
+        ewt = data_path("ud", "UD_English-EWT")
+        rules = green_learn_tokenizer.learn_tokenizer(
+            ewt / "en_ewt-ud-train.conllu", ewt / "en_ewt-ud-dev.conllu", "en", {}
+        )
+        for folder in (with_heads, without):
+            green_learn_tokenizer.add_to_folder(folder, rules)
     name = "parser_ud_heads" if args.split == "test" else f"parser_ud_heads_{args.split}"
     rows = previous_rows(args.output_dir / f"{name}.json", args.previous) if args.previous else {}
     rows.update(accuracy_rows(with_heads, gold, gold_path))

@@ -135,11 +135,15 @@ class TokenizationRules:
         """Words from (token text, whitespace follows) pairs, in order; whitespace tokens dropped."""
         words: list[str] = []
         chunk: list[str] = []
+        split = self.split
         for text, spaced in tokens:
-            if text.strip():
+            blank = text.isspace() or not text
+            if not blank:
                 chunk.append(text)
-            if spaced or not text.strip():
-                if chunk:
+            if spaced or blank:
+                if len(chunk) == 1 and chunk[0] not in split:  # a word alone between spaces: kept
+                    words.append(chunk[0])
+                elif chunk:
                     words.extend(self.chunk(chunk))
                 chunk = []
         if chunk:
@@ -157,6 +161,10 @@ class TokenizationRules:
         words written with nothing between them in `text` (none where the words do not spell it)."""
         if not (self.multiword_suffixes or self.multiword_strings) or len(words) < 2:
             return []
+        lowered = [word.lower() for word in words]
+        candidates = [i for i in range(len(words) - 1) if self._may_start(lowered, i)]
+        if not candidates:  # most sentences: no need to find where the words are
+            return []
         ends, starts, position = [], [], 0
         for word in words:
             start = text.find(word, position)
@@ -166,17 +174,23 @@ class TokenizationRules:
             starts.append(start)
             ends.append(position)
         found: list[tuple[int, int]] = []
-        i = 0
-        while i < len(words) - 1:
-            for size in (3, 2):
-                last = i + size - 1
+        taken = -1
+        for i in candidates:
+            if i <= taken:
+                continue
+            for last in (i + 2, i + 1):
                 joined = last < len(words) and all(ends[k] == starts[k + 1] for k in range(i, last))
                 if joined and self.is_multiword(words[i : last + 1]):
                     found.append((i, last))
-                    i = last
+                    taken = last
                     break
-            i += 1
         return found
+
+    def _may_start(self, lowered: Sequence[str], i: int) -> bool:
+        """Whether a multiword token could start at word i, from the words alone."""
+        if lowered[i + 1] in self.multiword_suffixes or lowered[i] + lowered[i + 1] in self.multiword_strings:
+            return True
+        return i + 2 < len(lowered) and lowered[i] + lowered[i + 1] + lowered[i + 2] in self.multiword_strings
 
     def to_json(self, source: str, figures: Optional[dict[str, Any]] = None) -> dict[str, Any]:
         return {
