@@ -20,7 +20,12 @@ from green_nlp.runtime.treebank_tokenization import (
     headed_shape_key,
     is_run_piece,
     shape_key,
+    token_shape,
 )
+
+# shapes of tokens with letters or digits: a headed rule needs one after its first token, so that an
+# abbreviation (`Sat.`, lower-cased `sat|.`) does not become a rule for every word before a full stop
+WORDLIKE = frozenset({"a", "d", "m"})
 
 Span = tuple[int, int]
 
@@ -174,7 +179,9 @@ def _merge_counts(
                 for end in range(start + 2, min(len(pieces), start + MAX_MERGE) + 1):
                     texts = [text for text, _ in pieces[start:end]]
                     is_word = (pieces[start][1][0], pieces[end - 1][1][1]) in gold
-                    keys = ((strings, "".join(texts)), (shapes, shape_key(texts)), (headed, headed_shape_key(texts)))
+                    keys = [(strings, "".join(texts)), (shapes, shape_key(texts))]
+                    if any(token_shape(text) in WORDLIKE for text in texts[1:]):  # `non-human`, not `Sat.`
+                        keys.append((headed, headed_shape_key(texts)))
                     for counts, key in keys:
                         counts.seen[key] += 1
                         counts.right[key] += is_word

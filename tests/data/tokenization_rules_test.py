@@ -50,3 +50,16 @@ def test_a_pattern_the_treebank_treats_both_ways_is_left_alone():
     assert _tokenizer(nlp, loose)("Long-term e-mail") == ["Long-term", "e-mail"]
     rules = learn_rules(gold, nlp, min_shape_count=3, min_shape_share=0.6)
     assert _tokenizer(nlp, rules)("Long-term e-mail non-profit") == ["Long", "-", "term", "e-mail", "non-profit"]
+
+
+def test_an_abbreviation_is_learnt_as_its_text_not_as_a_rule_for_every_word_before_a_full_stop():
+    from green_nlp.data.tokenization_rules import GoldSentence
+
+    nlp = spacy.blank("en")
+    texts = ["Open Sat. only", "Closed Sat. and Sun.", "See you Sat. then"]
+    gold = [GoldSentence(text, word_spans(text, text.split())) for text in texts]
+    for text in ("It rained.", "We left.", "They ate.", "Rain fell."):  # a word, then a full stop
+        gold.append(GoldSentence(text, word_spans(text, text[:-1].split() + ["."])))
+    rules = learn_rules(gold, nlp, min_shape_count=3)
+    assert "Sat." in rules.merge_strings and not rules.merge_headed
+    assert _tokenizer(nlp, rules)("The cat sat. Open Sat. only") == ["The", "cat", "sat", ".", "Open", "Sat.", "only"]
