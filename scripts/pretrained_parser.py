@@ -586,6 +586,27 @@ def comparison_rows(figures: dict[str, Any]) -> list[str]:
     return rows
 
 
+GPU_BOARD_LIMIT_WATTS = 700.0  # an H100 SXM's board power limit (nvidia-smi power.limit on the GPU used)
+
+
+def training_energy_rows(figures: dict[str, Any]) -> list[str]:
+    """Estimated training energy: the student's CPU-hours at a core's TDP share
+    (benchmarks.reports.energy), the teacher's training and labelling GPU-seconds at the board's
+    power limit (an upper bound: its draw was not sampled while it trained)."""
+    from benchmarks.reports.energy import WATTS_PER_CPU, kwh
+
+    teacher, silver = figures["teacher"], figures["silver"]
+    student_kwh = kwh(figures["training_hours"])
+    gpu_seconds = teacher["training_seconds"] + silver["label_seconds"]
+    gpu_kwh = gpu_seconds * GPU_BOARD_LIMIT_WATTS / 3.6e6
+    return [
+        f"| student training energy (estimate) | {1000 * student_kwh:.1f} Wh "
+        f"({figures['training_hours']:.2f} CPU-h x {WATTS_PER_CPU:.2f} W, a core's TDP share) |",
+        f"| teacher training + labelling energy (upper bound) | {1000 * gpu_kwh:.0f} Wh "
+        f"({gpu_seconds:.0f} GPU-s x {GPU_BOARD_LIMIT_WATTS:.0f} W, the board's power limit) |",
+    ]
+
+
 def terms_lines(figures: dict[str, Any]) -> list[str]:
     """What the data's terms mean for the shipped weights: research-use where it read IMDB text."""
     silver, read = figures["silver"], figures["front"][figures["chosen"]]["silver_sentences"]
@@ -687,6 +708,7 @@ def write_card(model: ShippedParser, folder: Path, figures: dict[str, Any]) -> P
         f"| parameters | {figures['parameters']:,} |",
         f"| student training | {figures['training_hours']:.2f} CPU-hours ({figures['epochs']} epochs) |",
         f"| teacher training | {teacher['training_seconds']:.0f} GPU-seconds ({teacher['epochs']} epochs, one H100) |",
+        *training_energy_rows(figures),
         "",
         "## Against the previous release",
         "",
@@ -743,9 +765,9 @@ def write_card(model: ShippedParser, folder: Path, figures: dict[str, Any]) -> P
         "",
         "## Limits",
         "- English web text of the EWT genres (blogs, reviews, e-mail, answers) and film reviews; accuracy falls on",
-        "  other domains and on text tokenized differently from spaCy's rules.",
-        "- No multiword tokens: spaCy's tokens are the words (EWT's `don't` is two gold words, which spaCy also",
-        "  splits; a few other contractions differ).",
+        "  other domains and on text whose word conventions differ from EWT's (the tokenizer rules are EWT's).",
+        "- Multiword tokens only where the tokenizer rules learnt them from EWT train (clitics such as `n't` and",
+        "  `'s`, and a few whole words such as `cannot`); a multiword token written otherwise is left as words.",
         *(
             ["- Research use only, because of the IMDB silver text (see Data and terms)."]
             if figures["front"][chosen]["silver_sentences"]

@@ -122,3 +122,12 @@ def test_results_show_paths_inside_the_repository_relative_to_it(tmp_path: Path)
     inside = REPO_ROOT / "runs" / "parser" / "ud_ewt" / "silver_b20" / "model.tar.gz"
     assert pretrained_parser.shown_path(inside) == "runs/parser/ud_ewt/silver_b20/model.tar.gz"
     assert pretrained_parser.shown_path(tmp_path / "model.tar.gz") == str(tmp_path / "model.tar.gz")
+
+
+def test_training_energy_rows_use_the_cpu_share_and_bound_the_gpu_by_its_power_limit():
+    from benchmarks.reports.energy import WATTS_PER_CPU
+
+    figures = {"training_hours": 2.0, "teacher": {"training_seconds": 150.0}, "silver": {"label_seconds": 30}}
+    student, teacher = pretrained_parser.training_energy_rows(figures)
+    assert f"| {2.0 * WATTS_PER_CPU:.1f} Wh (2.00 CPU-h" in student
+    assert "| 35 Wh (180 GPU-s x 700 W" in teacher  # 180 s x 700 W = 35 Wh
