@@ -58,6 +58,16 @@ def test_the_parser_parses_raw_text_in_one_line():
     assert "\t" in doc.to_conllu()
 
 
+def test_the_parser_tokenizes_raw_text_as_ewt_does_with_multiword_tokens():
+    meta = json.loads((PRETRAINED / "en-ewt-parser" / "green_model.json").read_text(encoding="utf-8"))
+    assert meta["tokenizer"]["rules"]["file"] == "tokenizer_rules.json"
+    assert meta["tokenizer"]["rules"]["dev"]["words_f1_rules"] > meta["tokenizer"]["rules"]["dev"]["words_f1_spacy"]
+    sentence = green_nlp.load("en-ewt-parser").parse("I don't have your e-mail !!").sentences[0]
+    assert sentence.words == ["I", "do", "n't", "have", "your", "e-mail", "!!"]  # spaCy alone: e - mail ! !
+    assert sentence.multiword_tokens == [["2-3", "don't"] + ["_"] * 8]
+    assert "\n2-3\tdon't\t_\t" in sentence.to_conllu()
+
+
 def test_the_console_script_parses_a_file(tmp_path: Path):
     source = tmp_path / "in.txt"
     source.write_text("The cat sat on the mat.\nDogs bark.\n", encoding="utf-8")
