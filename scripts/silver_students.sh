@@ -6,14 +6,16 @@
 #   bash scripts/silver_students.sh            # rerun to resume (allennlp train -r)
 #
 # Settings (environment): SILVER_SMALL (20000), SILVER_LARGE (49000), PARALLEL (2 runs at a time),
-# SEED (1; another seed trains into folders ending _seed<SEED>), ONLY (some of the folders' names, e.g.
-# "silver_d20_large silver_st20_large"; default all four), CUDA_DEVICE (-1).
+# SEED (1; another seed trains into folders ending _seed<SEED>), EPOCHS (10, the config's; another count
+# trains into folders ending _e<EPOCHS>, early-stopping patience the same), ONLY (some of the folders'
+# names, e.g. "silver_d20_large silver_st20_large"; default all four), CUDA_DEVICE (-1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SMALL=${SILVER_SMALL:-20000}
 LARGE=${SILVER_LARGE:-49000}
 PARALLEL=${PARALLEL:-2}
 SEED=${SEED:-1}
+EPOCHS=${EPOCHS:-10}
 CUDA_DEVICE=${CUDA_DEVICE:--1}
 RUNS=runs/parser/ud_ewt
 suffix=""
@@ -21,6 +23,10 @@ seeds=""
 if [ "$SEED" != 1 ]; then
   suffix="_seed$SEED"
   seeds=", \"random_seed\": $SEED$SEED$SEED, \"numpy_seed\": $SEED$SEED, \"pytorch_seed\": $SEED"
+fi
+if [ "$EPOCHS" != 10 ]; then
+  suffix="${suffix}_e$EPOCHS"
+  seeds="$seeds, \"trainer.num_epochs\": $EPOCHS, \"trainer.patience\": $EPOCHS"
 fi
 student() { # folder mode silver
   local run=$RUNS/$1$suffix resume=()

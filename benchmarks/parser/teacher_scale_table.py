@@ -82,8 +82,9 @@ MEAN_KEYS = [key for key in COLUMNS if key not in ("silver_sentences", "paramete
 
 
 def default_archives(runs: Path) -> dict[str, Path]:
-    """label -> archive of the four students and their seed copies (`<run>_seed<N>`, labelled ', seed N');
-    a missing one of the four is an error naming it."""
+    """label -> archive of the four students, their seed copies (`<run>_seed<N>`, labelled ', seed N') and
+    longer runs (`<run>_e<N>`: scripts/silver_students.sh with EPOCHS=N, labelled ', N epochs'); a missing
+    one of the four is an error naming it."""
     archives: dict[str, Path] = {}
     missing = []
     for label, run in STUDENTS.items():
@@ -96,6 +97,10 @@ def default_archives(runs: Path) -> dict[str, Path]:
             seed = copy.parent.name.rsplit("_seed", 1)[1]
             if seed.isdigit():
                 archives[f"{label}, seed {seed}"] = copy
+        for longer in sorted(runs.glob(f"{run}_e*/model.tar.gz")):
+            epochs = longer.parent.name.rsplit("_e", 1)[1]
+            if epochs.isdigit():
+                archives[f"{label}, {epochs} epochs"] = longer
     if missing:
         raise SystemExit(f"student archives not trained yet: {', '.join(missing)} (or give --archives)")
     return archives
@@ -316,15 +321,25 @@ def comparisons(rows: dict[str, dict[str, Any]], chosen: Optional[str]) -> list[
         mean = next((label for label in rows if label.startswith(f"{base}, mean of ")), None)
         return mean or (base if base in rows else None)
 
-    baseline, hard = label_of("B-20"), label_of("self-training (hard, 49k)")
-    for label in filter(None, (label_of("D-20 soft 20k"), label_of("D-20 soft 49k"))):
-        if baseline is None:
-            continue
-        las = rows[label]["test_las"]
-        parts = [f"{las - rows[baseline]['test_las']:+.2f} vs {baseline} (aim +1.5)"]
-        if hard is not None:
-            parts.append(f"{las - rows[hard]['test_las']:+.2f} vs {hard} (aim > 0)")
-        lines.append(f"{label}: test LAS {', '.join(parts)}")
+    # (baseline, self-training, distilled rows): the equal-budget rows, then the same at each longer budget
+    groups = [(label_of("B-20"), label_of("self-training (hard, 49k)"), ["D-20 soft 20k", "D-20 soft 49k"])]
+    for epochs in sorted({label.rsplit(", ", 1)[1] for label in rows if re.search(r", \d+ epochs$", label)}):
+        longer_baseline, longer_hard = (f"{base}, {epochs}" for base in ("B-20", "self-training (hard, 49k)"))
+        groups.append(
+            (
+                longer_baseline if longer_baseline in rows else None,
+                longer_hard if longer_hard in rows else None,
+                [f"D-20 soft 49k, {epochs}"],
+            )
+        )
+    for baseline, hard, distilled in groups:
+        for label in filter(None, (label_of(base) for base in distilled)):
+            las = rows[label]["test_las"]
+            parts = [f"{las - rows[baseline]['test_las']:+.2f} vs {baseline} (aim +1.5)"] if baseline else []
+            if hard is not None:
+                parts.append(f"{las - rows[hard]['test_las']:+.2f} vs {hard} (aim > 0)")
+            if parts:
+                lines.append(f"{label}: test LAS {', '.join(parts)}")
     if chosen is not None:
         row = rows[chosen]
         lines.append(

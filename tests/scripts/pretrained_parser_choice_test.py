@@ -58,9 +58,9 @@ def test_a_student_over_the_budget_is_never_chosen():
         choose({"D-80": row(True, 9, 85.0, FOLDER_BUDGET_BYTES + 1)})
 
 
-def test_the_recipe_lists_four_students_of_their_own_runs_with_one_gold_only_baseline():
+def test_the_recipe_lists_six_students_of_their_own_runs_with_one_gold_only_baseline():
     students = SHIPPED["en-ewt-parser"].students
-    assert len(students) == 4
+    assert len(students) == 6  # the four of equal budget, then soft and hard silver at twice the updates
     assert [s.distilled for s in students].count(False) == 1
     assert len({s.run for s in students}) == len(students)  # each its own run folder
 
@@ -75,18 +75,19 @@ def test_training_duration_reads_as_hours():
 
 def test_the_recipe_trains_nothing_and_names_the_missing_runs(tmp_path: Path):
     model = SHIPPED["en-ewt-parser"]
-    for student in model.students[:3]:
+    last = model.students[-1]
+    for student in model.students[:-1]:
         (tmp_path / student.run).mkdir()
         (tmp_path / student.run / "model.tar.gz").write_bytes(b"archive")
         (tmp_path / student.run / "metrics.json").write_text("{}")
-    with pytest.raises(SystemExit, match=model.students[3].run) as stop:
+    with pytest.raises(SystemExit, match=last.run) as stop:
         student_archives(model, tmp_path)
     assert "silver_students.sh" in str(stop.value)
-    (tmp_path / model.students[3].run).mkdir()
-    (tmp_path / model.students[3].run / "model.tar.gz").write_bytes(b"unfinished: no metrics.json")
-    with pytest.raises(SystemExit, match=model.students[3].run):
+    (tmp_path / last.run).mkdir()
+    (tmp_path / last.run / "model.tar.gz").write_bytes(b"unfinished: no metrics.json")
+    with pytest.raises(SystemExit, match=last.run):
         student_archives(model, tmp_path)
-    (tmp_path / model.students[3].run / "metrics.json").write_text("{}")
+    (tmp_path / last.run / "metrics.json").write_text("{}")
     assert set(student_archives(model, tmp_path)) == {s.label for s in model.students}
 
 
@@ -131,3 +132,10 @@ def test_training_energy_rows_use_the_cpu_share_and_bound_the_gpu_by_its_power_l
     student, teacher = pretrained_parser.training_energy_rows(figures)
     assert f"| {2.0 * WATTS_PER_CPU:.1f} Wh (2.00 CPU-h" in student
     assert "| 35 Wh (180 GPU-s x 700 W" in teacher  # 180 s x 700 W = 35 Wh
+
+
+def test_the_card_says_when_the_shipped_student_had_a_larger_budget_than_its_baseline():
+    assert pretrained_parser.budget_note({"epochs": 10}, {"epochs": 10}) == ""
+    assert "20 epochs, the baseline 10: not an equal budget" in pretrained_parser.budget_note(
+        {"epochs": 20}, {"epochs": 10}
+    )

@@ -223,3 +223,28 @@ def test_a_run_on_fixtures_scores_a_student_and_the_shipped_parser(tmp_path, mon
     assert f"the tokens/s of en-ewt-parser as released at commit {table.PREVIOUS_RELEASE[:7]}" in markdown
     assert "now ships: none of these students" in markdown
     assert "by rules learned from en_ewt-ud-train.conllu" in markdown
+
+
+def test_longer_runs_are_rows_of_their_own_compared_among_themselves(tmp_path):
+    for run in [*table.STUDENTS.values(), "silver_d20_large_e20", "silver_st20_large_e20", "silver_b20_extra"]:
+        (tmp_path / run).mkdir()
+        (tmp_path / run / "model.tar.gz").write_bytes(b"")
+    archives = table.default_archives(tmp_path)
+    assert list(archives)[-3:] == ["D-20 soft 20k", "D-20 soft 49k", "D-20 soft 49k, 20 epochs"]
+    assert "self-training (hard, 49k), 20 epochs" in archives and len(archives) == 6
+    rows = table.ordered(
+        None,
+        {
+            "B-20": row(test_las=82.0),
+            "self-training (hard, 49k)": row(test_las=83.0),
+            "self-training (hard, 49k), 20 epochs": row(test_las=84.0),
+            "D-20 soft 49k": row(test_las=83.5),
+            "D-20 soft 49k, 20 epochs": row(test_las=84.25),
+        },
+        row(),
+    )
+    lines = table.comparisons(rows, None)
+    assert lines == [
+        "D-20 soft 49k: test LAS +1.50 vs B-20 (aim +1.5), +0.50 vs self-training (hard, 49k) (aim > 0)",
+        "D-20 soft 49k, 20 epochs: test LAS +0.25 vs self-training (hard, 49k), 20 epochs (aim > 0)",
+    ]
