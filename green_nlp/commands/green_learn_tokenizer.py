@@ -53,17 +53,18 @@ def _run(args: argparse.Namespace) -> None:
         raise ConfigurationError("--min-share and --min-shape-share must be in (0, 1]")
     if args.min_count < 1 or args.min_shape_count < 1:
         raise ConfigurationError("--min-count and --min-shape-count must be at least 1")
-    payload = learn_tokenizer(
-        Path(args.train_file),
-        Path(args.dev) if args.dev else None,
-        args.language,
-        {
-            "min_count": args.min_count,
-            "min_share": args.min_share,
-            "min_shape_count": args.min_shape_count,
-            "min_shape_share": args.min_shape_share,
-        },
-    )
+    thresholds = {
+        "min_count": args.min_count,
+        "min_share": args.min_share,
+        "min_shape_count": args.min_shape_count,
+        "min_shape_share": args.min_shape_share,
+    }
+    try:
+        payload = learn_tokenizer(
+            Path(args.train_file), Path(args.dev) if args.dev else None, args.language, thresholds
+        )
+    except (OSError, ValueError) as error:  # a missing, undecodable or malformed file: its name and line, no traceback
+        raise SystemExit(f"green-learn-tokenizer: {error}") from None
     if args.output:
         Path(args.output).write_text(rules_text(payload), encoding="utf-8")
     if args.folder:

@@ -52,28 +52,21 @@ def word_spans(text: str, forms: Iterable[str]) -> Optional[list[Span]]:
 
 
 def read_gold(path: Path) -> Iterator[GoldSentence]:
-    """Sentences of a CoNLL-U file that have a `# text` comment and whose words spell it."""
-    import conllu
+    """Sentences of a CoNLL-U file that have a `# text` comment and whose words spell it. A malformed
+    file is refused naming its line (`read_conllu`'s checks); trees need not be single-rooted here."""
+    from green_nlp.dataset_readers.conllu_sentences import read_conllu
 
-    with open(path, encoding="utf-8") as handle:
-        for sentence in conllu.parse_incr(handle):
-            text = sentence.metadata.get("text")
-            if not text:
-                continue
-            ids = [token["id"] for token in sentence if isinstance(token["id"], int)]
-            forms = [token["form"] for token in sentence if isinstance(token["id"], int)]
-            spans = word_spans(text, forms)
-            if spans is None:
-                continue
-            at = {word_id: span for word_id, span in zip(ids, spans, strict=True)}
-            multiword = {
-                (at[token["id"][0]][0], at[token["id"][2]][1])
-                for token in sentence
-                if isinstance(token["id"], tuple)
-                and token["id"][1] == "-"
-                and {token["id"][0], token["id"][2]} <= set(at)
-            }
-            yield GoldSentence(text, spans, multiword)
+    for sentence in read_conllu(path, require_single_root=False):
+        text = sentence.metadata.get("text")
+        spans = word_spans(text, sentence.words) if text else None
+        if text is None or spans is None:
+            continue
+        multiword = set()
+        for _, columns in sentence.multiword_tokens:
+            first, _, last = columns[0].partition("-")
+            if first.isdigit() and last.isdigit() and 1 <= int(first) <= int(last) <= len(spans):
+                multiword.add((spans[int(first) - 1][0], spans[int(last) - 1][1]))
+        yield GoldSentence(text, spans, multiword)
 
 
 def spacy_chunks(nlp: Any, text: str) -> "Chunks":

@@ -63,5 +63,33 @@ def test_a_folder_that_reads_no_words_and_empty_training_files_are_refused(tmp_p
         add_to_folder(tmp_path / "missing", {"source": "x", "figures": {}})
     empty = tmp_path / "empty.conllu"
     empty.write_text("", encoding="utf-8")
-    with pytest.raises(ConfigurationError, match="no sentence with a '# text' comment"):
+    with pytest.raises(ValueError, match="empty.conllu:1: file contains no sentences"):
         learn_tokenizer(empty, None, "en", {})
+    untexted = tmp_path / "no_text.conllu"
+    untexted.write_text("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="no sentence with a '# text' comment"):
+        learn_tokenizer(untexted, None, "en", {})
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"# text = a b\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\n\n", "bad.conllu:3: expected 10 tab-separated columns"),
+        (b"\xff\xfe not text", "bad.conllu:1: not valid UTF-8"),
+    ],
+)
+def test_a_malformed_training_file_is_named_with_its_line_and_no_traceback(tmp_path, content, message):
+    bad = tmp_path / "bad.conllu"
+    bad.write_bytes(content)
+    command = [
+        sys.executable,
+        "-m",
+        "allennlp",
+        "green-learn-tokenizer",
+        str(bad),
+        "--output",
+        str(tmp_path / "r.json"),
+    ]
+    result = subprocess.run(command + ["--include-package", "green_nlp"], capture_output=True, text=True)
+    assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "r.json").exists()
