@@ -58,10 +58,10 @@ def test_a_student_over_the_budget_is_never_chosen():
         choose({"D-80": row(True, 9, 85.0, FOLDER_BUDGET_BYTES + 1)})
 
 
-def test_the_recipe_lists_six_students_of_their_own_runs_with_one_gold_only_baseline():
+def test_the_recipe_lists_seven_students_of_their_own_runs_with_a_gold_only_baseline_per_budget():
     students = SHIPPED["en-ewt-parser"].students
-    assert len(students) == 6  # the four of equal budget, then soft and hard silver at twice the updates
-    assert [s.distilled for s in students].count(False) == 1
+    assert len(students) == 7  # the four of equal budget, then B-20, self-training and D-20 at twice the updates
+    assert [s.label for s in students if not s.distilled] == ["B-20", "B-20, 20 epochs"]
     assert len({s.run for s in students}) == len(students)  # each its own run folder
 
 
@@ -139,3 +139,16 @@ def test_the_card_says_when_the_shipped_student_had_a_larger_budget_than_its_bas
     assert "20 epochs, the baseline 10: not an equal budget" in pretrained_parser.budget_note(
         {"epochs": 20}, {"epochs": 10}
     )
+
+
+def test_the_shipped_student_is_compared_with_the_gold_only_run_of_its_own_budget():
+    front = {
+        "B-20": {"distilled": False, "epochs": 10},
+        "D-20": {"distilled": True, "epochs": 10},
+        "B-20, 20 epochs": {"distilled": False, "epochs": 20},
+        "D-20, 20 epochs": {"distilled": True, "epochs": 20},
+        "D-20, 30 epochs": {"distilled": True, "epochs": 30},
+    }
+    assert pretrained_parser.matching_baseline(front, "D-20") == "B-20"
+    assert pretrained_parser.matching_baseline(front, "D-20, 20 epochs") == "B-20, 20 epochs"
+    assert pretrained_parser.matching_baseline(front, "D-20, 30 epochs") == "B-20"  # none as long: the first
