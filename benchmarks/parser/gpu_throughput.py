@@ -17,6 +17,7 @@ among runs/parser/ud_ewt/*/model.tar.gz). Results: benchmarks/results/gpu/parser
 """
 
 import argparse
+import contextlib
 import hashlib
 import json
 import statistics
@@ -98,7 +99,7 @@ def time_device(
     predict(model, batches[:2])  # warm-up: CUDA kernels, allocator
     seconds, cpu = [], []
     sampler = PowerSampler() if device.type == "cuda" else None
-    with sampler if sampler is not None else _nothing():
+    with sampler if sampler is not None else contextlib.nullcontext():
         for _ in range(repeats):
             start_cpu = time.process_time()
             _, elapsed = predict(model, batches)
@@ -111,14 +112,6 @@ def time_device(
         "cpu_seconds": statistics.median(cpu),
         "watts": sampler.mean_watts if sampler is not None else None,
     }
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
 
 
 def measure(archive: Path, batch_sizes: list[int], repeats: int, test_file: Path) -> list[dict[str, Any]]:

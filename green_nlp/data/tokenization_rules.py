@@ -94,22 +94,15 @@ class PatternCounts:
         return [key for key, right in self.right.items() if right >= min_count and right >= min_share * self.seen[key]]
 
 
-def _pieces(chunk: list[tuple[str, Span]], rules: TokenizationRules) -> list[tuple[str, Span]]:
-    """A chunk after the rules' splits and punctuation runs, with spans."""
-    pieces: list[tuple[str, Span]] = []
-    for text, (start, _) in chunk:
-        for piece in rules.split.get(text, (text,)):
-            pieces.append((piece, (start, start + len(piece))))
-            start += len(piece)
-    merged: list[tuple[str, Span]] = []
-    for text, span in pieces:
-        if merged and is_run_piece(text) and text[0] in rules.merge_runs:
-            last, (last_start, _) = merged[-1]
-            if is_run_piece(last) and last[0] == text[0]:
-                merged[-1] = (last + text, (last_start, span[1]))
-                continue
-        merged.append((text, span))
-    return merged
+def _chunk_words(chunk: list[tuple[str, Span]], rules: TokenizationRules) -> list[tuple[str, Span]]:
+    """A chunk's words as `rules` make them (`TokenizationRules.chunk`), with spans: the words spell
+    the whitespace-free chunk, so each starts where the one before ended."""
+    position = chunk[0][1][0]
+    words = []
+    for text in rules.chunk([token for token, _ in chunk]):
+        words.append((text, (position, position + len(text))))
+        position += len(text)
+    return words
 
 
 Chunks = list[list[tuple[str, Span]]]
@@ -140,7 +133,7 @@ def _run_counts(golds: list[set[Span]], chunked: list[Chunks], rules: Tokenizati
     runs = PatternCounts()
     for gold, chunks in zip(golds, chunked, strict=True):
         for chunk in chunks:
-            pieces = _pieces(chunk, rules)
+            pieces = _chunk_words(chunk, rules)
             start = 0
             while start < len(pieces):
                 end = start + 1
@@ -167,7 +160,7 @@ def _merge_counts(
     strings, shapes, headed = PatternCounts(), PatternCounts(), PatternCounts()
     for gold, chunks in zip(golds, chunked, strict=True):
         for chunk in chunks:
-            pieces = _pieces(chunk, rules)
+            pieces = _chunk_words(chunk, rules)
             for start in range(len(pieces)):
                 for end in range(start + 2, min(len(pieces), start + MAX_MERGE) + 1):
                     texts = [text for text, _ in pieces[start:end]]
@@ -182,25 +175,23 @@ def _merge_counts(
 
 
 def _multiword_counts(
-    sentences: list[GoldSentence], nlp: Any, rules: TokenizationRules
+    golds: list[set[Span]], chunked: list[Chunks], rules: TokenizationRules
 ) -> tuple[PatternCounts, PatternCounts]:
-    """Adjacent words with nothing between them, as `rules` make them: by the last of two words and
+    """Adjacent words of one whitespace-free chunk, as `rules` make them: by the last of two words and
     by the lower-cased text of two or three, how often seen and how often a gold multiword token."""
     suffixes, strings = PatternCounts(), PatternCounts()
-    for sentence in sentences:
-        words = rules.words([(token.text, bool(token.whitespace_)) for token in nlp.make_doc(sentence.text)])
-        spans = word_spans(sentence.text, words) or []
-        for first in range(len(spans) - 1):
-            for last in (first + 1, first + 2):
-                if last >= len(spans) or any(spans[k][1] != spans[k + 1][0] for k in range(first, last)):
-                    break
-                is_token = (spans[first][0], spans[last][1]) in sentence.multiword
-                keys = [(strings, "".join(words[first : last + 1]).lower())]
-                if last == first + 1:
-                    keys.append((suffixes, words[last].lower()))
-                for counts, key in keys:
-                    counts.seen[key] += 1
-                    counts.right[key] += is_token
+    for multiword, chunks in zip(golds, chunked, strict=True):
+        for chunk in chunks:
+            words = _chunk_words(chunk, rules)
+            for first in range(len(words) - 1):
+                for last in range(first + 1, min(first + 3, len(words))):
+                    is_token = (words[first][1][0], words[last][1][1]) in multiword
+                    keys = [(strings, "".join(text for text, _ in words[first : last + 1]).lower())]
+                    if last == first + 1:
+                        keys.append((suffixes, words[last][0].lower()))
+                    for counts, key in keys:
+                        counts.seen[key] += 1
+                        counts.right[key] += is_token
     return suffixes, strings
 
 
@@ -226,7 +217,7 @@ def learn_rules(
         merge_shapes=shapes.chosen(min_shape_count, min_shape_share),
         merge_headed=headed.chosen(min_shape_count, min_shape_share),
     )
-    suffixes, multiword = _multiword_counts(sentences, nlp, words)
+    suffixes, multiword = _multiword_counts([sentence.multiword for sentence in sentences], chunked, words)
     return TokenizationRules(
         split=words.split,
         merge_runs=words.merge_runs,

@@ -13,7 +13,6 @@ from allennlp.predictors import Predictor
 from green_nlp.dataset_readers.long_sentences import LongSentenceWarning
 from green_nlp.line_stream import check_json_fields, json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
-from green_nlp.runtime.conllu_output import multiword_columns
 from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu  # shared with the ONNX runtime
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
@@ -50,7 +49,7 @@ class DependencyParserPredictor(Predictor):
     max_sentence_length : `int`, optional (default = `1000`)
         Longer sentences are reported as errors rather than exhausting memory (scores are n^2).
     tokenizer_rules : `str`, optional (default = `None`)
-        A `tokenizer_rules.json` (an exported folder's, or `green-nlp learn-tokenizer`'s) that brings
+        A `tokenizer_rules.json` (an exported folder's, or `allennlp green-learn-tokenizer`'s) that brings
         spaCy's tokens to the treebank's word conventions, as the runtime does with that folder.
     """
 
@@ -151,11 +150,9 @@ class DependencyParserPredictor(Predictor):
             records = []
             for sentence, output in zip(sentences, outputs[start : start + count]):
                 record = self._sentence_record(sentence["words"], sentence["upos"], output)
-                rules = self._segmenter.rules
-                if rules is not None and sentence.get("text"):
-                    groups = rules.multiword_tokens(sentence["text"], sentence["words"])
-                    if groups:
-                        record["multiword_tokens"] = multiword_columns(sentence["words"], groups)
+                multiword = self._segmenter.multiword_tokens(sentence.get("text"), sentence["words"])
+                if multiword:
+                    record["multiword_tokens"] = multiword
                 if sentence.get("text"):
                     record["comments"] = {"text": sentence["text"]}
                 records.append(record)

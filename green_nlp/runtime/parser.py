@@ -16,7 +16,6 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from green_nlp.runtime.conllu_output import multiword_columns
 from green_nlp.runtime.errors import InputError, InputFailure, InputKindError, InputTypeError
 from green_nlp.runtime.input_checks import check_sentence_length, check_text, check_tokens
 from green_nlp.runtime.lemma_lexicon import from_folder
@@ -216,9 +215,7 @@ class ParserRuntime:
     def mark_multiword_tokens(self, sentence: ParsedSentence) -> None:
         """Set the multiword tokens (`don't` over `do` + `n't`) that the folder's tokenizer rules
         find in a sentence parsed from its text; none without rules or text."""
-        rules = self.segmenter.rules
-        groups = rules.multiword_tokens(sentence.text, sentence.words) if rules and sentence.text else []
-        sentence.multiword_tokens = multiword_columns(sentence.words, groups) if groups else None
+        sentence.multiword_tokens = self.segmenter.multiword_tokens(sentence.text, sentence.words)
 
     # --------------------------------------------------------------- decoding
     def _decode(

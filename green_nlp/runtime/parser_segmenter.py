@@ -11,8 +11,10 @@ parse|tag` do by default, so that a corpus of one sentence per line keeps its se
 treebank's word conventions (`e-mail`, `!!` one word; `alot` two).
 """
 
+from collections.abc import Sequence
 from typing import Any, Optional
 
+from green_nlp.runtime.conllu_output import multiword_columns
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
 
@@ -54,3 +56,9 @@ class TextSegmenter:
         if self.rules is None:
             return [token.text for token in tokens if not token.is_space]
         return self.rules.words([(token.text, bool(token.whitespace_)) for token in tokens])
+
+    def multiword_tokens(self, text: Optional[str], words: Sequence[str]) -> Optional[list[list[str]]]:
+        """The CoNLL-U columns of the multiword tokens (`2-3 don't`) the rules find over a sentence
+        split from `text`; None without rules, text or any multiword token."""
+        groups = self.rules.multiword_tokens(text, words) if self.rules is not None and text else []
+        return multiword_columns(words, groups) if groups else None

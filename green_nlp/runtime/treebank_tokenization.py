@@ -89,8 +89,6 @@ class TokenizationRules:
 
     def chunk(self, tokens: Sequence[str]) -> list[str]:
         """The words of one chunk: `tokens` are spaCy's tokens of a text with no whitespace inside."""
-        if len(tokens) == 1 and tokens[0] not in self.split:  # most chunks: one word, nothing to do
-            return list(tokens)
         pieces: list[str] = []
         for token in tokens:
             pieces.extend(self.split.get(token, (token,)))
