@@ -10,7 +10,7 @@ lemma edit script (applied to the word here, `lemma_rules`), UFeats string and X
 """
 
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import islice
+from itertools import islice, repeat
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -19,7 +19,7 @@ import numpy as np
 from green_nlp.runtime.errors import InputError, InputFailure, InputKindError, InputTypeError
 from green_nlp.runtime.input_checks import check_sentence_length, check_text, check_tokens
 from green_nlp.runtime.lemma_lexicon import from_folder
-from green_nlp.runtime.lemma_rules import apply_rules
+from green_nlp.runtime.lemma_rules import apply_rule
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, split_windows, windows
 from green_nlp.runtime.parser_decoding import ROOT_RELATION, decode_sentence
 from green_nlp.runtime.parser_inputs import ParserInputs
@@ -29,6 +29,8 @@ from green_nlp.runtime.treebank_tokenization import from_folder as tokenization_
 
 # the optional heads' output names in a folder's metadata, in graph order, and the record key each fills
 EXTRA_OUTPUTS = {"lemma_rules": "lemmas", "feats": "feats", "xpos": "xpos"}
+
+LEMMA_CACHE_SIZE = 100_000  # (form, UPOS, script) -> lemma entries kept (a few MB at most)
 
 # one sentence to parse: (words, UPOS tags or None, sentence text or None)
 Sentence = tuple[list[str], Optional[list[str]], Optional[str]]
@@ -61,6 +63,7 @@ class ParserRuntime:
         ]
         self._outputs += [outputs[field] for field, _ in self._extra]
         self.lemma_lexicon = from_folder(self.folder, meta)  # (form, UPOS) -> lemma, before the scripts
+        self._lemma_cache: dict[tuple[str, Optional[str], str], str] = {}
         self.deprels: list[str] = meta["labels"]["deprel"]
         has_root = ROOT_RELATION in self.deprels and len(self.deprels) > 1
         self._root_label: Optional[int] = self.deprels.index(ROOT_RELATION) if has_root else None
@@ -265,13 +268,29 @@ class ParserRuntime:
         for (field, labels), row in zip(self._extra, tags):
             values = [labels[t] for t in row[:n].tolist()]
             if field == "lemma_rules":
-                sentence.lemmas = apply_rules(sentence.words, values)
-                if self.lemma_lexicon is not None:
-                    sentence.lemmas = self.lemma_lexicon.apply(sentence.words, sentence.upos, sentence.lemmas)
+                sentence.lemmas = self._lemmas(sentence.words, sentence.upos, values)
             elif field == "feats":
                 sentence.feats = values
             else:
                 sentence.xpos = values
+
+    def _lemmas(self, words: list[str], upos: Optional[list[str]], rules: list[str]) -> list[str]:
+        """One lemma per word: the folder's dictionary entry for (form, UPOS) where it has one, else the
+        word's edit script applied. Memoized per (form, UPOS, script): most words of a text repeat, and
+        applying each script afresh was most of the heads' cost after the model itself."""
+        cache = self._lemma_cache
+        if len(cache) > LEMMA_CACHE_SIZE:
+            cache.clear()
+        tags: Iterable[Optional[str]] = upos if upos is not None and self.lemma_lexicon is not None else repeat(None)
+        lemmas = []
+        for key in zip(words, tags, rules):
+            lemma = cache.get(key)
+            if lemma is None:
+                form, tag, rule = key
+                found = self.lemma_lexicon.lookup(form, tag) if tag is not None else None  # type: ignore[union-attr]
+                lemma = cache[key] = found if found is not None else apply_rule(form, rule)
+            lemmas.append(lemma)
+        return lemmas
 
     def _label_scores(self, dep: np.ndarray, head: np.ndarray) -> np.ndarray:
         """The label biaffine for aligned (dependent, head) pairs: (k, d), (k, d) -> (k, labels)."""

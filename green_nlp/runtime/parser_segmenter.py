@@ -53,6 +53,7 @@ class TextSegmenter:
         return sentences
 
     def _words(self, tokens: Any) -> list[str]:
+        """The words of a spaCy Doc or Span: its non-space tokens, brought to the rules' conventions."""
         if self.rules is None:
             return [token.text for token in tokens if not token.is_space]
         return self.rules.words([(token.text, bool(token.whitespace_)) for token in tokens])

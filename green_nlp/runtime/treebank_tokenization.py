@@ -82,6 +82,17 @@ class TokenizationRules:
         self.merge_headed = frozenset(merge_headed)
         self.multiword_suffixes = frozenset(multiword_suffixes)
         self.multiword_strings = frozenset(multiword_strings)
+        # how a merge can begin, from its first two tokens: a prefix of a merged text, a shape rule's
+        # first two shapes, a headed rule's head and next shape; most pairs of tokens are none of these
+        self._merge_prefixes = frozenset(s[:k] for s in self.merge_strings for k in range(2, len(s) + 1))
+        self._shape_pairs = frozenset(tuple(key.split(" ")[:2]) for key in self.merge_shapes)
+        self._headed_pairs = frozenset(
+            (head, shapes.split(" ", 1)[0]) for head, _, shapes in (key.partition("|") for key in self.merge_headed)
+        )
+        # the most tokens a shape rule covers: longer spans need no shape key
+        self._longest_shape = max((key.count(" ") + 1 for key in self.merge_shapes | self.merge_headed), default=0)
+        # what a word must be to start a multiword string: a proper prefix of one
+        self._string_prefixes = frozenset(s[:k] for s in self.multiword_strings for k in range(1, len(s)))
 
     def __len__(self) -> int:
         kinds = (self.split, self.merge_runs, self.merge_strings, self.merge_shapes, self.merge_headed)
@@ -96,9 +107,10 @@ class TokenizationRules:
         if len(pieces) < 2 or not (self.merge_strings or self.merge_shapes or self.merge_headed):
             return pieces
         words: list[str] = []
+        shapes = [token_shape(piece) for piece in pieces]  # once per chunk, not once per span tried
         start = 0
         while start < len(pieces):
-            end = self._longest_merge(pieces, start)
+            end = self._longest_merge(pieces, shapes, start) if self._may_merge(pieces, shapes, start) else start + 1
             words.append("".join(pieces[start:end]))
             start = end
         return words
@@ -118,13 +130,30 @@ class TokenizationRules:
                 merged.append(piece)
         return merged
 
-    def _longest_merge(self, pieces: Sequence[str], start: int) -> int:
+    def _may_merge(self, pieces: Sequence[str], shapes: Sequence[str], start: int) -> bool:
+        """Whether any merge could begin at `start`, from its first two pieces (a cheap test before
+        `_longest_merge` tries every length)."""
+        if start + 1 >= len(pieces):
+            return False
+        first, second = pieces[start], shapes[start + 1]
+        return (
+            first + pieces[start + 1] in self._merge_prefixes
+            or (shapes[start], second) in self._shape_pairs
+            or (first.lower(), second) in self._headed_pairs
+        )
+
+    def _longest_merge(self, pieces: Sequence[str], shapes: Sequence[str], start: int) -> int:
+        """The end of the longest merge starting at `start` (`start + 1`: none); `shapes` are the
+        pieces' `token_shape`s."""
         for end in range(min(len(pieces), start + MAX_MERGE), start + 1, -1):
-            span = pieces[start:end]
+            if "".join(pieces[start:end]) in self.merge_strings:
+                return end
+            if end - start > self._longest_shape:
+                continue
+            tail = " ".join(shapes[start + 1 : end])
             if (
-                "".join(span) in self.merge_strings
-                or shape_key(span) in self.merge_shapes
-                or headed_shape_key(span) in self.merge_headed
+                shapes[start] + " " + tail in self.merge_shapes
+                or pieces[start].lower() + "|" + tail in self.merge_headed
             ):
                 return end
         return start + 1
@@ -135,15 +164,17 @@ class TokenizationRules:
         chunk: list[str] = []
         split = self.split
         for text, spaced in tokens:
-            blank = text.isspace() or not text
-            if not blank:
-                chunk.append(text)
-            if spaced or blank:
-                if len(chunk) == 1 and chunk[0] not in split:  # a word alone between spaces: kept
-                    words.append(chunk[0])
-                elif chunk:
+            if not text or text.isspace():  # a whitespace token ends a chunk
+                if chunk:
                     words.extend(self.chunk(chunk))
-                chunk = []
+                    chunk = []
+            elif spaced and not chunk and text not in split:  # most tokens: a word alone between spaces
+                words.append(text)
+            else:
+                chunk.append(text)
+                if spaced:
+                    words.extend(self.chunk(chunk))
+                    chunk = []
         if chunk:
             words.extend(self.chunk(chunk))
         return words
@@ -160,7 +191,15 @@ class TokenizationRules:
         if not (self.multiword_suffixes or self.multiword_strings) or len(words) < 2:
             return []
         lowered = [word.lower() for word in words]
-        candidates = [i for i in range(len(words) - 1) if self._may_start(lowered, i)]
+        suffixes, strings, prefixes = self.multiword_suffixes, self.multiword_strings, self._string_prefixes
+        # one comprehension, no call per word (that was most of this method's time): a suffix word next,
+        # or this word and the next one or two spelling a multiword string
+        candidates = [
+            i
+            for i, (first, second, third) in enumerate(zip(lowered, lowered[1:], lowered[2:] + [""]))
+            if second in suffixes
+            or (first in prefixes and ((pair := first + second) in strings or (third and pair + third in strings)))
+        ]
         if not candidates:  # most sentences: no need to find where the words are
             return []
         ends, starts, position = [], [], 0
@@ -183,12 +222,6 @@ class TokenizationRules:
                     taken = last
                     break
         return found
-
-    def _may_start(self, lowered: Sequence[str], i: int) -> bool:
-        """Whether a multiword token could start at word i, from the words alone."""
-        if lowered[i + 1] in self.multiword_suffixes or lowered[i] + lowered[i + 1] in self.multiword_strings:
-            return True
-        return i + 2 < len(lowered) and lowered[i] + lowered[i + 1] + lowered[i + 2] in self.multiword_strings
 
     def to_json(self, source: str, figures: Optional[dict[str, Any]] = None) -> dict[str, Any]:
         return {
