@@ -140,6 +140,29 @@ def read_lines(path: Path, start: int = 0, end: Optional[int] = None) -> Iterato
             yield number, raw
 
 
+class _NoBar:
+    """What `progress_bar` gives when no bar is shown: `update` does nothing."""
+
+    def __enter__(self) -> "_NoBar":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, count: int = 1) -> None:
+        return None
+
+
+def progress_bar(show: bool, **options: Any) -> Any:
+    """A tqdm bar over the lines, or a no-op one: tqdm (a dependency of spaCy and of AllenNLP alike)
+    costs ~40 ms to import, a tenth of `green-nlp classify`'s start, for runs that show no bar."""
+    if not show:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(**options)
+
+
 def decode_line(raw: bytes) -> tuple[Optional[str], Optional[str]]:
     """(text, None), or (None, why) for bytes that are not UTF-8 or hold a NUL."""
     try:
@@ -235,8 +258,6 @@ class LineStreamer(Generic[Inputs, Result]):
         progress: bool = True,
         errors: Optional[IO[str]] = None,
     ) -> StreamReport:
-        from tqdm import tqdm  # a dependency of spaCy and of AllenNLP alike
-
         # counting reads the whole input once more: only for shards and the progress bar (not stdin)
         start, end = 0, None
         if shard != (0, 1) or (progress and Path(input_path) != STDIN):
@@ -245,7 +266,7 @@ class LineStreamer(Generic[Inputs, Result]):
         batch: list[Entry] = []
         readable = 0
         desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
-        with tqdm(total=None if end is None else end - start, unit="lines", disable=not progress, desc=desc) as bar:
+        with progress_bar(progress, total=None if end is None else end - start, unit="lines", desc=desc) as bar:
             for number, raw in read_lines(input_path, start, end):
                 bar.update(1)
                 entry = self.read_entry(number, raw)

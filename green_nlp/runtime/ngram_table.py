@@ -16,7 +16,7 @@ and looked up together in an open-addressing table laid out so that every key si
 
 from collections.abc import Sequence
 from itertools import repeat
-from typing import Optional
+from typing import Optional, Union
 
 import numpy
 
@@ -41,10 +41,8 @@ class NgramTable:
         # numpy's int64 keys hold every n-gram a batch can form only while base^max_n fits
         self.packs = self.base**self.max_n <= _INT64_MAX
         keys = self._keys(digits, lengths)
-        ids = numpy.arange(first_id, first_id + len(ngrams), dtype=numpy.int64)
-        # one text (`text_ids`): plain Python beats numpy's fixed cost per call
-        self._ids = dict(zip(keys, ids.tolist()))
-        if len(self._ids) != len(keys):
+        self._first_id = first_id
+        if self._has_duplicates(keys):
             seen: set[int] = set()
             for ngram, key in zip(ngrams, keys):
                 if key in seen:
@@ -55,11 +53,37 @@ class NgramTable:
             if boundary_token in words:
                 raise ValueError(f"the boundary token {boundary_token!r} is a vocabulary word")
             self._digits[boundary_token] = self.boundary
-        if self.packs:
-            self._build_arrays(numpy.asarray(keys, dtype=numpy.int64), ids, lengths)
+        # Each lookup structure is built on its first use: a run that only classifies a few texts at a
+        # time never needs the arrays, one of whole batches rarely the dict, and each costs ~30-50 ms
+        # of a start that is ~0.45 s in all.
+        self._all_keys, self._lengths = keys, lengths
+        self._ids_dict: Optional[dict[int, int]] = None
+        self._arrays_built = False
 
-    def _keys(self, digits: numpy.ndarray, lengths: numpy.ndarray) -> list[int]:
-        """Each n-gram's integer, in numpy when it fits in int64, else as Python integers."""
+    @property
+    def _ids(self) -> dict[int, int]:
+        """key -> id, for one text (`text_ids`): plain Python beats numpy's fixed cost per call."""
+        if self._ids_dict is None:
+            keys = self._all_keys
+            listed = keys.tolist() if isinstance(keys, numpy.ndarray) else keys
+            self._ids_dict = dict(zip(listed, range(self._first_id, self._first_id + len(listed))))
+        return self._ids_dict
+
+    def _arrays(self) -> None:
+        if not self._arrays_built:
+            ids = numpy.arange(self._first_id, self._first_id + len(self._all_keys), dtype=numpy.int64)
+            self._build_arrays(numpy.asarray(self._all_keys, dtype=numpy.int64), ids, self._lengths)
+            self._arrays_built = True
+
+    @staticmethod
+    def _has_duplicates(keys: Union[numpy.ndarray, list[int]]) -> bool:
+        if isinstance(keys, numpy.ndarray):  # a sort: a set of 200,000 Python ints costs twice as much
+            ordered = numpy.sort(keys)
+            return bool((ordered[1:] == ordered[:-1]).any())
+        return len(set(keys)) != len(keys)
+
+    def _keys(self, digits: numpy.ndarray, lengths: numpy.ndarray) -> Union[numpy.ndarray, list[int]]:
+        """Each n-gram's integer: an int64 array when it fits, else a list of Python integers."""
         starts = numpy.cumsum(lengths) - lengths
         if not self.packs:
             keys = []
@@ -70,11 +94,11 @@ class NgramTable:
                 keys.append(key)
             return keys
         if not len(lengths):
-            return []
+            return numpy.zeros(0, dtype=numpy.int64)
         # each digit's power of the base: n-gram length - 1 - its place in the n-gram
         place = numpy.arange(len(digits)) - numpy.repeat(starts, lengths)
         powers = numpy.repeat(lengths, lengths) - 1 - place
-        return numpy.add.reduceat(digits * self.base**powers, starts).tolist()
+        return numpy.add.reduceat(digits * self.base**powers, starts)
 
     def _build_arrays(self, keys: numpy.ndarray, ids: numpy.ndarray, lengths: numpy.ndarray) -> None:
         """1-gram ids by word digit, and the table of longer n-grams: linear probing without
@@ -109,6 +133,7 @@ class NgramTable:
     ) -> tuple[numpy.ndarray, numpy.ndarray]:
         """(vocabulary id, text) of every vocabulary n-gram of length in [low, high] in `digits`
         (`word_digits` of a batch), all 1-grams first, then all 2-grams, ...; needs `packs`."""
+        self._arrays()
         top = min(high, self.max_n)
         found, texts, keys = [], [], digits
         if low == 1 and top >= 1:  # 1-gram keys are digits: their ids come from an array

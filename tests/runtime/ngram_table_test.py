@@ -74,6 +74,7 @@ def test_duplicates_and_a_boundary_word_are_refused():
 def test_every_key_lies_within_the_window_of_its_home_slot():
     vocabulary, _ = random_case(7, words=300, count=5000)
     table = NgramTable(vocabulary)
+    table._arrays()  # built on first use
     stored = np.flatnonzero(table._table_keys >= 0)
     home = table._home(table._table_keys[stored])
     assert ((stored - home >= 0) & (stored - home < len(table._window))).all()
