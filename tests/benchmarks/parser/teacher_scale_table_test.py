@@ -248,3 +248,34 @@ def test_longer_runs_are_rows_of_their_own_compared_among_themselves(tmp_path):
         "D-20 soft 49k: test LAS +1.50 vs B-20 (aim +1.5), +0.50 vs self-training (hard, 49k) (aim > 0)",
         "D-20 soft 49k, 20 epochs: test LAS +0.25 vs self-training (hard, 49k), 20 epochs (aim > 0)",
     ]
+
+
+def test_seed_copies_of_longer_runs_are_found_and_compared_as_means(tmp_path):
+    runs = [*table.STUDENTS.values(), "silver_d20_large_e20", "silver_d20_large_seed2_e20", "silver_d20_large_seed2"]
+    for run in [*runs, "silver_st20_large_e20", "silver_st20_large_seed2_e20", "silver_d20_large_seedx_e20"]:
+        (tmp_path / run).mkdir()
+        (tmp_path / run / "model.tar.gz").write_bytes(b"")
+    archives = table.default_archives(tmp_path)
+    assert list(archives)[-4:] == [
+        "D-20 soft 49k",
+        "D-20 soft 49k, seed 2",
+        "D-20 soft 49k, 20 epochs",
+        "D-20 soft 49k, 20 epochs, seed 2",
+    ]
+    assert archives["D-20 soft 49k, 20 epochs, seed 2"] == tmp_path / "silver_d20_large_seed2_e20" / "model.tar.gz"
+    assert "self-training (hard, 49k), 20 epochs, seed 2" in archives and len(archives) == 9
+    rows = table.ordered(
+        None,
+        {
+            "self-training (hard, 49k), 20 epochs": row(test_las=84.0),
+            "self-training (hard, 49k), 20 epochs, seed 2": row(test_las=85.0),
+            "D-20 soft 49k, 20 epochs": row(test_las=85.0),
+            "D-20 soft 49k, 20 epochs, seed 2": row(test_las=85.5),
+        },
+        row(),
+    )
+    assert "D-20 soft 49k, 20 epochs, mean of 2 seeds" in rows
+    assert table.comparisons(rows, None) == [
+        "D-20 soft 49k, 20 epochs, mean of 2 seeds: test LAS +0.75 vs self-training (hard, 49k), 20 epochs, "
+        "mean of 2 seeds (aim > 0)"
+    ]

@@ -47,3 +47,16 @@ def test_peer_ratios_divide_green_nlps_rate_by_the_peers():
         "parse vs spaCy en_core_web_sm": 1.5,
     }
     assert peer_ratios(rows, {}, {}) == {}
+
+
+def test_whole_process_cpu_seconds_count_the_child_and_conllu_words_skip_ranges(tmp_path):
+    import sys
+
+    from benchmarks.runtime.time_budget import child_cpu_seconds, conllu_words
+
+    busy = child_cpu_seconds([sys.executable, "-c", "sum(i * i for i in range(3_000_000))"])
+    idle = child_cpu_seconds([sys.executable, "-c", "pass"])
+    assert busy > idle > 0
+    conllu = tmp_path / "x.conllu"
+    conllu.write_text("# text = don't go\n1-2\tdon't\n1\tdo\n2\tn't\n3\tgo\n3.1\tx\n\n1\tok\n\n", encoding="utf-8")
+    assert conllu_words(conllu) == 4
