@@ -40,8 +40,10 @@ TITLES = {
     "tagger_runtime_speed": "The LD-Net tagger: AllenNLP predictor vs the ONNX runtime "
     "(`python -m benchmarks.runtime.tagger`)",
     "serve_load": "HTTP serving under load, with and without micro-batching (`python -m benchmarks.serve.load`)",
-    "time_budget": "Where the time goes: per-stage budget of the shipped models, beside fastText "
-    "(`python -m benchmarks.runtime.time_budget`)",
+    "time_budget": "Where the time goes: per-stage budget of the shipped models, beside fastText and spaCy, "
+    "whole processes and cold starts (`python -m benchmarks.runtime.time_budget --runtime-venv VENV`)",
+    "parser_release_speed": "The shipped parser across releases, each with its own runtime "
+    "(`python -m benchmarks.parser.release_speed`)",
     "ray_scaling": "Bulk prediction and teacher labeling on Ray (`python -m benchmarks.serve.ray_scaling`)",
     "gpu/parser_distillation": "Parser distillation on a GPU "
     "(`python -m benchmarks.parser.distillation --devices gpu`, "
@@ -61,6 +63,7 @@ ORDER = HEADLINE + [
     "pretrained_en_ewt_parser",
     "shipped_parser_conll18",
     "parser_teacher_scale_table",
+    "parser_release_speed",
     "pretrained_en_sst2_sentiment",
     "dan_runtime_speed",
     "time_budget",
