@@ -86,11 +86,19 @@ class TokenizationRules:
         # first two shapes, a headed rule's head and next shape; most pairs of tokens are none of these
         self._merge_prefixes = frozenset(s[:k] for s in self.merge_strings for k in range(2, len(s) + 1))
         self._shape_pairs = frozenset(tuple(key.split(" ")[:2]) for key in self.merge_shapes)
+        # (a head may itself hold "|", as may a shape: every "|" of a key is taken as the boundary once)
         self._headed_pairs = frozenset(
-            (head, shapes.split(" ", 1)[0]) for head, _, shapes in (key.partition("|") for key in self.merge_headed)
+            (key[:bar], key[bar + 1 :].split(" ", 1)[0])
+            for key in self.merge_headed
+            for bar in range(len(key))
+            if key[bar] == "|"
         )
-        # the most tokens a shape rule covers: longer spans need no shape key
-        self._longest_shape = max((key.count(" ") + 1 for key in self.merge_shapes | self.merge_headed), default=0)
+        # the most tokens a shape rule covers (a headed key: its head, then one shape per token after
+        # it): longer spans need no shape key
+        self._longest_shape = max(
+            [key.count(" ") + 1 for key in self.merge_shapes] + [key.count(" ") + 2 for key in self.merge_headed],
+            default=0,
+        )
         # what a word must be to start a multiword string: a proper prefix of one
         self._string_prefixes = frozenset(s[:k] for s in self.multiword_strings for k in range(1, len(s)))
 

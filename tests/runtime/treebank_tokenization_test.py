@@ -38,6 +38,14 @@ def test_each_rule_kind_applies_in_order_and_the_longest_merge_wins():
     assert rules.chunk(["long", "-", "term"]) == ["long", "-", "term"]
 
 
+def test_a_headed_rule_alone_merges_its_whole_span_even_with_a_bar_in_its_head():
+    # a headed key names one more token than its spaces: head, then a shape per token after it
+    assert TokenizationRules(merge_headed=["non|- a"]).chunk(["non", "-", "Microsoft"]) == ["non-Microsoft"]
+    # the head "a|b" holds the key's own separator
+    assert TokenizationRules(merge_headed=["a|b|- a"]).chunk(["a|b", "-", "c", "."]) == ["a|b-c", "."]
+    assert TokenizationRules(merge_shapes=["| a"]).chunk(["|", "x"]) == ["|x"]
+
+
 def test_merges_stay_inside_whitespace_free_chunks():
     rules = TokenizationRules(merge_runs=["!"], merge_strings=["e-mail"])
     # (text, whitespace after): "e- mail !! !" and a whitespace token
