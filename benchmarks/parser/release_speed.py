@@ -29,7 +29,7 @@ from typing import Any
 
 from benchmarks.common import REPO, RESULTS, write_results
 from benchmarks.parser.teacher_scale_table import PREVIOUS_RELEASE
-from green_nlp.settings import data_path
+from benchmarks.parser.ud_heads_weights import read_gold
 
 NAME = "parser_release_speed"
 SHIPPED = "en-ewt-parser"
@@ -84,24 +84,11 @@ def run_worker(root: Path, folder: Path, texts: Path, words: Path) -> dict[str, 
 
 
 def ewt_test() -> tuple[list[str], list[list[str]]]:
-    """EWT test's sentence texts and gold words (multiword-token lines and empty nodes skipped)."""
-    path = Path(data_path("ud", "UD_English-EWT", "en_ewt-ud-test.conllu"))
-    if not path.is_file():
-        raise SystemExit(f"{path} not found (set GREEN_NLP_DATA to the data folder holding ud/UD_English-EWT/)")
-    texts, sentences, words = [], [], []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("# text = "):
-            texts.append(line[len("# text = ") :])
-        elif line and not line.startswith("#"):
-            token_id = line.split("\t", 1)[0]
-            if token_id.isdigit():
-                words.append(line.split("\t")[1])
-        elif not line and words:
-            sentences.append(words)
-            words = []
-    if words:
-        sentences.append(words)
-    return texts, sentences
+    """EWT test's sentence texts and gold words (conllu's reading; multiword-token ranges and empty
+    nodes, whose ids are not integers, skipped), as the teacher-scale table takes them."""
+    gold = read_gold("test")[1]
+    texts = [sentence.metadata["text"] for sentence in gold]
+    return texts, [[token["form"] for token in sentence if isinstance(token["id"], int)] for sentence in gold]
 
 
 def main() -> None:

@@ -65,12 +65,21 @@ def sentence_to_conllu(sentence: dict[str, Any]) -> str:
     return with_multiword_tokens(block, sentence.get("multiword_tokens"))
 
 
-def _plain_block(comments: dict[str, Any], *columns: Sequence[Any]) -> Optional[str]:
+def _plain_block(
+    comments: dict[str, Any],
+    words: Sequence[Any],
+    lemmas: Sequence[Any],
+    upos: Sequence[Any],
+    xpos: Sequence[Any],
+    feats: Sequence[Any],
+    heads: Sequence[Any],
+    deprels: Sequence[Any],
+    misc: Sequence[Any],
+) -> Optional[str]:
     """The text `conllu`'s serializer writes for these columns (ID and DEPS added), when every value
     is None, a string or an int; else None. Why our own: building a conllu Token per word and
     serializing it field by field was 8 % of `green-nlp parse`; for plain values the format is a tab
-    join, `_` for None, and conllu's tests of this path pin the two to the same bytes."""
-    words, lemmas, upos, xpos, feats, heads, deprels, misc = columns
+    join, `_` for None, and tests/runtime/conllu_output_test.py pins the two to the same bytes."""
     if not all(type(head) is int for head in heads):
         return None
     texts = []
@@ -79,12 +88,12 @@ def _plain_block(comments: dict[str, Any], *columns: Sequence[Any]) -> Optional[
         if not all(type(value) is str for value in shown):
             return None
         texts.append(shown)
-    words, lemmas, upos, xpos, feats, deprels, misc = texts
+    forms, lemma_texts, tags, xtags, feat_texts, relations, extras = texts
     lines = [f"# {key} = {value}" if value else f"# {key}" for key, value in comments.items()]
     lines += [
         f"{i}\t{form}\t{lemma}\t{tag}\t{xtag}\t{feat}\t{head}\t{deprel}\t_\t{extra}"
         for i, form, lemma, tag, xtag, feat, head, deprel, extra in zip(
-            range(1, len(words) + 1), words, lemmas, upos, xpos, feats, heads, deprels, misc
+            range(1, len(forms) + 1), forms, lemma_texts, tags, xtags, feat_texts, heads, relations, extras
         )
     ]
     return "\n".join(lines) + "\n\n"
