@@ -50,7 +50,8 @@ class ParserGraph(nn.Module):
     Same arithmetic as `BiaffineDependencyParser.score` in eval mode, with two trace-friendly
     changes: the BiLSTM runs on a packed sequence directly (allennlp's wrapper has Python branches
     on the batch that tracing would freeze), and the self-loop mask comes from comparing positions
-    (onnxruntime has no boolean EyeLike).
+    (onnxruntime has no boolean EyeLike). The character encoder reads one row per distinct word of
+    the batch and each place gathers its word's vector (the same vector, computed once).
     """
 
     def __init__(self, model: BiaffineDependencyParser, word_key: str, char_key: Optional[str]) -> None:
@@ -61,14 +62,15 @@ class ParserGraph(nn.Module):
         self.lstm = internals.wrapped_lstm(model.encoder)
 
     def forward(
-        self, word_ids: torch.Tensor, char_ids: Optional[torch.Tensor] = None, upos_ids: Optional[torch.Tensor] = None
+        self,
+        word_ids: torch.Tensor,
+        char_ids: Optional[torch.Tensor] = None,
+        upos_ids: Optional[torch.Tensor] = None,
+        char_index: Optional[torch.Tensor] = None,
     ) -> tuple[torch.Tensor, ...]:
         model = self.model
-        words: dict[str, dict[str, Any]] = {self.word_key: {"tokens": word_ids}}
-        if self.char_key is not None:
-            words[self.char_key] = {"token_characters": char_ids}
         # (batch, n, embed_dim)
-        embedded = model.text_field_embedder(words)
+        embedded = self._embed(word_ids, char_ids, char_index)
         if model.upos_embedding is not None:
             embedded = torch.cat([embedded, model.upos_embedding(upos_ids)], dim=-1)
         batch_size = embedded.size(0)
@@ -101,6 +103,22 @@ class ParserGraph(nn.Module):
         for head in model.extra_heads.values():  # in EXTRA_HEADS order (see `_extra_heads`)
             outputs += (head(encoded[:, 1:]).argmax(-1),)
         return outputs
+
+    def _embed(
+        self, word_ids: torch.Tensor, char_ids: Optional[torch.Tensor], char_index: Optional[torch.Tensor]
+    ) -> torch.Tensor:
+        """The text field embedder's output, its embedders concatenated in its (sorted) key order; the
+        character encoder runs once per distinct word (`char_ids`: (rows, characters)) and each
+        place takes its word's row through `char_index` (see `runtime.parser_inputs`)."""
+        pieces = []
+        for key, embedder in sorted(internals.token_embedders(self.model.text_field_embedder).items()):
+            if key == self.char_key:
+                assert char_ids is not None and char_index is not None
+                vectors = embedder(char_ids.unsqueeze(0)).squeeze(0)  # (rows, char_dim)
+                pieces.append(vectors[char_index])
+            else:
+                pieces.append(embedder(word_ids))
+        return torch.cat(pieces, dim=-1)
 
 
 def _extra_heads(model: BiaffineDependencyParser) -> list[tuple[str, str, str]]:
@@ -205,6 +223,7 @@ def _char_input(vocab: Vocabulary, indexer: TokenIndexer, key: str, model: Biaff
     assert isinstance(cnn, CnnEncoder)  # `_embedder_keys` admits only a 'cnn' character encoder
     return {
         "input": "char_ids",
+        "index_input": "char_index",  # one row per distinct word of a batch (`runtime.parser_inputs`)
         "namespace": settings.namespace,
         "lowercase": settings.lowercase,
         "min_padding_length": max(settings.min_padding_length, internals.widest_kernel(cnn)),
@@ -263,13 +282,16 @@ def _example_inputs(meta: dict[str, Any]) -> dict[str, torch.Tensor]:
     word_ids = torch.tensor([[2, 2, 2, 0, 0], [2, 2, 2, 2, 2]])
     example = {"word_ids": word_ids}
     if "characters" in meta["inputs"]:
+        # distinct words: row 0 the padding word, row 1 two characters, row 2 the full width
         width = meta["inputs"]["characters"]["min_padding_length"] + 2
-        chars = torch.zeros(2, 5, width, dtype=torch.long)
-        chars[word_ids != 0, :2] = 2
-        chars[1, 4, :] = 2
+        chars = torch.zeros(3, width, dtype=torch.long)
+        chars[1, :2] = 2
+        chars[2, :] = 2
         example["char_ids"] = chars
     if "upos" in meta["inputs"]:
         example["upos_ids"] = (word_ids != 0).long() * 2
+    if "characters" in meta["inputs"]:
+        example["char_index"] = torch.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 1, 2]])
     return example
 
 
@@ -286,7 +308,8 @@ def export_onnx(model: BiaffineDependencyParser, meta: dict[str, Any], path: Pat
     axes: dict[str, dict[int, str]] = {
         "word_ids": {0: "batch", 1: "words"},
         "upos_ids": {0: "batch", 1: "words"},
-        "char_ids": {0: "batch", 1: "words", 2: "characters"},
+        "char_ids": {0: "rows", 1: "characters"},
+        "char_index": {0: "batch", 1: "words"},
         "arc_scores": {0: "batch", 1: "positions", 2: "positions"},
         "greedy_labels": {0: "batch", 1: "positions"},
         "label_dep": {0: "batch", 1: "positions"},
@@ -295,7 +318,7 @@ def export_onnx(model: BiaffineDependencyParser, meta: dict[str, Any], path: Pat
         **{output: {0: "batch", 1: "words"} for _, _, output in _extra_heads(model)},
     }
     # Positional in `ParserGraph.forward`'s order; a missing input is None and not a graph input.
-    args = (example["word_ids"], example.get("char_ids"), example.get("upos_ids"))
+    args = (example["word_ids"], example.get("char_ids"), example.get("upos_ids"), example.get("char_index"))
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")  # the TorchScript exporter announces its deprecation
         torch.onnx.export(

@@ -4,6 +4,14 @@ Word ids follow the archive's `single_id` indexer (lower-cased when it lower-cas
 get the vocabulary's OOV id), character ids its `characters` indexer (padded to at least its
 `min_padding_length` and the widest convolution), UPOS ids the `upos` namespace. 0 is padding
 everywhere, as in AllenNLP.
+
+Characters come in one of two layouts, as the folder's metadata says:
+- one row per word place, `(batch, words, characters)` (folders exported before the unique layout);
+- one row per distinct word of the batch, `(rows, characters)` with row 0 the padding word, and a
+  `(batch, words)` index of each place's row (`index_input`). The character CNN then runs once per
+  distinct word, not once per place (a batch repeats its function words and punctuation many
+  times). Each row is padded to the same width as in the per-place layout, so each word's vector
+  is the same.
 """
 
 from collections.abc import Sequence
@@ -39,6 +47,7 @@ class ParserInputs:
         chars = inputs.get("characters")
         self.chars = Vocab(chars) if chars else None
         self.char_input = chars["input"] if chars else None
+        self.char_index_input: Optional[str] = chars.get("index_input") if chars else None
         self.min_chars = int(chars["min_padding_length"]) if chars else 0
         self._word_chars: dict[str, list[Any]] = {}  # word -> its character ids, the words seen lately
         upos = inputs.get("upos")
@@ -58,7 +67,9 @@ class ParserInputs:
         for b, words in enumerate(sentences):
             word_ids[b, : len(words)] = [self.words(word) for word in words]
         feed = {self.word_input: word_ids}
-        if self.chars is not None:
+        if self.chars is not None and self.char_index_input is not None:
+            feed[self.char_input], feed[self.char_index_input] = self._unique_char_ids(sentences, longest)
+        elif self.chars is not None:
             feed[self.char_input] = self._char_ids(sentences, longest)
         if self.upos is not None:
             upos_ids = np.zeros((batch, longest), dtype=np.int64)
@@ -96,3 +107,16 @@ class ParserInputs:
             for i, word in enumerate(words):
                 char_ids[b, i, : len(word)] = word
         return char_ids
+
+    def _unique_char_ids(self, sentences: Sequence[Sequence[str]], longest: int) -> tuple[np.ndarray, np.ndarray]:
+        """(character ids of each distinct word, row 0 the padding word; each place's row)."""
+        rows: dict[str, int] = {"": 0}  # "" never is a word (the checks refuse it): the padding row
+        index = np.zeros((len(sentences), longest), dtype=np.int64)
+        for b, words in enumerate(sentences):
+            index[b, : len(words)] = [rows.setdefault(word, len(rows)) for word in words]
+        chars = [self._chars_of(word) for word in rows]
+        width = max([self.min_chars] + [len(word) for word in chars])
+        char_ids = np.zeros((len(chars), width), dtype=np.int64)
+        for row, word in enumerate(chars):
+            char_ids[row, : len(word)] = word
+        return char_ids, index

@@ -64,8 +64,9 @@ def test_onnx_graphs_have_dynamic_batch_and_length_and_opset_17(parser_folders):
     }
     assert inputs == {
         "word_ids": ["batch", "words"],
-        "char_ids": ["batch", "words", "characters"],
+        "char_ids": ["rows", "characters"],
         "upos_ids": ["batch", "words"],
+        "char_index": ["batch", "words"],
     }
 
 
