@@ -101,11 +101,17 @@ SHIPPED = {
                 "self-training (hard, 49k), 20 epochs", "silver_st20_large_e20", "1-best silver trees", distilled=True
             ),
             Student("D-20 soft 49k, 20 epochs", "silver_d20_large_e20", "soft silver (top-k)", distilled=True),
+            # 30 epochs, continued from the 20-epoch runs (silver_students.sh EPOCHS=30 CONTINUE_FROM=20)
+            Student("B-20, 30 epochs", "silver_b20_e30", "none (gold only)", distilled=False),
+            Student(
+                "self-training (hard, 49k), 30 epochs", "silver_st20_large_e30", "1-best silver trees", distilled=True
+            ),
+            Student("D-20 soft 49k, 30 epochs", "silver_d20_large_e30", "soft silver (top-k)", distilled=True),
         ),
         teacher_run="minilm_teacher",
         teacher_device="one NVIDIA H100 GPU (lent for the run)",
         silver_dir="silver",
-        student_hardware="CPU, one thread each (OMP_NUM_THREADS=1), two students side by side on 2 cores",
+        student_hardware="CPU, one thread each (OMP_NUM_THREADS=1), two or three students side by side on 2 cores",
         previous_release="7e9ab77a7e71cbd58456e670cddfc4aa90de786e",
         treebank="UD_English-EWT",
         prefix="en_ewt-ud-",
@@ -233,6 +239,25 @@ def training_hours(duration: str) -> float:
     return span.total_seconds() / 3600
 
 
+def run_training_hours(run: Path) -> float:
+    """Hours a run folder trained, across resumes: AllenNLP's `training_duration` starts again from 0
+    when `allennlp train -r` resumes (or a longer run continues a shorter one, scripts/silver_students.sh
+    CONTINUE_FROM), so the last epoch of each stretch is added up (an epoch cut short by the stop that
+    led to the resume is not counted: checkpoints are per finished epoch)."""
+    epochs = []
+    for path in run.glob("metrics_epoch_*.json"):
+        metrics = json.loads(path.read_text(encoding="utf-8"))
+        epochs.append((int(metrics["epoch"]), training_hours(metrics["training_duration"])))
+    if not epochs:
+        return training_hours(json.loads((run / "metrics.json").read_text(encoding="utf-8"))["training_duration"])
+    total = previous = 0.0
+    for _, hours in sorted(epochs):
+        if hours < previous:  # a new stretch began
+            total += previous
+        previous = hours
+    return total + previous
+
+
 def student_archives(model: ShippedParser, root: Path) -> dict[str, Path]:
     """The students' archives by label. A missing one stops the build: this recipe trains nothing."""
     archives = {student.label: root / student.run / "model.tar.gz" for student in model.students}
@@ -282,7 +307,7 @@ def measure_front(
             **silver_setting(archive.parent),
             "parameters": sum(p.numel() for p in load_archive(str(archive)).model.parameters()),
             "epochs": metrics["epoch"] + 1,
-            "training_hours": training_hours(metrics["training_duration"]),
+            "training_hours": run_training_hours(archive.parent),
             "allennlp_test": {key: metrics[key] for key in ("test_UAS", "test_LAS", "test_upos_accuracy")},
             "dev_int8": score_runtime(folders[label], "int8", dev, repeats=1),
             "test_int8": score_runtime(folders[label], "int8", test, repeats=1),
@@ -758,8 +783,9 @@ def write_card(model: ShippedParser, folder: Path, figures: dict[str, Any]) -> P
         "",
         "Students: one size (SIZE=20 of `training_configs/parser/ud_ewt_silver_student.jsonnet`: word vocabulary",
         "capped at 16,000, LEMMA / FEATS / XPOS heads at loss weight 0.3 trained on gold sentences only, the lemma",
-        "dictionary), the same number of updates (10 epochs of 600 batches; the rows marked 20 epochs twice that),",
-        "gold repeated to half of each batch where silver is read.",
+        "dictionary), the same number of updates (10 epochs of 600 batches; the rows marked 20 epochs twice that,",
+        "those marked 30 epochs three times, each continued from its 20-epoch run), gold repeated to half of each",
+        "batch where silver is read.",
         f"{baseline} reads gold only; self-training reads the teacher's 1-best silver trees as targets; D-20 learns",
         "the teacher's stored distributions on silver sentences. Runtime int8, one thread, batch 32, gold",
         f"tokens; tokens/s the best of {SPEED_PASSES + 1} passes taken in turn; training time from each run's",
@@ -781,6 +807,8 @@ def write_card(model: ShippedParser, folder: Path, figures: dict[str, Any]) -> P
         "CUDA_DEVICE=0 bash scripts/teacher_silver.sh        # GPU: teacher, its scores, the silver caches",
         "bash scripts/silver_students.sh                     # the four students",
         'EPOCHS=20 ONLY="silver_b20 silver_d20_large silver_st20_large" bash scripts/silver_students.sh  # 20 epochs',
+        'EPOCHS=30 CONTINUE_FROM=20 ONLY="silver_b20 silver_d20_large silver_st20_large" \\',
+        "  bash scripts/silver_students.sh                   # 30 epochs, from the 20-epoch runs",
         f"python scripts/build_pretrained.py {model.name}     # export, measure, choose on dev, this card",
         "```",
         "",

@@ -13,7 +13,15 @@ from tests.conftest import REPO_ROOT
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
 import pretrained_parser  # noqa: E402
 from pretrained_common import FOLDER_BUDGET_BYTES  # noqa: E402
-from pretrained_parser import SHIPPED, TIE_LAS, choose, student_archives, terms_lines, training_hours  # noqa: E402
+from pretrained_parser import (  # noqa: E402
+    SHIPPED,
+    TIE_LAS,
+    choose,
+    run_training_hours,
+    student_archives,
+    terms_lines,
+    training_hours,
+)
 
 
 def row(distilled: bool, parameters: int, dev_las: float, folder_bytes: int = 8_000_000) -> dict:
@@ -58,10 +66,10 @@ def test_a_student_over_the_budget_is_never_chosen():
         choose({"D-80": row(True, 9, 85.0, FOLDER_BUDGET_BYTES + 1)})
 
 
-def test_the_recipe_lists_seven_students_of_their_own_runs_with_a_gold_only_baseline_per_budget():
+def test_the_recipe_lists_ten_students_of_their_own_runs_with_a_gold_only_baseline_per_budget():
     students = SHIPPED["en-ewt-parser"].students
-    assert len(students) == 7  # the four of equal budget, then B-20, self-training and D-20 at twice the updates
-    assert [s.label for s in students if not s.distilled] == ["B-20", "B-20, 20 epochs"]
+    assert len(students) == 10  # the four of equal budget, then B-20, self-training and D-20 at 20 and 30 epochs
+    assert [s.label for s in students if not s.distilled] == ["B-20", "B-20, 20 epochs", "B-20, 30 epochs"]
     assert len({s.run for s in students}) == len(students)  # each its own run folder
 
 
@@ -152,3 +160,16 @@ def test_the_shipped_student_is_compared_with_the_gold_only_run_of_its_own_budge
     assert pretrained_parser.matching_baseline(front, "D-20") == "B-20"
     assert pretrained_parser.matching_baseline(front, "D-20, 20 epochs") == "B-20, 20 epochs"
     assert pretrained_parser.matching_baseline(front, "D-20, 30 epochs") == "B-20"  # none as long: the first
+
+
+def test_training_hours_add_up_the_stretches_of_a_resumed_run(tmp_path):
+    """`allennlp train -r` starts training_duration again from 0; each stretch's last epoch counts."""
+    durations = ["0:30:00", "1:00:00", "0:20:00", "0:40:00", "0:15:00"]  # resumed after epochs 1 and 3
+    for epoch, duration in enumerate(durations):
+        metrics = {"epoch": epoch, "training_duration": duration}
+        (tmp_path / f"metrics_epoch_{epoch}.json").write_text(json.dumps(metrics))
+    assert run_training_hours(tmp_path) == pytest.approx(1.0 + 40 / 60 + 15 / 60)
+    for path in tmp_path.glob("metrics_epoch_*.json"):
+        path.unlink()
+    (tmp_path / "metrics.json").write_text(json.dumps({"training_duration": "2:06:00"}))
+    assert run_training_hours(tmp_path) == pytest.approx(2.1)
