@@ -99,14 +99,9 @@ class ParserInputs:
         return ids
 
     def _char_ids(self, sentences: Sequence[Sequence[str]], longest: int) -> np.ndarray:
-        assert self.chars is not None
-        chars: list[list[list[Any]]] = [[self._chars_of(word) for word in words] for words in sentences]
-        width = max([self.min_chars] + [len(word) for words in chars for word in words])
-        char_ids = np.zeros((len(sentences), longest, width), dtype=np.int64)
-        for b, words in enumerate(chars):
-            for i, word in enumerate(words):
-                char_ids[b, i, : len(word)] = word
-        return char_ids
+        """The per-place layout: each place's row of the distinct-word layout."""
+        rows, index = self._unique_char_ids(sentences, longest)
+        return rows[index]
 
     def _unique_char_ids(self, sentences: Sequence[Sequence[str]], longest: int) -> tuple[np.ndarray, np.ndarray]:
         """(character ids of each distinct word, row 0 the padding word; each place's row)."""
