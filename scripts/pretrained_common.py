@@ -28,19 +28,42 @@ def allennlp_bin() -> str:
     return str(Path(sys.executable).parent / "allennlp")
 
 
+def wait_cpu_seconds(process: "subprocess.Popen[Any]") -> float:
+    """Wait for `process` and return the CPU seconds (user + system) it used. Why not wall time: the
+    recipes' runs share a loaded 2-core machine, where a one-thread run's wall time overstates its
+    CPU time by the share other jobs took."""
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime
+
+
+def add_cpu_seconds(ledger: Path, step: str, seconds: float, resumed: bool = True) -> None:
+    """Book `seconds` to `step` in a JSON ledger of CPU seconds per step: added to what the step
+    already spent when it `resumed`, else in place of it (the step was made again from nothing)."""
+    spent = json.loads(ledger.read_text(encoding="utf-8")) if ledger.exists() else {}
+    spent[step] = (spent.get(step, 0.0) if resumed else 0.0) + seconds
+    ledger.write_text(json.dumps(spent, indent=2) + "\n", encoding="utf-8")
+
+
 def train(
-    config: str, run_dir: Path, overrides: Optional[dict[str, Any]] = None, variables: Optional[dict[str, str]] = None
+    config: str,
+    run_dir: Path,
+    overrides: Optional[dict[str, Any]] = None,
+    variables: Optional[dict[str, str]] = None,
+    cpu_ledger: Optional[Path] = None,
 ) -> Path:
     """`allennlp train config` into run_dir on one thread (resumed with -r when it holds a run), with
     `variables` as Jsonnet external variables (AllenNLP reads them from the environment); returns the
-    archive. A finished run (metrics.json beside its archive) is not retrained."""
+    archive. A finished run (metrics.json beside its archive) is not retrained. With `cpu_ledger`,
+    the run's CPU seconds are added there under the run folder's name."""
     archive = run_dir / "model.tar.gz"
     if archive.exists() and (run_dir / "metrics.json").exists():
         return archive
     command = [allennlp_bin(), "train", config, "-s", str(run_dir), "--include-package", "green_nlp"]
     if overrides:
         command += ["-o", json.dumps(overrides)]
-    if (run_dir / "config.json").exists():
+    resumed = (run_dir / "config.json").exists()
+    if resumed:
         command.append("-r")
     env = dict(
         os.environ,
@@ -50,8 +73,26 @@ def train(
         HF_HUB_OFFLINE="1",
         TRANSFORMERS_OFFLINE="1",
     )
-    subprocess.run(command, cwd=REPO, check=True, env=env)
+    process = subprocess.Popen(command, cwd=REPO, env=env)
+    seconds = wait_cpu_seconds(process)
+    if cpu_ledger is not None:
+        add_cpu_seconds(cpu_ledger, run_dir.name, seconds, resumed)
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, command)
     return archive
+
+
+def git_bytes(*args: str) -> bytes:
+    return subprocess.run(["git", *args], cwd=REPO, check=True, capture_output=True).stdout
+
+
+def committed_folder(name: str, rev: str, target: Path) -> Path:
+    """`pretrained/<name>/` as committed at `rev`, written into `target` (made here): the release a
+    rebuilt model replaces, measured beside it in the same run."""
+    target.mkdir()
+    for path in git_bytes("ls-tree", "--name-only", rev, f"pretrained/{name}/").decode().split():
+        (target / Path(path).name).write_bytes(git_bytes("show", f"{rev}:{path}"))
+    return target
 
 
 def folder_bytes(folder: Path) -> int:

@@ -27,7 +27,6 @@ fp32 alone, to stay within the 12 MB budget.
 import json
 import os
 import re
-import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
@@ -40,9 +39,11 @@ from pretrained_common import (
     AGREEMENT_FOR_INT8,
     FOLDER_BUDGET_BYTES,
     REPO,
+    committed_folder,
     data_dir,
     finish_folder,
     folder_bytes,
+    git_bytes,
     hardware,
     int8_only_bytes,
     keep_one_graph,
@@ -405,20 +406,13 @@ def silver_figures(model: ShippedParser, root: Path) -> dict[str, Any]:
     return {"caches": caches, "sentences": sum(caches.values()), **labelling}
 
 
-def git_bytes(*args: str) -> bytes:
-    return subprocess.run(["git", *args], cwd=REPO, check=True, capture_output=True).stdout
-
-
 def previous_release(model: ShippedParser, scratch: Path) -> tuple[Path, dict[str, Any]]:
     """The folder this model replaces, as committed at `previous_release`, and the figures published
     with it then (its card's metrics, its results JSON, its CoNLL 2018 results)."""
     from green_nlp.export.common import read_model_card
 
     rev = model.previous_release
-    folder = scratch / "previous_release"
-    folder.mkdir()
-    for path in git_bytes("ls-tree", "--name-only", rev, f"pretrained/{model.name}/").decode().split():
-        (folder / Path(path).name).write_bytes(git_bytes("show", f"{rev}:{path}"))
+    folder = committed_folder(model.name, rev, scratch / "previous_release")
     results = json.loads(git_bytes("show", f"{rev}:benchmarks/results/pretrained_{model.name.replace('-', '_')}.json"))
     conll18 = json.loads(git_bytes("show", f"{rev}:benchmarks/results/shipped_parser_conll18.json"))
     raw = next(row for name, row in conll18["rows"].items() if name.endswith("raw text"))

@@ -1,6 +1,6 @@
 // The shipped English sentiment classifier (`en-sst2-sentiment`): an n-gram DAN distilled from a
 // MiniLM-L6 teacher fine-tuned on SST-2 (teacher_sst2_full.jsonnet, one epoch on a CPU), KL to the
-// teacher's logits over all 67,349 SST-2 training phrases + 60,000 sentences of IMDB's unlabeled
+// teacher's logits over all 67,349 SST-2 training phrases + 300,000 sentences of IMDB's unlabeled
 // reviews (the cache kd*.teacher.jsonl that scripts/build_pretrained.py writes). After training, the
 // recipe compresses it to fit the 12 MB budget: its sweep keeps the candidate best on dev among n-gram
 // pruning (green-prune-ngrams) and rank pruning of the table (green-factorize-ngrams); the shipped one
