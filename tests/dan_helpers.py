@@ -3,13 +3,13 @@
 import functools
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import _jsonnet
 from allennlp.commands.train import train_model_from_file
 
 from tests.conftest import FIXTURES, REPO_ROOT
+from tests.process_tmp import process_tmp_dir
 
 DAN_FIXTURES = FIXTURES / "dan"
 DAN_CONFIG = DAN_FIXTURES / "dan_experiment.jsonnet"
@@ -38,7 +38,7 @@ def tiny_dan_run() -> Path:
     """Serialization dir of a tiny DAN trained on the fixture sentences (archive: model.tar.gz)."""
     return train_dan(
         DAN_CONFIG,
-        Path(tempfile.mkdtemp(prefix="tiny_dan_")) / "run",
+        process_tmp_dir("tiny_dan_") / "run",
         **{"trainer.num_epochs": 6, "trainer.patience": 6},
     )
 
@@ -50,7 +50,7 @@ def tiny_named_dan_run() -> Path:
     names = sst2_label_names()
     return train_dan(
         DAN_CONFIG,
-        Path(tempfile.mkdtemp(prefix="tiny_named_dan_")) / "run",
+        process_tmp_dir("tiny_named_dan_") / "run",
         **{
             "trainer.num_epochs": 6,
             "trainer.patience": 6,

@@ -2,12 +2,12 @@
 trained once per test session and shared by the teacher-scale distillation tests."""
 
 import functools
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import FIXTURES
+from tests.process_tmp import process_tmp_dir
 
 TEACHER_CONFIG = FIXTURES / "parser" / "minilm_teacher_experiment.jsonnet"
 
@@ -19,7 +19,7 @@ def _train() -> Path:
     import green_nlp
 
     green_nlp.register()
-    run = Path(tempfile.mkdtemp(prefix="minilm_parser_teacher_")) / "run"
+    run = process_tmp_dir("minilm_parser_teacher_") / "run"
     train_model_from_file(str(TEACHER_CONFIG), str(run), include_package=["green_nlp"])
     return run / "model.tar.gz"
 

@@ -5,7 +5,6 @@ import functools
 import importlib.util
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 
 from green_nlp.distributed_ray.pool import CRASH_FILE_ENV
 from tests.conftest import FIXTURES, REPO_ROOT
+from tests.process_tmp import process_tmp_dir
 
 NO_RAY = "Ray is not installed (pip install 'green_nlp[ray]' or requirements/base.txt)"
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason=NO_RAY)
@@ -54,7 +54,7 @@ def minilm_teacher() -> Path:
     dev = str(DAN_FIXTURES / "sst2_dev.tsv")
     run = train_dan(
         REPO_ROOT / "training_configs" / "dan" / "teacher_sst2.jsonnet",
-        Path(tempfile.mkdtemp(prefix="minilm_teacher_")) / "run",
+        process_tmp_dir("minilm_teacher_") / "run",
         **{
             "train_data_path": str(DAN_FIXTURES / "sst2_train.tsv"),
             "validation_data_path": dev,
