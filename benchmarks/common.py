@@ -4,12 +4,26 @@ Only the standard library at import: the runtime benchmark's torch-free child pr
 import json
 import os
 import platform
+import subprocess
 from pathlib import Path
 from typing import Any
 
 BENCHMARKS = Path(__file__).resolve().parent
 REPO = BENCHMARKS.parent
 RESULTS = BENCHMARKS / "results"
+
+
+def git_bytes(*args: str) -> bytes:
+    return subprocess.run(["git", *args], cwd=REPO, check=True, capture_output=True).stdout
+
+
+def committed_folder(name: str, rev: str, target: Path) -> Path:
+    """`pretrained/<name>/` as committed at `rev`, written into `target`: a release measured beside
+    the model that replaced it, in the same run."""
+    target.mkdir(parents=True, exist_ok=True)
+    for path in git_bytes("ls-tree", "--name-only", rev, f"pretrained/{name}/").decode().split():
+        (target / Path(path).name).write_bytes(git_bytes("show", f"{rev}:{path}"))
+    return target
 
 
 def hardware_description() -> str:

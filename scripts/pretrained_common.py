@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # the recipes use the benchmarks' helpers
+
 PRETRAINED = REPO / "pretrained"
 RESULTS = REPO / "benchmarks" / "results"
 AGREEMENT_FOR_INT8 = 0.995  # ship the int8 graph alone where it agrees this often with fp32
@@ -80,19 +82,6 @@ def train(
     if process.returncode != 0:
         raise subprocess.CalledProcessError(process.returncode, command)
     return archive
-
-
-def git_bytes(*args: str) -> bytes:
-    return subprocess.run(["git", *args], cwd=REPO, check=True, capture_output=True).stdout
-
-
-def committed_folder(name: str, rev: str, target: Path) -> Path:
-    """`pretrained/<name>/` as committed at `rev`, written into `target` (made here): the release a
-    rebuilt model replaces, measured beside it in the same run."""
-    target.mkdir()
-    for path in git_bytes("ls-tree", "--name-only", rev, f"pretrained/{name}/").decode().split():
-        (target / Path(path).name).write_bytes(git_bytes("show", f"{rev}:{path}"))
-    return target
 
 
 def folder_bytes(folder: Path) -> int:

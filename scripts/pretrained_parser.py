@@ -39,17 +39,17 @@ from pretrained_common import (
     AGREEMENT_FOR_INT8,
     FOLDER_BUDGET_BYTES,
     REPO,
-    committed_folder,
     data_dir,
     finish_folder,
     folder_bytes,
-    git_bytes,
     hardware,
     int8_only_bytes,
     keep_one_graph,
     write_card_file,
     write_results,
 )
+
+from benchmarks.common import committed_folder, git_bytes  # noqa: E402  (pretrained_common puts the repo on sys.path)
 
 RUNS_ENV_VAR = "GREEN_NLP_PARSER_RUNS"
 

@@ -24,7 +24,6 @@ from pretrained_common import (
     REPO,
     add_cpu_seconds,
     allennlp_bin,
-    committed_folder,
     data_dir,
     finish_folder,
     folder_bytes,
@@ -36,6 +35,8 @@ from pretrained_common import (
     write_card_file,
     write_results,
 )
+
+from benchmarks.common import committed_folder  # noqa: E402  (pretrained_common puts the repo on sys.path)
 
 NAME = "en-sst2-sentiment"
 TITLE = "en-sst2-sentiment: English sentiment classifier (SST-2), a distilled n-gram DAN"
@@ -213,14 +214,14 @@ def previous_release_figures(
 
 def training_cost_rows(figures: dict[str, Any]) -> list[str]:
     """The build's CPU time per step (measured by `wait_cpu_seconds`) and its estimated energy."""
-    from benchmarks.reports.energy import WATTS_PER_CPU
+    from benchmarks.reports.energy import WATTS_PER_CPU, kwh
 
     spent = figures.get("training_cpu_seconds") or {}
     if not spent:
         return ["Not recorded: this build reused runs trained before the recipe measured its CPU time."]
 
-    def wh(hours: float) -> float:  # a busy core's watts x hours
-        return hours * WATTS_PER_CPU
+    def wh(hours: float) -> float:
+        return 1000 * (kwh(hours) or 0.0)
 
     rows = ["| step | CPU-hours | energy (estimate) |", "|---|---|---|"]
     for step, seconds in spent.items():

@@ -31,13 +31,12 @@ import argparse
 import json
 import re
 import statistics
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Optional
 
-from benchmarks.common import REPO, RESULTS, hardware_description, write_results
+from benchmarks.common import REPO, RESULTS, committed_folder, git_bytes, hardware_description, write_results
 from benchmarks.parser.shipped_conll18 import predicted_file
 from benchmarks.parser.ud_heads import raw_text_scores, tokens_per_second
 from benchmarks.parser.ud_heads_weights import labelled_archive, read_gold, training_summary
@@ -162,15 +161,9 @@ def shipped_parameters(folder: Path, figures: Optional[dict[str, Any]]) -> Optio
     return int(figures["parameters"])
 
 
-def git_bytes(*args: str) -> bytes:
-    return subprocess.run(["git", *args], cwd=REPO, check=True, capture_output=True).stdout
-
-
 def released_folder(rev: str, target: Path) -> tuple[Path, Optional[dict[str, Any]]]:
     """(pretrained/en-ewt-parser as committed at `rev`, written into `target`; its recipe's results then)."""
-    target.mkdir(parents=True, exist_ok=True)
-    for path in git_bytes("ls-tree", "--name-only", rev, f"pretrained/{SHIPPED}/").decode().split():
-        (target / Path(path).name).write_bytes(git_bytes("show", f"{rev}:{path}"))
+    committed_folder(SHIPPED, rev, target)
     if not (target / "green_model.json").is_file():
         raise SystemExit(f"no pretrained/{SHIPPED}/ at commit {rev}")
     results = f"{rev}:benchmarks/results/pretrained_{SHIPPED.replace('-', '_')}.json"

@@ -8,7 +8,9 @@ import sys
 from tests.conftest import REPO_ROOT
 
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
-from pretrained_common import add_cpu_seconds, committed_folder, wait_cpu_seconds  # noqa: E402
+from pretrained_common import add_cpu_seconds, wait_cpu_seconds  # noqa: E402
+
+from benchmarks.common import committed_folder  # noqa: E402
 
 
 def child(code: str) -> "subprocess.Popen[bytes]":
