@@ -21,6 +21,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Optional
 
+from green_nlp.runtime import DEFAULT_THREADS
 from green_nlp.runtime.errors import InputKindError
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW
 
@@ -110,7 +111,13 @@ def _runtime_parser() -> argparse.ArgumentParser:
             default="auto",
             help="which exported graph to run (auto: fp32 where the folder has it)",
         )
-        command.add_argument("--threads", type=int, default=None, help="CPU threads for onnxruntime")
+        command.add_argument(
+            "--threads",
+            type=int,
+            default=None,
+            help="CPU threads for onnxruntime (default 1, or --ray-cpus-per-actor on Ray: a second thread "
+            "costs more CPU time than it saves wall time on these models' batches)",
+        )
         command.add_argument("--shard", default="0/1", help="i/N: only the i-th of N contiguous blocks of lines")
         command.add_argument(
             "--no-progress", action="store_true", help="no progress bar (none is shown off a terminal)"
@@ -256,7 +263,8 @@ def run_runtime(argv: list[str]) -> int:
                 raise line_stream.UsageError(f"{option} must be positive, got {value}")
         if args.command in ("parse", "tag") and args.input_file != line_stream.STDIN:
             _refuse_conllu(args.input_file)
-        model = runtime_line_model(*_model_args(args, args.threads))
+        threads = DEFAULT_THREADS if args.threads is None else args.threads
+        model = runtime_line_model(*_model_args(args, threads))
         streamer = line_stream.LineStreamer(model, args.sort_window)
     except (line_stream.UsageError, FileNotFoundError, ValueError) as error:
         print(f"green-nlp {args.command}: {error}", file=sys.stderr)

@@ -42,6 +42,8 @@ TITLES = {
     "serve_load": "HTTP serving under load, with and without micro-batching (`python -m benchmarks.serve.load`)",
     "time_budget": "Where the time goes: per-stage budget of the shipped models, beside fastText and spaCy, "
     "whole processes and cold starts (`python -m benchmarks.runtime.time_budget --runtime-venv VENV`)",
+    "thread_cost": "What a second onnxruntime thread costs whole runs of the shipped models "
+    "(`python -m benchmarks.runtime.thread_cost --runtime-venv VENV`)",
     "parser_release_speed": "The shipped parser across releases, each with its own runtime "
     "(`python -m benchmarks.parser.release_speed`)",
     "ray_scaling": "Bulk prediction and teacher labeling on Ray (`python -m benchmarks.serve.ray_scaling`)",
@@ -67,6 +69,7 @@ ORDER = HEADLINE + [
     "pretrained_en_sst2_sentiment",
     "dan_runtime_speed",
     "time_budget",
+    "thread_cost",
     "tagger_runtime_speed",
     "serve_load",
     "ray_scaling",

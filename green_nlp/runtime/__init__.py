@@ -23,6 +23,9 @@ FAMILY_CLASSES = {
     "tagger": "green_nlp.runtime.tagger:TaggerRuntime",
 }
 
+# onnxruntime threads unless the caller asks for more: see `load`
+DEFAULT_THREADS = 1
+
 __all__ = ["load", "resolve_model", "available_models", "create_session", "FAMILY_CLASSES"]
 
 
@@ -58,11 +61,13 @@ def family_class(family: str) -> type:
     return getattr(module, class_name)
 
 
-def load(name_or_path: Union[str, Path], precision: str = "auto", threads: Optional[int] = None) -> Any:
+def load(name_or_path: Union[str, Path], precision: str = "auto", threads: Optional[int] = DEFAULT_THREADS) -> Any:
     """A ready model from an exported folder or a model name.
 
     precision: "auto" (fp32 when the folder has `model.onnx`, else int8), "fp32" or "int8".
-    threads: onnxruntime's intra-op threads (None: its default, all cores).
+    threads: onnxruntime's intra-op threads (None: its default, all cores). One by default: a
+    batch of these small models is too little work for a second thread to pay for its spinning
+    (benchmarks/results/thread_cost.md).
     """
     folder = resolve_model(name_or_path)
     meta = read_meta(folder)

@@ -122,3 +122,40 @@ def test_the_console_script_classifies_a_file(tmp_path: Path):
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     labels = [record.get("label") for record in records if "label" in record]
     assert labels == ["positive", "negative"]
+
+
+def test_one_onnxruntime_thread_is_the_default_and_none_leaves_it_to_onnxruntime():
+    """benchmarks/results/thread_cost.md: a second thread costs the shipped models' whole runs more CPU
+    time than the wall time it saves, so the library and the command line default to one."""
+    from green_nlp.runtime import DEFAULT_THREADS, load
+
+    assert DEFAULT_THREADS == 1
+
+    def intra_op(nlp) -> int:
+        return nlp.session.get_session_options().intra_op_num_threads
+
+    assert intra_op(load("en-sst2-sentiment")) == 1
+    assert intra_op(load("en-sst2-sentiment", threads=2)) == 2
+    assert intra_op(load("en-sst2-sentiment", threads=None)) == 0  # onnxruntime's own default: every core
+    with pytest.raises(ValueError, match="threads must be positive"):
+        load("en-sst2-sentiment", threads=0)
+
+
+def test_the_command_line_loads_with_one_thread_unless_told(tmp_path: Path, monkeypatch):
+    import green_nlp.runtime
+    from green_nlp.cli import run_runtime
+
+    real_load, asked = green_nlp.runtime.load, []
+
+    def recording_load(*args, **kwargs):
+        asked.append(kwargs.get("threads"))
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(green_nlp.runtime, "load", recording_load)
+    texts = tmp_path / "texts.txt"
+    texts.write_text("a gentle, funny film\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert run_runtime(["classify", "en-sst2-sentiment", str(texts), "-o", str(out), "--no-progress"]) == 0
+    assert run_runtime(["classify", "en-sst2-sentiment", str(texts), "-o", str(out), "--threads", "2"]) == 0
+    assert asked == [1, 2]
+    assert run_runtime(["classify", "en-sst2-sentiment", str(texts), "--threads", "0"]) == 2  # refused, not 1
