@@ -88,10 +88,16 @@ def folder_bytes(folder: Path) -> int:
     return sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
 
 
+def one_graph_bytes(folder: Path, precision: str) -> int:
+    """An exported folder's size once the other graph is dropped (what ships with `precision`)."""
+    meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
+    other = "fp32" if precision == "int8" else "int8"
+    return folder_bytes(folder) - (folder / meta["files"][other]).stat().st_size
+
+
 def int8_only_bytes(folder: Path) -> int:
     """An exported folder's size once the fp32 graph is dropped (what ships when int8 does)."""
-    meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
-    return folder_bytes(folder) - (folder / meta["files"]["fp32"]).stat().st_size
+    return one_graph_bytes(folder, "int8")
 
 
 def hardware() -> str:

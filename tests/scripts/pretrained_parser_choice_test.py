@@ -12,11 +12,12 @@ from tests.conftest import REPO_ROOT
 
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
 import pretrained_parser  # noqa: E402
-from pretrained_common import FOLDER_BUDGET_BYTES  # noqa: E402
+from pretrained_common import AGREEMENT_FOR_INT8, FOLDER_BUDGET_BYTES  # noqa: E402
 from pretrained_parser import (  # noqa: E402
     SHIPPED,
     TIE_LAS,
     choose,
+    choose_shippable,
     run_training_hours,
     student_archives,
     terms_lines,
@@ -66,11 +67,39 @@ def test_a_student_over_the_budget_is_never_chosen():
         choose({"D-80": row(True, 9, 85.0, FOLDER_BUDGET_BYTES + 1)})
 
 
-def test_the_recipe_lists_ten_students_of_their_own_runs_with_a_gold_only_baseline_per_budget():
+def test_the_recipe_lists_thirteen_students_of_their_own_runs_with_a_gold_only_baseline_per_budget():
     students = SHIPPED["en-ewt-parser"].students
-    assert len(students) == 10  # the four of equal budget, then B-20, self-training and D-20 at 20 and 30 epochs
-    assert [s.label for s in students if not s.distilled] == ["B-20", "B-20, 20 epochs", "B-20, 30 epochs"]
+    assert len(students) == 13  # the four of equal budget, then B-20, self-training and D-20 at 20, 30, 40 epochs
+    assert [s.label for s in students if not s.distilled] == [
+        "B-20",
+        "B-20, 20 epochs",
+        "B-20, 30 epochs",
+        "B-20, 40 epochs",
+    ]
     assert len({s.run for s in students}) == len(students)  # each its own run folder
+
+
+def test_a_student_whose_int8_graph_drifts_and_whose_fp32_graph_is_over_budget_is_passed_over():
+    front = {"D-20, 40": row(True, 3, 87.2), "ST, 40": row(True, 3, 87.1), "B-20": row(False, 3, 85.0)}
+    agreement = {"D-20, 40": AGREEMENT_FOR_INT8 - 0.0001, "ST, 40": AGREEMENT_FOR_INT8, "B-20": 1.0}
+    asked: list[str] = []
+
+    def agreement_of(label: str) -> float:
+        asked.append(label)
+        return agreement[label]
+
+    over, under = FOLDER_BUDGET_BYTES + 1, FOLDER_BUDGET_BYTES
+    chosen, graph, passed_over = choose_shippable(front, agreement_of, lambda label: over)
+    assert (chosen, graph) == ("ST, 40", "int8") and asked == ["D-20, 40", "ST, 40"]
+    assert list(passed_over) == ["D-20, 40"] and "99.49 %" in passed_over["D-20, 40"]
+    # where its fp32 graph fits, the drifting student ships fp32 instead
+    assert choose_shippable(front, agreement_of, lambda label: under) == ("D-20, 40", "fp32", {})
+    # a student named by the caller is never swapped for another: it ships or the build stops
+    with pytest.raises(SystemExit, match="D-20, 40 cannot ship"):
+        choose_shippable(front, agreement_of, lambda label: over, forced="D-20, 40")
+    # when every candidate is passed over, the build stops on the budget
+    with pytest.raises(SystemExit, match="budget"):
+        choose_shippable(front, lambda label: 0.9, lambda label: over)
 
 
 def test_training_duration_reads_as_hours():
@@ -173,3 +202,10 @@ def test_training_hours_add_up_the_stretches_of_a_resumed_run(tmp_path):
         path.unlink()
     (tmp_path / "metrics.json").write_text(json.dumps({"training_duration": "2:06:00"}))
     assert run_training_hours(tmp_path) == pytest.approx(2.1)
+
+
+def test_the_card_says_what_the_shipped_student_learnt_from():
+    gold = pretrained_parser.learnt_from({"distilled": False, "teacher": "none (gold only)"})
+    assert gold.endswith("gold trees alone")
+    hard = pretrained_parser.learnt_from({"distilled": True, "teacher": "1-best silver trees"})
+    assert "MiniLM" in hard and hard.endswith("(1-best silver trees)")

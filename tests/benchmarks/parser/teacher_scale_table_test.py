@@ -92,6 +92,7 @@ def test_the_aims_are_measured_against_the_seed_means_where_there_are_seeds():
         "+1.50 vs self-training (hard, 49k) (aim > 0)"
     )
     assert lines[1].startswith("shipped candidate D-20 soft 49k: raw LAS 80.00 (aim 83.5)")
+    assert table.comparisons(rows, "D-20 soft 49k", "shipped")[1].startswith("shipped D-20 soft 49k: raw LAS")
 
 
 def test_markdown_rows_show_a_dash_where_nothing_was_measured_and_mark_the_candidate():
@@ -103,6 +104,7 @@ def test_markdown_rows_show_a_dash_where_nothing_was_measured_and_mark_the_candi
     assert shown["**B-20** (candidate)"]["tok/s raw"] == 29_632
     assert shown["**B-20** (candidate)"]["x previous (raw)"] == "0.88"
     assert list(shown["**B-20** (candidate)"]) == list(table.COLUMNS.values())
+    assert "**B-20** (shipped)" in table.markdown_rows(rows, "B-20", "shipped")
 
 
 # ------------------------------------------------------------------------------------- the inputs
@@ -219,7 +221,7 @@ def test_a_run_on_fixtures_scores_a_student_and_the_shipped_parser(tmp_path, mon
     assert student["folder_mb"] * 1e6 == sum((folder / name).stat().st_size for name in shipped_files)
     assert results["tokenizer_rules"]["source"] == "en_ewt-ud-train.conllu"
     markdown = (tmp_path / "work" / "results" / f"{table.NAME}.md").read_text()
-    assert "| **B-20** (candidate) |" in markdown and "best dev LAS" in markdown
+    assert "| **B-20** (candidate) |" in markdown and "Best dev LAS within 12 MB: B-20." in markdown
     assert f"the tokens/s of en-ewt-parser as released at commit {table.PREVIOUS_RELEASE[:7]}" in markdown
     assert "now ships: none of these students" in markdown
     assert "by rules learned from en_ewt-ud-train.conllu" in markdown
