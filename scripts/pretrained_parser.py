@@ -1,6 +1,6 @@
 """The recipe of the shipped raw-text parser `en-ewt-parser` (run through scripts/build_pretrained.py).
 
-It trains nothing. Teacher-scale distillation (docs/parser.md) leaves four raw-text students of one
+It trains nothing. Teacher-scale distillation (docs/parser.md) leaves raw-text students of one
 size (SIZE=20, with the LEMMA / FEATS / XPOS heads and a lemma dictionary) under
 runs/parser/ud_ewt/; this recipe exports each (ONNX, deterministic int8), scores it with the runtime
 on EWT dev and test, ships the best on dev (`choose`), measures the shipped one against the previous
@@ -21,7 +21,8 @@ it; its parameters are counted on the model built from its config and vocabulary
 
 Every other figure on the card is measured here, by the runtime on the same files. The int8 graph
 ships alone where it agrees with fp32 on at least 99.5 % of the dev words' heads and labels, else
-fp32 alone, to stay within the 12 MB budget.
+fp32 alone, to stay within the 12 MB budget; a student with neither graph shippable is passed over
+and the choice made again (`choose_shippable`).
 """
 
 import json
@@ -72,6 +73,18 @@ SPEED_PASSES = 3  # more passes over the test set per candidate, in turn, for it
 COMPARE_PASSES = 5  # passes, in turn, of the shipped model and the previous release for their tokens/s
 
 
+def seed_copies(*runs: tuple[int, str, str, str, bool]) -> tuple[Student, ...]:
+    """(seed, label, run, teacher, distilled) of a seed-1 run -> the Student of its copy trained with
+    `SEED=seed` (scripts/silver_students.sh: `_seed<N>` before any `_e<epochs>`, ', seed N' after the label)."""
+    students = []
+    for seed, label, run, teacher, distilled in runs:
+        base, _, epochs = run.partition("_e")
+        students.append(
+            Student(f"{label}, seed {seed}", f"{base}_seed{seed}{'_e' + epochs if epochs else ''}", teacher, distilled)
+        )
+    return tuple(students)
+
+
 @dataclass(frozen=True)
 class ShippedParser:
     name: str
@@ -115,6 +128,21 @@ SHIPPED = {
                 "self-training (hard, 49k), 40 epochs", "silver_st20_large_e40", "1-best silver trees", distilled=True
             ),
             Student("D-20 soft 49k, 40 epochs", "silver_d20_large_e40", "soft silver (top-k)", distilled=True),
+            # the seed copies (silver_students.sh with SEED=2, 3): every finished run competes on dev
+            *seed_copies(
+                (2, "B-20", "silver_b20", "none (gold only)", False),
+                (2, "self-training (hard, 49k)", "silver_st20_large", "1-best silver trees", True),
+                (2, "D-20 soft 49k", "silver_d20_large", "soft silver (top-k)", True),
+                *[
+                    (seed, f"{label}, {epochs} epochs", f"{run}_e{epochs}", teacher, True)
+                    for label, run, teacher in (
+                        ("self-training (hard, 49k)", "silver_st20_large", "1-best silver trees"),
+                        ("D-20 soft 49k", "silver_d20_large", "soft silver (top-k)"),
+                    )
+                    for epochs in (20, 30, 40)
+                    for seed in (2, 3)
+                ],
+            ),
         ),
         teacher_run="minilm_teacher",
         teacher_device="one NVIDIA H100 GPU (lent for the run)",
@@ -879,6 +907,7 @@ def write_card(model: ShippedParser, folder: Path, figures: dict[str, Any]) -> P
         "  bash scripts/silver_students.sh                   # 30 epochs, from the 20-epoch runs",
         'EPOCHS=40 CONTINUE_FROM=30 ONLY="silver_b20 silver_d20_large silver_st20_large" \\',
         "  bash scripts/silver_students.sh                   # 40 epochs, from the 30-epoch runs",
+        "# the seed copies: each students line again with SEED=2 and SEED=3 in front (folders ending _seed2, _seed3)",
         f"python scripts/build_pretrained.py {model.name}     # export, measure, choose on dev, this card",
         "```",
         "",

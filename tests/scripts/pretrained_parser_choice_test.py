@@ -67,15 +67,20 @@ def test_a_student_over_the_budget_is_never_chosen():
         choose({"D-80": row(True, 9, 85.0, FOLDER_BUDGET_BYTES + 1)})
 
 
-def test_the_recipe_lists_thirteen_students_of_their_own_runs_with_a_gold_only_baseline_per_budget():
+def test_the_recipe_lists_every_finished_student_run_with_a_gold_only_baseline_per_budget():
     students = SHIPPED["en-ewt-parser"].students
-    assert len(students) == 13  # the four of equal budget, then B-20, self-training and D-20 at 20, 30, 40 epochs
+    # the four of equal budget, B-20, self-training and D-20 at 20, 30, 40 epochs, then 15 seed copies
+    assert len(students) == 28
     assert [s.label for s in students if not s.distilled] == [
         "B-20",
         "B-20, 20 epochs",
         "B-20, 30 epochs",
         "B-20, 40 epochs",
+        "B-20, seed 2",
     ]
+    by_label = {s.label: s.run for s in students}
+    assert by_label["D-20 soft 49k, 40 epochs, seed 3"] == "silver_d20_large_seed3_e40"
+    assert by_label["self-training (hard, 49k), seed 2"] == "silver_st20_large_seed2"
     assert len({s.run for s in students}) == len(students)  # each its own run folder
 
 
