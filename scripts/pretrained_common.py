@@ -95,11 +95,6 @@ def one_graph_bytes(folder: Path, precision: str) -> int:
     return folder_bytes(folder) - (folder / meta["files"][other]).stat().st_size
 
 
-def int8_only_bytes(folder: Path) -> int:
-    """An exported folder's size once the fp32 graph is dropped (what ships when int8 does)."""
-    return one_graph_bytes(folder, "int8")
-
-
 def hardware() -> str:
     """The benchmarks' description of this machine (CPU, cores, torch)."""
     sys.path.insert(0, str(REPO))

@@ -44,7 +44,6 @@ from pretrained_common import (
     finish_folder,
     folder_bytes,
     hardware,
-    int8_only_bytes,
     keep_one_graph,
     one_graph_bytes,
     write_card_file,
@@ -76,13 +75,10 @@ COMPARE_PASSES = 5  # passes, in turn, of the shipped model and the previous rel
 def seed_copies(*runs: tuple[int, str, str, str, bool]) -> tuple[Student, ...]:
     """(seed, label, run, teacher, distilled) of a seed-1 run -> the Student of its copy trained with
     `SEED=seed` (scripts/silver_students.sh: `_seed<N>` before any `_e<epochs>`, ', seed N' after the label)."""
-    students = []
-    for seed, label, run, teacher, distilled in runs:
-        base, _, epochs = run.partition("_e")
-        students.append(
-            Student(f"{label}, seed {seed}", f"{base}_seed{seed}{'_e' + epochs if epochs else ''}", teacher, distilled)
-        )
-    return tuple(students)
+    return tuple(
+        Student(f"{label}, seed {seed}", re.sub(r"(_e\d+)?$", rf"_seed{seed}\1", run, count=1), teacher, distilled)
+        for seed, label, run, teacher, distilled in runs
+    )
 
 
 @dataclass(frozen=True)
@@ -347,7 +343,7 @@ def measure_front(
             "allennlp_test": {key: metrics[key] for key in ("test_UAS", "test_LAS", "test_upos_accuracy")},
             "dev_int8": score_runtime(folders[label], "int8", dev, repeats=1),
             "test_int8": score_runtime(folders[label], "int8", test, repeats=1),
-            "int8_folder_bytes": int8_only_bytes(folders[label]),
+            "int8_folder_bytes": one_graph_bytes(folders[label], "int8"),
         }
     # speed in passes taken in turn over the candidates, so a busy spell on a shared machine does
     # not fall on one of them; the best pass of each counts

@@ -28,8 +28,8 @@ from pretrained_common import (
     finish_folder,
     folder_bytes,
     hardware,
-    int8_only_bytes,
     keep_one_graph,
+    one_graph_bytes,
     train,
     wait_cpu_seconds,
     write_card_file,
@@ -130,16 +130,12 @@ def distillation_corpus(teacher: Path, run: Path, sst2: Path) -> None:
         started = time.process_time()
         write_review_sentences(data_dir() / "cls" / "imdb" / "train_unsup.jsonl.gz", sentences, count=IMDB_SENTENCES)
         add_cpu_seconds(cpu_ledger(), "IMDB sentence splitting", time.process_time() - started, resumed=False)
-    caches = {
-        "labelling SST-2 phrases": run / "kd.teacher.jsonl",
-        "labelling IMDB sentences": run / "kd_imdb.teacher.jsonl",
+    steps = {  # step -> (cache, inputs)
+        "labelling SST-2 phrases": (run / "kd.teacher.jsonl", [str(sst2 / "train.tsv")]),
+        "labelling IMDB sentences": (run / "kd_imdb.teacher.jsonl", ["--format", "lines", str(sentences)]),
     }
-    resumed = {step: cache.exists() for step, cache in caches.items()}  # a cache goes on after its last record
-    inputs = {
-        "labelling SST-2 phrases": [str(sst2 / "train.tsv")],
-        "labelling IMDB sentences": ["--format", "lines", str(sentences)],
-    }
-    jobs = {step: label(teacher, cache, inputs[step]) for step, cache in caches.items()}
+    resumed = {step: cache.exists() for step, (cache, _) in steps.items()}  # a cache goes on after its last record
+    jobs = {step: label(teacher, cache, inputs) for step, (cache, inputs) in steps.items()}
     for step, job in jobs.items():
         add_cpu_seconds(cpu_ledger(), step, wait_cpu_seconds(job), resumed[step])
         if job.returncode != 0:
@@ -321,7 +317,7 @@ def sweep_candidates(dan: Path, sst2: Path, dev: tuple[list[str], list[str]], sc
             **candidate._asdict(),
             "ngrams": meta["ngrams"]["count"],
             "embedding_dim": meta["embedding_dim"],
-            "folder_bytes_int8_only": int8_only_bytes(folder),
+            "folder_bytes_int8_only": one_graph_bytes(folder, "int8"),
             "dev_accuracy_int8": accuracy(runtime_answers(folder, "int8", dev[0]), dev[1]),
             "archive": str(archive.relative_to(REPO)),
         }

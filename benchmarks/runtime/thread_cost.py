@@ -15,31 +15,26 @@ benchmarks/results/thread_cost.{json,md}.
 
 import argparse
 import os
-import resource
 import statistics
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from benchmarks.common import RESULTS, hardware_description, write_results
 from benchmarks.runtime.parsing.settings import runtime_venv_env
-from benchmarks.runtime.time_budget import CLASSIFIER, PARSER, conllu_words, ewt_texts, load_avg, sst2_test
+from benchmarks.runtime.time_budget import (
+    CLASSIFIER,
+    PARSER,
+    child_times,
+    conllu_words,
+    ewt_texts,
+    load_avg,
+    sst2_test,
+)
 
 NAME = "thread_cost"
 # setting -> its command-line arguments
 SETTINGS: dict[str, list[str]] = {"threads 1": ["--threads", "1"], "threads 2": ["--threads", "2"]}
-
-
-def timed_child(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
-    """(CPU seconds, wall seconds) of one child process, start to exit; its output discarded."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
 
 def measure(venv: Path, repeats: int) -> dict[str, Any]:
@@ -60,7 +55,7 @@ def measure(venv: Path, repeats: int) -> dict[str, Any]:
         for round_ in range(repeats + 1):  # the first round warms the file cache and is not counted
             for job, command in jobs.items():
                 for setting, arguments in SETTINGS.items():
-                    timed = timed_child([*command, "--no-progress", *arguments], runtime_venv_env(), scratch)
+                    timed = child_times([*command, "--no-progress", *arguments], runtime_venv_env(), scratch)
                     if round_:
                         runs[job][setting].append(timed)
             if not round_:

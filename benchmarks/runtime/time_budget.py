@@ -341,15 +341,20 @@ with open(sys.argv[2], encoding="utf-8") as lines, open(sys.argv[3], "w", encodi
 """
 
 
-def child_cpu_seconds(command: list[str]) -> float:
-    """User + system CPU seconds of one child process, start to exit (its output discarded)."""
+def child_times(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """(user + system CPU seconds, wall seconds) of one child process, start to exit (its output discarded)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": ""}
-    subprocess.run(
-        command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=tempfile.gettempdir()
-    )
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def child_cpu_seconds(command: list[str]) -> float:
+    """User + system CPU seconds of one child process on one thread, start to exit."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": ""}
+    return child_times(command, env, Path(tempfile.gettempdir()))[0]
 
 
 def conllu_words(path: Path) -> int:

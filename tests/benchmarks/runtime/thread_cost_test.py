@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.runtime import thread_cost
+from benchmarks.runtime.time_budget import child_times
 
 
 def test_rows_are_medians_and_ratios_to_the_one_thread_run():
@@ -18,7 +19,7 @@ def test_rows_are_medians_and_ratios_to_the_one_thread_run():
 
 def test_a_child_is_timed_in_cpu_and_wall_seconds(tmp_path: Path):
     busy = "import time\nend = time.process_time() + 0.2\nwhile time.process_time() < end: pass\n"
-    cpu, wall = thread_cost.timed_child([sys.executable, "-c", busy], {}, tmp_path)
+    cpu, wall = child_times([sys.executable, "-c", busy], {}, tmp_path)
     assert 0.2 <= cpu < 2.0 and wall >= cpu * 0.5
-    idle_cpu, idle_wall = thread_cost.timed_child([sys.executable, "-c", "import time; time.sleep(0.3)"], {}, tmp_path)
+    idle_cpu, idle_wall = child_times([sys.executable, "-c", "import time; time.sleep(0.3)"], {}, tmp_path)
     assert idle_wall >= 0.3 and idle_cpu < 0.25
