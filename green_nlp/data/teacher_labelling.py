@@ -8,7 +8,6 @@ parser cache, `green_nlp.data.teacher_cache`). Both commands (one process, and `
 module, so a chunk gets the same records wherever it runs.
 """
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -22,9 +21,6 @@ from allennlp.nn import util as nn_util
 from green_nlp.data.teacher_cache import PARSER_KIND, encode_top
 from green_nlp.dataset_readers.conllu_dependencies import DEPREL_NAMESPACE, UPOS_NAMESPACE
 from green_nlp.dataset_readers.text_classification import TextExample, read_examples
-
-# IMDB reviews (and much scraped text) mark paragraphs with HTML line breaks
-_LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 def load_teacher(
@@ -91,14 +87,10 @@ def raw_sentences(
         for number, example in enumerate(read_examples(path, format)):
             if max_documents_per_input is not None and number >= max_documents_per_input:
                 break
-            index = 0
-            for paragraph in _LINE_BREAK.split(example.text):
-                if not paragraph.strip():
-                    continue
-                for _, words in segmenter.segment(paragraph):
-                    if max_words is None or len(words) <= max_words:
-                        yield RawSentence(words, f"{example.source}#{index}")
-                    index += 1
+            # the segmenter ends a sentence at each HTML line break (IMDB marks paragraphs so)
+            for index, (_, words) in enumerate(segmenter.segment(example.text)):
+                if max_words is None or len(words) <= max_words:
+                    yield RawSentence(words, f"{example.source}#{index}")
 
 
 # ------------------------------------------------------------------ labellers

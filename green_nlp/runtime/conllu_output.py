@@ -13,6 +13,47 @@ def multiword_columns(words: Sequence[str], groups: Sequence[tuple[int, int]]) -
     return [[f"{first + 1}-{last + 1}", "".join(words[first : last + 1])] + ["_"] * 8 for first, last in groups]
 
 
+SPACE_AFTER_NO = "SpaceAfter=No"
+
+
+def spaces_after(text: str, words: Sequence[str]) -> Optional[list[bool]]:
+    """Whether whitespace follows each word where `words` spell `text` in order (whitespace
+    between them skipped), the last word's True; None where they do not spell it (words given by the
+    user, not split from this text)."""
+    flags, position, end = [], 0, len(text)
+    for word in words:
+        while position < end and text[position].isspace():
+            position += 1
+        if not word or not text.startswith(word, position):
+            return None
+        position += len(word)
+        flags.append(position >= end or text[position].isspace())
+    return flags if not text[position:].strip() else None
+
+
+def space_after_misc(
+    text: str, words: Sequence[str], multiword_tokens: Optional[list[list[str]]]
+) -> tuple[list[Optional[str]], Optional[list[list[str]]]]:
+    """The MISC column (`SpaceAfter=No` where no space follows a word in `text`, as UD writes it so
+    that the text can be rebuilt) and the multiword-token lines with theirs: the flag of a word
+    inside a multiword token belongs on the token's line. All `_` where the words do not spell the text."""
+    flags = spaces_after(text, words)
+    misc: list[Optional[str]] = [None] * len(words)
+    if flags is None:
+        return misc, multiword_tokens
+    for i, spaced in enumerate(flags):
+        if not spaced:
+            misc[i] = SPACE_AFTER_NO
+    if not multiword_tokens:
+        return misc, multiword_tokens
+    lines = []
+    for columns in multiword_tokens:
+        first, last = (int(i) - 1 for i in columns[0].split("-"))
+        lines.append(columns[:9] + [SPACE_AFTER_NO if not flags[last] else "_"])
+        misc[first : last + 1] = [None] * (last + 1 - first)
+    return misc, lines
+
+
 def with_multiword_tokens(block: str, multiword_tokens: Optional[list[list[str]]]) -> str:
     """A CoNLL-U block with each multiword-token line (its 10 columns, ID `first-last`) put back
     before the line of its first word, where the format has it."""
@@ -30,9 +71,15 @@ def with_multiword_tokens(block: str, multiword_tokens: Optional[list[list[str]]
 
 def sentence_to_conllu(sentence: dict[str, Any]) -> str:
     """One sentence record (`words`, `heads`, `deprels`, optional `upos`, `lemmas`, `xpos`,
-    `feats`, `misc`, `comments`, `multiword_tokens`) -> a CoNLL-U block ending in a blank line."""
+    `feats`, `misc`, `comments`, `multiword_tokens`) -> a CoNLL-U block ending in a blank line.
+    A record without `misc` whose `text` comment its words spell gets `SpaceAfter=No` marks."""
     words = sentence["words"]
     n = len(words)
+    multiword_tokens = sentence.get("multiword_tokens")
+    text = (sentence.get("comments") or {}).get("text")
+    if "misc" not in sentence and isinstance(text, str):
+        sentence = dict(sentence)
+        sentence["misc"], multiword_tokens = space_after_misc(text, words, multiword_tokens)
 
     def column(name: str) -> list[Optional[Any]]:
         values = sentence.get(name)
@@ -62,7 +109,7 @@ def sentence_to_conllu(sentence: dict[str, Any]) -> str:
         block = conllu.models.TokenList(
             [conllu.models.Token(token) for token in tokens], metadata=conllu.models.Metadata(comments)
         ).serialize()
-    return with_multiword_tokens(block, sentence.get("multiword_tokens"))
+    return with_multiword_tokens(block, multiword_tokens)
 
 
 def _plain_block(

@@ -9,13 +9,20 @@ parse|tag` do by default, so that a corpus of one sentence per line keeps its se
 
 `rules` (a model folder's learned `TokenizationRules`) then bring spaCy's tokens to the
 treebank's word conventions (`e-mail`, `!!` one word; `alot` two).
+
+HTML line breaks (`<br>`, `<br />`: IMDB's reviews and much scraped text mark paragraphs so) are
+never words: with `split_sentences` they end a sentence, as the teacher-labelling step splits the
+silver text; without it they count as spaces, and the sentence's text has a space in their place.
 """
 
+import re
 from collections.abc import Sequence
 from typing import Any, Optional
 
 from green_nlp.runtime.conllu_output import multiword_columns
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
+
+LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 class TextSegmenter:
@@ -43,13 +50,18 @@ class TextSegmenter:
         """(sentence text, words) for each sentence of `text` that has a word; with
         `split_sentences` off, the whole text is one sentence."""
         if not self.split_sentences:
+            if "<" in text:
+                text = LINE_BREAK.sub(" ", text)
             words = self._words(self._pipeline().make_doc(text))
             return [(text.strip(), words)] if words else []
         sentences = []
-        for span in self._pipeline()(text).sents:
-            words = self._words(span)
-            if words:
-                sentences.append((span.text.strip(), words))
+        for paragraph in LINE_BREAK.split(text) if "<" in text else [text]:
+            if not paragraph.strip():
+                continue
+            for span in self._pipeline()(paragraph).sents:
+                words = self._words(span)
+                if words:
+                    sentences.append((span.text.strip(), words))
         return sentences
 
     def _words(self, tokens: Any) -> list[str]:

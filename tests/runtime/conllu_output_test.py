@@ -77,3 +77,65 @@ def test_values_that_are_not_plain_go_through_conllu(change):
         is None
     )
     assert sentence_to_conllu(sentence) == by_conllu(sentence)
+
+
+def marks(block):
+    """(FORM, MISC) of every token line, multiword ranges included."""
+    return [tuple(line.split("\t")[i] for i in (1, 9)) for line in block.splitlines() if line and line[0] != "#"]
+
+
+def rebuilt_text(block):
+    """The text the tokens spell: multiword tokens instead of their words, a space unless SpaceAfter=No."""
+    tokens = conllu.parse(block)[0]
+    inside = {i for t in tokens if type(t["id"]) is tuple for i in range(t["id"][0], t["id"][2] + 1)}
+    shown = [t for t in tokens if type(t["id"]) is tuple or t["id"] not in inside]
+    return "".join(t["form"] + ("" if (t["misc"] or {}).get("SpaceAfter") == "No" else " ") for t in shown).strip()
+
+
+def test_space_after_no_where_the_text_has_no_space_after_a_word():
+    sentence = {
+        "words": ["I", "do", "n't", "know", ",", "(", "really", ")"],
+        "heads": [4, 4, 4, 0, 4, 7, 4, 7],
+        "deprels": ["nsubj", "aux", "advmod", "root", "punct", "punct", "advmod", "punct"],
+        "comments": {"text": "I  don't know, (really)"},
+        "multiword_tokens": [["2-3", "don't"] + ["_"] * 8],
+    }
+    block = sentence_to_conllu(sentence)
+    assert marks(block) == [
+        ("I", "_"),
+        ("don't", "_"),  # a space follows the multiword token: its line says so, not its words
+        ("do", "_"),
+        ("n't", "_"),
+        ("know", "SpaceAfter=No"),
+        (",", "_"),
+        ("(", "SpaceAfter=No"),
+        ("really", "SpaceAfter=No"),
+        (")", "_"),  # the last word: nothing follows inside the sentence
+    ]
+    assert rebuilt_text(block) == "I don't know, (really)"
+
+
+def test_a_multiword_token_glued_to_the_next_word_carries_the_mark():
+    sentence = {
+        "words": ["do", "n't", "!"],
+        "heads": [0, 1, 1],
+        "deprels": ["root", "advmod", "punct"],
+        "comments": {"text": "don't!"},
+        "multiword_tokens": [["1-2", "don't"] + ["_"] * 8],
+    }
+    assert marks(sentence_to_conllu(sentence)) == [("don't", "SpaceAfter=No"), ("do", "_"), ("n't", "_"), ("!", "_")]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # words given by the user: the text comment is theirs joined by spaces, or does not match
+        {"words": ["a", "b"], "heads": [2, 0], "deprels": ["det", "root"]},
+        {"words": ["a", "b"], "heads": [2, 0], "deprels": ["det", "root"], "comments": {"text": "ab c"}},
+        {"words": ["ab", "c"], "heads": [2, 0], "deprels": ["det", "root"], "comments": {"text": "a bc"}},
+        # a record that brings its own MISC (CoNLL-U input) keeps it
+        {"words": ["a", "b"], "heads": [2, 0], "deprels": ["det", "root"], "comments": {"text": "ab"}, "misc": None},
+    ],
+)
+def test_no_marks_where_the_words_do_not_spell_the_text_or_misc_is_given(sentence):
+    assert all(misc == "_" for _, misc in marks(sentence_to_conllu(sentence)))

@@ -68,6 +68,26 @@ def test_the_parser_tokenizes_raw_text_as_ewt_does_with_multiword_tokens():
     assert "\n2-3\tdon't\t_\t" in sentence.to_conllu()
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't have your e-mail!! (See www.example.com/a?b=1.)",
+        "She said: \"we'd known\"... didn't we?",
+        "Great film.<br /><br />I loved it, really!",
+    ],
+)
+def test_the_parsers_conllu_spells_each_sentences_text_again(text):
+    """SpaceAfter=No marks, with the multiword tokens' forms, rebuild `# text` (UD's convention)."""
+    import conllu
+
+    for sentence in conllu.parse(green_nlp.load("en-ewt-parser").parse(text).to_conllu()):
+        inside = {i for t in sentence if type(t["id"]) is tuple for i in range(t["id"][0], t["id"][2] + 1)}
+        shown = [t for t in sentence if type(t["id"]) is tuple or t["id"] not in inside]
+        spaced = [t["form"] + ("" if (t["misc"] or {}).get("SpaceAfter") == "No" else " ") for t in shown]
+        assert "".join(spaced).strip() == sentence.metadata["text"]
+        assert "<br" not in sentence.metadata["text"]
+
+
 def test_the_console_script_parses_a_file(tmp_path: Path):
     source = tmp_path / "in.txt"
     source.write_text("The cat sat on the mat.\nDogs bark.\n", encoding="utf-8")

@@ -1,0 +1,34 @@
+"""HTML line breaks in raw text: never words; sentence ends when splitting, spaces otherwise."""
+
+import pytest
+
+from green_nlp.runtime.parser_segmenter import TextSegmenter
+
+REVIEW = "Great film.<br /><br />I loved it<BR>really did<br/>"
+
+
+def test_line_breaks_end_sentences_when_splitting() -> None:
+    sentences = TextSegmenter().segment(REVIEW)
+    assert sentences == [
+        ("Great film.", ["Great", "film", "."]),
+        ("I loved it", ["I", "loved", "it"]),
+        ("really did", ["really", "did"]),
+    ]
+
+
+def test_line_breaks_are_spaces_in_one_sentence_mode() -> None:
+    [(text, words)] = TextSegmenter(split_sentences=False).segment(REVIEW)
+    assert words == ["Great", "film", ".", "I", "loved", "it", "really", "did"]
+    assert "<" not in text and text.startswith("Great film.") and text.endswith("really did")
+
+
+@pytest.mark.parametrize("text", ["<br />", "<br><BR/>  <br >"])
+def test_a_text_of_only_line_breaks_has_no_sentence(text: str) -> None:
+    assert TextSegmenter().segment(text) == []
+    assert TextSegmenter(split_sentences=False).segment(text) == []
+
+
+def test_other_markup_and_angle_brackets_are_left_to_the_tokenizer() -> None:
+    # only line breaks are read: `<b>` and a comparison stay as spaCy tokenizes them
+    [(_, words)] = TextSegmenter(split_sentences=False).segment("a <b> 3<4 broken")
+    assert "broken" in words and "".join(words) == "a<b>3<4broken"
