@@ -109,7 +109,11 @@ Chunks = list[list[tuple[str, Span]]]
 
 
 def _learn_splits(sentences: list[GoldSentence], chunked: list[Chunks], min_count: int, min_share: float) -> dict:
-    """A spaCy token that is several gold words, spelled by them, mostly."""
+    """A spaCy token that is several gold words, spelled by them, mostly, in any casing.
+
+    Why any casing: a split the treebank makes only for one casing is usually its annotation of a
+    typo (EWT's sentence-initial `Its` for "It's" is `It` + `s`), while the same letters in another
+    casing are the common word (`its`); counted together, the word is left whole."""
     seen: Counter = Counter()
     split_as: dict[str, Counter] = defaultdict(Counter)
     for sentence, chunks in zip(sentences, chunked, strict=True):
@@ -120,10 +124,19 @@ def _learn_splits(sentences: list[GoldSentence], chunked: list[Chunks], min_coun
                 pieces = tuple(sentence.text[a:b] for a, b in inner)
                 if "".join(pieces) == text:
                     split_as[text][pieces] += 1
+    seen_folded: Counter = Counter()
+    split_folded: Counter = Counter()
+    for text, count in seen.items():
+        seen_folded[text.lower()] += count
+        split_folded[text.lower()] += sum(split_as[text].values()) if text in split_as else 0
     split = {}
     for text, analyses in split_as.items():
         pieces, right = analyses.most_common(1)[0]
-        if right >= min_count and right >= min_share * seen[text]:
+        if (
+            right >= min_count
+            and right >= min_share * seen[text]
+            and split_folded[text.lower()] >= min_share * seen_folded[text.lower()]
+        ):
             split[text] = list(pieces)
     return split
 

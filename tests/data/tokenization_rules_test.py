@@ -65,6 +65,21 @@ def test_an_abbreviation_is_learnt_as_its_text_not_as_a_rule_for_every_word_befo
     assert _tokenizer(nlp, rules)("The cat sat. Open Sat. only") == ["The", "cat", "sat", ".", "Open", "Sat.", "only"]
 
 
+def test_a_split_seen_in_one_casing_only_is_left_alone_when_the_word_is_common_in_another():
+    from green_nlp.data.tokenization_rules import GoldSentence
+
+    nlp = spacy.blank("en")
+
+    def sentence(text, words):
+        return GoldSentence(text, word_spans(text, words))
+
+    typos = [sentence("Its raining", ["It", "s", "raining"]) for _ in range(3)]  # "It's", misspelt
+    words = [sentence("its tail", ["its", "tail"]) for _ in range(4)]
+    # 3 splits of `Its` among 7 `its`/`Its` in all: under half, so `Its` stays one word
+    assert "Its" not in learn_rules(typos + words, nlp).split
+    assert learn_rules(typos + words[:1], nlp).split == {"Its": ["It", "s"]}  # 3 of 4: a rule
+
+
 def test_the_shipped_parser_rules_are_what_ewt_train_teaches_and_they_raise_dev_word_f1():
     import json
 
