@@ -15,6 +15,7 @@ working directory or `~/.allennlp/plugins`), because AllenNLP picks the subcomma
 """
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from green_nlp.runtime import DEFAULT_THREADS
-from green_nlp.runtime.errors import InputKindError
+from green_nlp.runtime.errors import InputKindError, ModelFolderError
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW
 
 RUNTIME_COMMANDS = ("parse", "tag", "classify", "models", "configs", "serve")
@@ -163,11 +164,11 @@ def _batch_call(
 
     many = {"parse": "parse_many", "tag": "tag_many", "classify": "classify_many"}[command]
     if not hasattr(nlp, many):
-        family = type(nlp).__name__
-        raise SystemExit(
-            f"green-nlp {command}: this model ({family}) does not {command}; "
-            f"use the command of its family (parse, tag or classify)"
-        )
+        from green_nlp.line_stream import UsageError
+
+        family = getattr(nlp, "family", "other")
+        right = {"parser": "parse", "tagger": "tag", "classifier": "classify"}.get(family, "parse, tag or classify")
+        raise UsageError(f"this model is a {family}, which does not {command}: use green-nlp {right}")
     method = getattr(nlp, many)
     if command == "classify":
         from green_nlp.runtime.classifier import no_features_message
@@ -226,7 +227,7 @@ def runtime_line_model(
         load=line_stream.json_or_text if command == "classify" else text_or_tokens,
         predict_batch=_batch_call(nlp, command, batch_size, no_known_features),
         dump=lambda result: line_stream.json_record(0, result.to_json()),  # unused: `records` writes
-        fatal_errors=(InputKindError,),
+        fatal_errors=(InputKindError, ModelFolderError),
         records=_records(command, output_format),
         warning=_warning if command == "classify" else None,
     )
@@ -236,32 +237,22 @@ def run_runtime(argv: list[str]) -> int:
     from green_nlp import line_stream
 
     args = _runtime_parser().parse_args(argv)
-    if args.command == "configs":
-        folder = configs_folder()
-        print(f"# {folder}")
-        for path in sorted(folder.rglob("*.jsonnet")):
-            print(path.relative_to(folder))
-        return 0
-    if args.command == "models":
-        from green_nlp.runtime.model_folder import available_models, folder_state, model_folders
-
-        folders, summaries = model_folders(), available_models()
-        for name, summary in summaries.items():  # state: "ok", or "broken: " and why it would not load
-            print(f"{name}\t{folder_state(folders[name])}\t{summary}")
-        return 0
+    if args.command in ("configs", "models"):
+        return _listing(args.command)
     try:
         from green_nlp.distributed_ray.options import ray_options
 
         line_stream.check_input(args.input_file)  # before the model loads: a folder, a missing file or folder
         for path in (args.output_file, args.errors_file):
             line_stream.check_output(path)
+        line_stream.check_distinct(args.input_file, {"-o": args.output_file, "--errors-file": args.errors_file})
         shard, on_ray = line_stream.parse_shard(args.shard), ray_options(args)
-        if args.input_file == line_stream.STDIN and (on_ray is not None or shard != (0, 1)):
-            raise line_stream.UsageError("standard input (-) cannot be sharded or sent to Ray: give a file")
+        if line_stream.is_stream(args.input_file) and (on_ray is not None or shard != (0, 1)):
+            raise line_stream.UsageError("standard input or a pipe cannot be sharded or sent to Ray: give a file")
         for option, value in (("--batch-size", args.batch_size), ("--sort-window", args.sort_window)):
             if value < 1:
                 raise line_stream.UsageError(f"{option} must be positive, got {value}")
-        if args.command in ("parse", "tag") and args.input_file != line_stream.STDIN:
+        if args.command in ("parse", "tag") and not line_stream.is_stream(args.input_file):
             _refuse_conllu(args.input_file)
         threads = DEFAULT_THREADS if args.threads is None else args.threads
         model = runtime_line_model(*_model_args(args, threads))
@@ -270,15 +261,55 @@ def run_runtime(argv: list[str]) -> int:
         print(f"green-nlp {args.command}: {error}", file=sys.stderr)
         return 2
     progress = not args.no_progress and sys.stderr.isatty()
+    try:
+        report = _stream(args, streamer, on_ray, shard, progress)
+    except (InputKindError, ModelFolderError) as error:  # no line would work: the model or its input kind
+        print(f"green-nlp {args.command}: {error}", file=sys.stderr)
+        return 2
+    except line_stream.DamagedInput as error:  # the lines before the damage were written
+        if error.report is not None:
+            print(error.report.summary(f"green-nlp {args.command}", args.input_file, shard), file=sys.stderr)
+        print(f"green-nlp {args.command}: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader went away (`... | head`): stop quietly, as a shell pipeline expects
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return line_stream.BROKEN_PIPE_STATUS
+    except OSError as error:  # the output cannot be opened or written (no space, read-only, no permission)
+        print(f"green-nlp {args.command}: cannot write the output: {error}", file=sys.stderr)
+        return 2
+    print(report.summary(f"green-nlp {args.command}", args.input_file, shard), file=sys.stderr)
+    if args.fail_on_error and report.failed:
+        print(
+            f"green-nlp {args.command}: {report.failed} lines failed or were blank (--fail-on-error): exit status 1",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _listing(command: str) -> int:
+    """`green-nlp configs` (the installed training configs) or `models` (the shipped models)."""
+    if command == "configs":
+        folder = configs_folder()
+        print(f"# {folder}")
+        for path in sorted(folder.rglob("*.jsonnet")):
+            print(path.relative_to(folder))
+        return 0
+    from green_nlp.runtime.model_folder import available_models, folder_state, model_folders
+
+    folders, summaries = model_folders(), available_models()
+    for name, summary in summaries.items():  # state: "ok", or "broken: " and why it would not load
+        print(f"{name}\t{folder_state(folders[name])}\t{summary}")
+    return 0
+
+
+def _stream(args: argparse.Namespace, streamer: Any, on_ray: Any, shard: tuple[int, int], progress: bool) -> Any:
+    """Open the outputs and stream the input through the model, here or on Ray actors."""
     with ExitStack() as stack:
         output = stack.enter_context(open(args.output_file, "w", encoding="utf-8")) if args.output_file else sys.stdout
         errors = stack.enter_context(open(args.errors_file, "w", encoding="utf-8")) if args.errors_file else None
         if on_ray is None:
-            try:
-                report = streamer.run(args.input_file, output, shard, progress=progress, errors=errors)
-            except InputKindError as error:  # the model cannot read this kind of input: no line would work
-                print(f"green-nlp {args.command}: {error}", file=sys.stderr)
-                return 2
+            report = streamer.run(args.input_file, output, shard, progress=progress, errors=errors)
         else:  # the same stream on Ray actors, each loading the model once (docs/distributed.md)
             from functools import partial
 
@@ -290,14 +321,8 @@ def run_runtime(argv: list[str]) -> int:
             report = stream_lines(
                 make_model, args.input_file, output, on_ray, args.sort_window, shard, progress=progress, errors=errors
             )
-    print(report.summary(f"green-nlp {args.command}", args.input_file, shard), file=sys.stderr)
-    if args.fail_on_error and report.failed:
-        print(
-            f"green-nlp {args.command}: {report.failed} lines failed or were blank (--fail-on-error): exit status 1",
-            file=sys.stderr,
-        )
-        return 1
-    return 0
+        output.flush()  # a full disk shows here, not in the interpreter's exit
+    return report
 
 
 def _refuse_conllu(path: Path) -> None:
@@ -339,9 +364,28 @@ def configs_folder() -> Path:
 
 
 # ----------------------------------------------------------------------------- AllenNLP side
+def _predict_overwrites(argv: list[str]) -> Optional[str]:
+    """Why `allennlp predict ... --output-file OUT` would empty a file it still has to read (OUT is
+    its input file or archive), or None. AllenNLP opens OUT for writing before it reads the input."""
+    from green_nlp.line_stream import same_file
+
+    outputs = {i: arg.split("=", 1)[1] for i, arg in enumerate(argv) if arg.startswith("--output-file=")}
+    outputs.update({i + 1: argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--output-file"})
+    read = [arg for i, arg in enumerate(argv[1:], start=1) if i not in outputs and Path(arg).is_file()]
+    for output in outputs.values():
+        for arg in read:
+            if same_file(Path(arg), Path(output)):
+                return f"--output-file {output} is {arg}, which predict reads: writing there would overwrite it"
+    return None
+
+
 def run_allennlp(argv: list[str]) -> None:
     """`allennlp ARGV...` with green_nlp registered first, so its subcommands exist in any folder."""
     sys.argv = ["green-nlp", *argv]
+    overwritten = _predict_overwrites(argv) if argv and argv[0] == "predict" else None
+    if overwritten:
+        print(f"green-nlp predict: {overwritten}", file=sys.stderr)
+        sys.exit(2)
     try:
         import allennlp  # noqa: F401
     except ModuleNotFoundError:  # `pip install .` installs the runtime only

@@ -24,6 +24,8 @@ from typing import IO, Any, Generic, Optional, TypeVar
 logger = logging.getLogger(__name__)
 
 _CHUNK_BYTES = 1 << 20
+# 128 + SIGPIPE: the status a shell reports for a process a closed pipe ended (`... | head`)
+BROKEN_PIPE_STATUS = 141
 
 Inputs = TypeVar("Inputs")
 Result = TypeVar("Result")
@@ -31,6 +33,14 @@ Result = TypeVar("Result")
 
 class UsageError(ValueError):
     """A setting the user gave cannot work (the message says what to change)."""
+
+
+class DamagedInput(UsageError):
+    """The input could not be read past some point (a truncated or damaged compressed file, a file
+    named .gz that is not gzip): the lines before it were read. `report` is set once the lines
+    read before were predicted and written."""
+
+    report: Optional["StreamReport"] = None
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -68,14 +78,52 @@ def open_bytes(path: Path) -> IO[bytes]:
 
 def check_input(path: Path) -> None:
     """Refuse an input that cannot be read before any model is loaded, saying why: missing, or a
-    folder (`Path.is_file` alone would call a folder "not found"). `-` is standard input."""
+    folder (`Path.is_file` alone would call a folder "not found"). `-` is standard input; a pipe
+    (`/dev/stdin`, a shell's `<(...)`) is read like it."""
     path = Path(path)
     if path == STDIN:
         return
     if path.is_dir():
         raise UsageError(f"{path} is a folder, not an input file")
-    if not path.is_file():
+    if not path.exists():
         raise UsageError(f"input file not found: {path}")
+
+
+def is_stream(path: Path) -> bool:
+    """Standard input or a pipe: readable once, so never counted, sharded or peeked at first."""
+    return Path(path) == STDIN or not Path(path).is_file()
+
+
+def _file_key(path: Path) -> Any:
+    """The same key for two names of one file (a link, `./x`, `x`): its device and inode where it
+    exists, else its resolved path."""
+    try:
+        status = path.stat()
+        return status.st_dev, status.st_ino
+    except OSError:
+        return str(path.resolve())
+
+
+def same_file(first: Path, second: Path) -> bool:
+    """Whether two paths name one file (through links or `./`)."""
+    return bool(_file_key(first) == _file_key(second))
+
+
+def check_distinct(input_path: Path, outputs: dict[str, Optional[Path]]) -> None:
+    """Refuse an output that names the input file or another output before anything is opened for
+    writing: opening it would empty the file still to be read (or mix two outputs in one)."""
+    seen: dict[Any, str] = {}
+    if not is_stream(input_path):
+        seen[_file_key(Path(input_path))] = f"the input file {input_path}"
+    for option, path in outputs.items():
+        if path is None or str(path) in ("-", "/dev/stdout", "/dev/stderr"):
+            continue
+        key = _file_key(Path(path))
+        if key in seen:
+            raise UsageError(
+                f"{option} {path} is {seen[key]}: writing there would overwrite it; give another file name"
+            )
+        seen[key] = f"also given to {option}"
 
 
 def check_output(path: Optional[Path]) -> None:
@@ -99,7 +147,10 @@ def split_lines(stream: IO[bytes]) -> Iterator[bytes]:
     and a lone `\r` (old Mac files, which Python's binary line iteration reads as one line) each
     end a line; a last line without an end counts."""
     rest = b""
-    for chunk in iter(lambda: stream.read(_CHUNK_BYTES), b""):
+    # read1: one read of the underlying file at a time, so that a damaged .gz gives up the lines
+    # before the damage (a buffered read(n) keeps reading to n bytes and loses them with the error)
+    read = getattr(stream, "read1", stream.read)
+    for chunk in iter(lambda: read(_CHUNK_BYTES), b""):
         rest += chunk
         # a \r at the end of a chunk may be the first half of \r\n: keep it for the next chunk
         cut = len(rest) - 1 if rest.endswith(b"\r") else len(rest)
@@ -114,10 +165,18 @@ def split_lines(stream: IO[bytes]) -> Iterator[bytes]:
 
 def count_lines(path: Path) -> int:
     """Number of lines as `read_lines` reads them (a last line without a line end counts)."""
-    if Path(path) == STDIN:
-        raise UsageError("standard input cannot be split into shards: give a file")
-    with open_bytes(path) as stream:
-        return sum(1 for _ in split_lines(stream))
+    if is_stream(path):
+        raise UsageError("standard input or a pipe cannot be split into shards: give a file")
+    return sum(1 for _ in read_lines(path))
+
+
+def _damaged(path: Path, last_line: int, error: Exception) -> DamagedInput:
+    if isinstance(error, EOFError):
+        why = "the compressed data ends early (a truncated file?)"
+    else:
+        why = str(error) or type(error).__name__
+    where = f"after line {last_line}" if last_line else "from its start"
+    return DamagedInput(f"{path}: cannot be read {where}: {why}")
 
 
 def shard_bounds(total_lines: int, index: int, count: int) -> tuple[int, int]:
@@ -129,15 +188,24 @@ def read_lines(path: Path, start: int = 0, end: Optional[int] = None) -> Iterato
     """Yield (1-based line number, raw bytes without the line end) for lines start..end-1.
 
     A generator over the open file: memory holds one line, whatever the file size. Bytes, not
-    text, so that one undecodable line is reported alone instead of ending the whole read.
+    text, so that one undecodable line is reported alone instead of ending the whole read. A file
+    that cannot be read on (a damaged .gz/.bz2/.xz, a file named .gz that is not gzip) raises
+    `DamagedInput` naming the last line read, after the lines before it were yielded.
     """
-    with open_bytes(path) as stream:
-        for number, raw in enumerate(split_lines(stream), start=1):
-            if number <= start:
-                continue
-            if end is not None and number > end:
-                break
-            yield number, raw
+    import lzma
+    import zlib
+
+    number = 0
+    try:
+        with open_bytes(path) as stream:
+            for number, raw in enumerate(split_lines(stream), start=1):
+                if number <= start:
+                    continue
+                if end is not None and number > end:
+                    break
+                yield number, raw
+    except (EOFError, OSError, zlib.error, lzma.LZMAError) as error:  # gzip.BadGzipFile is an OSError
+        raise _damaged(path, number, error) from None
 
 
 class _NoBar:
@@ -260,21 +328,27 @@ class LineStreamer(Generic[Inputs, Result]):
     ) -> StreamReport:
         # counting reads the whole input once more: only for shards and the progress bar (not stdin)
         start, end = 0, None
-        if shard != (0, 1) or (progress and Path(input_path) != STDIN):
+        if shard != (0, 1) or (progress and not is_stream(input_path)):
             start, end = shard_bounds(count_lines(input_path), *shard)
         report = StreamReport()
         batch: list[Entry] = []
         readable = 0
         desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
         with progress_bar(progress, total=None if end is None else end - start, unit="lines", desc=desc) as bar:
-            for number, raw in read_lines(input_path, start, end):
-                bar.update(1)
-                entry = self.read_entry(number, raw)
-                batch.append(entry)
-                readable += entry[1] == "input"
-                if readable == self.batch_size:
+            try:
+                for number, raw in read_lines(input_path, start, end):
+                    bar.update(1)
+                    entry = self.read_entry(number, raw)
+                    batch.append(entry)
+                    readable += entry[1] == "input"
+                    if readable == self.batch_size:
+                        self._predict(input_path, batch, output, report, errors)
+                        batch, readable = [], 0
+            except DamagedInput as error:  # the lines read before the damage still get their records
+                if batch:
                     self._predict(input_path, batch, output, report, errors)
-                    batch, readable = [], 0
+                error.report = report
+                raise
             if batch:
                 self._predict(input_path, batch, output, report, errors)
         return report
@@ -402,7 +476,13 @@ def with_line_comment(number: int, blocks: Sequence[str]) -> str:
 # Fields every green_nlp entry point reads from a JSON line, and what each must hold.
 TEXT_FIELDS = ("sentence", "text")
 WORD_LIST_FIELDS = ("words", "upos")
-_FORBIDDEN_IN_WORDS = {"\t": "a tab", "\n": "a line break", "\r": "a line break", "\x00": "a NUL character"}
+# every character Python's str.splitlines breaks a line at (a reader of the CoNLL-U would see a row
+# cut in two), the tab that separates columns, and NUL
+_FORBIDDEN_IN_WORDS = {
+    "\t": "a tab",
+    **dict.fromkeys("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", "a line break"),
+    "\x00": "a NUL character",
+}
 
 
 def _kind(value: Any) -> str:

@@ -14,6 +14,7 @@ a pool of Ray actors that each load the archive once, with the same output (docs
 import argparse
 import json
 import logging
+import os
 import sys
 from contextlib import ExitStack
 from functools import partial
@@ -28,15 +29,19 @@ from allennlp.predictors import Predictor
 
 from green_nlp.distributed_ray.options import RayOptions, add_ray_arguments, ray_options
 from green_nlp.line_stream import (  # noqa: F401
+    BROKEN_PIPE_STATUS,
     STDIN,
+    DamagedInput,
     LineModel,
     LineRecords,
     LineStreamer,
     UsageError,
+    check_distinct,
     check_input,
     check_output,
     comment_block,
     count_lines,
+    is_stream,
     json_error,
     json_record,
     read_lines,
@@ -199,9 +204,10 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
         check_input(args.input_file)
         for path in (args.output_file, args.errors_file):
             check_output(path)
+        check_distinct(args.input_file, {"--output-file": args.output_file, "--errors-file": args.errors_file})
         on_ray = ray_options(args)
-        if args.input_file == STDIN and (on_ray or shard != (0, 1)):
-            raise UsageError("standard input (-) cannot be sharded or sent to Ray: give a file")
+        if is_stream(args.input_file) and (on_ray or shard != (0, 1)):
+            raise UsageError("standard input or a pipe cannot be sharded or sent to Ray: give a file")
     except ValueError as error:  # UsageError is one
         raise ConfigurationError(str(error)) from None
     bulk = (
@@ -212,14 +218,27 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
             args.batch_size,
         )
     )
-    with ExitStack() as stack:
-        output = stack.enter_context(open(args.output_file, "w", encoding="utf-8")) if args.output_file else sys.stdout
-        errors = stack.enter_context(open(args.errors_file, "w", encoding="utf-8")) if args.errors_file else None
-        if bulk is not None:
-            report = bulk.run(args.input_file, output, shard, progress=not args.no_progress, errors=errors)
-        else:
-            assert on_ray is not None  # one of the two was built above
-            report = _run_on_ray(args, on_ray, output, shard, errors)
+    try:
+        with ExitStack() as stack:
+            output = (
+                stack.enter_context(open(args.output_file, "w", encoding="utf-8")) if args.output_file else sys.stdout
+            )
+            errors = stack.enter_context(open(args.errors_file, "w", encoding="utf-8")) if args.errors_file else None
+            if bulk is not None:
+                report = bulk.run(args.input_file, output, shard, progress=not args.no_progress, errors=errors)
+            else:
+                assert on_ray is not None  # one of the two was built above
+                report = _run_on_ray(args, on_ray, output, shard, errors)
+            output.flush()  # a full disk shows here, not in the interpreter's exit
+    except DamagedInput as error:  # the lines before the damage were written
+        if error.report is not None:
+            print(error.report.summary("green-predict", args.input_file, shard), file=sys.stderr)
+        raise ConfigurationError(str(error)) from None
+    except BrokenPipeError:  # the reader went away (`... | head`): stop quietly, as a shell pipeline expects
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(BROKEN_PIPE_STATUS)
+    except OSError as error:  # the output cannot be opened or written
+        raise ConfigurationError(f"cannot write the output: {error}") from None
     print(report.summary("green-predict", args.input_file, shard), file=sys.stderr)
     if getattr(args, "fail_on_error", False) and report.failed:
         print(f"green-predict: {report.failed} lines failed or were blank (--fail-on-error)", file=sys.stderr)

@@ -23,6 +23,7 @@ from green_nlp.dataset_readers.conllu_dependencies import (
 from green_nlp.models import lemma_lexicon_vocabulary  # noqa: F401 (registers vocabulary type green_lemma_lexicon)
 from green_nlp.modules.biaffine import Biaffine
 from green_nlp.modules.embedder_checks import check_character_encoders
+from green_nlp.nn.character_cap import capped_characters
 from green_nlp.nn.tree_decoding import decode_heads, root_consistent_labels
 from green_nlp.runtime.lemma_lexicon import NAMESPACE as LEMMA_LEXICON_NAMESPACE
 from green_nlp.runtime.lemma_lexicon import LemmaLexicon
@@ -190,9 +191,9 @@ class BiaffineDependencyParser(Model, Distillable):
         """Drop token indexers this model has no embedder for: a student's reader also produces its
         teacher's (e.g. word pieces for a transformer teacher), which the student must not embed."""
         own = getattr(self.text_field_embedder, "_token_embedders", None)
-        if own is None or set(words) <= set(own):
-            return words
-        return {key: value for key, value in words.items() if key in own}
+        if own is not None and not set(words) <= set(own):
+            words = {key: value for key, value in words.items() if key in own}
+        return capped_characters(words)
 
     def score(self, words: TextFieldTensors, upos: Optional[torch.Tensor] = None) -> dict[str, torch.Tensor]:
         """

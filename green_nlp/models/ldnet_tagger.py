@@ -19,6 +19,7 @@ from green_nlp.data.gold_label_field import UNSEEN_LABEL, check_no_unseen_while_
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
 from green_nlp.models.dense_lm import DenseLanguageModel
 from green_nlp.names import register_with_old_names
+from green_nlp.nn.character_cap import capped_characters
 from green_nlp.nn.viterbi import batched_viterbi_tags
 from green_nlp.settings import export_ldnet_defaults
 
@@ -247,7 +248,7 @@ class LdNetTagger(Model):
         """Per-word tag scores, `(batch, seq_len, num_tags)`."""
         if self.language_models and self.lm_indexer_key not in tokens:
             raise ConfigurationError(f"the reader must give a {self.lm_indexer_key!r} indexer for the LMs")
-        word_inputs = {key: value for key, value in tokens.items() if key != self.lm_indexer_key}
+        word_inputs = capped_characters({key: value for key, value in tokens.items() if key != self.lm_indexer_key})
         features = [self.text_field_embedder(word_inputs)]  # (batch, seq_len, embedding_dim)
         if self.language_models:
             features.append(self.lm_features(tokens, mask))

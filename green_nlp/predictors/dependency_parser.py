@@ -96,13 +96,13 @@ class DependencyParserPredictor(Predictor):
             if upos is not None and len(upos) != len(words):
                 raise ValueError(f"'upos' has {len(upos)} tags for {len(words)} 'words'")
             return [{"words": words, "upos": upos}]
-        if "sentence" not in inputs:
-            raise ValueError("input needs a 'sentence' (text) or 'words' (list of tokens) key")
-        sentences = [
-            {"words": words, "upos": None, "text": text} for text, words in self._segmenter.segment(inputs["sentence"])
-        ]
+        key = "sentence" if "sentence" in inputs else "text"  # `text`, as the ONNX runtime and the server read it
+        if key not in inputs:
+            raise ValueError("input needs a 'sentence' or 'text' (text) or 'words' (list of tokens) key")
+        segmented = self._segmenter.segment(inputs[key])
+        sentences = [{"words": words, "upos": None, "text": text} for text, words in segmented]
         if not sentences:  # else the line would vanish from the CoNLL-U output without a word
-            raise ValueError("no words to parse in 'sentence'")
+            raise ValueError(f"no words to parse in {key!r}")
         return sentences
 
     def _check(self, words: list[str]) -> None:

@@ -11,7 +11,7 @@ from allennlp.models import Model
 from allennlp.predictors import Predictor
 
 from green_nlp.line_stream import check_json_fields, json_object
-from green_nlp.runtime.classifier import NO_FEATURES_SETTINGS, no_features_message
+from green_nlp.runtime.classifier import EMPTY_TEXT, NO_FEATURES_SETTINGS, no_features_message
 
 OUTPUT_KEYS = ("label", "probs", "label_names", "logits", "num_ngrams")
 
@@ -59,6 +59,8 @@ class TextClassifierPredictor(Predictor):
             # `line` is the line number `allennlp predict` adds (patches/predict_per_line), not the user's
             written = sorted(key for key in json_dict if key != "line")
             raise ValueError(f"expected a 'text' or 'sentence' string; the line has keys {written}")
+        if not text.strip():  # as the ONNX runtime: no label for a text that holds nothing to read
+            raise ValueError(f"'text' {EMPTY_TEXT}")
         return self._dataset_reader.text_to_instance(text)
 
     def _readable(self, label: str) -> str:

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from green_nlp.runtime.errors import ModelFolderError
+from green_nlp.runtime.folder_files import META_FILE
+from green_nlp.runtime.folder_schema import graph_mismatch
 from green_nlp.runtime.model_folder import available_models, model_file, read_meta, resolve_model
 
 # family -> "module:class", built as cls(folder, meta, session)
@@ -76,4 +78,9 @@ def load(name_or_path: Union[str, Path], precision: str = "auto", threads: Optio
     except ValueError as error:  # a folder's own "family" key: name the folder, as every folder refusal does
         raise ModelFolderError(f"{folder}: {error}") from None
     session = create_session(model_file(folder, meta, precision), threads)
+    mismatch = graph_mismatch(
+        meta, {node.name for node in session.get_inputs()}, {node.name for node in session.get_outputs()}
+    )
+    if mismatch:
+        raise ModelFolderError(f"{folder}: {META_FILE} {mismatch} (re-export the model)")
     return cls(folder, meta, session)

@@ -17,7 +17,8 @@ from typing import Any, ClassVar, Optional, Union
 import numpy as np
 
 from green_nlp.names import NGRAM_DAN, current_name
-from green_nlp.runtime.errors import InputError, InputFailure
+from green_nlp.runtime.errors import InputError, InputFailure, ModelFolderError
+from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.input_checks import check_text
 from green_nlp.runtime.ngram_extractor import NgramExtractor, pad
 
@@ -233,6 +234,11 @@ class ClassifierRuntime:
             for rows in parts:
                 logits[rows], probs[rows] = self.session.run(self._outputs, {self._input: pad(ids, counts, rows)})
         labels = self.labels
+        if probs.shape[1] != len(labels):
+            raise ModelFolderError(
+                f"{self.folder}: the graph scores {probs.shape[1]} labels, {META_FILE} lists {len(labels)}; "
+                "re-export the model"
+            )
         # whole-batch conversions: numpy calls per row would cost more than the model here
         best = probs.argmax(1).tolist()
         return [

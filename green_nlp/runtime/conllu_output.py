@@ -14,6 +14,14 @@ def multiword_columns(words: Sequence[str], groups: Sequence[tuple[int, int]]) -
 
 
 SPACE_AFTER_NO = "SpaceAfter=No"
+# what str.splitlines breaks a line at, besides \n and \r: inside a `# text` comment each would cut
+# the comment in two for a reader that splits so (spaCy reads them as spaces)
+_LINE_BREAKS = str.maketrans(dict.fromkeys("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", " "))
+
+
+def one_line(value: Any) -> Any:
+    """A comment's value with every line-breaking character a space (other values as they are)."""
+    return value.translate(_LINE_BREAKS) if isinstance(value, str) else value
 
 
 def spaces_after(text: str, words: Sequence[str]) -> Optional[list[bool]]:
@@ -86,7 +94,7 @@ def sentence_to_conllu(sentence: dict[str, Any]) -> str:
         return list(values) if values else [None] * n
 
     upos, lemmas, xpos, feats, misc = (column(name) for name in ("upos", "lemmas", "xpos", "feats", "misc"))
-    comments = dict(sentence.get("comments") or {})
+    comments = {key: one_line(value) for key, value in (sentence.get("comments") or {}).items()}
     comments.setdefault("text", " ".join(words))
     heads, deprels = list(sentence["heads"]), list(sentence["deprels"])
     block = _plain_block(comments, words, lemmas, upos, xpos, feats, heads, deprels, misc)

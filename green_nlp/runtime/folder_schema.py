@@ -49,6 +49,46 @@ REQUIRED_KEYS: dict[str, tuple[tuple[str, type], ...]] = {
 _TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer"}
 
 
+# label lists whose entries become output columns: a tab or line break in one breaks every CoNLL-U
+# and JSON-lines reader downstream (family -> dotted keys; optional ones are checked where present)
+LABEL_KEYS: dict[str, tuple[str, ...]] = {
+    "parser": ("labels.deprel", "labels.upos", "labels.lemma_rules", "labels.feats", "labels.xpos"),
+    "classifier": ("labels",),
+    "tagger": ("labels",),
+}
+# optional top-level whole numbers, at least 1
+POSITIVE_KEYS: dict[str, tuple[str, ...]] = {"parser": ("max_sentence_length",), "tagger": ("max_sentence_length",)}
+
+
+def _value(meta: dict[str, Any], dotted: str) -> Any:
+    value: Any = meta
+    for part in dotted.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def bad_value(meta: dict[str, Any]) -> str:
+    """What is wrong with a value the runtime writes or counts with, or "": a label that is not a
+    one-line string, a `max_sentence_length` that is not a positive whole number."""
+    family = str(meta.get("family"))
+    for dotted in LABEL_KEYS.get(family, ()):
+        labels = _value(meta, dotted)
+        if labels is None:
+            continue
+        if not isinstance(labels, list) or not labels:
+            return f'key "{dotted}" must be a non-empty list of labels'
+        for i, label in enumerate(labels):
+            if not isinstance(label, str) or any(c in label for c in "\t\n\r"):
+                return f'key "{dotted}" entry {i} ({label!r}) must be a string without tabs or line breaks'
+    for key in POSITIVE_KEYS.get(family, ()):  # top-level keys, optional: present means a number
+        if key not in meta:
+            continue
+        number = meta[key]
+        if type(number) is not int or number < 1:
+            return f'key "{key}" must be a whole number of at least 1, got {number!r}'
+    return ""
+
+
 def missing_key(meta: dict[str, Any]) -> str:
     """What is wrong with `meta`'s keys for its family, or "" when nothing is (an unknown family is
     left to the loader, which names the families it knows)."""
@@ -58,11 +98,29 @@ def missing_key(meta: dict[str, Any]) -> str:
     if not isinstance(meta.get("files", {}), dict):
         return f'key "files" must be an object (precision -> file name), got {type(meta["files"]).__name__}'
     for dotted, kind in REQUIRED_KEYS.get(family, ()):
-        value: Any = meta
-        for part in dotted.split("."):
-            value = value.get(part) if isinstance(value, dict) else None
+        value = _value(meta, dotted)
         if value is None:
             return f'has no "{dotted}" key, which a {family} folder needs'
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             return f'key "{dotted}" must be {_TYPE_NAMES[kind]}, got {type(value).__name__}'
+    return bad_value(meta)
+
+
+def graph_mismatch(meta: dict[str, Any], graph_inputs: set[str], graph_outputs: set[str]) -> str:
+    """An input or output name in the metadata that the loaded ONNX graph does not have, or "":
+    checked at load, so that a folder whose metadata and graph disagree is refused once instead of
+    failing on every line."""
+    wanted_inputs: list[tuple[str, Any]] = []
+    for key, spec in (meta.get("inputs") or {}).items():
+        if isinstance(spec, dict):
+            wanted_inputs += [(f"inputs.{key}.{part}", spec[part]) for part in ("input", "index_input") if part in spec]
+        else:
+            wanted_inputs.append((f"inputs.{key}", spec))
+    for dotted, name in wanted_inputs:
+        if name not in graph_inputs:
+            known = ", ".join(sorted(graph_inputs))
+            return f'key "{dotted}" names input {name!r}, which the graph does not have (it has {known})'
+    for key, name in (meta.get("outputs") or {}).items():
+        if name and name not in graph_outputs:  # an absent head is null / false
+            return f'key "outputs.{key}" names output {name!r}, which the graph does not have'
     return ""

@@ -16,13 +16,14 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from green_nlp.runtime.errors import InputError, InputFailure, InputKindError, InputTypeError
+from green_nlp.runtime.errors import InputError, InputFailure, InputKindError, InputTypeError, ModelFolderError
+from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.input_checks import check_sentence_length, check_text, check_tokens
 from green_nlp.runtime.lemma_lexicon import from_folder
 from green_nlp.runtime.lemma_rules import apply_rule
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, split_windows, windows
 from green_nlp.runtime.parser_decoding import ROOT_RELATION, decode_sentence
-from green_nlp.runtime.parser_inputs import ParserInputs
+from green_nlp.runtime.parser_inputs import ParserInputs, model_calls
 from green_nlp.runtime.parser_results import ParsedDoc, ParsedSentence
 from green_nlp.runtime.parser_segmenter import TextSegmenter
 from green_nlp.runtime.treebank_tokenization import from_folder as tokenization_rules
@@ -203,13 +204,24 @@ class ParserRuntime:
             self._check(words)
         order = sorted(range(len(sentences)), key=lambda i: len(sentences[i][0]))
         batch = [sentences[i] for i in order]
-        feed = self.inputs.feed([words for words, _, _ in batch], [upos for _, upos, _ in batch])
-        results = self.session.run(self._outputs, feed)
-        extra = results[len(results) - len(self._extra) :] if self._extra else []
-        parsed = self._decode(batch, *results[: len(results) - len(self._extra)])
-        for b, sentence in enumerate(parsed):
-            self._fill_extra_columns(sentence, [tags[b] for tags in extra])
-            self.mark_multiword_tokens(sentence)
+        parsed: list[ParsedSentence] = []
+        for run in model_calls([words for words, _, _ in batch]):  # one run but for huge batches
+            part = [batch[i] for i in run]
+            feed = self.inputs.feed([words for words, _, _ in part], [upos for _, upos, _ in part])
+            results = self.session.run(self._outputs, feed)
+            extra = results[len(results) - len(self._extra) :] if self._extra else []
+            try:
+                trees = self._decode(part, *results[: len(results) - len(self._extra)])
+                for b, sentence in enumerate(trees):
+                    self._fill_extra_columns(sentence, [tags[b] for tags in extra])
+            except IndexError:  # a class number past a label list: metadata and graph disagree
+                raise ModelFolderError(
+                    f"{self.folder}: the graph gives a class that {META_FILE} has no label for; its label "
+                    "lists do not match the graph (re-export the model)"
+                ) from None
+            for sentence in trees:
+                self.mark_multiword_tokens(sentence)
+            parsed += trees
         restored: list[Optional[ParsedSentence]] = [None] * len(sentences)
         for position, index in enumerate(order):
             restored[index] = parsed[position]

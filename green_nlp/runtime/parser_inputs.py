@@ -12,6 +12,12 @@ Characters come in one of two layouts, as the folder's metadata says:
   distinct word, not once per place (a batch repeats its function words and punctuation many
   times). Each row is padded to the same width as in the per-place layout, so each word's vector
   is the same.
+
+Memory stays bounded whatever the text: the character encoder reads a word's first
+`MAX_WORD_CHARACTERS` characters (the torch model the same, `green_nlp.models.biaffine_parser`; no
+EWT word is that long), and `model_calls` cuts a batch whose words times width would pass
+`CHARACTER_CELLS_PER_CALL` (one 50,000-character word among a batch's distinct words padded every
+one of them to its width: gigabytes).
 """
 
 from collections.abc import Sequence
@@ -20,6 +26,27 @@ from typing import Any, Optional
 import numpy as np
 
 WORD_CACHE_SIZE = 100_000  # words whose character ids are kept (a few MB at most)
+MAX_WORD_CHARACTERS = 512  # characters of a word the character encoder reads (EWT's longest: 473)
+# (words x character width) and (sentences x words) of one model call: at 100 filters the character
+# CNN's output is about 100 MB at this bound, the arc scores 130 MB; an ordinary batch of 32
+# sentences is 50-100 times below both
+CHARACTER_CELLS_PER_CALL = 1 << 18
+WORD_CELLS_PER_CALL = 1 << 15
+
+
+def model_calls(sentences: Sequence[Sequence[str]]) -> list[range]:
+    """Consecutive runs of `sentences` (a batch sorted by length), one model call each, every run
+    within both budgets unless one sentence alone is over them; one run for an ordinary batch."""
+    runs, start, words, widest, longest = [], 0, 0, 0, 0
+    for i, sentence in enumerate(sentences):
+        width = min(MAX_WORD_CHARACTERS, max(map(len, sentence), default=0))
+        total, wide, long = words + len(sentence), max(widest, width), max(longest, len(sentence))
+        if i > start and (total * wide > CHARACTER_CELLS_PER_CALL or (i + 1 - start) * long > WORD_CELLS_PER_CALL):
+            runs.append(range(start, i))
+            start, total, wide, long = i, len(sentence), width, len(sentence)
+        words, widest, longest = total, wide, long
+    runs.append(range(start, len(sentences)))
+    return runs
 
 
 class Vocab:
@@ -94,7 +121,8 @@ class ParserInputs:
             if len(self._word_chars) >= WORD_CACHE_SIZE:
                 self._word_chars.clear()
             index, oov = self.chars.index, self.chars.oov
-            ids = [index.get(c, oov) for c in (word.lower() if self.chars.lowercase else word)]
+            text = word[:MAX_WORD_CHARACTERS]
+            ids = [index.get(c, oov) for c in (text.lower() if self.chars.lowercase else text)]
             self._word_chars[word] = ids
         return ids
 

@@ -14,10 +14,11 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from green_nlp.names import LDNET_TAGGER, current_name
-from green_nlp.runtime.errors import InputError, InputFailure
+from green_nlp.runtime.errors import InputError, InputFailure, ModelFolderError
+from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.input_checks import check_text, check_tokens
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, split_windows, windows
-from green_nlp.runtime.parser_inputs import ParserInputs, Vocab
+from green_nlp.runtime.parser_inputs import ParserInputs, Vocab, model_calls
 from green_nlp.runtime.parser_segmenter import TextSegmenter
 from green_nlp.runtime.tagger_results import TaggedText
 from green_nlp.runtime.tagger_viterbi import constrained_scores, viterbi_paths
@@ -141,8 +142,17 @@ class TaggerRuntime:
             raise ValueError("no tokens to tag")
         order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
         batch = [sentences[i] for i in order]
-        logits = self.session.run([self._output], self._feed(batch))[0]
-        paths = viterbi_paths(logits, [len(words) for words in batch], self.transitions, self.to_first, self.from_last)
+        paths = []
+        for run in model_calls(batch):  # one run but for huge batches (parser_inputs)
+            part = [batch[i] for i in run]
+            logits = self.session.run([self._output], self._feed(part))[0]
+            if logits.shape[-1] != len(self.labels):
+                raise ModelFolderError(
+                    f"{self.folder}: the graph scores {logits.shape[-1]} tags, {META_FILE} lists "
+                    f"{len(self.labels)}; re-export the model"
+                )
+            lengths = [len(words) for words in part]
+            paths += viterbi_paths(logits, lengths, self.transitions, self.to_first, self.from_last)
         restored: list[Optional[list[str]]] = [None] * len(sentences)
         for position, index in enumerate(order):
             restored[index] = [self.labels[t] for t in paths[position]]

@@ -17,6 +17,17 @@ from green_nlp.serve import import_guard
 logger = logging.getLogger("green_nlp.serve")
 
 
+def _port(text: str) -> int:
+    """A TCP port, 0-65535 (0: any free one); the operating system would wrap a larger number."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0-65535; 0 picks a free one)")
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="green-nlp serve", description="Serve exported green models over HTTP (micro-batched, no torch)."
@@ -28,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="shipped model names (see `green-nlp models`) or exported folders; served under their name or folder name",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
-    parser.add_argument("--port", type=int, default=8080, help="port to listen on (0: any free port)")
+    parser.add_argument("--port", type=_port, default=8080, help="port to listen on (0: any free port)")
     batching = parser.add_argument_group("micro-batching")
     batching.add_argument("--max-batch", type=int, default=32, help="most texts in one model call (1: no batching)")
     batching.add_argument(

@@ -98,3 +98,16 @@ def test_multiword_token_lines_survive_the_conllu_output(tmp_path):
 def test_a_sentence_without_words_is_an_error_record_not_a_missing_block(predictors, text):
     record = predictors["parser"].predict_json({"sentence": text})
     assert record["error"] == "no words to parse in 'sentence'" and "sentences" not in record
+
+
+def test_the_parser_predictor_reads_text_as_the_runtime_and_the_server_do(predictors):
+    parser = predictors["parser"]  # the fixture takes gold UPOS: its reading of the line is what is checked
+    by_text = parser._sentences({"text": "The cat sat. It slept."})
+    assert by_text == parser._sentences({"sentence": "The cat sat. It slept."})
+    assert [sentence["words"] for sentence in by_text] == [["The", "cat", "sat", "."], ["It", "slept", "."]]
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_the_classifier_predictor_refuses_an_empty_text_as_the_runtime_does(predictors, text):
+    with pytest.raises(ValueError, match="is empty: nothing to classify"):
+        predictors["classifier"].predict_json({"text": text})

@@ -139,3 +139,9 @@ def test_a_multiword_token_glued_to_the_next_word_carries_the_mark():
 )
 def test_no_marks_where_the_words_do_not_spell_the_text_or_misc_is_given(sentence):
     assert all(misc == "_" for _, misc in marks(sentence_to_conllu(sentence)))
+
+
+def test_a_text_comment_holding_line_separators_stays_one_line():
+    sentence = {"words": ["a", "b"], "heads": [2, 0], "deprels": ["det", "root"], "comments": {"text": "a\u2028b"}}
+    block = sentence_to_conllu(sentence)
+    assert block.splitlines()[0] == "# text = a b" and len(block.splitlines()) == len(block.split("\n")) - 1 == 4

@@ -9,6 +9,7 @@ import pytest
 from green_nlp.line_stream import json_object
 from green_nlp.runtime import load
 from green_nlp.runtime.errors import InputError, InputFailure, InputTypeError
+from green_nlp.runtime.input_checks import check_tokens
 from tests.export.tagger_models import tagger_folder
 
 
@@ -170,3 +171,9 @@ def test_the_cli_gives_error_records_for_empty_text_and_json_arrays(tmp_path, ca
     assert records[2]["error"].startswith("cannot read the line: a JSON array (2 items), not an object or text")
     assert {k: v for k, v in records[3].items() if k != "line"} == {k: v for k, v in records[0].items() if k != "line"}
     assert "2 lines predicted, 2 skipped, 0 blank" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("separator", ["\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029"])
+def test_a_word_holding_any_line_separator_is_refused(separator):
+    with pytest.raises(InputError, match=r"words\[1\] holds a line break"):
+        check_tokens(["a", f"b{separator}c"])

@@ -179,3 +179,22 @@ def test_the_command_line_loads_with_one_thread_unless_told(tmp_path: Path, monk
     assert run_runtime(["classify", "en-sst2-sentiment", str(texts), "-o", str(out), "--threads", "2"]) == 0
     assert asked == [1, 2]
     assert run_runtime(["classify", "en-sst2-sentiment", str(texts), "--threads", "0"]) == 2  # refused, not 1
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the memory peak from /proc (Linux)")
+def test_a_huge_word_keeps_the_parsers_memory_bounded_and_the_other_lines_unchanged():
+    """One 50,000-character word once padded every distinct word of its batch to that width: GBs."""
+    script = """
+import green_nlp
+nlp = green_nlp.load("en-ewt-parser")
+lines = [f"Sentence number {i} is ordinary, with {i} cats." for i in range(40)]
+alone = [doc.to_conllu() for doc in nlp.parse_many(lines)]
+mixed = lines[:20] + ["Look at " + "x" * 50_000 + " now."] + lines[20:]
+docs = [doc.to_conllu() for doc in nlp.parse_many(mixed)]
+assert docs[:20] + docs[21:] == alone, "the other lines changed"
+# the peak of this program's own memory (ru_maxrss would count the forking test process's too)
+print(next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM")) // 1024)
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert int(run.stdout.split()[-1]) < 1500  # MB at peak (it reached 5 GB before the cap)

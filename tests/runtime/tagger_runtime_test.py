@@ -103,4 +103,5 @@ def test_a_tagger_is_not_a_parser(tmp_path):
     source = tmp_path / "in.txt"
     source.write_text("Sarah left .\n")
     result = _run(["parse", str(tagger_folder("origin")), str(source)], cwd=tmp_path)
-    assert result.returncode != 0 and "does not parse" in result.stderr
+    assert result.returncode == 2 and "is a tagger, which does not parse: use green-nlp tag" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -190,3 +190,12 @@ def test_sigterm_says_stopped():
         while "green-nlp serve: stopped" not in "".join(server.log) and time.monotonic() < deadline:
             time.sleep(0.05)
     assert "green-nlp serve: stopped" in "".join(server.log)
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_a_port_outside_0_to_65535_is_refused_not_wrapped(port, capsys):
+    from green_nlp.serve.server import build_parser
+
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args([PARSER, "--port", port])
+    assert exit_.value.code == 2 and "--port" in capsys.readouterr().err

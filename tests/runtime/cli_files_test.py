@@ -1,0 +1,125 @@
+"""`green-nlp parse|classify` and the files around a run: an output naming the input is refused
+before anything is opened for writing; a damaged compressed input keeps the lines before the
+damage; a pipe is read once, like standard input; a full disk and a closed pipe end the run with a
+message or quietly, never a traceback. In-process (`run_runtime`), except where a process is needed."""
+
+import gzip
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from green_nlp.cli import run_runtime
+from green_nlp.line_stream import BROKEN_PIPE_STATUS, DamagedInput, check_distinct, read_lines
+
+TEXT = "The cat sat.\nDogs bark.\n"
+
+
+def _run(args: list[str]) -> int:
+    return run_runtime([*args, "--no-progress"])
+
+
+@pytest.mark.parametrize("command, model", [("parse", "en-ewt-parser"), ("classify", "en-sst2-sentiment")])
+@pytest.mark.parametrize("option", ["-o", "--errors-file"])
+def test_an_output_naming_the_input_is_refused_and_the_input_kept(tmp_path: Path, capsys, command, model, option):
+    source = tmp_path / "in.txt"
+    source.write_text(TEXT, encoding="utf-8")
+    os.symlink(source, tmp_path / "link.txt")
+    for name in (str(source), str(tmp_path / "link.txt"), str(tmp_path / "." / "in.txt")):
+        assert _run([command, model, str(source), option, name]) == 2
+        assert "would overwrite it" in capsys.readouterr().err
+        assert source.read_text(encoding="utf-8") == TEXT
+
+
+def test_the_output_and_the_errors_file_must_differ(tmp_path: Path):
+    source = tmp_path / "in.txt"
+    source.write_text(TEXT, encoding="utf-8")
+    with pytest.raises(ValueError, match="--errors-file .* also given to -o"):
+        check_distinct(source, {"-o": tmp_path / "out", "--errors-file": tmp_path / "out"})
+    check_distinct(source, {"-o": tmp_path / "out", "--errors-file": None})  # distinct: no error
+
+
+def _truncated_gzip(path: Path, lines: int = 3000) -> None:
+    data = gzip.compress("".join(f"Line {i} is here.\n" for i in range(1, lines + 1)).encode())
+    path.write_bytes(data[: len(data) // 2])
+
+
+def test_a_truncated_gzip_gives_its_lines_then_says_where_it_broke(tmp_path: Path):
+    path = tmp_path / "cut.txt.gz"
+    _truncated_gzip(path)
+    read = []
+    with pytest.raises(
+        DamagedInput, match=r"cut.txt.gz: cannot be read after line (\d+): the compressed data ends early"
+    ):
+        for number, raw in read_lines(path):
+            read.append((number, raw))
+    assert len(read) > 100 and read[-1] == (len(read), f"Line {len(read)} is here.".encode())
+
+
+def test_a_file_named_gz_that_is_not_gzip_is_refused_from_its_start(tmp_path: Path):
+    path = tmp_path / "plain.gz"
+    path.write_text(TEXT, encoding="utf-8")
+    with pytest.raises(DamagedInput, match="cannot be read from its start: Not a gzipped file"):
+        list(read_lines(path))
+
+
+@pytest.mark.parametrize("command, model", [("parse", "en-ewt-parser"), ("classify", "en-sst2-sentiment")])
+def test_the_cli_writes_the_lines_before_the_damage_and_exits_2(tmp_path: Path, capsys, command, model):
+    source, out = tmp_path / "cut.txt.gz", tmp_path / "out"
+    _truncated_gzip(source)
+    numbers: list[int] = []
+    with pytest.raises(DamagedInput):
+        numbers.extend(number for number, _ in read_lines(source))
+    read = numbers[-1]
+    assert _run([command, model, str(source), "--format", "json", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{read} lines predicted" in err and f"cannot be read after line {read}" in err and "Traceback" not in err
+    assert len(out.read_text(encoding="utf-8").splitlines()) == read
+
+
+def test_a_pipe_is_read_once_like_standard_input(tmp_path: Path, capsys):
+    fifo, out = tmp_path / "pipe", tmp_path / "out.conllu"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen([sys.executable, "-c", f"open({str(fifo)!r}, 'w').write({TEXT!r})"])
+    try:
+        assert _run(["parse", "en-ewt-parser", str(fifo), "-o", str(out)]) == 0
+    finally:
+        writer.wait(timeout=60)
+    assert out.read_text(encoding="utf-8").count("# text = ") == 2
+    assert _run(["parse", "en-ewt-parser", str(fifo), "--shard", "0/2"]) == 2
+    assert "cannot be sharded" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux) for a full disk")
+def test_a_full_disk_is_a_message_and_status_2(capsys, tmp_path: Path):
+    source = tmp_path / "in.txt"
+    source.write_text(TEXT, encoding="utf-8")
+    assert _run(["classify", "en-sst2-sentiment", str(source), "-o", "/dev/full"]) == 2
+    assert "cannot write the output: [Errno 28]" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_the_run_quietly(tmp_path: Path):
+    source = tmp_path / "in.txt"
+    source.write_text(TEXT * 2000, encoding="utf-8")
+    command = [sys.executable, "-m", "green_nlp.cli", "classify", "en-sst2-sentiment", str(source), "--no-progress"]
+    reader = subprocess.Popen(["head", "-c", "10"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    run = subprocess.run(command, stdout=reader.stdin, stderr=subprocess.PIPE, text=True, timeout=300)
+    reader.stdin.close()  # type: ignore[union-attr]
+    reader.wait(timeout=60)
+    assert run.returncode == BROKEN_PIPE_STATUS
+    assert "Traceback" not in run.stderr and "BrokenPipeError" not in run.stderr
+
+
+def test_allennlps_predict_is_refused_an_output_naming_its_input(tmp_path: Path):
+    source = tmp_path / "in.txt"
+    source.write_text(TEXT, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "green_nlp.cli", "predict", "model.tar.gz", str(source), "--output-file", str(source)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2 and "would overwrite it" in run.stderr
+    assert source.read_text(encoding="utf-8") == TEXT

@@ -1,0 +1,102 @@
+"""A model folder whose metadata disagrees with its graph or holds values the runtime cannot use is
+refused at load (or, for a label list shorter than the graph's classes, on the first batch) with
+one message naming the folder, and the CLI exits 2: even with its file hashes recorded again, as
+anyone editing a folder can. Runs on copies of the shipped folders (runtime only)."""
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from green_nlp.cli import run_runtime
+from green_nlp.runtime import load
+from green_nlp.runtime.errors import ModelFolderError
+from green_nlp.runtime.model_folder import META_FILE, record_file_hashes
+from tests.conftest import REPO_ROOT
+
+
+def _copy(tmp_path: Path, name: str, edit: Callable[[dict[str, Any]], None]) -> Path:
+    folder = tmp_path / name
+    shutil.copytree(REPO_ROOT / "pretrained" / name, folder)
+    meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+    edit(meta)
+    (folder / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
+    record_file_hashes(folder)
+    return folder
+
+
+def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def edit(meta: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        node = meta
+        for part in parents:
+            node = node[part]
+        node[last] = value
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    "name, edit, expected",
+    [
+        ("en-ewt-parser", _set("max_sentence_length", None), "max_sentence_length"),
+        ("en-ewt-parser", _set("max_sentence_length", "abc"), "max_sentence_length"),
+        ("en-ewt-parser", _set("max_sentence_length", 0), "at least 1"),
+        ("en-ewt-parser", _set("labels.deprel", ["nsubj", "ob\tj"]), "without tabs or line breaks"),
+        ("en-ewt-parser", _set("labels.upos", []), "non-empty list"),
+        ("en-ewt-parser", _set("inputs.words.input", "words_in"), "does not have"),
+        ("en-ewt-parser", _set("outputs.upos", "upos_out"), "does not have"),
+        ("en-sst2-sentiment", _set("inputs.ngram_ids", "ids"), "does not have"),
+        ("en-sst2-sentiment", _set("labels", ["positive", 3]), "entry 1"),
+    ],
+)
+def test_metadata_the_runtime_cannot_use_is_refused_at_load(tmp_path, name, edit, expected):
+    folder = _copy(tmp_path, name, edit)
+    with pytest.raises(ModelFolderError, match=expected) as caught:
+        load(folder)
+    assert str(caught.value).startswith(str(folder))
+
+
+def _shorter(key: str) -> Callable[[dict[str, Any]], None]:
+    def edit(meta: dict[str, Any]) -> None:
+        labels = meta["labels"]
+        if key in labels and isinstance(labels, dict):
+            labels[key] = labels[key][:2]
+        else:
+            meta["labels"] = labels[:1]
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    "name, command, key",
+    [("en-ewt-parser", "parse", "deprel"), ("en-ewt-parser", "parse", "upos"), ("en-sst2-sentiment", "classify", "")],
+)
+def test_a_label_list_shorter_than_the_graphs_classes_stops_the_run_with_status_2(tmp_path, capsys, name, command, key):
+    folder = _copy(tmp_path, name, _shorter(key))
+    source = tmp_path / "in.txt"
+    source.write_text("The cat sat on the mat and purred happily.\nA fine film.\n", encoding="utf-8")
+    assert run_runtime([command, str(folder), str(source), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert str(folder) in err and "re-export the model" in err and "IndexError" not in err
+
+
+def test_a_metadata_file_linking_out_of_the_folder_is_refused(tmp_path):
+    folder = tmp_path / "copy"
+    shutil.copytree(REPO_ROOT / "pretrained" / "en-sst2-sentiment", folder)
+    elsewhere = tmp_path / "elsewhere.json"
+    (folder / META_FILE).rename(elsewhere)
+    (folder / META_FILE).symlink_to(elsewhere)
+    with pytest.raises(ModelFolderError, match="must stay inside it"):
+        load(folder)
+
+
+def test_metadata_nested_too_deeply_is_unreadable_json_not_a_crash(tmp_path):
+    folder = tmp_path / "copy"
+    shutil.copytree(REPO_ROOT / "pretrained" / "en-sst2-sentiment", folder)
+    (folder / META_FILE).write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(ModelFolderError, match="nested too deeply"):
+        load(folder)
