@@ -201,6 +201,9 @@ def test_classifier_component_matches_the_dan_predictor(dan_archive):
     predictor = Predictor.from_archive(cached_archive(str(dan_archive)))
     texts = ["a fine and moving film", "dull , flat and far too long", "", "the best thing this year"]
     docs = list(nlp.pipe(texts, batch_size=2))
+    empty = docs.pop(2)  # refused by the predictor as by the runtime: unannotated, the reason flagged
+    assert empty.cats == {} and "is empty: nothing to classify" in empty._.green_error
+    texts.pop(2)
     for text, doc in zip(texts, docs):
         expected = predictor.predict_json({"text": text})
         assert doc.cats == pytest.approx(dict(zip(expected["label_names"], expected["probs"])))
