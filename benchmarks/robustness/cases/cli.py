@@ -125,6 +125,37 @@ def bom_first_word(result: Result) -> tuple[bool, str]:
     )
 
 
+def records_then_damage(lines: int) -> Callable[[Result], tuple[bool, str]]:
+    """Exit 2 after one predicted record for each of the first `lines` lines, stderr saying where the
+    input broke off, no traceback."""
+
+    def check(result: Result) -> tuple[bool, str]:
+        problems = _clean(result)
+        if result["status"] != 2:
+            problems.append(f"exit {result['status']}, not 2")
+        got = [json.loads(line) for line in result["stdout"].splitlines() if line.strip()]
+        if [record.get("line") for record in got] != list(range(1, lines + 1)) or any("error" in r for r in got):
+            problems.append(f"{len(got)} records, expected lines 1-{lines} predicted")
+        if f"cannot be read after line {lines}" not in result["stderr"]:
+            problems.append("stderr does not say where the input broke off")
+        last = (result["stderr"].strip().splitlines() or [""])[-1]
+        what = f"exit {result['status']}; {len(got)} records; {scrub(last)[:160]}"
+        return not problems, what + ("; " + "; ".join(problems) if problems else "")
+
+    return check
+
+
+def _truncated_gzip(name: str, lines: int) -> tuple[str, int]:
+    """A .gz cut in the middle of its compressed data, and how many whole lines can be read from it."""
+    import gzip
+    import zlib
+
+    data = gzip.compress("".join(f"A fine film, number {i}.\n" for i in range(1, lines + 1)).encode())
+    cut = data[: len(data) // 2]
+    text = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(cut)
+    return _file(name, cut), text.count(b"\n")
+
+
 def cli_table() -> list[CliCase]:
     parse, classify = ["parse", SHIPPED_PARSER], ["classify", SENTIMENT]
     tag = ["tag", TAGGER_FOLDER]  # exported when the cases run, not when the table is built
@@ -150,7 +181,47 @@ def cli_table() -> list[CliCase]:
     escaping = _broken("escaping", _edit_meta(_set(("files", "int8"), "../../../../../../../etc/passwd")))
     cut = _broken("cut", _graph_bytes(lambda data: data[: len(data) // 3]))
     missing = str(_folder() / "no_such_file.txt")
+    same = _file("same.txt", b"The cat sat.\nBirds sing.\n")
+    cut_gzip, whole_lines = _truncated_gzip("cut.txt.gz", 3000)
+    full_disk = (
+        [
+            CliCase(
+                "green-nlp classify -o /dev/full (a full disk)",
+                [*classify, same, "-o", "/dev/full", "--no-progress"],
+                "exit 2: cannot write the output, no traceback",
+                refusal("cannot write the output", "No space left"),
+            )
+        ]
+        if Path("/dev/full").exists()
+        else []
+    )
     return [
+        *full_disk,
+        CliCase(
+            "green-nlp parse -o naming the input file",
+            [*parse, same, "-o", same, "--no-progress"],
+            "exit 2 before anything is written, the input kept",
+            refusal("-o", "is the input file", "would overwrite it"),
+        ),
+        CliCase(
+            "green-nlp classify: a truncated .gz",
+            [*classify, cut_gzip, *json_out],
+            "the lines before the break predicted, then exit 2 naming the last line read",
+            records_then_damage(whole_lines),
+        ),
+        CliCase(
+            "green-nlp parse with a classifier",
+            [*parse[:1], SENTIMENT, same, "--no-progress"],
+            "exit 2 naming the model's family and its command",
+            refusal("is a classifier", "green-nlp classify"),
+        ),
+        CliCase(
+            "green-nlp serve --port 99999",
+            ["serve", SHIPPED_PARSER, "--port", "99999"],
+            "exit 2 naming the option (no silent wrap to another port)",
+            refusal("--port", "99999"),
+            entry=SERVER,
+        ),
         CliCase(
             "green-nlp parse: CR-only line ends",
             [*parse, cr_only, *json_out],

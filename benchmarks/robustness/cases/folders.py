@@ -93,6 +93,13 @@ def _symlink(name: str) -> Callable[[Path], None]:
     return apply
 
 
+def _metadata_outside(folder: Path) -> None:
+    """green_model.json moved beside the folders and linked back in."""
+    moved = outside() / f"{folder.name}_{META}"
+    (folder / META).replace(moved)
+    (folder / META).symlink_to(moved)
+
+
 def _flip_byte(folder: Path) -> None:
     data = bytearray((folder / GRAPH).read_bytes())
     data[len(data) // 2] ^= 1
@@ -311,6 +318,33 @@ def folder_cases() -> list[Case]:
         ),
         _folder_case(
             "unknown family", "refused naming the family", _edit_meta(_set(("family",), "summarizer")), "summarizer"
+        ),
+        _folder_case(
+            "green_model.json symlinked outside",
+            "refused: the metadata resolves outside the folder",
+            _metadata_outside,
+            META,
+            "outside the folder",
+        ),
+        _folder_case(
+            "green_model.json nested 100,000 deep",
+            "refused as unreadable JSON, not a RecursionError",
+            lambda folder: (folder / META).write_text("[" * 100_000 + "]" * 100_000),
+            "nested too deeply",
+        ),
+        _folder_case(
+            "a label holding a tab (hashes re-recorded)",
+            "refused naming the key: a tab would break the output's columns",
+            _edit_meta(_set(("labels",), ["negative", "posi\ttive"]), rehash=True),
+            "labels",
+            "without tabs",
+        ),
+        _folder_case(
+            "an input name the graph lacks (hashes re-recorded)",
+            "refused at load naming the key, not on every line",
+            _edit_meta(_set(("inputs", "ngram_ids"), "ids"), rehash=True),
+            "inputs.ngram_ids",
+            "does not have",
         ),
         Case(
             "green-nlp models: broken folders",

@@ -174,10 +174,13 @@ def _spacy_cases() -> list[Case]:
         Case(
             "nlp.pipe: one doc with a NUL among good ones",
             "spaCy nlp.pipe with green_nlp_classifier (DAN)",
-            "the doc holding a NUL flagged in doc._.green_error, the other docs classified as alone",
+            "the doc holding a NUL and the empty doc flagged in doc._.green_error, the other docs classified as alone",
             lambda: lines.spacy_pipe(spacy_pipeline("classifier"), SPACY_CLASSIFIER_TEXTS, 8),
             check=lines.spacy_check(
-                SPACY_CLASSIFIER_TEXTS, {1: "NUL"}, cats, lambda text: spacy_pipeline("classifier")(text)
+                SPACY_CLASSIFIER_TEXTS,
+                {1: "NUL", 3: "is empty"},
+                cats,
+                lambda text: spacy_pipeline("classifier")(text),
             ),
             entry=SPACY,
         ),
