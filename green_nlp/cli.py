@@ -227,7 +227,8 @@ def runtime_line_model(
         load=line_stream.json_or_text if command == "classify" else text_or_tokens,
         predict_batch=_batch_call(nlp, command, batch_size, no_known_features),
         dump=lambda result: line_stream.json_record(0, result.to_json()),  # unused: `records` writes
-        fatal_errors=(InputKindError, ModelFolderError),
+        fatal_errors=(InputKindError,),
+        abort_errors=(ModelFolderError,),
         records=_records(command, output_format),
         warning=_warning if command == "classify" else None,
     )
@@ -243,9 +244,12 @@ def run_runtime(argv: list[str]) -> int:
         from green_nlp.distributed_ray.options import ray_options
 
         line_stream.check_input(args.input_file)  # before the model loads: a folder, a missing file or folder
+        if args.output_file is not None and str(args.output_file) == "-":  # `-o -`: standard output
+            args.output_file = None
         for path in (args.output_file, args.errors_file):
             line_stream.check_output(path)
-        line_stream.check_distinct(args.input_file, {"-o": args.output_file, "--errors-file": args.errors_file})
+        outputs = {"-o": args.output_file, "--errors-file": args.errors_file}
+        line_stream.check_distinct(args.input_file, outputs, stdout_option="-o")
         shard, on_ray = line_stream.parse_shard(args.shard), ray_options(args)
         if line_stream.is_stream(args.input_file) and (on_ray is not None or shard != (0, 1)):
             raise line_stream.UsageError("standard input or a pipe cannot be sharded or sent to Ray: give a file")
@@ -376,6 +380,8 @@ def _predict_overwrites(argv: list[str]) -> Optional[str]:
         for arg in read:
             if same_file(Path(arg), Path(output)):
                 return f"--output-file {output} is {arg}, which predict reads: writing there would overwrite it"
+        if "-" in argv[1:] and same_file(0, Path(output)):  # `- < file`
+            return f"--output-file {output} is the file standard input reads: writing there would overwrite it"
     return None
 
 

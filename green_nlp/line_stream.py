@@ -14,12 +14,14 @@ one unsharded run's.
 
 import json
 import logging
+import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Generic, Optional, TypeVar
+from typing import IO, Any, Generic, Optional, TypeVar, Union
 
 logger = logging.getLogger(__name__)
 
@@ -94,36 +96,43 @@ def is_stream(path: Path) -> bool:
     return Path(path) == STDIN or not Path(path).is_file()
 
 
-def _file_key(path: Path) -> Any:
-    """The same key for two names of one file (a link, `./x`, `x`): its device and inode where it
-    exists, else its resolved path."""
+def _file_key(where: Union[Path, int]) -> Any:
+    """What names one file however it is spelt (a link, `./x`, an open descriptor): the device and
+    inode of a regular file, the resolved path of one that does not exist yet (it will be created),
+    None for anything else (a terminal, /dev/null, a pipe), which no run can overwrite by accident."""
     try:
-        status = path.stat()
-        return status.st_dev, status.st_ino
+        status = os.stat(where)
     except OSError:
-        return str(path.resolve())
+        return None if isinstance(where, int) else str(Path(where).resolve())
+    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
 
 
-def same_file(first: Path, second: Path) -> bool:
-    """Whether two paths name one file (through links or `./`)."""
-    return bool(_file_key(first) == _file_key(second))
+def same_file(first: Union[Path, int], second: Union[Path, int]) -> bool:
+    """Whether two paths (or open descriptors) name one regular file."""
+    key = _file_key(first)
+    return key is not None and key == _file_key(second)
 
 
-def check_distinct(input_path: Path, outputs: dict[str, Optional[Path]]) -> None:
+def check_distinct(input_path: Path, outputs: dict[str, Optional[Path]], stdout_option: str = "") -> None:
     """Refuse an output that names the input file or another output before anything is opened for
-    writing: opening it would empty the file still to be read (or mix two outputs in one)."""
+    writing: opening it would empty the file still to be read (or mix two outputs in one). Standard
+    input redirected from a file (`- < f`) counts as that file, and so does standard output for
+    `stdout_option` left unset (`> f`, `>> f`)."""
+    reads_stdin = Path(input_path) == STDIN
+    key = _file_key(0 if reads_stdin else Path(input_path))
     seen: dict[Any, str] = {}
-    if not is_stream(input_path):
-        seen[_file_key(Path(input_path))] = f"the input file {input_path}"
+    if key is not None:
+        seen[key] = "the file standard input reads" if reads_stdin else f"the input file {input_path}"
     for option, path in outputs.items():
-        if path is None or str(path) in ("-", "/dev/stdout", "/dev/stderr"):
+        if path is None and option != stdout_option:
             continue
-        key = _file_key(Path(path))
+        key = _file_key(1 if path is None else Path(path))
+        name = f"{option} {path}" if path is not None else "standard output"
+        if key is None:
+            continue
         if key in seen:
-            raise UsageError(
-                f"{option} {path} is {seen[key]}: writing there would overwrite it; give another file name"
-            )
-        seen[key] = f"also given to {option}"
+            raise UsageError(f"{name} is {seen[key]}: writing there would overwrite it; give another file name")
+        seen[key] = f"also given to {option}" if path is not None else "standard output"
 
 
 def check_output(path: Optional[Path]) -> None:
@@ -173,6 +182,8 @@ def count_lines(path: Path) -> int:
 def _damaged(path: Path, last_line: int, error: Exception) -> DamagedInput:
     if isinstance(error, EOFError):
         why = "the compressed data ends early (a truncated file?)"
+    elif "crc" in str(error).lower():  # checked at the end of a stream: the lines before may be damaged too
+        why = f"the compressed data is corrupt ({error}); the records already written may be wrong as well"
     else:
         why = str(error) or type(error).__name__
     where = f"after line {last_line}" if last_line else "from its start"
@@ -290,7 +301,8 @@ class LineModel(Generic[Inputs, Result]):
     `load` raises ValueError/TypeError for a line it cannot read; a result that is a dict with an
     `error` key is the model's own per-line error record. When the whole first batch fails with one
     of `fatal_errors`, the model and the input kind do not fit and the run stops with that error
-    instead of reporting every line. `records`, when given, writes every line's record (see
+    instead of reporting every line; a batch that fails with one of `abort_errors` (a broken model
+    folder) stops the run at once, whatever came before. `records`, when given, writes every line's record (see
     `LineRecords`) instead of `dump`; `warning` names what is doubtful about a result (counted in
     the summary), or gives None.
     """
@@ -299,6 +311,7 @@ class LineModel(Generic[Inputs, Result]):
     predict_batch: Callable[[list[Inputs]], Sequence[Result]]
     dump: Callable[[Result], str]
     fatal_errors: tuple[type[BaseException], ...] = ()
+    abort_errors: tuple[type[BaseException], ...] = ()
     number_inputs: Optional[Callable[[Inputs, int], None]] = None  # tells an input its physical line number
     records: Optional[LineRecords[Result]] = None
     warning: Optional[Callable[[Result], Optional[str]]] = None
@@ -382,6 +395,8 @@ class LineStreamer(Generic[Inputs, Result]):
         failed: dict[int, str] = {}
         try:
             results: list[Optional[Result]] = list(self.model.predict_batch(inputs)) if inputs else []
+        except self.model.abort_errors:  # the model itself is broken (its folder): no later line can be right
+            raise
         except Exception:  # noqa: BLE001  one bad line must not end the run: find it line by line
             attempts = [self._predict_one(one) for one in inputs]
             failures = [error for _, error in attempts if error is not None]

@@ -202,9 +202,12 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
     shard = parse_shard(args.shard)
     try:
         check_input(args.input_file)
+        if args.output_file is not None and str(args.output_file) == "-":  # standard output
+            args.output_file = None
         for path in (args.output_file, args.errors_file):
             check_output(path)
-        check_distinct(args.input_file, {"--output-file": args.output_file, "--errors-file": args.errors_file})
+        outputs = {"--output-file": args.output_file, "--errors-file": args.errors_file}
+        check_distinct(args.input_file, outputs, stdout_option="--output-file")
         on_ray = ray_options(args)
         if is_stream(args.input_file) and (on_ray or shard != (0, 1)):
             raise UsageError("standard input or a pipe cannot be sharded or sent to Ray: give a file")

@@ -19,6 +19,9 @@ SPACE_AFTER_NO = "SpaceAfter=No"
 _LINE_BREAKS = str.maketrans(dict.fromkeys("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", " "))
 
 
+_CELL_BREAKS = str.maketrans(dict.fromkeys("\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", " "))
+
+
 def one_line(value: Any) -> Any:
     """A comment's value with every line-breaking character a space (other values as they are)."""
     return value.translate(_LINE_BREAKS) if isinstance(value, str) else value
@@ -143,6 +146,15 @@ def _plain_block(
         if not all(type(value) is str for value in shown):
             return None
         texts.append(shown)
+    block = _rows(comments, texts, heads)
+    if block.count("\t") != 9 * len(words) or block.count("\n") != len(block.splitlines()):
+        # a value holding a tab or a line break (a model folder's label or lemma: words are checked
+        # on the way in) would cut its row; written with spaces instead, as the comments are
+        block = _rows(comments, [[value.translate(_CELL_BREAKS) for value in column] for column in texts], heads)
+    return block
+
+
+def _rows(comments: dict[str, Any], texts: list[list[str]], heads: Sequence[Any]) -> str:
     forms, lemma_texts, tags, xtags, feat_texts, relations, extras = texts
     lines = [f"# {key} = {value}" if value else f"# {key}" for key, value in comments.items()]
     lines += [

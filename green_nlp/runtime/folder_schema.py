@@ -56,6 +56,8 @@ LABEL_KEYS: dict[str, tuple[str, ...]] = {
     "classifier": ("labels",),
     "tagger": ("labels",),
 }
+# a tab and every character Python's str.splitlines breaks a line at
+_ROW_BREAKERS = "\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 # optional top-level whole numbers, at least 1
 POSITIVE_KEYS: dict[str, tuple[str, ...]] = {"parser": ("max_sentence_length",), "tagger": ("max_sentence_length",)}
 
@@ -78,7 +80,7 @@ def bad_value(meta: dict[str, Any]) -> str:
         if not isinstance(labels, list) or not labels:
             return f'key "{dotted}" must be a non-empty list of labels'
         for i, label in enumerate(labels):
-            if not isinstance(label, str) or any(c in label for c in "\t\n\r"):
+            if not isinstance(label, str) or any(c in label for c in _ROW_BREAKERS):
                 return f'key "{dotted}" entry {i} ({label!r}) must be a string without tabs or line breaks'
     for key in POSITIVE_KEYS.get(family, ()):  # top-level keys, optional: present means a number
         if key not in meta:

@@ -22,7 +22,7 @@ from typing import Any, Optional
 from green_nlp.runtime.conllu_output import multiword_columns
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
-LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+LINE_BREAK = re.compile(r"<br\s*/?\s*>", re.IGNORECASE)  # <br>, <br/>, <br />, <br/ > as browsers read them
 
 
 class TextSegmenter:

@@ -123,3 +123,44 @@ def test_allennlps_predict_is_refused_an_output_naming_its_input(tmp_path: Path)
     )
     assert run.returncode == 2 and "would overwrite it" in run.stderr
     assert source.read_text(encoding="utf-8") == TEXT
+
+
+def _cli(args: list[str], **options) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "green_nlp.cli", *args, "--no-progress"]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, **options)
+
+
+def test_standard_input_or_output_redirected_from_the_input_is_refused(tmp_path: Path):
+    source = tmp_path / "in.txt"
+    source.write_text(TEXT, encoding="utf-8")
+    with open(source, encoding="utf-8") as stdin:  # `- -o in.txt < in.txt`
+        run = _cli(["parse", "en-ewt-parser", "-", "-o", str(source)], stdin=stdin)
+    assert run.returncode == 2 and "the file standard input reads" in run.stderr
+    with open(source, "a", encoding="utf-8") as stdout:  # `in.txt >> in.txt`
+        run = subprocess.run(
+            [sys.executable, "-m", "green_nlp.cli", "classify", "en-sst2-sentiment", str(source), "--no-progress"],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    assert run.returncode == 2 and "standard output is the input file" in run.stderr
+    assert source.read_text(encoding="utf-8") == TEXT
+
+
+def test_dash_is_standard_output_and_devices_are_never_the_same_file(tmp_path: Path):
+    source = tmp_path / "in.txt"
+    source.write_text(TEXT, encoding="utf-8")
+    run = _cli(["classify", "en-sst2-sentiment", str(source), "-o", "-"], cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout.count('"label"') == 2 and not (tmp_path / "-").exists()
+    run = _cli(["classify", "en-sst2-sentiment", str(source), "-o", os.devnull, "--errors-file", os.devnull])
+    assert run.returncode == 0, run.stderr
+
+
+def test_a_corrupt_gzip_says_the_records_before_may_be_wrong(tmp_path: Path):
+    path = tmp_path / "flipped.gz"
+    data = bytearray(gzip.compress("".join(f"Line {i} is here.\n" for i in range(3000)).encode()))
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(DamagedInput, match="corrupt|invalid"):
+        list(read_lines(path))

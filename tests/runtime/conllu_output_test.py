@@ -145,3 +145,12 @@ def test_a_text_comment_holding_line_separators_stays_one_line():
     sentence = {"words": ["a", "b"], "heads": [2, 0], "deprels": ["det", "root"], "comments": {"text": "a\u2028b"}}
     block = sentence_to_conllu(sentence)
     assert block.splitlines()[0] == "# text = a b" and len(block.splitlines()) == len(block.split("\n")) - 1 == 4
+
+
+def test_a_label_or_lemma_holding_a_tab_or_line_break_does_not_cut_its_row():
+    """Words are refused such characters on the way in; a model folder's labels and lemmas are written
+    with spaces instead, so every row keeps its 10 columns."""
+    sentence = {"words": ["a", "b"], "heads": [2, 0], "deprels": ["de\tt", "ro\u2028ot"], "lemmas": ["x\ny", "b"]}
+    rows = [line.split("\t") for line in sentence_to_conllu(sentence).splitlines() if line and line[0] != "#"]
+    assert [len(row) for row in rows] == [10, 10]
+    assert [(row[2], row[7]) for row in rows] == [("x y", "de t"), ("b", "ro ot")]

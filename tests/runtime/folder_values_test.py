@@ -46,6 +46,7 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
         ("en-ewt-parser", _set("max_sentence_length", "abc"), "max_sentence_length"),
         ("en-ewt-parser", _set("max_sentence_length", 0), "at least 1"),
         ("en-ewt-parser", _set("labels.deprel", ["nsubj", "ob\tj"]), "without tabs or line breaks"),
+        ("en-ewt-parser", _set("labels.xpos", ["NN", "V\u2028B"]), "without tabs or line breaks"),
         ("en-ewt-parser", _set("labels.upos", []), "non-empty list"),
         ("en-ewt-parser", _set("inputs.words.input", "words_in"), "does not have"),
         ("en-ewt-parser", _set("outputs.upos", "upos_out"), "does not have"),
@@ -73,13 +74,21 @@ def _shorter(key: str) -> Callable[[dict[str, Any]], None]:
 
 @pytest.mark.parametrize(
     "name, command, key",
-    [("en-ewt-parser", "parse", "deprel"), ("en-ewt-parser", "parse", "upos"), ("en-sst2-sentiment", "classify", "")],
+    [
+        ("en-ewt-parser", "parse", "deprel"),
+        ("en-ewt-parser", "parse", "upos"),
+        ("en-ewt-parser", "parse", "feats"),
+        ("en-ewt-parser", "parse", "lemma_rules"),
+        ("en-sst2-sentiment", "classify", ""),
+    ],
 )
 def test_a_label_list_shorter_than_the_graphs_classes_stops_the_run_with_status_2(tmp_path, capsys, name, command, key):
     folder = _copy(tmp_path, name, _shorter(key))
     source = tmp_path / "in.txt"
-    source.write_text("The cat sat on the mat and purred happily.\nA fine film.\n", encoding="utf-8")
-    assert run_runtime([command, str(folder), str(source), "--no-progress"]) == 2
+    # a label list cut to its first classes: some sentences may still come out right, the run stops
+    lines = ["The cat sat on the mat and purred happily.", "A fine film.", "Yes.", "I don't know what she wanted."]
+    source.write_text("\n".join(lines * 20) + "\n", encoding="utf-8")
+    assert run_runtime([command, str(folder), str(source), "--no-progress", "--batch-size", "2"]) == 2
     err = capsys.readouterr().err
     assert str(folder) in err and "re-export the model" in err and "IndexError" not in err
 

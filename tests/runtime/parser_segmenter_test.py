@@ -4,7 +4,7 @@ import pytest
 
 from green_nlp.runtime.parser_segmenter import TextSegmenter
 
-REVIEW = "Great film.<br /><br />I loved it<BR>really did<br/>"
+REVIEW = "Great film.<br /><br />I loved it<BR>really did<br/ >"
 
 
 def test_line_breaks_end_sentences_when_splitting() -> None:
