@@ -31,6 +31,8 @@ RUNTIME_COMMANDS = ("parse", "tag", "classify", "models", "configs", "serve")
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
+    if sys.stderr is None:  # started with 2>&-: messages go nowhere rather than end the run
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (open for the process's life)
     if args and args[0] == "serve":  # its own options; see green_nlp/serve
         from green_nlp.serve import main as serve
 
@@ -243,13 +245,7 @@ def run_runtime(argv: list[str]) -> int:
     try:
         from green_nlp.distributed_ray.options import ray_options
 
-        line_stream.check_input(args.input_file)  # before the model loads: a folder, a missing file or folder
-        if args.output_file is not None and str(args.output_file) == "-":  # `-o -`: standard output
-            args.output_file = None
-        for path in (args.output_file, args.errors_file):
-            line_stream.check_output(path)
-        outputs = {"-o": args.output_file, "--errors-file": args.errors_file}
-        line_stream.check_distinct(args.input_file, outputs, stdout_option="-o")
+        _check_files(args)  # before the model loads
         shard, on_ray = line_stream.parse_shard(args.shard), ray_options(args)
         if line_stream.is_stream(args.input_file) and (on_ray is not None or shard != (0, 1)):
             raise line_stream.UsageError("standard input or a pipe cannot be sharded or sent to Ray: give a file")
@@ -289,6 +285,24 @@ def run_runtime(argv: list[str]) -> int:
         )
         return 1
     return 0
+
+
+def _check_files(args: argparse.Namespace) -> None:
+    """Refuse an input or output that cannot work (missing, a folder, closed, one file both read and
+    written) before any model loads; `-o -` is standard output."""
+    from green_nlp import line_stream
+
+    line_stream.check_input(args.input_file)
+    if args.output_file is not None and str(args.output_file) == "-":
+        args.output_file = None
+    if args.input_file == line_stream.STDIN and sys.stdin is None:
+        raise line_stream.UsageError("standard input is closed (<&-): give an input file")
+    if args.output_file is None and sys.stdout is None:
+        raise line_stream.UsageError("standard output is closed (>&-): give -o FILE")
+    for path in (args.output_file, args.errors_file):
+        line_stream.check_output(path)
+    outputs = {"-o": args.output_file, "--errors-file": args.errors_file}
+    line_stream.check_distinct(args.input_file, outputs, stdout_option="-o")
 
 
 def _listing(command: str) -> int:

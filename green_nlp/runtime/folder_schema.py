@@ -58,6 +58,8 @@ LABEL_KEYS: dict[str, tuple[str, ...]] = {
 }
 # a tab and every character Python's str.splitlines breaks a line at
 _ROW_BREAKERS = "\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# the widest character padding a folder may ask for (its widest convolution: a few characters)
+MAX_MIN_PADDING = 64
 # optional top-level whole numbers, at least 1
 POSITIVE_KEYS: dict[str, tuple[str, ...]] = {"parser": ("max_sentence_length",), "tagger": ("max_sentence_length",)}
 
@@ -88,6 +90,29 @@ def bad_value(meta: dict[str, Any]) -> str:
         number = meta[key]
         if type(number) is not int or number < 1:
             return f'key "{key}" must be a whole number of at least 1, got {number!r}'
+    return _bad_index(meta, family)
+
+
+def _bad_index(meta: dict[str, Any], family: str) -> str:
+    """An id or width the runtime indexes with that its own vocabulary or reader could not have
+    written: an OOV id outside its vocabulary, a negative or absurd character padding, a negative
+    first n-gram id (each silently changed every prediction)."""
+    given = meta.get("inputs")
+    inputs: dict[str, Any] = given if isinstance(given, dict) else {}
+    for name in ("words", "characters", "upos"):
+        spec = inputs.get(name) if family in ("parser", "tagger") else None
+        if not isinstance(spec, dict):
+            continue
+        size = len(spec.get("vocabulary") or [])
+        oov = spec.get("oov_index")
+        if oov is not None and (type(oov) is not int or not 0 <= oov < size):
+            return f'key "inputs.{name}.oov_index" must be an id of its vocabulary (0-{size - 1}) or null, got {oov!r}'
+        width = spec.get("min_padding_length") or 0
+        if type(width) is not int or not 0 <= width <= MAX_MIN_PADDING:
+            return f'key "inputs.{name}.min_padding_length" must be a whole number 0-{MAX_MIN_PADDING}, got {width!r}'
+    first = _value(meta, "ngrams.first_id") if family == "classifier" else None
+    if first is not None and (type(first) is not int or first < 1):
+        return f'key "ngrams.first_id" must be a whole number of at least 1 (0 is padding), got {first!r}'
     return ""
 
 

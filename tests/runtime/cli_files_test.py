@@ -5,6 +5,7 @@ message or quietly, never a traceback. In-process (`run_runtime`), except where 
 
 import gzip
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -164,3 +165,21 @@ def test_a_corrupt_gzip_says_the_records_before_may_be_wrong(tmp_path: Path):
     path.write_bytes(bytes(data))
     with pytest.raises(DamagedInput, match="corrupt|invalid"):
         list(read_lines(path))
+
+
+@pytest.mark.parametrize(
+    "redirect, why",
+    [("- <&-", "standard input is closed"), ("{source} >&-", "standard output is closed")],
+)
+def test_a_closed_standard_stream_is_a_message_not_a_traceback(tmp_path: Path, redirect, why):
+    source = tmp_path / "in.txt"
+    source.write_text(TEXT, encoding="utf-8")
+    command = f"{shlex.quote(sys.executable)} -m green_nlp.cli parse en-ewt-parser --no-progress "
+    run = subprocess.run(
+        command + redirect.format(source=shlex.quote(str(source))),
+        shell=True,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 2 and why in run.stderr and "Traceback" not in run.stderr

@@ -51,6 +51,11 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
         ("en-ewt-parser", _set("inputs.words.input", "words_in"), "does not have"),
         ("en-ewt-parser", _set("outputs.upos", "upos_out"), "does not have"),
         ("en-sst2-sentiment", _set("inputs.ngram_ids", "ids"), "does not have"),
+        ("en-ewt-parser", _set("inputs.words.oov_index", -5), "oov_index"),
+        ("en-ewt-parser", _set("inputs.words.oov_index", 10**9), "oov_index"),
+        ("en-ewt-parser", _set("inputs.characters.min_padding_length", "x"), "min_padding_length"),
+        ("en-ewt-parser", _set("inputs.characters.min_padding_length", 10**7), "min_padding_length"),
+        ("en-sst2-sentiment", _set("ngrams.first_id", -5), "first_id"),
         ("en-sst2-sentiment", _set("labels", ["positive", 3]), "entry 1"),
     ],
 )
