@@ -272,8 +272,7 @@ def run_runtime(argv: list[str]) -> int:
         print(f"green-nlp {args.command}: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (`... | head`): stop quietly, as a shell pipeline expects
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return line_stream.BROKEN_PIPE_STATUS
+        return line_stream.after_broken_pipe()
     except OSError as error:  # the output cannot be opened or written (no space, read-only, no permission)
         print(f"green-nlp {args.command}: cannot write the output: {error}", file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ import logging
 import os
 import re
 import stat
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,14 @@ logger = logging.getLogger(__name__)
 _CHUNK_BYTES = 1 << 20
 # 128 + SIGPIPE: the status a shell reports for a process a closed pipe ended (`... | head`)
 BROKEN_PIPE_STATUS = 141
+
+
+def after_broken_pipe() -> int:
+    """Standard output's reader went away (`... | head`): point it at /dev/null, so that the
+    interpreter's last flush does not raise again, and give the status to exit with."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return BROKEN_PIPE_STATUS
+
 
 Inputs = TypeVar("Inputs")
 Result = TypeVar("Result")
@@ -491,13 +500,11 @@ def with_line_comment(number: int, blocks: Sequence[str]) -> str:
 # Fields every green_nlp entry point reads from a JSON line, and what each must hold.
 TEXT_FIELDS = ("sentence", "text")
 WORD_LIST_FIELDS = ("words", "upos")
-# every character Python's str.splitlines breaks a line at (a reader of the CoNLL-U would see a row
-# cut in two), the tab that separates columns, and NUL
-_FORBIDDEN_IN_WORDS = {
-    "\t": "a tab",
-    **dict.fromkeys("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", "a line break"),
-    "\x00": "a NUL character",
-}
+# every character Python's str.splitlines breaks a line at: in a word, label or comment, a reader of
+# the CoNLL-U or JSON lines written would see a row cut in two (the runtime's writer and folder checks
+# use this set too)
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_FORBIDDEN_IN_WORDS = {"\t": "a tab", **dict.fromkeys(LINE_BREAKS, "a line break"), "\x00": "a NUL character"}
 
 
 def _kind(value: Any) -> str:

@@ -14,7 +14,6 @@ a pool of Ray actors that each load the archive once, with the same output (docs
 import argparse
 import json
 import logging
-import os
 import sys
 from contextlib import ExitStack
 from functools import partial
@@ -29,13 +28,13 @@ from allennlp.predictors import Predictor
 
 from green_nlp.distributed_ray.options import RayOptions, add_ray_arguments, ray_options
 from green_nlp.line_stream import (  # noqa: F401
-    BROKEN_PIPE_STATUS,
     STDIN,
     DamagedInput,
     LineModel,
     LineRecords,
     LineStreamer,
     UsageError,
+    after_broken_pipe,
     check_distinct,
     check_input,
     check_output,
@@ -238,8 +237,7 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
             print(error.report.summary("green-predict", args.input_file, shard), file=sys.stderr)
         raise ConfigurationError(str(error)) from None
     except BrokenPipeError:  # the reader went away (`... | head`): stop quietly, as a shell pipeline expects
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(BROKEN_PIPE_STATUS)
+        sys.exit(after_broken_pipe())
     except OSError as error:  # the output cannot be opened or written
         raise ConfigurationError(f"cannot write the output: {error}") from None
     print(report.summary("green-predict", args.input_file, shard), file=sys.stderr)

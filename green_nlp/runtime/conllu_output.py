@@ -6,6 +6,8 @@ from typing import Any, Optional
 
 import conllu
 
+from green_nlp.line_stream import LINE_BREAKS
+
 
 def multiword_columns(words: Sequence[str], groups: Sequence[tuple[int, int]]) -> list[list[str]]:
     """The 10 CoNLL-U columns of each multiword token over words (first, last), 0-based: ID
@@ -14,12 +16,10 @@ def multiword_columns(words: Sequence[str], groups: Sequence[tuple[int, int]]) -
 
 
 SPACE_AFTER_NO = "SpaceAfter=No"
-# what str.splitlines breaks a line at, besides \n and \r: inside a `# text` comment each would cut
-# the comment in two for a reader that splits so (spaCy reads them as spaces)
-_LINE_BREAKS = str.maketrans(dict.fromkeys("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", " "))
-
-
-_CELL_BREAKS = str.maketrans(dict.fromkeys("\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", " "))
+# a line break inside a `# text` comment would cut it in two (spaCy reads them all as spaces); a tab
+# or line break inside a cell would cut its row
+_LINE_BREAKS = str.maketrans(dict.fromkeys(LINE_BREAKS, " "))
+_CELL_BREAKS = str.maketrans(dict.fromkeys("\t" + LINE_BREAKS, " "))
 
 
 def one_line(value: Any) -> Any:

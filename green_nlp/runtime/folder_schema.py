@@ -7,6 +7,8 @@ every exported folder of the family has are required here; optional ones keep th
 
 from typing import Any
 
+from green_nlp.line_stream import LINE_BREAKS
+
 # family -> (dotted key, the JSON type it must have)
 REQUIRED_KEYS: dict[str, tuple[tuple[str, type], ...]] = {
     "parser": (
@@ -56,8 +58,8 @@ LABEL_KEYS: dict[str, tuple[str, ...]] = {
     "classifier": ("labels",),
     "tagger": ("labels",),
 }
-# a tab and every character Python's str.splitlines breaks a line at
-_ROW_BREAKERS = "\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# a tab and every character that breaks a line: either would cut an output row
+_ROW_BREAKERS = "\t" + LINE_BREAKS
 # the widest character padding a folder may ask for (its widest convolution: a few characters)
 MAX_MIN_PADDING = 64
 # optional top-level whole numbers, at least 1

@@ -14,7 +14,7 @@ Characters come in one of two layouts, as the folder's metadata says:
   is the same.
 
 Memory stays bounded whatever the text: the character encoder reads a word's first
-`MAX_WORD_CHARACTERS` characters (the torch model the same, `green_nlp.models.biaffine_parser`; no
+`MAX_WORD_CHARACTERS` characters (the torch models the same, `green_nlp.nn.character_cap`; no
 EWT word is that long), and `model_calls` cuts a batch whose words times width would pass
 `CHARACTER_CELLS_PER_CALL` (one 50,000-character word among a batch's distinct words padded every
 one of them to its width: gigabytes).
