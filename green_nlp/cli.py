@@ -40,6 +40,10 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     if args and args[0] in RUNTIME_COMMANDS:
         if argv is None and args[0] in ("parse", "tag", "classify"):
             _keep_torch_out(args[0])
+            if args[0] != "classify":  # the DAN needs no spaCy
+                from green_nlp.runtime.spacy_cli_deferral import defer_spacy_cli
+
+                defer_spacy_cli()  # a quarter of a CPU-second of start-up: see the module
         sys.exit(run_runtime(args))
     if not args or args[0] in ("-h", "--help"):
         print(__doc__)
