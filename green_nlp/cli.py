@@ -402,6 +402,26 @@ def _predict_overwrites(argv: list[str]) -> Optional[str]:
     return None
 
 
+TRACEBACK_VARIABLE = "GREEN_NLP_TRACEBACK"
+
+
+def _predictor_args_problem(argv: list[str]) -> Optional[str]:
+    """Why `--predictor-args` is not a JSON object (AllenNLP's predict would end in a JSONDecodeError
+    traceback), or None."""
+    import json
+
+    values = [arg.split("=", 1)[1] for arg in argv if arg.startswith("--predictor-args=")]
+    values += [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--predictor-args"]
+    for value in values:
+        try:
+            parsed = json.loads(value)
+        except ValueError as error:
+            return f'--predictor-args is not JSON: {error} (e.g. --predictor-args \'{{"output_format": "json"}}\')'
+        if not isinstance(parsed, dict):
+            return f"--predictor-args must be a JSON object ({{...}}), got {value!r}"
+    return None
+
+
 def run_allennlp(argv: list[str]) -> None:
     """`allennlp ARGV...` with green_nlp registered first, so its subcommands exist in any folder."""
     sys.argv = ["green-nlp", *argv]
@@ -422,13 +442,26 @@ def run_allennlp(argv: list[str]) -> None:
     apply_one("nltk_download")  # before allennlp-models asks nltk for corpora (offline: 8 lines of errors)
     import allennlp.__main__  # noqa: F401  (AllenNLP's logging set-up, as `allennlp` does it)
     from allennlp.commands import main as allennlp_main
+    from allennlp.common.checks import ConfigurationError
     from allennlp.common.util import install_sigterm_handler
 
     import green_nlp
 
     green_nlp.register()
     install_sigterm_handler()
-    allennlp_main(prog="green-nlp")
+    problem = _predictor_args_problem(argv)
+    if problem:
+        print(f"green-nlp {argv[0]}: {problem}", file=sys.stderr)
+        sys.exit(2)
+    try:
+        allennlp_main(prog="green-nlp")
+    except ConfigurationError as error:
+        # AllenNLP's way to reject a setting (a config value, --cuda-device without a GPU, an unknown
+        # --predictor); its traceback buries the one line a user can act on
+        if os.environ.get(TRACEBACK_VARIABLE):
+            raise
+        print(f"green-nlp {argv[0]}: {error} ({TRACEBACK_VARIABLE}=1 shows the traceback)", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,14 @@
 """`green-nlp`: AllenNLP subcommands with green_nlp registered, from any folder; quiet `--silent`."""
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
+
+import pytest
 
 from green_nlp.dataset_readers import read_conllu
 from tests.conftest import FIXTURES
@@ -83,3 +87,47 @@ def test_silent_predict_writes_no_info_lines(tmp_path: Path):
         [part for part in command if part != "--silent"], capture_output=True, text=True, cwd=tmp_path, timeout=600
     )
     assert loud.stderr.count(" - INFO - ") > len(info) + 20  # without --silent AllenNLP's INFO log is kept
+
+
+def _predict(tmp_path: Path, *extra: str, env: Optional[dict] = None) -> subprocess.CompletedProcess:
+    inputs = tmp_path / "in.jsonl"
+    inputs.write_text('{"words": ["The", "cat", "sat"], "upos": ["DET", "NOUN", "VERB"]}\n')
+    command = ["predict", str(ARCHIVE), str(inputs), "--silent", "--output-file", str(tmp_path / "out.txt"), *extra]
+    return subprocess.run(
+        [sys.executable, "-m", "green_nlp.cli", *command],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        env={**os.environ, **(env or {})},
+    )
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--predictor-args", "{bad"], "green-nlp predict: --predictor-args is not JSON: Expecting property name"),
+        (["--predictor-args", "[1]"], "green-nlp predict: --predictor-args must be a JSON object"),
+        (["--predictor-args", '{"output_format": "xml"}'], "output_format must be one of conllu, json, got 'xml'"),
+        (["--predictor-args", '{"max_sentence_length": 0}'], "max_sentence_length must be a positive whole number"),
+        (["--predictor", "no_such_predictor"], "'no_such_predictor' is not a registered name for 'Predictor'"),
+        (["--cuda-device", "7"], "specified a GPU but none is available"),
+    ],
+)
+def test_predict_settings_that_cannot_work_get_one_message_and_exit_2(tmp_path: Path, extra, message):
+    result = _predict(tmp_path, *extra)
+    assert result.returncode == 2, result.stderr[-3000:]
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_traceback_is_there_when_asked_for(tmp_path: Path):
+    result = _predict(tmp_path, "--predictor-args", '{"output_format": "xml"}', env={"GREEN_NLP_TRACEBACK": "1"})
+    assert result.returncode == 1
+    assert "Traceback" in result.stderr and "ConfigurationError: output_format must be one of" in result.stderr
+
+
+def test_good_predictor_args_still_predict(tmp_path: Path):
+    result = _predict(tmp_path, "--predictor-args", '{"output_format": "json"}')
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert json.loads((tmp_path / "out.txt").read_text().splitlines()[0])

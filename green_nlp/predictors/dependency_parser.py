@@ -5,6 +5,7 @@ import logging
 from pathlib import Path
 from typing import Any, Optional
 
+from allennlp.common.checks import ConfigurationError
 from allennlp.common.util import JsonDict, sanitize
 from allennlp.data import DatasetReader, Instance
 from allennlp.models import Model
@@ -65,7 +66,11 @@ class DependencyParserPredictor(Predictor):
     ) -> None:
         super().__init__(model, dataset_reader, frozen)
         if output_format not in OUTPUT_FORMATS:
-            raise ValueError(f"output_format must be one of {OUTPUT_FORMATS}, got {output_format!r}")
+            raise ConfigurationError(f"output_format must be one of {', '.join(OUTPUT_FORMATS)}, got {output_format!r}")
+        if isinstance(max_sentence_length, bool) or not isinstance(max_sentence_length, int) or max_sentence_length < 1:
+            raise ConfigurationError(
+                f"max_sentence_length must be a positive whole number, got {max_sentence_length!r}"
+            )
         self._output_format = output_format
         self._max_sentence_length = max_sentence_length
         rules = TokenizationRules.read(Path(tokenizer_rules)) if tokenizer_rules else None
