@@ -98,6 +98,13 @@ class PipeComponent:
         raise NotImplementedError
 
 
+def as_int64(string_id: int) -> int:
+    """spaCy's string id (an unsigned 64-bit hash; `nummod`'s and `aux:pass`'s are over 2^63) as
+    the int64 with the same bits, for an int64 array that also holds negative head offsets and is
+    cast to uint64 for `Doc.from_array`, which gives the hash back."""
+    return string_id - (1 << 64) if string_id >= 1 << 63 else string_id
+
+
 def fill_tree(
     doc: Doc,
     array: numpy.ndarray,
@@ -113,7 +120,7 @@ def fill_tree(
         heads, deprels, upos = tree
         for k, (i, head, label) in enumerate(zip(indices, heads, deprels)):
             array[i, 0] = (indices[head - 1] if head > 0 else i) - i
-            array[i, 1] = strings.add(label)
+            array[i, 1] = as_int64(strings.add(label))
             if upos is not None:
                 array[i, 2] = POS_IDS.get(upos[k], POS_IDS["X"])
     words = set(indices)
@@ -123,5 +130,5 @@ def fill_tree(
         before = [i for i in indices if i < token.i]
         anchor = before[-1] if before else (indices[0] if indices else token.i)
         array[token.i, 0] = anchor - token.i
-        array[token.i, 1] = strings.add(SPACE_DEPREL)
+        array[token.i, 1] = as_int64(strings.add(SPACE_DEPREL))
         array[token.i, 2] = POS_IDS["SPACE"]
