@@ -27,12 +27,34 @@ from green_nlp.runtime.errors import InputKindError, ModelFolderError
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW
 
 RUNTIME_COMMANDS = ("parse", "tag", "classify", "models", "configs", "serve")
+# AllenNLP 2.10's own subcommands; green_nlp's are the `green_*.py` modules of green_nlp/commands
+ALLENNLP_COMMANDS = (
+    "build-vocab",
+    "cached-path",
+    "checklist",
+    "count-instances",
+    "diff",
+    "evaluate",
+    "find-lr",
+    "predict",
+    "print-results",
+    "push-to-hf",
+    "test-install",
+    "train",
+)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     if sys.stderr is None:  # started with 2>&-: messages go nowhere rather than end the run
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (open for the process's life)
+    if args and args[0] in ("--version", "-V"):  # AllenNLP's --version would print AllenNLP's
+        print(version_line())
+        return
+    unknown = _unknown_command(args[0]) if args and not args[0].startswith("-") else None
+    if unknown:
+        print(unknown, file=sys.stderr)
+        sys.exit(2)
     if args and args[0] == "serve":  # its own options; see green_nlp/serve
         from green_nlp.serve import main as serve
 
@@ -50,6 +72,45 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         print("AllenNLP subcommands: green-nlp train|evaluate|predict|green-predict|green-export|... --help")
         return
     run_allennlp(args)
+
+
+def version_line() -> str:
+    """green_nlp's version, and AllenNLP's where the training stack is installed."""
+    from importlib import metadata
+
+    import green_nlp
+
+    try:
+        stack = f"AllenNLP {metadata.version('allennlp')}"
+    except metadata.PackageNotFoundError:
+        stack = "runtime only, no AllenNLP"
+    return f"green-nlp {green_nlp.__version__} ({stack})"
+
+
+def _green_commands() -> list[str]:
+    folder = Path(__file__).parent / "commands"
+    return sorted(path.stem.replace("_", "-") for path in folder.glob("green_*.py"))
+
+
+def _unknown_command(command: str) -> Optional[str]:
+    """A message for a command green-nlp cannot run, or None (AllenNLP then has the last word where
+    it is installed: a plugin may add subcommands)."""
+    import difflib
+    import importlib.util
+
+    known = [*RUNTIME_COMMANDS, *ALLENNLP_COMMANDS, *_green_commands()]
+    if command in known:
+        return None
+    close = difflib.get_close_matches(command, known, n=1)
+    has_allennlp = importlib.util.find_spec("allennlp") is not None
+    if has_allennlp and not close:
+        return None
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return (
+        f"green-nlp: unknown command {command!r}{hint}. Runtime commands: {', '.join(RUNTIME_COMMANDS)}; "
+        "with the training stack also AllenNLP's (train, evaluate, predict ...) and green_nlp's "
+        "(green-predict, green-export ...); green-nlp --help lists them"
+    )
 
 
 # ------------------------------------------------------------------------------ runtime side
@@ -461,6 +522,13 @@ def run_allennlp(argv: list[str]) -> None:
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
         print(f"green-nlp {argv[0]}: {error} ({TRACEBACK_VARIABLE}=1 shows the traceback)", file=sys.stderr)
+        sys.exit(2)
+    except TypeError as error:  # a predictor argument the predictor does not take
+        if os.environ.get(TRACEBACK_VARIABLE) or "unexpected keyword argument" not in str(error):
+            raise
+        if not any(arg.startswith("--predictor-args") for arg in argv):
+            raise
+        print(f"green-nlp {argv[0]}: --predictor-args: {error}", file=sys.stderr)
         sys.exit(2)
 
 

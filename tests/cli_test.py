@@ -112,6 +112,7 @@ def _predict(tmp_path: Path, *extra: str, env: Optional[dict] = None) -> subproc
         (["--predictor-args", '{"max_sentence_length": 0}'], "max_sentence_length must be a positive whole number"),
         (["--predictor", "no_such_predictor"], "'no_such_predictor' is not a registered name for 'Predictor'"),
         (["--cuda-device", "7"], "specified a GPU but none is available"),
+        (["--predictor-args", '{"output_fromat": "json"}'], "unexpected keyword argument 'output_fromat'"),
     ],
 )
 def test_predict_settings_that_cannot_work_get_one_message_and_exit_2(tmp_path: Path, extra, message):
@@ -131,3 +132,31 @@ def test_good_predictor_args_still_predict(tmp_path: Path):
     result = _predict(tmp_path, "--predictor-args", '{"output_format": "json"}')
     assert result.returncode == 0, result.stderr[-3000:]
     assert json.loads((tmp_path / "out.txt").read_text().splitlines()[0])
+
+
+def test_version_is_green_nlp_s_own(tmp_path: Path):
+    import green_nlp
+
+    result = _green_nlp(["--version"], cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.startswith(f"green-nlp {green_nlp.__version__} (AllenNLP ")
+
+
+@pytest.mark.parametrize("typo, meant", [("prase", "parse"), ("trian", "train"), ("green-predct", "green-predict")])
+def test_a_mistyped_command_gets_the_one_meant(tmp_path: Path, typo, meant):
+    result = _green_nlp([typo, "x"], cwd=tmp_path)
+    assert result.returncode == 2
+    assert f"unknown command {typo!r} (did you mean {meant!r}?)" in result.stderr
+
+
+def test_without_allennlp_an_unknown_command_is_named_not_blamed_on_the_stack(monkeypatch):
+    import importlib.util
+
+    from green_nlp import cli
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "allennlp" else real(name, *a))
+    assert "unknown command 'frobnicate'. Runtime commands: parse" in cli._unknown_command("frobnicate")
+    assert cli._unknown_command("green-export") is None and cli._unknown_command("count-instances") is None
+    monkeypatch.undo()
+    assert cli._unknown_command("frobnicate") is None  # AllenNLP decides: a plugin may add commands
