@@ -16,6 +16,22 @@ def multiword_columns(words: Sequence[str], groups: Sequence[tuple[int, int]]) -
 
 
 SPACE_AFTER_NO = "SpaceAfter=No"
+
+
+class SentenceText(str):
+    """The text of one sentence split from a longer text, knowing whether whitespace followed it
+    there: where the next sentence starts at once (`lose.Well`), UD marks the sentence's last
+    word `SpaceAfter=No` so the text can be rebuilt. A plain `str` (JSON, comments, comparison)
+    everywhere else; a plain `str` text counts as followed by whitespace."""
+
+    space_after: bool
+
+    def __new__(cls, text: str, space_after: bool = True) -> "SentenceText":
+        made = super().__new__(cls, text)
+        made.space_after = space_after
+        return made
+
+
 # a line break inside a `# text` comment would cut it in two (spaCy reads them all as spaces); a tab
 # or line break inside a cell would cut its row
 _LINE_BREAKS = str.maketrans(dict.fromkeys(LINE_BREAKS, " "))
@@ -52,6 +68,8 @@ def space_after_misc(
     misc: list[Optional[str]] = [None] * len(words)
     if flags is None:
         return misc, multiword_tokens
+    if flags and not getattr(text, "space_after", True):  # the next sentence follows at once
+        flags[-1] = False
     for i, spaced in enumerate(flags):
         if not spaced:
             misc[i] = SPACE_AFTER_NO

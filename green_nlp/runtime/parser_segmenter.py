@@ -19,9 +19,12 @@ import re
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from green_nlp.runtime.conllu_output import multiword_columns
+from green_nlp.runtime.conllu_output import SentenceText, multiword_columns
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
+# spaCy's sentencizer keeps every punctuation mark after a sentence's end with that sentence; one
+# of these with a space before it and none after opens the next sentence instead (`said. "No."`)
+OPENING_MARKS = frozenset("\"'“‘«([{")
 LINE_BREAK = re.compile(r"<br\s*/?\s*>", re.IGNORECASE)  # <br>, <br/>, <br />, <br/ > as browsers read them
 
 
@@ -54,14 +57,18 @@ class TextSegmenter:
                 text = LINE_BREAK.sub(" ", text)
             words = self._words(self._pipeline().make_doc(text))
             return [(text.strip(), words)] if words else []
-        sentences = []
+        sentences: list[tuple[str, list[str]]] = []
         for paragraph in LINE_BREAK.split(text) if "<" in text else [text]:
             if not paragraph.strip():
                 continue
-            for span in self._pipeline()(paragraph).sents:
+            doc = self._pipeline()(paragraph)
+            for start, end in _sentence_bounds(doc):
+                span = doc[start:end]
                 words = self._words(span)
                 if words:
-                    sentences.append((span.text.strip(), words))
+                    # the last sentence of a paragraph counts as followed by a space (a line end, a <br>)
+                    followed = end == len(doc) or bool(doc[end - 1].whitespace_)
+                    sentences.append((SentenceText(span.text.strip(), followed), words))
         return sentences
 
     def _words(self, tokens: Any) -> list[str]:
@@ -75,3 +82,21 @@ class TextSegmenter:
         split from `text`; None without rules, text or any multiword token."""
         groups = self.rules.multiword_tokens(text, words) if self.rules is not None and text else []
         return multiword_columns(words, groups) if groups else None
+
+
+def _sentence_bounds(doc: Any) -> list[tuple[int, int]]:
+    """(start, end) token offsets of the sentencizer's sentences, with opening marks left at a
+    sentence's end moved to the sentence they open."""
+    bounds = [(span.start, span.end) for span in doc.sents]
+    for k in range(len(bounds) - 1):
+        start, end = bounds[k]
+        cut = end
+        while cut - 1 > start and _opens_next(doc, cut - 1):
+            cut -= 1
+        bounds[k], bounds[k + 1] = (start, cut), (cut, bounds[k + 1][1])
+    return bounds
+
+
+def _opens_next(doc: Any, i: int) -> bool:
+    token = doc[i]
+    return token.text in OPENING_MARKS and bool(doc[i - 1].whitespace_) and not token.whitespace_

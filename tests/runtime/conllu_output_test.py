@@ -154,3 +154,18 @@ def test_a_label_or_lemma_holding_a_tab_or_line_break_does_not_cut_its_row():
     rows = [line.split("\t") for line in sentence_to_conllu(sentence).splitlines() if line and line[0] != "#"]
     assert [len(row) for row in rows] == [10, 10]
     assert [(row[2], row[7]) for row in rows] == [("x y", "de t"), ("b", "ro ot")]
+
+
+@pytest.mark.parametrize("multiword", [False, True])
+def test_a_sentence_the_next_follows_at_once_ends_with_space_after_no(multiword):
+    from green_nlp.runtime.conllu_output import SentenceText
+
+    sentence = {"words": ["I", "lost", "."], "heads": [2, 0, 2], "deprels": ["nsubj", "root", "punct"]}
+    if multiword:  # the mark goes on the multiword token's line
+        sentence = {**sentence, "words": ["I", "ca", "n't"], "multiword_tokens": [["2-3", "can't"] + ["_"] * 8]}
+    text = "I can't" if multiword else "I lost."
+    glued = sentence_to_conllu({**sentence, "comments": {"text": SentenceText(text, space_after=False)}})
+    spaced = sentence_to_conllu({**sentence, "comments": {"text": SentenceText(text, space_after=True)}})
+    assert marks(glued)[-1 if not multiword else 1][1] == "SpaceAfter=No"
+    assert marks(spaced)[-1 if not multiword else 1][1] == "_"
+    assert "# text = " + text + "\n" in glued

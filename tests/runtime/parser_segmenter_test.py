@@ -32,3 +32,26 @@ def test_other_markup_and_angle_brackets_are_left_to_the_tokenizer() -> None:
     # only line breaks are read: `<b>` and a comparison stay as spaCy tokenizes them
     [(_, words)] = TextSegmenter(split_sentences=False).segment("a <b> 3<4 broken")
     assert "broken" in words and "".join(words) == "a<b>3<4broken"
+
+
+def test_an_opening_quote_or_bracket_starts_the_sentence_it_opens() -> None:
+    sentences = TextSegmenter().segment('"Yes," he said. "No." (Really.) Fine.')
+    assert [text for text, _ in sentences] == ['"Yes," he said.', '"No."', "(Really.)", "Fine."]
+    assert sentences[1][1][0] == '"' and sentences[2][1][0] == "("
+
+
+def test_a_closing_quote_stays_with_the_sentence_it_closes() -> None:
+    sentences = TextSegmenter().segment('He said "stop." Then he left.')
+    assert [text for text, _ in sentences] == ['He said "stop."', "Then he left."]
+
+
+def test_a_sentence_knows_whether_whitespace_followed_it() -> None:
+    line = 'I lost.Well, "fine." Then'
+    sentences = TextSegmenter().segment(line)
+    assert [(text, text.space_after) for text, _ in sentences] == [  # type: ignore[attr-defined]
+        ("I lost.", False),
+        ('Well, "fine."', True),
+        ("Then", True),
+    ]
+    rebuilt = "".join(text + (" " if text.space_after else "") for text, _ in sentences)  # type: ignore[attr-defined]
+    assert rebuilt.strip() == line
