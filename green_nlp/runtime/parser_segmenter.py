@@ -66,8 +66,7 @@ class TextSegmenter:
                 span = doc[start:end]
                 words = self._words(span)
                 if words:
-                    # the last sentence of a paragraph counts as followed by a space (a line end, a <br>)
-                    followed = end == len(doc) or bool(doc[end - 1].whitespace_)
+                    followed = _followed_by_space(doc, end)
                     sentences.append((SentenceText(span.text.strip(), followed), words))
         return sentences
 
@@ -100,3 +99,13 @@ def _sentence_bounds(doc: Any) -> list[tuple[int, int]]:
 def _opens_next(doc: Any, i: int) -> bool:
     token = doc[i]
     return token.text in OPENING_MARKS and bool(doc[i - 1].whitespace_) and not token.whitespace_
+
+
+def _followed_by_space(doc: Any, end: int) -> bool:
+    """Whether whitespace follows the last word before token `end`: its own trailing space, a
+    whitespace token (spaCy makes one of a run, or of a character such as U+0085), or the end of
+    the paragraph (a line end or a <br>)."""
+    last = end - 1
+    while last >= 0 and doc[last].is_space:
+        last -= 1
+    return last < 0 or last + 1 < end or end == len(doc) or bool(doc[last].whitespace_) or doc[end].is_space

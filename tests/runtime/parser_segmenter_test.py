@@ -55,3 +55,10 @@ def test_a_sentence_knows_whether_whitespace_followed_it() -> None:
     ]
     rebuilt = "".join(text + (" " if text.space_after else "") for text, _ in sentences)  # type: ignore[attr-defined]
     assert rebuilt.strip() == line
+
+
+@pytest.mark.parametrize("gap, followed", [("\u0085 ", True), ("  ", True), ("\u0085", True)])
+def test_whitespace_tokens_between_sentences_count_as_space(gap: str, followed: bool) -> None:
+    [(first, _), (second, _)] = TextSegmenter().segment(f"It was great!{gap}But long.")
+    assert first == "It was great!" and second == "But long."
+    assert first.space_after is followed  # type: ignore[attr-defined]
