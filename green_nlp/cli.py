@@ -252,10 +252,20 @@ def _batch_call(
     def on_texts(texts: list[str]) -> list[Any]:
         return list(method(texts, batch_size=batch_size))
 
+    unused_upos = [command == "parse" and getattr(getattr(nlp, "inputs", None), "upos", True) is None]
+
     def on_tokens(sentences: list[Tokens]) -> list[Any]:
         if command == "tag":
             return [nlp.tag_tokens(sentence.words) for sentence in sentences]
         from green_nlp.runtime.parser_results import ParsedDoc
+
+        if unused_upos[0] and any(sentence.upos is not None for sentence in sentences):
+            unused_upos[0] = False  # said once a run
+            print(
+                'green-nlp parse: this model reads words only and predicts its own UPOS: the "upos" of '
+                "the input lines are not used, and the output's UPOS column is the model's",
+                file=sys.stderr,
+            )
 
         trees = nlp.parse_sentences([(s.words, s.upos) for s in sentences], batch_size=batch_size)
         return [ParsedDoc([tree]) if tree.error is None else tree for tree in trees]  # InputFailure in place

@@ -157,3 +157,21 @@ def test_a_conllu_file_is_refused_whole_and_a_stray_row_line_by_line(parser_fold
     assert [record["line"] for record in records] == [1, 2, 3]
     assert "looks like CoNLL-U" in records[1]["error"]
     assert [s["words"] for s in records[2]["sentences"]] == [["Cats", "sleep", "."]]
+
+
+def test_upos_given_to_a_words_only_parser_is_said_to_be_unused_once(tmp_path: Path):
+    lines = [
+        {"words": ["The", "cat", "sat"], "upos": ["VERB", "VERB", "VERB"]},
+        {"words": ["A", "dog"], "upos": ["DET", "NOUN"]},
+        {"words": ["A", "dog"]},
+    ]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    told = _run(["parse", "en-ewt-parser", str(source), "-o", "out.conllu", "--batch-size", "1"], cwd=tmp_path)
+    assert told.returncode == 0, told.stderr
+    assert told.stderr.count('the "upos" of the input lines are not used') == 1
+    rows = [line.split("\t") for line in (tmp_path / "out.conllu").read_text().splitlines() if line[:1].isdigit()]
+    assert [row[3] for row in rows[:3]] != ["VERB"] * 3  # the model's own tags
+    source.write_text(json.dumps(lines[2]) + "\n")
+    quiet = _run(["parse", "en-ewt-parser", str(source), "-o", "out.conllu"], cwd=tmp_path)
+    assert quiet.returncode == 0 and "not used" not in quiet.stderr
