@@ -125,6 +125,24 @@ def _keep_torch_out(command: str) -> None:
         import_guard.install(f"green-nlp {command}")
 
 
+# the arc scores grow with the square of a sentence's length and the exact tree search with its cube:
+# a 4,096-word sentence takes about 70 MB and tens of seconds, a 100,000-word one would not finish
+LONGEST_SENTENCE_LIMIT = 4096
+
+
+def _sentence_limit(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if not 1 <= value <= LONGEST_SENTENCE_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"must be between 1 and {LONGEST_SENTENCE_LIMIT} (memory grows with the square of a sentence's "
+            f"length, time with its cube), got {text}"
+        )
+    return value
+
+
 def _runtime_parser() -> argparse.ArgumentParser:
     from green_nlp.runtime.classifier import NO_FEATURES_SETTINGS  # numpy: only for the runtime commands
 
@@ -157,6 +175,14 @@ def _runtime_parser() -> argparse.ArgumentParser:
                 help="let the sentence splitter cut a line into several sentences (default: a line is one "
                 "sentence); the sentences of a line stay in that line's one record",
             )
+            if name == "parse":
+                command.add_argument(
+                    "--max-sentence-length",
+                    type=_sentence_limit,
+                    default=None,
+                    help="longest sentence in words the parser takes (default: the model folder's, 1000 for "
+                    "the shipped parser); a longer one gets an error record",
+                )
         else:
             command.add_argument(
                 "--no-known-features",
@@ -289,6 +315,7 @@ def runtime_line_model(
     batch_size: int = 32,
     split_sentences: bool = False,
     no_known_features: str = "flag",
+    max_sentence_length: Optional[int] = None,
 ) -> Any:
     """An exported model as line_stream's `LineModel` (a plain function: `--ray` builds it on each
     actor). For parse|tag a line is one sentence unless `split_sentences`."""
@@ -297,6 +324,8 @@ def runtime_line_model(
     from green_nlp.runtime.line_inputs import text_or_tokens
 
     nlp = load(model, precision=precision, threads=threads)
+    if max_sentence_length is not None and hasattr(nlp, "max_sentence_length"):
+        nlp.max_sentence_length = max_sentence_length
     segmenter = getattr(nlp, "segmenter", None)
     if segmenter is not None:
         segmenter.split_sentences = split_sentences
@@ -441,6 +470,7 @@ def _model_args(args: argparse.Namespace, threads: Optional[int]) -> tuple[Any, 
         args.batch_size,
         getattr(args, "split_sentences", False),
         getattr(args, "no_known_features", "flag"),
+        getattr(args, "max_sentence_length", None),
     )
 
 

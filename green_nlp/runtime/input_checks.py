@@ -63,4 +63,8 @@ def check_sentence_length(words: Sequence[str], limit: int, sentence: Optional[i
         subject, what = "sentence", f"has {len(words):,} tokens"
     else:
         subject, what = "text", f"has a sentence of {len(words):,} tokens (sentence {sentence})"
-    raise InputError(subject, f"{what}, over max_sentence_length={limit}; split it or raise the limit")
+    raise InputError(
+        subject,
+        f"{what}, over max_sentence_length={limit}; split it (green-nlp parse --split-sentences for a line "
+        "of several sentences) or raise the limit (--max-sentence-length; nlp.max_sentence_length in Python)",
+    )

@@ -175,3 +175,18 @@ def test_upos_given_to_a_words_only_parser_is_said_to_be_unused_once(tmp_path: P
     source.write_text(json.dumps(lines[2]) + "\n")
     quiet = _run(["parse", "en-ewt-parser", str(source), "-o", "out.conllu"], cwd=tmp_path)
     assert quiet.returncode == 0 and "not used" not in quiet.stderr
+
+
+def test_max_sentence_length_can_be_raised_within_bounds(tmp_path: Path):
+    source = tmp_path / "in.txt"
+    source.write_text(" ".join(f"w{i}" for i in range(1100)) + "\nA short one.\n")
+    default = _run(["parse", "en-ewt-parser", str(source), "-o", "a.conllu"], cwd=tmp_path)
+    assert default.returncode == 0 and "1 lines predicted, 1 skipped" in default.stderr
+    assert "--max-sentence-length" in default.stderr  # the error says how to raise it
+    raised = _run(
+        ["parse", "en-ewt-parser", str(source), "-o", "b.conllu", "--max-sentence-length", "1200"], cwd=tmp_path
+    )
+    assert raised.returncode == 0 and "2 lines predicted, 0 skipped" in raised.stderr
+    for bad in ("0", "5000", "x"):
+        refused = _run(["parse", "en-ewt-parser", str(source), "--max-sentence-length", bad], cwd=tmp_path)
+        assert refused.returncode == 2 and "argument --max-sentence-length: must be" in refused.stderr
