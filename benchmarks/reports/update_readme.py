@@ -33,6 +33,8 @@ TITLES = {
     "pretrained_en_ewt_parser": "Shipped model en-ewt-parser (`scripts/build_pretrained.py en-ewt-parser`)",
     "shipped_parser_conll18": "The shipped parser under the CoNLL 2018 shared-task evaluation, from gold tokens and "
     "from raw text (`python -m benchmarks.parser.shipped_conll18`)",
+    "parser_lemma_choice": "Lemmas that are words: the lemma choice's word list on EWT dev and test "
+    "(`python -m benchmarks.parser.lemma_choice`)",
     "parser_teacher_scale_table": "Teacher-scale distillation: the MiniLM teacher, B-20, self-training and D-20 on "
     "silver text, and the shipped parser (`python -m benchmarks.parser.teacher_scale_table`)",
     "pretrained_en_sst2_sentiment": "Shipped model en-sst2-sentiment (`scripts/build_pretrained.py en-sst2-sentiment`)",
@@ -64,6 +66,7 @@ ORDER = HEADLINE + [
     "runtime",
     "pretrained_en_ewt_parser",
     "shipped_parser_conll18",
+    "parser_lemma_choice",
     "parser_teacher_scale_table",
     "parser_release_speed",
     "pretrained_en_sst2_sentiment",

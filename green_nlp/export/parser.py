@@ -32,6 +32,7 @@ from green_nlp.export import allennlp_internals as internals
 from green_nlp.export.lemma_lexicon import write_lemma_lexicon
 from green_nlp.models.biaffine_parser import _MASKED_SCORE, EXTRA_HEADS, BiaffineDependencyParser
 from green_nlp.names import CONLLU_DEPENDENCIES_READER, current_name
+from green_nlp.runtime.lemma_choice import TOP_K
 
 OPSET = 17
 MODEL_TYPE = "green_biaffine_parser"
@@ -100,8 +101,13 @@ class ParserGraph(nn.Module):
         )
         if model.upos_projection is not None:
             outputs += (model.upos_projection(encoded[:, 1:]).argmax(-1),)
-        for head in model.extra_heads.values():  # in EXTRA_HEADS order (see `_extra_heads`)
-            outputs += (head(encoded[:, 1:]).argmax(-1),)
+        for field, head in model.extra_heads.items():  # in EXTRA_HEADS order (see `_extra_heads`)
+            logits = head(encoded[:, 1:])
+            outputs += (logits.argmax(-1),)
+            if field == "lemma_rules":  # the scripts `runtime.lemma_choice` may fall back on
+                lemma_top = logits.topk(_lemma_top_k(model))
+        if "lemma_rules" in model.extra_heads:
+            outputs += (lemma_top.indices, lemma_top.values)
         return outputs
 
     def _embed(
@@ -119,6 +125,18 @@ class ParserGraph(nn.Module):
             else:
                 pieces.append(embedder(word_ids))
         return torch.cat(pieces, dim=-1)
+
+
+def _lemma_top_k(model: BiaffineDependencyParser) -> int:
+    return min(TOP_K, model.vocab.get_vocab_size(EXTRA_HEADS["predict_lemmas"][1]))
+
+
+# the lemma head's best scripts and their logits, after every head's own output
+LEMMA_TOP_OUTPUTS = ("lemma_rules_top", "lemma_rules_top_logits")
+
+
+def _top_outputs(model: BiaffineDependencyParser) -> list[str]:
+    return list(LEMMA_TOP_OUTPUTS) if "lemma_rules" in model.extra_heads else []
 
 
 def _extra_heads(model: BiaffineDependencyParser) -> list[tuple[str, str, str]]:
@@ -261,6 +279,7 @@ def parser_metadata(model: BiaffineDependencyParser, config: dict[str, Any]) -> 
             "label_weight": "label_weight",
             "upos": "upos_tags" if model.upos_projection is not None else None,
             **{field: output for field, _, output in extra},
+            **{name: name for name in _top_outputs(model)},
         },
         "label_scorer": {"bias_x": bool(scorer.bias_x), "bias_y": bool(scorer.bias_y)},
         "labels": {
@@ -304,7 +323,7 @@ def export_onnx(model: BiaffineDependencyParser, meta: dict[str, Any], path: Pat
     output_names = ["arc_scores", "greedy_labels", "label_dep", "label_head", "label_weight"]
     if meta["predicts_upos"]:
         output_names.append("upos_tags")
-    output_names += [output for _, _, output in _extra_heads(model)]
+    output_names += [output for _, _, output in _extra_heads(model)] + _top_outputs(model)
     axes: dict[str, dict[int, str]] = {
         "word_ids": {0: "batch", 1: "words"},
         "upos_ids": {0: "batch", 1: "words"},
@@ -316,6 +335,7 @@ def export_onnx(model: BiaffineDependencyParser, meta: dict[str, Any], path: Pat
         "label_head": {0: "batch", 1: "positions"},
         "upos_tags": {0: "batch", 1: "words"},
         **{output: {0: "batch", 1: "words"} for _, _, output in _extra_heads(model)},
+        **{output: {0: "batch", 1: "words"} for output in _top_outputs(model)},
     }
     # Positional in `ParserGraph.forward`'s order; a missing input is None and not a graph input.
     args = (example["word_ids"], example.get("char_ids"), example.get("upos_ids"), example.get("char_index"))

@@ -25,6 +25,7 @@ from green_nlp.modules.biaffine import Biaffine
 from green_nlp.modules.embedder_checks import check_character_encoders
 from green_nlp.nn.character_cap import capped_characters
 from green_nlp.nn.tree_decoding import decode_heads, root_consistent_labels
+from green_nlp.runtime.lemma_choice import TOP_K, AttestedWords
 from green_nlp.runtime.lemma_lexicon import NAMESPACE as LEMMA_LEXICON_NAMESPACE
 from green_nlp.runtime.lemma_lexicon import LemmaLexicon
 from green_nlp.runtime.lemma_rules import apply_rules
@@ -182,6 +183,10 @@ class BiaffineDependencyParser(Model, Distillable):
             ]
             self.lemma_lexicon = LemmaLexicon.from_lines(lines, f"vocabulary namespace {LEMMA_LEXICON_NAMESPACE}")
 
+        # attested words (`runtime.lemma_choice`): set by the predictor's `attested_words`, as the
+        # ONNX runtime reads them from its folder; None keeps each word's best script
+        self.attested_words: Optional[AttestedWords] = None
+
         self._attachment_scores = AttachmentScores()
         self._upos_accuracy = CategoricalAccuracy() if predict_upos else None
         initializer(self)
@@ -293,6 +298,10 @@ class BiaffineDependencyParser(Model, Distillable):
             decoded["upos_tags"] = scores["upos_logits"].argmax(-1)
         for field in self.extra_heads:
             decoded[f"{field}_tags"] = scores[f"{field}_logits"].argmax(-1)
+        if "lemma_rules" in self.extra_heads:  # the scripts `lemma_choice` may fall back on
+            logits = scores["lemma_rules_logits"]
+            top = logits.topk(min(TOP_K, logits.size(-1)))
+            decoded["lemma_rules_top"], decoded["lemma_rules_top_logits"] = top.indices, top.values
         return decoded
 
     def _root_label_index(self) -> Optional[int]:
@@ -399,6 +408,8 @@ class BiaffineDependencyParser(Model, Distillable):
         with the extra heads also `predicted_lemmas` (the scripts applied to the words),
         `predicted_feats` and `predicted_xpos`."""
         extra = {field: output_dict.pop(f"{field}_tags").cpu().tolist() for field in self.extra_heads}
+        top = output_dict.pop("lemma_rules_top", None)
+        top_logits = output_dict.pop("lemma_rules_top_logits", None)
         heads_batch = output_dict.pop("heads").cpu().tolist()
         tags_batch = output_dict.pop("head_tags").cpu().tolist()
         upos_batch = output_dict.pop("upos_tags").cpu().tolist() if "upos_tags" in output_dict else None
@@ -422,6 +433,10 @@ class BiaffineDependencyParser(Model, Distillable):
             ]
             if field == "lemma_rules":
                 tags = [apply_rules(list(words), rules) for words, rules in zip(output_dict["words"], tags)]
+                if self.attested_words is not None and top is not None and top_logits is not None:
+                    tags = self._attested_lemmas(
+                        output_dict["words"], tags, top.cpu().tolist(), top_logits.cpu().tolist()
+                    )
                 if self.lemma_lexicon is not None:
                     tag_sets = output_dict.get("predicted_upos") or output_dict.pop("given_upos", None)
                     if tag_sets is not None:
@@ -431,6 +446,20 @@ class BiaffineDependencyParser(Model, Distillable):
                         ]
             output_dict[f"predicted_{key}"] = tags
         return output_dict
+
+    def _attested_lemmas(
+        self, words: list[list[str]], lemmas: list[list[str]], top: list[Any], top_logits: list[Any]
+    ) -> list[list[str]]:
+        """Each sentence's script lemmas with `lemma_choice` applied (the lexicon still comes after)."""
+        assert self.attested_words is not None
+        rules = self.vocab.get_index_to_token_vocabulary(LEMMA_RULE_NAMESPACE)
+        return [
+            [
+                self.attested_words.choose(form, lemma, [(rules[i], p) for i, p in zip(top[b][k], top_logits[b][k])])
+                for k, (form, lemma) in enumerate(zip(sentence_words, sentence_lemmas))
+            ]
+            for b, (sentence_words, sentence_lemmas) in enumerate(zip(words, lemmas))
+        ]
 
     def get_metrics(self, reset: bool = False) -> dict[str, float]:
         scores = self._attachment_scores.get_metric(reset)

@@ -14,7 +14,8 @@ from allennlp.predictors import Predictor
 from green_nlp.dataset_readers.long_sentences import LongSentenceWarning
 from green_nlp.line_stream import check_json_fields, json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
-from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu  # shared with the ONNX runtime
+from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu
+from green_nlp.runtime.lemma_choice import AttestedWords  # shared with the ONNX runtime
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
 logger = logging.getLogger(__name__)
@@ -52,6 +53,10 @@ class DependencyParserPredictor(Predictor):
     tokenizer_rules : `str`, optional (default = `None`)
         A `tokenizer_rules.json` (an exported folder's, or `allennlp green-learn-tokenizer`'s) that brings
         spaCy's tokens to the treebank's word conventions, as the runtime does with that folder.
+    attested_words : `str`, optional (default = `None`)
+        An `attested_words.txt` (an exported folder's): where the LEMMA head's best edit script makes
+        a string that is not a word, its next-best script that makes one is taken
+        (`green_nlp.runtime.lemma_choice`), as the runtime does with that folder.
     """
 
     def __init__(
@@ -63,6 +68,7 @@ class DependencyParserPredictor(Predictor):
         max_sentence_length: int = 1000,
         frozen: bool = True,
         tokenizer_rules: Optional[str] = None,
+        attested_words: Optional[str] = None,
     ) -> None:
         super().__init__(model, dataset_reader, frozen)
         if output_format not in OUTPUT_FORMATS:
@@ -74,6 +80,13 @@ class DependencyParserPredictor(Predictor):
         self._output_format = output_format
         self._max_sentence_length = max_sentence_length
         rules = TokenizationRules.read(Path(tokenizer_rules)) if tokenizer_rules else None
+        if attested_words:
+            if "lemma_rules" not in getattr(model, "extra_heads", {}):
+                raise ConfigurationError("attested_words is for a parser with the LEMMA head (predict_lemmas)")
+            try:
+                model.attested_words = AttestedWords.read(Path(attested_words))  # type: ignore[assignment]
+            except (OSError, ValueError) as error:
+                raise ConfigurationError(f"attested_words: {error}") from None
         self._segmenter = SpacySegmenter(language, rules)
         self._line_number = 0
         self._long_sentences = LongSentenceWarning(

@@ -19,6 +19,7 @@ import numpy as np
 from green_nlp.runtime.errors import InputError, InputFailure, InputKindError, InputTypeError, ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.input_checks import check_sentence_length, check_text, check_tokens
+from green_nlp.runtime.lemma_choice import from_folder as attested_words_of
 from green_nlp.runtime.lemma_lexicon import from_folder
 from green_nlp.runtime.lemma_rules import apply_rule
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, split_windows, windows
@@ -64,6 +65,13 @@ class ParserRuntime:
         ]
         self._outputs += [outputs[field] for field, _ in self._extra]
         self.lemma_lexicon = from_folder(self.folder, meta)  # (form, UPOS) -> lemma, before the scripts
+        # a lemma that is a word where the best script's is not (`lemma_choice`): the folder's word
+        # list and the graph's top scripts, fetched last; both or neither
+        self.attested_words = attested_words_of(self.folder, meta)
+        self._lemma_top = bool(self.attested_words is not None and outputs.get("lemma_rules_top"))
+        self._lemma_labels: list[str] = list(meta["labels"].get("lemma_rules") or []) if self._lemma_top else []
+        if self._lemma_top:
+            self._outputs += [outputs["lemma_rules_top"], outputs["lemma_rules_top_logits"]]
         self._lemma_cache: dict[tuple[str, Optional[str], str], str] = {}
         self.deprels: list[str] = meta["labels"]["deprel"]
         has_root = ROOT_RELATION in self.deprels and len(self.deprels) > 1
@@ -209,11 +217,15 @@ class ParserRuntime:
             part = [batch[i] for i in run]
             feed = self.inputs.feed([words for words, _, _ in part], [upos for _, upos, _ in part])
             results = self.session.run(self._outputs, feed)
+            top, top_logits = results[-2:] if self._lemma_top else (None, None)
+            results = results[:-2] if self._lemma_top else results
             extra = results[len(results) - len(self._extra) :] if self._extra else []
             try:
                 trees = self._decode(part, *results[: len(results) - len(self._extra)])
                 for b, sentence in enumerate(trees):
                     self._fill_extra_columns(sentence, [tags[b] for tags in extra])
+                    if top is not None and top_logits is not None and self.attested_words is not None:
+                        self._choose_lemmas(sentence, top[b], top_logits[b])
             except IndexError:  # a class number past a label list: metadata and graph disagree
                 raise ModelFolderError(
                     f"{self.folder}: the graph gives a class that {META_FILE} has no label for; its label "
@@ -303,6 +315,21 @@ class ParserRuntime:
                 lemma = cache[key] = found if found is not None else apply_rule(form, rule)
             lemmas.append(lemma)
         return lemmas
+
+    def _choose_lemmas(self, sentence: ParsedSentence, top: np.ndarray, top_logits: np.ndarray) -> None:
+        """Where a word's lemma came from its best script (not the dictionary) and is no word, the
+        next-best script that makes one (`lemma_choice`); as the AllenNLP model does."""
+        attested, labels = self.attested_words, self._lemma_labels
+        if attested is None or sentence.lemmas is None:
+            return
+        tags = sentence.upos if sentence.upos is not None and self.lemma_lexicon is not None else None
+        for k, (form, lemma) in enumerate(zip(sentence.words, sentence.lemmas)):
+            if attested.settled(form, lemma):
+                continue
+            if tags is not None and self.lemma_lexicon.lookup(form, tags[k]) is not None:  # type: ignore[union-attr]
+                continue  # the dictionary's lemma stands
+            alternatives = [(labels[i], logit) for i, logit in zip(top[k].tolist(), top_logits[k].tolist())]
+            sentence.lemmas[k] = attested.choose(form, lemma, alternatives)
 
     def _label_scores(self, dep: np.ndarray, head: np.ndarray) -> np.ndarray:
         """The label biaffine for aligned (dependent, head) pairs: (k, d), (k, d) -> (k, labels)."""

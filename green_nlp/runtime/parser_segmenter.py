@@ -72,9 +72,38 @@ class TextSegmenter:
 
     def _words(self, tokens: Any) -> list[str]:
         """The words of a spaCy Doc or Span: its non-space tokens, brought to the rules' conventions."""
+        pairs = [(token.text, bool(token.whitespace_)) for token in tokens]
+        if any("'" in text or "’" in text for text, _ in pairs):  # a contraction in capitals, maybe
+            pairs = self._cut_capital_contractions(pairs)
         if self.rules is None:
-            return [token.text for token in tokens if not token.is_space]
-        return self.rules.words([(token.text, bool(token.whitespace_)) for token in tokens])
+            return [text for text, _ in pairs if text and not text.isspace()]
+        return self.rules.words(pairs)
+
+    def _cut_capital_contractions(self, pairs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+        cut: list[tuple[str, bool]] = []
+        for text, spaced in pairs:
+            pieces = self._capital_contraction(text) if "'" in text or "’" in text else None
+            if pieces is None:
+                cut.append((text, spaced))
+            else:  # only the last piece is followed by the token's whitespace
+                cut += [(piece, False) for piece in pieces[:-1]] + [(pieces[-1], spaced)]
+        return cut
+
+    def _capital_contraction(self, text: str) -> Optional[list[str]]:
+        """`I'M`, `YOU'RE`, `CAN'T` cut where spaCy cuts `i'm`, `you're`, `can't` (its contraction
+        exceptions are written in lower and title case only, so capitals kept them one word); None
+        for any other token."""
+        lower = text.lower()
+        if lower == text or len(lower) != len(text):
+            return None
+        pieces = [token.text for token in self._pipeline().tokenizer(lower)]
+        if len(pieces) < 2 or "".join(pieces) != lower:
+            return None
+        cuts, start = [], 0
+        for piece in pieces:
+            cuts.append(text[start : start + len(piece)])
+            start += len(piece)
+        return cuts
 
     def multiword_tokens(self, text: Optional[str], words: Sequence[str]) -> Optional[list[list[str]]]:
         """The CoNLL-U columns of the multiword tokens (`2-3 don't`) the rules find over a sentence

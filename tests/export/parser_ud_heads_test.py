@@ -92,3 +92,50 @@ def test_a_folder_without_the_heads_fills_no_new_columns(parser_folders):
     sentence = nlp.parse("The cat sat on the mat.").sentences[0]
     assert sentence.lemmas is None and "lemmas" not in sentence.to_json()
     assert all(line.split("\t")[2] == "_" for line in sentence.to_conllu().splitlines() if line[:1].isdigit())
+
+
+def test_runtime_equals_predictor_with_attested_words_and_they_change_lemmas(folder, archive, tmp_path, monkeypatch):
+    """A word list holding every lemma the head's other scripts make and none its best scripts make:
+    each word whose best lemma is not its form takes an alternative, the same in both (any
+    probability counts here: this tiny model is sure of its scripts)."""
+    import shutil
+
+    from green_nlp.export.attested_words import add_to_folder
+    from green_nlp.runtime import lemma_choice
+
+    monkeypatch.setattr(lemma_choice, "MIN_RATIO", 0.0)
+    from green_nlp.runtime.lemma_choice import FILE, AttestedWords
+    from green_nlp.runtime.lemma_rules import apply_rule
+
+    lines = _lines()
+    plain = [doc.to_json() for doc in load(folder, precision="fp32", threads=1).parse_many(lines)]
+    best = {lemma for record in plain for s in record["sentences"] for lemma in s["lemmas"]}
+    rules = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))["labels"]["lemma_rules"]
+    words = {w for record in plain for s in record["sentences"] for w in s["words"]}
+    others = {apply_rule(w, rule) for w in words for rule in rules} - best
+    chosen = shutil.copytree(folder, tmp_path / "folder")
+    add_to_folder(chosen, AttestedWords(others), ["test"])
+    nlp = load(chosen, precision="fp32", threads=1)
+    assert nlp.attested_words is not None and len(nlp.attested_words) == len({w.lower() for w in others})
+    got = [doc.to_json() for doc in nlp.parse_many(lines, batch_size=5)]
+    predictor = Predictor.from_path(str(archive), "green_dependency_parser", attested_words=str(chosen / FILE))
+    assert got == [predictor.predict_json(predictor.load_line(line)) for line in lines]
+    changed = [
+        (a, b)
+        for new, old in zip(got, plain)
+        for s_new, s_old in zip(new["sentences"], old["sentences"])
+        for a, b in zip(s_new["lemmas"], s_old["lemmas"])
+        if a != b
+    ]
+    assert changed and all(a in others for a, _ in changed)
+
+
+def test_a_word_list_needs_a_graph_with_the_lemma_scripts(parser_folders, tmp_path):
+    import shutil
+
+    from green_nlp.export.attested_words import add_to_folder
+    from green_nlp.runtime.lemma_choice import AttestedWords
+
+    plain = shutil.copytree(parser_folders["quickstart"], tmp_path / "plain")
+    with pytest.raises(ValueError, match="lemma_rules_top"):
+        add_to_folder(plain, AttestedWords(["word"]), ["test"])

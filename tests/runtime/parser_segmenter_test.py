@@ -62,3 +62,18 @@ def test_whitespace_tokens_between_sentences_count_as_space(gap: str, followed: 
     [(first, _), (second, _)] = TextSegmenter().segment(f"It was great!{gap}But long.")
     assert first == "It was great!" and second == "But long."
     assert first.space_after is followed  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("I'M SURE YOU'RE RIGHT", ["I", "'M", "SURE", "YOU", "'RE", "RIGHT"]),
+        ("WE CAN'T", ["WE", "CA", "N'T"]),
+        ("I’M here", ["I", "’M", "here"]),
+        ("O'NEIL and ROCK'N'ROLL stay", ["O'NEIL", "and", "ROCK'N'ROLL", "stay"]),
+        ("I'm fine", ["I", "'m", "fine"]),
+    ],
+)
+def test_a_contraction_in_capitals_is_cut_as_in_lower_case(text: str, words: list[str]) -> None:
+    [(_, got)] = TextSegmenter(split_sentences=False).segment(text)
+    assert got == words
