@@ -201,13 +201,17 @@ def parse_budget(path: Path, repeats: int) -> dict[str, Any]:
     feeds = [nlp.inputs.feed(batch, [None] * len(batch)) for batch in batches]
     outputs = [nlp.session.run(nlp._outputs, feed) for feed in feeds]
     extra = len(nlp._extra)
+    top = 2 if nlp._lemma_top else 0  # the lemma head's best scripts and their logits come last
 
     def decode() -> list[Any]:
         parsed = []
-        for batch, results in zip(batches, outputs):
+        for batch, fetched in zip(batches, outputs):
+            results = fetched[: len(fetched) - top]
             trees = nlp._decode([(w, None, None) for w in batch], *results[: len(results) - extra])
             for b, tree in enumerate(trees):
                 nlp._fill_extra_columns(tree, [tags[b] for tags in results[len(results) - extra :]])
+                if top:
+                    nlp._choose_lemmas(tree, fetched[-2][b], fetched[-1][b])
             parsed += trees
         return parsed
 
