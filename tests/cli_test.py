@@ -160,3 +160,15 @@ def test_without_allennlp_an_unknown_command_is_named_not_blamed_on_the_stack(mo
     assert cli._unknown_command("green-export") is None and cli._unknown_command("count-instances") is None
     monkeypatch.undo()
     assert cli._unknown_command("frobnicate") is None  # AllenNLP decides: a plugin may add commands
+
+
+def test_green_predict_silent_keeps_only_warnings_and_the_summary(tmp_path: Path):
+    inputs = tmp_path / "in.jsonl"
+    inputs.write_text('{"words": ["The", "cat", "sat"], "upos": ["DET", "NOUN", "VERB"]}\n')
+    command = ["green-predict", str(ARCHIVE), str(inputs), "--output-file", "out.conllu", "--no-progress"]
+    quiet, loud = _green_nlp([*command, "--silent"], cwd=tmp_path), _green_nlp(command, cwd=tmp_path)
+    assert quiet.returncode == 0 and loud.returncode == 0, quiet.stderr[-2000:]
+    info = [line for line in quiet.stderr.splitlines() if " - INFO - " in line]
+    assert all(" - allennlp.common.plugins - " in line for line in info), info  # logged before green_nlp loads
+    assert "1 lines predicted, 0 skipped" in quiet.stderr
+    assert loud.stderr.count(" - INFO - ") > len(info) + 20

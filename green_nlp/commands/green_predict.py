@@ -149,6 +149,12 @@ class GreenPredict(Subcommand):
         subparser.add_argument("--cuda-device", type=int, default=-1, help="GPU id, -1 for CPU")
         subparser.add_argument("-o", "--overrides", type=str, default="", help="JSON overrides of the archive's config")
         subparser.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+        subparser.add_argument(
+            "--silent",
+            action="store_true",
+            help="no AllenNLP INFO log on stderr (warnings, errors and the summary stay; "
+            "green_nlp.patches.quiet_logging reads it, as for allennlp predict --silent)",
+        )
         add_ray_arguments(subparser)
         subparser.set_defaults(func=_bulk_predict_from_args)
         return subparser
