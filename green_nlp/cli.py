@@ -22,26 +22,11 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Optional
 
+from green_nlp.cli_allennlp import run_allennlp
+from green_nlp.cli_commands import RUNTIME_COMMANDS, unknown_command, version_line
 from green_nlp.runtime import DEFAULT_THREADS
 from green_nlp.runtime.errors import InputKindError, ModelFolderError
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW
-
-RUNTIME_COMMANDS = ("parse", "tag", "classify", "models", "configs", "serve")
-# AllenNLP 2.10's own subcommands; green_nlp's are the `green_*.py` modules of green_nlp/commands
-ALLENNLP_COMMANDS = (
-    "build-vocab",
-    "cached-path",
-    "checklist",
-    "count-instances",
-    "diff",
-    "evaluate",
-    "find-lr",
-    "predict",
-    "print-results",
-    "push-to-hf",
-    "test-install",
-    "train",
-)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
@@ -51,7 +36,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     if args and args[0] in ("--version", "-V"):  # AllenNLP's --version would print AllenNLP's
         print(version_line())
         return
-    unknown = _unknown_command(args[0]) if args and not args[0].startswith("-") else None
+    unknown = unknown_command(args[0]) if args and not args[0].startswith("-") else None
     if unknown:
         print(unknown, file=sys.stderr)
         sys.exit(2)
@@ -72,45 +57,6 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         print("AllenNLP subcommands: green-nlp train|evaluate|predict|green-predict|green-export|... --help")
         return
     run_allennlp(args)
-
-
-def version_line() -> str:
-    """green_nlp's version, and AllenNLP's where the training stack is installed."""
-    from importlib import metadata
-
-    import green_nlp
-
-    try:
-        stack = f"AllenNLP {metadata.version('allennlp')}"
-    except metadata.PackageNotFoundError:
-        stack = "runtime only, no AllenNLP"
-    return f"green-nlp {green_nlp.__version__} ({stack})"
-
-
-def _green_commands() -> list[str]:
-    folder = Path(__file__).parent / "commands"
-    return sorted(path.stem.replace("_", "-") for path in folder.glob("green_*.py"))
-
-
-def _unknown_command(command: str) -> Optional[str]:
-    """A message for a command green-nlp cannot run, or None (AllenNLP then has the last word where
-    it is installed: a plugin may add subcommands)."""
-    import difflib
-    import importlib.util
-
-    known = [*RUNTIME_COMMANDS, *ALLENNLP_COMMANDS, *_green_commands()]
-    if command in known:
-        return None
-    close = difflib.get_close_matches(command, known, n=1)
-    has_allennlp = importlib.util.find_spec("allennlp") is not None
-    if has_allennlp and not close:
-        return None
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return (
-        f"green-nlp: unknown command {command!r}{hint}. Runtime commands: {', '.join(RUNTIME_COMMANDS)}; "
-        "with the training stack also AllenNLP's (train, evaluate, predict ...) and green_nlp's "
-        "(green-predict, green-export ...); green-nlp --help lists them"
-    )
 
 
 # ------------------------------------------------------------------------------ runtime side
@@ -483,93 +429,6 @@ def configs_folder() -> Path:
         if folder.is_dir():
             return folder
     raise FileNotFoundError("no training_configs folder beside green_nlp: reinstall the package")
-
-
-# ----------------------------------------------------------------------------- AllenNLP side
-def _predict_overwrites(argv: list[str]) -> Optional[str]:
-    """Why `allennlp predict ... --output-file OUT` would empty a file it still has to read (OUT is
-    its input file or archive), or None. AllenNLP opens OUT for writing before it reads the input."""
-    from green_nlp.line_stream import same_file
-
-    outputs = {i: arg.split("=", 1)[1] for i, arg in enumerate(argv) if arg.startswith("--output-file=")}
-    outputs.update({i + 1: argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--output-file"})
-    read = [arg for i, arg in enumerate(argv[1:], start=1) if i not in outputs and Path(arg).is_file()]
-    for output in outputs.values():
-        for arg in read:
-            if same_file(Path(arg), Path(output)):
-                return f"--output-file {output} is {arg}, which predict reads: writing there would overwrite it"
-        if "-" in argv[1:] and same_file(0, Path(output)):  # `- < file`
-            return f"--output-file {output} is the file standard input reads: writing there would overwrite it"
-    return None
-
-
-TRACEBACK_VARIABLE = "GREEN_NLP_TRACEBACK"
-
-
-def _predictor_args_problem(argv: list[str]) -> Optional[str]:
-    """Why `--predictor-args` is not a JSON object (AllenNLP's predict would end in a JSONDecodeError
-    traceback), or None."""
-    import json
-
-    values = [arg.split("=", 1)[1] for arg in argv if arg.startswith("--predictor-args=")]
-    values += [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--predictor-args"]
-    for value in values:
-        try:
-            parsed = json.loads(value)
-        except ValueError as error:
-            return f'--predictor-args is not JSON: {error} (e.g. --predictor-args \'{{"output_format": "json"}}\')'
-        if not isinstance(parsed, dict):
-            return f"--predictor-args must be a JSON object ({{...}}), got {value!r}"
-    return None
-
-
-def run_allennlp(argv: list[str]) -> None:
-    """`allennlp ARGV...` with green_nlp registered first, so its subcommands exist in any folder."""
-    sys.argv = ["green-nlp", *argv]
-    overwritten = _predict_overwrites(argv) if argv and argv[0] == "predict" else None
-    if overwritten:
-        print(f"green-nlp predict: {overwritten}", file=sys.stderr)
-        sys.exit(2)
-    try:
-        import allennlp  # noqa: F401
-    except ModuleNotFoundError:  # `pip install .` installs the runtime only
-        raise SystemExit(
-            f"green-nlp {argv[0]}: this command needs the training stack (AllenNLP, torch), which this "
-            "install does not have. The runtime commands are parse, tag, classify, serve, models and configs; "
-            "to train or export, set up the full environment (bash scripts/setup_env.sh in a clone)"
-        ) from None
-    from green_nlp.patches import apply_one
-
-    apply_one("nltk_download")  # before allennlp-models asks nltk for corpora (offline: 8 lines of errors)
-    import allennlp.__main__  # noqa: F401  (AllenNLP's logging set-up, as `allennlp` does it)
-    from allennlp.commands import main as allennlp_main
-    from allennlp.common.checks import ConfigurationError
-    from allennlp.common.util import install_sigterm_handler
-
-    import green_nlp
-
-    green_nlp.register()
-    install_sigterm_handler()
-    problem = _predictor_args_problem(argv)
-    if problem:
-        print(f"green-nlp {argv[0]}: {problem}", file=sys.stderr)
-        sys.exit(2)
-    try:
-        allennlp_main(prog="green-nlp")
-    except ConfigurationError as error:
-        # AllenNLP's way to reject a setting (a config value, --cuda-device without a GPU, an unknown
-        # --predictor); its traceback buries the one line a user can act on
-        if os.environ.get(TRACEBACK_VARIABLE):
-            raise
-        print(f"green-nlp {argv[0]}: {error} ({TRACEBACK_VARIABLE}=1 shows the traceback)", file=sys.stderr)
-        sys.exit(2)
-    except TypeError as error:  # a predictor argument the predictor does not take
-        if os.environ.get(TRACEBACK_VARIABLE) or "unexpected keyword argument" not in str(error):
-            raise
-        if not any(arg.startswith("--predictor-args") for arg in argv):
-            raise
-        print(f"green-nlp {argv[0]}: --predictor-args: {error}", file=sys.stderr)
-        sys.exit(2)
 
 
 if __name__ == "__main__":

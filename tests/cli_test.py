@@ -152,14 +152,14 @@ def test_a_mistyped_command_gets_the_one_meant(tmp_path: Path, typo, meant):
 def test_without_allennlp_an_unknown_command_is_named_not_blamed_on_the_stack(monkeypatch):
     import importlib.util
 
-    from green_nlp import cli
+    from green_nlp import cli_commands as cli
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "allennlp" else real(name, *a))
-    assert "unknown command 'frobnicate'. Runtime commands: parse" in cli._unknown_command("frobnicate")
-    assert cli._unknown_command("green-export") is None and cli._unknown_command("count-instances") is None
+    assert "unknown command 'frobnicate'. Runtime commands: parse" in cli.unknown_command("frobnicate")
+    assert cli.unknown_command("green-export") is None and cli.unknown_command("count-instances") is None
     monkeypatch.undo()
-    assert cli._unknown_command("frobnicate") is None  # AllenNLP decides: a plugin may add commands
+    assert cli.unknown_command("frobnicate") is None  # AllenNLP decides: a plugin may add commands
 
 
 def test_green_predict_silent_keeps_only_warnings_and_the_summary(tmp_path: Path):
