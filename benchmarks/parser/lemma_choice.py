@@ -12,8 +12,6 @@ Results: benchmarks/results/parser_lemma_choice.{json,md}.
 """
 
 import argparse
-import gzip
-import json
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Any, Optional
 import conllu
 
 from benchmarks.common import RESULTS, hardware_description, write_results
+from green_nlp.export.attested_words import texts_of
 from green_nlp.runtime import lemma_choice
 from green_nlp.runtime.lemma_choice import WORD, AttestedWords
 from green_nlp.settings import data_path
@@ -56,9 +55,8 @@ def sentences(split: str) -> list[list[tuple[str, str]]]:
 def imdb_counts() -> Counter[str]:
     counts: Counter[str] = Counter()
     for name in ("train_unsup", "train"):
-        with gzip.open(data_path("cls", "imdb", f"{name}.jsonl.gz"), "rt", encoding="utf-8") as lines:
-            for line in lines:
-                counts.update(WORD.findall(json.loads(line)["text"].lower()))
+        for text in texts_of(Path(data_path("cls", "imdb", f"{name}.jsonl.gz"))):
+            counts.update(WORD.findall(text.lower()))
     return counts
 
 

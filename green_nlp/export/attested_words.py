@@ -3,20 +3,21 @@
     python -m green_nlp.export.attested_words FOLDER TRAIN.conllu [TEXTS.jsonl.gz | TEXTS.txt ...]
 
 The words are every form and lemma of the treebank's training file and every word seen at least
-`--min-count` times in the texts (JSON lines with a "text", gzipped or not, or plain lines). The
+`--min-count` times in the texts (JSON lines with a "text", gzipped or not, or plain lines, read
+by the text-classification reader's `read_examples`). The
 folder gets `attested_words.txt`, named in `green_model.json` with its sources and its sha256
 recorded. The parser's graph must give its lemma head's best scripts (`lemma_rules_top`; exported
 by this version), else the list would never be read.
 """
 
 import argparse
-import gzip
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from green_nlp.dataset_readers import read_conllu
+from green_nlp.dataset_readers.text_classification import read_examples
 from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.lemma_choice import FILE, KEY, MIN_COUNT, AttestedWords
 from green_nlp.runtime.model_folder import record_file_hashes
@@ -30,11 +31,8 @@ def treebank_words(path: Path) -> Iterator[str]:
 
 def texts_of(path: Path) -> Iterator[str]:
     """The texts of a JSON-lines file (its "text" fields) or of a plain text file (its lines)."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    json_lines = ".jsonl" in path.suffixes
-    with opener(path, "rt", encoding="utf-8") as lines:
-        for line in lines:
-            yield json.loads(line)["text"] if json_lines else line
+    json_lines = path.name.endswith((".jsonl", ".jsonl.gz"))
+    return (example.text for example in read_examples(str(path), "jsonl" if json_lines else "lines"))
 
 
 def build(train_file: Path, text_files: Sequence[Path], min_count: int = MIN_COUNT) -> AttestedWords:

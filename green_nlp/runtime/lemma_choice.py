@@ -26,7 +26,7 @@ from typing import Any, Optional
 
 from green_nlp.runtime.errors import ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE, inside
-from green_nlp.runtime.lemma_rules import WHOLE_LEMMA, apply_rule
+from green_nlp.runtime.lemma_rules import apply_rule, is_whole_lemma
 
 TOP_K = 5
 # the ratio is exp(logit - best logit): the graph gives the top scripts' logits, which a softmax over
@@ -38,10 +38,6 @@ KEY = "attested_words"  # the folder metadata's key
 NO_LEMMA = "_"
 # a word of running text for the count: letters, with inner apostrophes or hyphens (`don't`, `x-ray`)
 WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
-
-
-def _whole_lemma(rule: str) -> bool:
-    return rule.startswith(f'["{WHOLE_LEMMA}"')
 
 
 class AttestedWords:
@@ -74,7 +70,7 @@ class AttestedWords:
         scored = list(alternatives)[: TOP_K if top_k is None else top_k]
         best = max((logit for _, logit in scored), default=0.0)
         for rule, logit in scored:
-            if math.exp(logit - best) < least or _whole_lemma(rule):
+            if math.exp(logit - best) < least or is_whole_lemma(rule):
                 continue
             candidate = apply_rule(form, rule)
             if candidate and candidate.lower() in self.words:

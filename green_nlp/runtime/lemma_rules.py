@@ -80,6 +80,12 @@ def _parsed(rule: str) -> Optional[tuple[Any, ...]]:
     return tuple(parts)
 
 
+def is_whole_lemma(rule: str) -> bool:
+    """Whether `rule` is a whole-lemma script (`["=", lemma]`, for irregular words such as `was -> be`)."""
+    parts = _parsed(rule)
+    return parts is not None and parts[0] == WHOLE_LEMMA
+
+
 def apply_rule(form: str, rule: str) -> str:
     """The lemma that `rule` (from `make_rule`) gives for `form`; the form itself where the rule
     does not fit it or is not a rule at all (e.g. a padding or unknown label)."""
