@@ -33,21 +33,24 @@ class NgramExtractor:
             raise ValueError(f"ngram_range must be (low, high) with 1 <= low <= high, got {ngram_range}")
         self.ngram_range = (low, high)
         self.tokenizer = NgramTokenizer(token_pattern, lowercase)
-        self.table = NgramTable(ngrams, first_id, boundary_token=SEPARATOR if self.tokenizer.fast else None)
+        fast = self.tokenizer.fast
+        self.table = NgramTable(
+            ngrams, first_id, boundary_token=SEPARATOR if fast else None, skip_tokens=self.tokenizer.short_runs
+        )
 
     def ids(self, texts: Sequence[str]) -> tuple[numpy.ndarray, numpy.ndarray]:
         """All texts' n-gram ids (int64) one text after the other, and each text's count."""
         size = len(texts)
         if size < SMALL_BATCH or not self.tokenizer.fast or not self.table.packs:
             return self._small_batch_ids(texts)
-        digits = self.table.word_digits(self.tokenizer.batch_tokens(texts))
+        digits = self.table.word_digits(self.tokenizer.batch_runs(texts))
         text_of_position = numpy.cumsum(digits == self.table.boundary)
         ids, text = self.table.lookup(digits, text_of_position, *self.ngram_range)
         order = numpy.argsort(text, kind="stable")  # by text, keeping 1-grams before 2-grams ...
         return ids[order], numpy.bincount(text, minlength=size)
 
     def _small_batch_ids(self, texts: Sequence[str]) -> tuple[numpy.ndarray, numpy.ndarray]:
-        rows = [self.table.text_ids(self.tokenizer.tokens(text), *self.ngram_range) for text in texts]
+        rows = [self.table.text_ids(self.tokenizer.runs(text), *self.ngram_range) for text in texts]
         flat = numpy.array([i for row in rows for i in row], dtype=numpy.int64)
         return flat, numpy.array([len(row) for row in rows], dtype=numpy.int64)
 

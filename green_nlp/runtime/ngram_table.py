@@ -5,13 +5,15 @@ Why integers: the words of the vocabulary's n-grams are numbered 1..V, and the n
 the base-(V + 3) number with those digits. Distinct n-grams, of any lengths, get distinct numbers
 (no hashing collisions), so a hit is the vocabulary's own answer. Digit V + 1 stands for a word
 outside the vocabulary and V + 2 for the boundary between two texts of a batch; no vocabulary
-n-gram holds either, so every n-gram crossing one misses.
+n-gram holds either, so every n-gram crossing one misses. Digit V + 3 marks the tokenizer's
+`skip_tokens` (runs its fast split leaves that are not tokens), dropped as the words are looked up.
 
 Why this shape: at batch 32 the cost was the number of numpy calls, not the arithmetic (the word
 trie this replaces made about 15 per n-gram length, one a binary search over 1.5 MB of keys that
 the rest of the pipeline pushes out of cache). Here the keys of every length are built by slicing
 and looked up together in an open-addressing table laid out so that every key sits within
-`window` slots of its home slot: one gather per key, no probing loop.
+`window` slots of its home slot: a gather at each key's home settles most keys (a stored key there,
+or an empty slot), and only the rest are compared with the window; no probing loop.
 """
 
 from collections.abc import Sequence
@@ -28,15 +30,21 @@ _INT64_MAX = 2**63 - 1
 class NgramTable:
     """Vocabulary n-grams (space-separated words, id = `first_id` + position) as integer keys."""
 
-    def __init__(self, ngrams: Sequence[str], first_id: int = 2, boundary_token: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        ngrams: Sequence[str],
+        first_id: int = 2,
+        boundary_token: Optional[str] = None,
+        skip_tokens: Sequence[str] = (),
+    ) -> None:
         # built in a few C-level passes (map, join, split): a Python loop over the n-grams was
         # most of a classifier's load time
         all_words = " ".join(ngrams).split(" ")
         words = {word: digit for digit, word in enumerate(dict.fromkeys(all_words), start=1)}
         digits = numpy.fromiter(map(words.__getitem__, all_words), dtype=numpy.int64, count=len(all_words))
         lengths = numpy.fromiter(map(str.count, ngrams, repeat(" ")), dtype=numpy.int64, count=len(ngrams)) + 1
-        self.unknown, self.boundary = len(words) + 1, len(words) + 2
-        self.base = len(words) + 3
+        self.unknown, self.boundary, self.skip = len(words) + 1, len(words) + 2, len(words) + 3
+        self.base = len(words) + 4
         self.max_n = int(lengths.max(initial=0))
         # numpy's int64 keys hold every n-gram a batch can form only while base^max_n fits
         self.packs = self.base**self.max_n <= _INT64_MAX
@@ -53,6 +61,11 @@ class NgramTable:
             if boundary_token in words:
                 raise ValueError(f"the boundary token {boundary_token!r} is a vocabulary word")
             self._digits[boundary_token] = self.boundary
+        for token in skip_tokens:
+            if token in words or token == boundary_token:
+                raise ValueError(f"the skipped token {token!r} is a vocabulary word or the boundary")
+            self._digits[token] = self.skip
+        self._skips = bool(skip_tokens)
         # Each lookup structure is built on its first use: a run that only classifies a few texts at a
         # time never needs the arrays, one of whole batches rarely the dict, and each costs ~30-50 ms
         # of a start that is ~0.45 s in all.
@@ -167,9 +180,11 @@ class NgramTable:
         return ((keys.view(numpy.uint64) * _MULTIPLIER) >> self._shift).astype(numpy.intp)
 
     def word_digits(self, tokens: Sequence[str]) -> numpy.ndarray:
-        """Each token's digit: its word's, `unknown`, or `boundary` for the boundary token."""
+        """Each token's digit (its word's, `unknown`, or `boundary` for the boundary token), the
+        skipped tokens left out."""
         found = map(self._digits.get, tokens, repeat(self.unknown))  # no Python frame per token
-        return numpy.fromiter(found, dtype=numpy.int64, count=len(tokens))
+        digits = numpy.fromiter(found, dtype=numpy.int64, count=len(tokens))
+        return digits[digits != self.skip] if self._skips else digits
 
     def lookup(
         self, digits: numpy.ndarray, text_of_position: numpy.ndarray, low: int, high: int
@@ -197,12 +212,20 @@ class NgramTable:
         return ids[hits], numpy.concatenate(texts)[hits]
 
     def _get(self, keys: numpy.ndarray) -> numpy.ndarray:
-        """The table's id of each key (int64), 0 where it holds none."""
-        slots = self._home(keys)[:, None] + self._window
-        # a key matches at most one slot of its window: the flat positions of the matches, row-major
-        matches = numpy.flatnonzero(self._table_keys[slots] == keys[:, None])
-        ids = numpy.zeros(len(keys), dtype=numpy.int64)
-        ids[matches // len(self._window)] = self._table_ids[slots.ravel()[matches]]
+        """The table's id of each key (int64), 0 where it holds none. Two rounds: each key's home
+        slot first, which settles a key stored there and, when the slot is empty, a key the table
+        does not hold (linear probing: a stored key's home slot is never empty); only the rest,
+        about one key in seven on SST-2, is matched against the window after its home."""
+        home = self._home(keys)
+        found = self._table_keys[home]
+        hit = found == keys
+        ids = numpy.where(hit, self._table_ids[home], 0).astype(numpy.int64)
+        rest = numpy.flatnonzero(~hit & (found >= 0))
+        if len(rest):
+            slots = home[rest, None] + self._window[1:]
+            # a key matches at most one slot of its window: the flat positions of the matches, row-major
+            matches = numpy.flatnonzero(self._table_keys[slots] == keys[rest, None])
+            ids[rest[matches // (len(self._window) - 1)]] = self._table_ids[slots.ravel()[matches]]
         return ids
 
     def text_ids(self, tokens: Sequence[str], low: int, high: int) -> list[int]:
@@ -210,9 +233,9 @@ class NgramTable:
         `lookup` finds them; plain Python. An n-gram is looked up only where its first n - 1
         words start some vocabulary n-gram: about 2 in 5 of a sentence's longer n-grams on SST-2,
         and each dict lookup in a 200,000-key table is a cache miss or two."""
-        get, unknown, base = self._digits.get, self.unknown, self.base
+        get, unknown, base, skip = self._digits.get, self.unknown, self.base, self.skip
         unigrams, starts_longer, codes = self._levels()
-        digits = [get(token, unknown) for token in tokens]
+        digits = [digit for digit in map(get, tokens, repeat(unknown)) if digit != skip]
         ids = [i for i in map(unigrams.__getitem__, digits) if i] if low <= 1 <= high else []
         count = len(digits)
         starts = [i for i in range(count - 1) if starts_longer[digits[i]]]

@@ -34,6 +34,8 @@ TRICKY = [
     "İstanbul film",
     "the\x00film\x00is good",
     "the film \x00\x00 is good",
+    "the\x01film \x01 is a x\x01y good one",  # the batch separator inside a text
+    "a b c d e f 1 2 _ x good",  # one-character runs between words
     "the\tfilm\nis\x1cgood\x0bhere",
     "电影 很好 the film",
     "great 🎬 film!!",

@@ -79,3 +79,29 @@ def test_every_key_lies_within_the_window_of_its_home_slot():
     home = table._home(table._table_keys[stored])
     assert ((stored - home >= 0) & (stored - home < len(table._window))).all()
     assert len(stored) == sum(" " in ngram for ngram in vocabulary)
+
+
+def test_displaced_and_absent_keys_are_found_or_missed_as_a_dict_would():
+    vocabulary, _ = random_case(11, words=200, count=6000)
+    table = NgramTable(vocabulary)
+    table._arrays()
+    stored = np.flatnonzero(table._table_keys >= 0)
+    displaced = stored[stored != table._home(table._table_keys[stored])]
+    assert len(displaced), "no key sits past its home slot: the second round is not exercised"
+    longer = [ngram for ngram in vocabulary if " " in ngram]
+    expected = {
+        table._keys(table.word_digits(n.split()), np.array([len(n.split())]))[0]: i for i, n in enumerate(longer)
+    }
+    rng = np.random.default_rng(0)
+    absent = rng.integers(1, table.base**2, 3000)
+    keys = np.concatenate([table._table_keys[displaced], np.array(list(expected)), absent])
+    ids = np.array([vocabulary.index(longer[expected[k]]) + 2 if k in expected else 0 for k in keys.tolist()])
+    assert (table._get(keys) == ids).all()
+
+
+def test_skipped_tokens_are_dropped_and_may_not_be_vocabulary_words():
+    table = NgramTable(["aa bb", "bb", "aa"], boundary_token="\x01", skip_tokens=("a", "1"))
+    assert table.word_digits(["aa", "a", "1", "bb"]).tolist() == table.word_digits(["aa", "bb"]).tolist()
+    assert table.text_ids(["aa", "1", "bb", "a"], 1, 4) == table.text_ids(["aa", "bb"], 1, 4) == [4, 3, 2]
+    with pytest.raises(ValueError, match="skipped token 'aa' is a vocabulary word"):
+        NgramTable(["aa bb"], skip_tokens=("aa",))
