@@ -105,6 +105,25 @@ def as_int64(string_id: int) -> int:
     return string_id - (1 << 64) if string_id >= 1 << 63 else string_id
 
 
+def set_ud_columns(
+    doc: Doc,
+    indices: list[int],
+    lemmas: Optional[Sequence[str]],
+    feats: Optional[Sequence[str]],
+    xpos: Optional[Sequence[str]],
+) -> None:
+    """`token.lemma_`, `token.morph` and `token.tag_` of the words at `indices`, from each column the
+    model predicts (None: the model has no such head, and the token keeps what it had)."""
+    for k, i in enumerate(indices):
+        token = doc[i]
+        if lemmas is not None:
+            token.lemma_ = lemmas[k]
+        if feats is not None:
+            token.set_morph(None if feats[k] == "_" else feats[k])  # type: ignore[attr-defined]  # not in the stub
+        if xpos is not None:
+            token.tag_ = xpos[k]
+
+
 def fill_tree(
     doc: Doc,
     array: numpy.ndarray,

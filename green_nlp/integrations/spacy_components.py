@@ -4,7 +4,7 @@
     nlp.add_pipe("sentencizer")
     nlp.add_pipe("green_nlp_parser", config={"archive": "runs/ewt_raw/model.tar.gz"})
     doc = nlp("The cat sat on the mat.")
-    print([(t.text, t.head.i, t.dep_, t.pos_) for t in doc])
+    print([(t.text, t.head.i, t.dep_, t.pos_, t.lemma_) for t in doc])
 
 The archive is loaded once per (path, device, overrides) and shared by every component that
 names it. Components annotate in batches when run through `nlp.pipe`. Whitespace tokens (which
@@ -38,6 +38,7 @@ from green_nlp.integrations.spacy_common import (  # noqa: F401  (SPACE_DEPREL, 
     check_sentence,
     fill_tree,
     sentences_of,
+    set_ud_columns,
     words_of,
 )
 
@@ -61,7 +62,8 @@ class _ArchiveComponent(PipeComponent):
 
 # ----------------------------------------------------------------------------------- parser
 class ParserComponent(_ArchiveComponent):
-    """Sets `token.head` and `token.dep_` (and `token.pos_` when the model predicts UPOS).
+    """Sets `token.head` and `token.dep_`, and `token.pos_`, `token.lemma_`, `token.morph` and
+    `token.tag_` where the model predicts UPOS, LEMMA, FEATS and XPOS.
 
     Each sentence of `doc.sents` is parsed on its own (add a `sentencizer` first to split); a Doc
     without sentence boundaries is parsed as one sentence. A parser trained with gold UPOS input
@@ -128,6 +130,11 @@ class ParserComponent(_ArchiveComponent):
             if len(doc):
                 attrs = [HEAD, DEP, POS] if predicts_upos else [HEAD, DEP]
                 doc.from_array(attrs, arrays[number][:, : len(attrs)].astype("uint64"))  # type: ignore[arg-type]  # thinc's Ints2d
+        for k, (number, _, indices, _, _) in enumerate(jobs):
+            output = outputs.get(k)
+            if output is not None:
+                columns = (output.get(f"predicted_{name}") for name in ("lemmas", "feats", "xpos"))
+                set_ud_columns(docs[number], indices, *columns)
 
 
 def _tree(output: dict[str, Any]) -> tuple[list[int], list[str], Optional[list[str]]]:

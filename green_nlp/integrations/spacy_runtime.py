@@ -26,6 +26,7 @@ from green_nlp.integrations.spacy_common import (
     check_text,
     fill_tree,
     sentences_of,
+    set_ud_columns,
     words_of,
 )
 
@@ -111,14 +112,7 @@ class RuntimeParserComponent(PipeComponent):
 
 def _set_ud_columns(doc: Doc, indices: list[int], tree: Any) -> None:
     """LEMMA, FEATS and XPOS of one parsed sentence onto its tokens, where the model predicts them."""
-    for k, i in enumerate(indices):
-        token = doc[i]
-        if tree.lemmas is not None:
-            token.lemma_ = tree.lemmas[k]
-        if tree.feats is not None:
-            token.set_morph(None if tree.feats[k] == "_" else tree.feats[k])  # type: ignore[attr-defined]  # not in the stub
-        if tree.xpos is not None:
-            token.tag_ = tree.xpos[k]
+    set_ud_columns(doc, indices, tree.lemmas, tree.feats, tree.xpos)
 
 
 class RuntimeClassifierComponent(PipeComponent):

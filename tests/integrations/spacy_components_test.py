@@ -266,3 +266,31 @@ def test_classifier_pipe_flags_a_doc_with_a_nul_and_keeps_the_rest(dan_archive):
     assert "NUL" in docs[1]._.green_error and docs[1].cats == {}
     assert docs[0].cats == pytest.approx(nlp(texts[0]).cats) and docs[2].cats == pytest.approx(nlp(texts[2]).cats)
     assert docs[0]._.green_error is None and docs[0].cats
+
+
+@pytest.fixture(scope="module")
+def ud_heads_archive(tmp_path_factory):
+    """The fixture parser with LEMMA / FEATS / XPOS heads, trained by `allennlp train` (a few seconds)."""
+    import os
+
+    from allennlp.commands.train import train_model_from_file
+
+    run = tmp_path_factory.mktemp("ud_heads") / "run"
+    cwd = os.getcwd()
+    os.chdir(REPO_ROOT)  # the config names fixture paths relative to the repo root
+    try:
+        train_model_from_file(str(FIXTURES / "parser" / "experiment_ud_heads.jsonnet"), str(run))
+    finally:
+        os.chdir(cwd)
+    return run / "model.tar.gz"
+
+
+def test_parser_archive_sets_lemmas_morphs_and_tags_as_its_predictor_writes_them(ud_heads_archive):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("green_nlp_parser", config={"archive": str(ud_heads_archive)})
+    doc = nlp("the dog sees the cats")
+    reference = _reference(ud_heads_archive, [t.text for t in doc])
+    assert [t.lemma_ for t in doc] == reference["lemmas"]
+    assert [str(t.morph) for t in doc] == ["" if f == "_" else f for f in reference["feats"]]
+    assert [t.tag_ for t in doc] == reference["xpos"]
+    assert any(str(t.morph) for t in doc) and any(t.lemma_ != t.text for t in doc)  # the heads are used
