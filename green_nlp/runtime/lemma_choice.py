@@ -33,6 +33,9 @@ TOP_K = 5
 # every script would cost about 3 % of a raw-text parse to turn into probabilities
 MIN_RATIO = 0.02
 MIN_COUNT = 3
+# count a running-text word only where it is written in lower case: a name (Starr, Hercule) then never
+# becomes an "attested" lemma for a common word's form (starring -> starr); chosen on EWT dev
+LOWER_CASE_ONLY = False
 FILE = "attested_words.txt"
 KEY = "attested_words"  # the folder metadata's key
 NO_LEMMA = "_"
@@ -82,12 +85,20 @@ class AttestedWords:
     # ----------------------------------------------------------- building and storage
     @classmethod
     def from_sources(
-        cls, treebank_words: Iterable[str], texts: Iterable[str], min_count: int = MIN_COUNT
+        cls,
+        treebank_words: Iterable[str],
+        texts: Iterable[str],
+        min_count: int = MIN_COUNT,
+        lower_case_only: bool = LOWER_CASE_ONLY,
     ) -> "AttestedWords":
-        """The treebank's forms and lemmas, and the words of `texts` seen at least `min_count` times."""
+        """The treebank's forms and lemmas, and the words of `texts` seen at least `min_count` times
+        (with `lower_case_only`, times written in lower case)."""
         counts: Counter[str] = Counter()
         for text in texts:
-            counts.update(WORD.findall(text.lower()))
+            if lower_case_only:
+                counts.update(word for word in WORD.findall(text) if word.islower())
+            else:
+                counts.update(WORD.findall(text.lower()))
         return cls([*treebank_words, *(word for word, count in counts.items() if count >= min_count)])
 
     def write(self, path: Path) -> None:

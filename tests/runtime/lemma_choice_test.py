@@ -48,6 +48,13 @@ def test_from_sources_counts_words_of_running_text():
     assert words.words == {"walked", "walk", "don't", "stop"}
 
 
+def test_counting_lower_case_occurrences_only_leaves_names_out():
+    texts = ["Ringo Starr sang.", "Starr and STARR", "a star, the star"]
+    assert "starr" in AttestedWords.from_sources([], texts, min_count=2).words
+    words = AttestedWords.from_sources([], texts, min_count=2, lower_case_only=True)
+    assert words.words == {"star"}
+
+
 def test_the_list_round_trips_and_a_broken_one_is_refused(tmp_path):
     path = tmp_path / "attested_words.txt"
     WORDS.write(path)
