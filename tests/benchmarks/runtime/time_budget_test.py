@@ -47,6 +47,31 @@ def test_peer_ratios_divide_green_nlps_rate_by_the_peers():
         "parse vs spaCy en_core_web_sm": 1.5,
     }
     assert peer_ratios(rows, {}, {}) == {}
+    rows["fastText wordNgrams 2 b32, read + predict + write JSON lines (peer)"] = {"texts_per_cpu_s": 600.0}
+    ratios = peer_ratios(rows, {"b32": {}, "b32 job": {}}, {})
+    assert ratios == {
+        "classify b32 vs fastText wordNgrams 2": 1.5,
+        "classify b32 vs fastText wordNgrams 2, same job": 0.5,
+    }
+
+
+def test_the_fasttext_peer_doing_the_whole_job_writes_a_json_line_per_text(tmp_path):
+    import json
+
+    from benchmarks.runtime.time_budget import fasttext_json_lines
+
+    class Model:  # fastText's predict(k=-1): labels and probabilities, best first, per text
+        def predict(self, texts, k):
+            one = (("__label__1", "__label__0"), [0.75, 0.25])
+            return one if isinstance(texts, str) else ([one[0]] * len(texts), [one[1]] * len(texts))
+
+    path = tmp_path / "in.txt"
+    path.write_text("good\nbad\nfine\n", encoding="utf-8")
+    for batch_size in (1, 2):
+        lines = fasttext_json_lines(Model(), path, batch_size).splitlines()
+        assert [json.loads(line) for line in lines] == [
+            {"line": n, "label": "1", "probs": {"1": 0.75, "0": 0.25}} for n in (1, 2, 3)
+        ]
 
 
 def test_whole_process_cpu_seconds_count_the_child_and_conllu_words_skip_ranges(tmp_path):
