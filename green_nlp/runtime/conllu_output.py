@@ -43,42 +43,62 @@ def one_line(value: Any) -> Any:
     return value.translate(_LINE_BREAKS) if isinstance(value, str) else value
 
 
-def spaces_after(text: str, words: Sequence[str]) -> Optional[list[bool]]:
-    """Whether whitespace follows each word where `words` spell `text` in order (whitespace
-    between them skipped), the last word's True; None where they do not spell it (words given by the
-    user, not split from this text)."""
-    flags, position, end = [], 0, len(text)
+def gaps_after(text: str, words: Sequence[str]) -> Optional[list[str]]:
+    """The whitespace that follows each word where `words` spell `text` in order (whitespace
+    between them skipped), the last word's `" "` (the sentence's end); None where they do not spell
+    it (words given by the user, not split from this text)."""
+    gaps, position, end = [], 0, len(text)
     for word in words:
         while position < end and text[position].isspace():
             position += 1
         if not word or not text.startswith(word, position):
             return None
         position += len(word)
-        flags.append(position >= end or text[position].isspace())
-    return flags if not text[position:].strip() else None
+        start = position
+        while position < end and text[position].isspace():
+            position += 1
+        gaps.append(" " if position >= end else text[start:position])
+    return gaps if position >= end else None
+
+
+# UD's MISC escapes for SpacesAfter (universaldependencies.org/misc.html): the common whitespace by
+# letter, any other as \uXXXX; a pipe or backslash never occurs (whitespace only)
+_SPACE_ESCAPES = {" ": "\\s", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def spaces_after_value(gap: str) -> str:
+    """`SpacesAfter=...` for whitespace other than one space, as UD writes it."""
+    return "SpacesAfter=" + "".join(_SPACE_ESCAPES.get(char, f"\\u{ord(char):04X}") for char in gap)
+
+
+def normalized_text(words: Sequence[str], gaps: Sequence[str]) -> str:
+    """The sentence's text as UD's `# text` has it: the words with one space wherever whitespace
+    followed (the original whitespace is in MISC, `SpacesAfter`), so it is rebuilt from the forms
+    and `SpaceAfter=No` alone, as UD's validator rebuilds it."""
+    return "".join(word + (" " if gap else "") for word, gap in zip(words, gaps)).rstrip(" ")
 
 
 def space_after_misc(
     text: str, words: Sequence[str], multiword_tokens: Optional[list[list[str]]]
 ) -> tuple[list[Optional[str]], Optional[list[list[str]]]]:
-    """The MISC column (`SpaceAfter=No` where no space follows a word in `text`, as UD writes it so
-    that the text can be rebuilt) and the multiword-token lines with theirs: the flag of a word
-    inside a multiword token belongs on the token's line. All `_` where the words do not spell the text."""
-    flags = spaces_after(text, words)
+    """The MISC column (`SpaceAfter=No` where no space follows a word in `text`, `SpacesAfter=\\s\\s`
+    where other whitespace than one space does, as UD writes them so that the text can be rebuilt)
+    and the multiword-token lines with theirs: the mark of a word inside a multiword token belongs
+    on the token's line. All `_` where the words do not spell the text."""
+    gaps = gaps_after(text, words)
     misc: list[Optional[str]] = [None] * len(words)
-    if flags is None:
+    if gaps is None:
         return misc, multiword_tokens
-    if flags and not getattr(text, "space_after", True):  # the next sentence follows at once
-        flags[-1] = False
-    for i, spaced in enumerate(flags):
-        if not spaced:
-            misc[i] = SPACE_AFTER_NO
+    if gaps and not getattr(text, "space_after", True):  # the next sentence follows at once
+        gaps[-1] = ""
+    marks = [SPACE_AFTER_NO if gap == "" else None if gap == " " else spaces_after_value(gap) for gap in gaps]
+    misc[:] = marks
     if not multiword_tokens:
         return misc, multiword_tokens
     lines = []
     for columns in multiword_tokens:
         first, last = (int(i) - 1 for i in columns[0].split("-"))
-        lines.append(columns[:9] + [SPACE_AFTER_NO if not flags[last] else "_"])
+        lines.append(columns[:9] + [marks[last] or "_"])
         misc[first : last + 1] = [None] * (last + 1 - first)
     return misc, lines
 
@@ -101,7 +121,8 @@ def with_multiword_tokens(block: str, multiword_tokens: Optional[list[list[str]]
 def sentence_to_conllu(sentence: dict[str, Any]) -> str:
     """One sentence record (`words`, `heads`, `deprels`, optional `upos`, `lemmas`, `xpos`,
     `feats`, `misc`, `comments`, `multiword_tokens`) -> a CoNLL-U block ending in a blank line.
-    A record without `misc` whose `text` comment its words spell gets `SpaceAfter=No` marks."""
+    A record without `misc` whose `text` comment its words spell gets `SpaceAfter=No` and
+    `SpacesAfter` marks, and that comment with one space for each run of whitespace between words."""
     words = sentence["words"]
     n = len(words)
     multiword_tokens = sentence.get("multiword_tokens")
@@ -109,6 +130,9 @@ def sentence_to_conllu(sentence: dict[str, Any]) -> str:
     if "misc" not in sentence and isinstance(text, str):
         sentence = dict(sentence)
         sentence["misc"], multiword_tokens = space_after_misc(text, words, multiword_tokens)
+        gaps = gaps_after(text, words)
+        if gaps is not None and any(gap not in ("", " ") for gap in gaps[:-1]):
+            sentence["comments"] = {**sentence["comments"], "text": normalized_text(words, gaps)}
 
     def column(name: str) -> list[Optional[Any]]:
         values = sentence.get(name)

@@ -2,6 +2,7 @@
 serializer writes (which the predictor's text has always been), and other values go through conllu."""
 
 import random
+import re
 
 import conllu
 import pytest
@@ -102,7 +103,7 @@ def test_space_after_no_where_the_text_has_no_space_after_a_word():
     }
     block = sentence_to_conllu(sentence)
     assert marks(block) == [
-        ("I", "_"),
+        ("I", "SpacesAfter=\\s\\s"),  # two spaces: kept in MISC, one in `# text`
         ("don't", "_"),  # a space follows the multiword token: its line says so, not its words
         ("do", "_"),
         ("n't", "_"),
@@ -113,6 +114,49 @@ def test_space_after_no_where_the_text_has_no_space_after_a_word():
         (")", "_"),  # the last word: nothing follows inside the sentence
     ]
     assert rebuilt_text(block) == "I don't know, (really)"
+    assert block.startswith("# text = I don't know, (really)\n")
+
+
+def original_text(block):
+    """The text with its own whitespace: SpaceAfter=No and SpacesAfter (UD's escapes) read back."""
+    tokens = conllu.parse(block)[0]
+    inside = {i for t in tokens if type(t["id"]) is tuple for i in range(t["id"][0], t["id"][2] + 1)}
+    text = ""
+    for token in (t for t in tokens if type(t["id"]) is tuple or t["id"] not in inside):
+        misc = token["misc"] or {}
+        gap = "" if misc.get("SpaceAfter") == "No" else " "
+        if "SpacesAfter" in misc:
+            escaped = misc["SpacesAfter"].replace("\\s", " ").replace("\\t", "\t").replace("\\n", "\n")
+            gap = re.sub(r"\\u([0-9A-F]{4})", lambda m: chr(int(m.group(1), 16)), escaped)
+        text += token["form"] + gap
+    return text.rstrip(" ")
+
+
+def test_whitespace_runs_go_to_spaces_after_and_the_text_comment_has_one_space():
+    text = "Hi   there,\tyou\u00a0can't\u2003 go ."
+    sentence = {
+        "words": ["Hi", "there", ",", "you", "ca", "n't", "go", "."],
+        "heads": [0, 1, 1, 7, 7, 7, 1, 1],
+        "deprels": ["root", "vocative", "punct", "nsubj", "aux", "advmod", "parataxis", "punct"],
+        "comments": {"text": text},
+        "multiword_tokens": [["5-6", "can't"] + ["_"] * 8],
+    }
+    block = sentence_to_conllu(sentence)
+    assert marks(block) == [
+        ("Hi", "SpacesAfter=\\s\\s\\s"),
+        ("there", "SpaceAfter=No"),
+        (",", "SpacesAfter=\\t"),
+        ("you", "SpacesAfter=\\u00A0"),
+        ("can't", "SpacesAfter=\\u2003\\s"),  # on the multiword token's line
+        ("ca", "_"),
+        ("n't", "_"),
+        ("go", "_"),
+        (".", "_"),
+    ]
+    comment = block.splitlines()[0]
+    assert comment == "# text = Hi there,\tyou can't go .".replace("\t", " ")
+    assert rebuilt_text(block) == comment[len("# text = ") :]  # as UD's validator rebuilds it
+    assert original_text(block) == text  # nothing lost
 
 
 def test_a_multiword_token_glued_to_the_next_word_carries_the_mark():
