@@ -21,6 +21,17 @@ METHOD = (
 )
 
 
+def method_for(cpu: str) -> str:
+    """`METHOD`, saying so where the run's CPU is not the AMD EPYC the share was assumed for: the
+    same share is applied, so figures stay comparable, but that CPU's own share is not known."""
+    if "AMD EPYC" in cpu:
+        return METHOD
+    return (
+        f"{METHOD}; this run's CPU ({cpu}) is not that part, "
+        "and its own TDP share is not known: the same share is applied"
+    )
+
+
 def cpu_seconds_per_million(per_cpu_second: Optional[float]) -> Optional[float]:
     """CPU-seconds to process a million items at `per_cpu_second` items per CPU-second."""
     if not per_cpu_second or per_cpu_second <= 0:

@@ -51,7 +51,7 @@ from typing import Any, Optional
 import numpy as np  # noqa: E402
 
 from benchmarks.common import REPO, RESULTS, write_results  # noqa: E402
-from benchmarks.reports.energy import METHOD, cpu_seconds_per_million, wh_per_million  # noqa: E402
+from benchmarks.reports.energy import cpu_seconds_per_million, method_for, wh_per_million  # noqa: E402
 from green_nlp.settings import data_path  # noqa: E402
 
 PARSER, CLASSIFIER = REPO / "pretrained" / "en-ewt-parser", REPO / "pretrained" / "en-sst2-sentiment"
@@ -614,7 +614,7 @@ def main() -> None:
         "cold_starts": cold,
         "ratios_to_peers": ratios,
         "fasttext_accuracy_sst2_test": next(iter(peers.values()))["accuracy"] if peers else None,
-        "energy_method": METHOD,
+        "energy_method": method_for(cpu_model()),
         "rows": rows,
     }
     note = (
@@ -625,7 +625,8 @@ def main() -> None:
         f"GEMM rate measured in the same run (onnxruntime int8 {rates['onnxruntime_int8']:.1f}, fp32 "
         f"{rates['onnxruntime_fp32']:.1f}, numpy fp32 {rates['numpy_fp32']:.1f} GFLOP/s at 640x512x512): parser "
         f"{parser_flops / 1e6:.2f} MFLOP a token at the int8 rate (the biaffine's pairwise products not counted), "
-        f"DAN {dan_flops:,.0f} FLOP a text at the fp32 rate. {METHOD}. CPU {cpu_model()}, {os.cpu_count()} logical "
+        f"DAN {dan_flops:,.0f} FLOP a text at the fp32 rate. {method_for(cpu_model())}. "
+        f"CPU {cpu_model()}, {os.cpu_count()} logical "
         f"CPUs shared with other jobs: load averages (1, 5, 15 min) before {load_before}, after {load_after} "
         "(read the ratios, not the absolute figures). Versions: "
         + ", ".join(f"{k} {v}" for k, v in results["versions"].items())

@@ -79,13 +79,17 @@ def normalized_text(words: Sequence[str], gaps: Sequence[str]) -> str:
 
 
 def space_after_misc(
-    text: str, words: Sequence[str], multiword_tokens: Optional[list[list[str]]]
+    text: str,
+    words: Sequence[str],
+    multiword_tokens: Optional[list[list[str]]],
+    gaps: Optional[Sequence[str]] = None,
 ) -> tuple[list[Optional[str]], Optional[list[list[str]]]]:
     """The MISC column (`SpaceAfter=No` where no space follows a word in `text`, `SpacesAfter=\\s\\s`
     where other whitespace than one space does, as UD writes them so that the text can be rebuilt)
     and the multiword-token lines with theirs: the mark of a word inside a multiword token belongs
-    on the token's line. All `_` where the words do not spell the text."""
-    gaps = gaps_after(text, words)
+    on the token's line. All `_` where the words do not spell the text. `gaps`: `gaps_after(text,
+    words)` where the caller has it."""
+    gaps = list(gaps) if gaps is not None else gaps_after(text, words)
     misc: list[Optional[str]] = [None] * len(words)
     if gaps is None:
         return misc, multiword_tokens
@@ -129,8 +133,8 @@ def sentence_to_conllu(sentence: dict[str, Any]) -> str:
     text = (sentence.get("comments") or {}).get("text")
     if "misc" not in sentence and isinstance(text, str):
         sentence = dict(sentence)
-        sentence["misc"], multiword_tokens = space_after_misc(text, words, multiword_tokens)
         gaps = gaps_after(text, words)
+        sentence["misc"], multiword_tokens = space_after_misc(text, words, multiword_tokens, gaps)
         if gaps is not None and any(gap not in ("", " ") for gap in gaps[:-1]):
             sentence["comments"] = {**sentence["comments"], "text": normalized_text(words, gaps)}
 
