@@ -34,7 +34,7 @@ setup(
     package_dir={"green_nlp.training_configs": "training_configs", "green_nlp.pretrained": "pretrained"},
     package_data={
         "green_nlp.training_configs": ["*.jsonnet", "*.libsonnet", "**/*.jsonnet", "**/*.libsonnet", "**/*.json"],  # student sizes too
-        "green_nlp.pretrained": ["*/*.json", "*/*.onnx", "*/*.md", "*/*.txt"],
+        "green_nlp.pretrained": ["*/*.json", "*/*.onnx", "*/*.md", "*/*.txt", "*/*.npz"],
         "green_nlp.serve": ["*.html"],
     },
     python_requires=">=3.11",

@@ -9,10 +9,11 @@ of a (never exported) non-default token pattern and of a vocabulary too large fo
 """
 
 from collections.abc import Sequence
-from typing import Optional
+from typing import Optional, Union
 
 import numpy
 
+from green_nlp.runtime.ngram_index import NgramIndex
 from green_nlp.runtime.ngram_table import NgramTable
 from green_nlp.runtime.ngram_tokenizer import DEFAULT_TOKEN_PATTERN, SEPARATOR, NgramTokenizer
 
@@ -22,7 +23,7 @@ SMALL_BATCH = 4  # measured on SST-2: numpy's path costs about as much as 3-4 te
 class NgramExtractor:
     def __init__(
         self,
-        ngrams: Sequence[str],
+        ngrams: Union[Sequence[str], NgramIndex],
         ngram_range: tuple[int, int] = (1, 4),
         token_pattern: str = DEFAULT_TOKEN_PATTERN,
         lowercase: bool = True,

@@ -22,9 +22,15 @@ from typing import Optional, Union
 
 import numpy
 
+from green_nlp.runtime.ngram_index import NgramIndex
+
 # Fibonacci hashing: the home slot is the top bits of key * 2^64 / golden ratio (mod 2^64)
 _MULTIPLIER = numpy.uint64(0x9E3779B97F4A7C15)
 _INT64_MAX = 2**63 - 1
+# Single texts looked up with the batch arrays before `text_ids` builds its dict: the dict saves about
+# 165 us a text but costs about 0.16 s to build (SST-2's 200,000 n-grams, a slow core), so a run of a
+# few texts (a command's first line, a cold start) never pays for it and a long run pays it once.
+DICT_AFTER_TEXTS = 1000
 
 
 class NgramTable:
@@ -32,17 +38,16 @@ class NgramTable:
 
     def __init__(
         self,
-        ngrams: Sequence[str],
+        ngrams: Union[Sequence[str], NgramIndex],
         first_id: int = 2,
         boundary_token: Optional[str] = None,
         skip_tokens: Sequence[str] = (),
     ) -> None:
-        # built in a few C-level passes (map, join, split): a Python loop over the n-grams was
-        # most of a classifier's load time
-        all_words = " ".join(ngrams).split(" ")
-        words = {word: digit for digit, word in enumerate(dict.fromkeys(all_words), start=1)}
-        digits = numpy.fromiter(map(words.__getitem__, all_words), dtype=numpy.int64, count=len(all_words))
-        lengths = numpy.fromiter(map(str.count, ngrams, repeat(" ")), dtype=numpy.int64, count=len(ngrams)) + 1
+        """`ngrams`: the vocabulary's n-grams, or the same already numbered (`NgramIndex`, as a
+        folder's `ngrams.index.npz` holds them: a faster start)."""
+        index = ngrams if isinstance(ngrams, NgramIndex) else NgramIndex.from_ngrams(ngrams)
+        words = {word: digit for digit, word in enumerate(index.words, start=1)}
+        digits, lengths = index.digits, index.lengths
         self.unknown, self.boundary, self.skip = len(words) + 1, len(words) + 2, len(words) + 3
         self.base = len(words) + 4
         self.max_n = int(lengths.max(initial=0))
@@ -52,9 +57,9 @@ class NgramTable:
         self._first_id = first_id
         if self._has_duplicates(keys):
             seen: set[int] = set()
-            for ngram, key in zip(ngrams, keys):
+            for position, key in enumerate(keys):
                 if key in seen:
-                    raise ValueError(f"n-gram {ngram!r} appears twice in the vocabulary")
+                    raise ValueError(f"n-gram {index.ngram(position)!r} appears twice in the vocabulary")
                 seen.add(key)
         self._digits = dict(words)
         if boundary_token is not None:
@@ -72,6 +77,7 @@ class NgramTable:
         self._all_keys, self._lengths = keys, lengths
         self._levels_built: Optional[tuple[list[int], list[bool], dict[int, int]]] = None
         self._arrays_built = False
+        self._texts_before_dict = 0
 
     def _levels(self) -> tuple[list[int], list[bool], dict[int, int]]:
         """For one text (`text_ids`), where plain Python beats numpy's fixed cost per call: 1-gram
@@ -232,7 +238,14 @@ class NgramTable:
         """The vocabulary ids of one text's n-grams with length in [low, high], 1-grams first, as
         `lookup` finds them; plain Python. An n-gram is looked up only where its first n - 1
         words start some vocabulary n-gram: about 2 in 5 of a sentence's longer n-grams on SST-2,
-        and each dict lookup in a 200,000-key table is a cache miss or two."""
+        and each dict lookup in a 200,000-key table is a cache miss or two. The first
+        `DICT_AFTER_TEXTS` texts go through the batch arrays instead, while building the dict
+        would cost more than it saves."""
+        if self._levels_built is None and self.packs and self._texts_before_dict < DICT_AFTER_TEXTS:
+            self._texts_before_dict += 1
+            text_digits = self.word_digits(tokens)
+            hits, _ = self.lookup(text_digits, numpy.zeros(len(text_digits), dtype=numpy.int64), low, high)
+            return hits.tolist()
         get, unknown, base, skip = self._digits.get, self.unknown, self.base, self.skip
         unigrams, starts_longer, codes = self._levels()
         digits = [digit for digit in map(get, tokens, repeat(unknown)) if digit != skip]

@@ -17,6 +17,7 @@ from green_nlp.export.dan import analyzer_settings, export, export_onnx
 from green_nlp.models.ngram_dan import NgramDan
 from tests.dan_helpers import sst2_label_names, tiny_named_dan_run
 from tests.export.exported_models import exported
+from tests.runtime.pretrained_test import assert_plain_npz
 
 PICKLE_MAGIC = b"\x80"  # protocol 2+ pickles start with PROTO (0x80); torch.save zips start "PK"
 
@@ -36,10 +37,13 @@ def run_graph(path, ids):
     return session.run(["logits", "probs"], {"ngram_ids": np.asarray(ids, dtype=np.int64)})
 
 
-def test_the_folder_holds_onnx_json_and_text_only(dan_folder):
+def test_the_folder_holds_onnx_json_text_and_plain_arrays_only(dan_folder):
     names = sorted(path.name for path in dan_folder.iterdir())
-    assert names == ["green_model.json", "model.int8.onnx", "model.onnx", "ngrams.txt"]
+    assert names == ["green_model.json", "model.int8.onnx", "model.onnx", "ngrams.index.npz", "ngrams.txt"]
     for path in dan_folder.iterdir():
+        if path.suffix == ".npz":
+            assert_plain_npz(path)
+            continue
         head = path.read_bytes()[:2]
         assert not head.startswith(PICKLE_MAGIC) and head != b"PK", path.name
         if path.suffix == ".onnx":

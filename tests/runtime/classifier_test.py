@@ -193,3 +193,29 @@ def test_the_runtime_imports_neither_torch_nor_allennlp_nor_sklearn(folder):
     assert result.returncode == 0, result.stderr[-3000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["heavy"] == [] and report["label"] in ("negative", "positive")
+
+
+def test_a_folder_with_or_without_its_ngram_index_classifies_alike(folder, tmp_path):
+    import shutil
+
+    from green_nlp.export.ngram_index import add_to_folder
+    from green_nlp.runtime.errors import ModelFolderError
+    from green_nlp.runtime.model_folder import record_file_hashes
+    from green_nlp.runtime.ngram_index import INDEX_FILE
+
+    meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
+    assert meta["ngrams"]["index"] == {"file": INDEX_FILE, "version": 1}  # the exporter writes it
+    texts = predictable_texts()
+    expected = [c.to_json() for c in load(folder, precision="fp32").classify_many(texts)]
+    plain = tmp_path / "plain"
+    shutil.copytree(folder, plain)
+    (plain / INDEX_FILE).unlink()
+    del meta["ngrams"]["index"], meta["sha256"][INDEX_FILE]
+    (plain / "green_model.json").write_text(json.dumps(meta), encoding="utf-8")
+    assert [c.to_json() for c in load(plain, precision="fp32").classify_many(texts)] == expected
+    add_to_folder(plain)  # an older folder gets its index
+    assert [c.to_json() for c in load(plain, precision="fp32").classify_many(texts)] == expected
+    np.savez(plain / INDEX_FILE, version=np.array(1))  # a broken index, its hash re-recorded
+    record_file_hashes(plain)
+    with pytest.raises(ModelFolderError, match=r"has no source_sha256, words, digits, lengths array; rebuild it with python -m"):
+        load(plain)

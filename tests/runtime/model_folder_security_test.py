@@ -206,12 +206,18 @@ def test_record_file_hashes_adds_only_the_hashes(folder):
     record_file_hashes(folder)
     text = (folder / META_FILE).read_text(encoding="utf-8")
     recorded = json.loads(text)
-    assert set(recorded.pop("sha256")) == {GRAPH, "ngrams.txt", "README.md"}
+    assert set(recorded.pop("sha256")) == {GRAPH, "ngrams.txt", "ngrams.index.npz", "README.md"}
     assert recorded == meta and text.startswith('{\n  "format_version"')
     assert load(folder).classify("a dull film").label == "negative"
     (folder / "ngrams.txt").write_text("changed\n", encoding="utf-8")
-    record_file_hashes(folder)  # re-recorded: the hash is accepted, the n-gram count is what fails now
-    with pytest.raises(ValueError, match="n-grams"):
+    record_file_hashes(folder)  # re-recorded: the hash is accepted, the index built from the old list is not
+    with pytest.raises(ValueError, match="numbers other n-grams than ngrams.txt holds"):
+        load(folder)
+    meta = _meta(folder)
+    del meta["ngrams"]["index"]  # without the index, the list itself is read: its count fails
+    (folder / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    record_file_hashes(folder)
+    with pytest.raises(ValueError, match="1 n-grams, the metadata says 200000"):
         load(folder)
 
 

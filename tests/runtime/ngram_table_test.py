@@ -27,7 +27,9 @@ def random_case(seed, words=40, count=300, longest=4):
 
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("ngram_range", [(1, 4), (2, 3), (1, 1), (3, 6)])
-def test_batch_and_single_text_ids_are_the_brute_forces(seed, ngram_range):
+@pytest.mark.parametrize("dict_after", [0, 30, 10_000])  # single texts: dict at once, after 30, never
+def test_batch_and_single_text_ids_are_the_brute_forces(seed, ngram_range, dict_after, monkeypatch):
+    monkeypatch.setattr("green_nlp.runtime.ngram_table.DICT_AFTER_TEXTS", dict_after)
     vocabulary, texts = random_case(seed)
     table = NgramTable(vocabulary, boundary_token="\x00\x00")
     assert table.packs
@@ -42,6 +44,7 @@ def test_batch_and_single_text_ids_are_the_brute_forces(seed, ngram_range):
         expected = brute_force(tokens_of_text, vocabulary, *ngram_range)
         assert row.tolist() == expected
         assert table.text_ids(tokens_of_text, *ngram_range) == expected
+    assert (table._levels_built is not None) == (dict_after < len(texts))
 
 
 def test_no_ngram_crosses_a_text_boundary():
