@@ -18,6 +18,7 @@ from allennlp.common.checks import ConfigurationError
 from torch import nn
 
 from green_nlp.data.ngram_vocabulary import make_analyzer
+from green_nlp.export.ngram_index import write_index
 from green_nlp.models.ngram_dan import NgramDan
 from green_nlp.names import NGRAM_DAN, NGRAM_TEXT_READER, current_name
 
@@ -149,18 +150,6 @@ def export_onnx(model: NgramDan, path: Path) -> None:
         )
 
 
-def write_index(folder: Path) -> dict[str, Any]:
-    """`ngrams.index.npz` from the folder's `ngrams.txt` (`green_nlp.runtime.ngram_index`: the
-    runtime's faster start); returns the metadata entry that names it."""
-    from green_nlp.runtime.classifier import read_ngrams
-    from green_nlp.runtime.folder_files import sha256_file
-    from green_nlp.runtime.ngram_index import INDEX_FILE, INDEX_VERSION, NgramIndex
-
-    source = Path(folder) / NGRAM_FILE
-    NgramIndex.from_ngrams(read_ngrams(source)).write(Path(folder) / INDEX_FILE, sha256_file(source))
-    return {"file": INDEX_FILE, "version": INDEX_VERSION}
-
-
 def export(model: NgramDan, config_params: Any, output_dir: Path) -> dict[str, Any]:
     """Write `model.onnx`, the n-gram file and its index for `model` into `output_dir`; return the
     DAN's JSON metadata."""
@@ -170,7 +159,7 @@ def export(model: NgramDan, config_params: Any, output_dir: Path) -> dict[str, A
     meta = dan_metadata(model, config)
     output_dir = Path(output_dir)
     write_ngrams(model, output_dir / NGRAM_FILE)
-    meta["ngrams"]["index"] = write_index(output_dir)
+    meta["ngrams"]["index"] = write_index(output_dir, output_dir / NGRAM_FILE)
     export_onnx(model, output_dir / "model.onnx")
     logger.info("n-gram DAN: %d n-grams, %d labels", meta["ngrams"]["count"], len(meta["labels"]))
     return meta

@@ -18,6 +18,13 @@ from green_nlp.runtime.model_folder import record_file_hashes
 from green_nlp.runtime.ngram_index import INDEX_FILE, INDEX_VERSION, NgramIndex
 
 
+def write_index(folder: Path, list_path: Path) -> dict[str, Any]:
+    """`ngrams.index.npz` in `folder` from the n-gram list at `list_path`; returns the metadata entry
+    ("ngrams.index") that names it."""
+    NgramIndex.from_ngrams(read_ngrams(list_path)).write(Path(folder) / INDEX_FILE, sha256_file(list_path))
+    return {"file": INDEX_FILE, "version": INDEX_VERSION}
+
+
 def add_to_folder(folder: Path) -> dict[str, Any]:
     """Write the index into a classifier folder and name it in its metadata (hashes rewritten)."""
     folder = Path(folder)
@@ -28,11 +35,10 @@ def add_to_folder(folder: Path) -> dict[str, Any]:
     if meta.get("family") != "classifier" or not isinstance(ngram_meta, dict):
         raise ValueError(f"{folder}: not an n-gram DAN folder (family classifier with an n-gram list)")
     source = inside(folder, "ngrams.file", ngram_meta.get("file"))
-    ngrams = read_ngrams(source)
-    if len(ngrams) != int(ngram_meta.get("count", -1)):
-        raise ValueError(f"{folder}: {len(ngrams):,} n-grams in the list, the metadata says {ngram_meta.get('count')}")
-    NgramIndex.from_ngrams(ngrams).write(folder / INDEX_FILE, sha256_file(source))
-    ngram_meta["index"] = {"file": INDEX_FILE, "version": INDEX_VERSION}
+    count = len(read_ngrams(source))
+    if count != int(ngram_meta.get("count", -1)):
+        raise ValueError(f"{folder}: {count:,} n-grams in the list, the metadata says {ngram_meta.get('count')}")
+    ngram_meta["index"] = write_index(folder, source)
     indent = 2 if text.startswith("{\n  ") else 1
     meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=indent) + "\n", encoding="utf-8")
     card = (meta.get("card") or {}).get("file")

@@ -107,12 +107,7 @@ class RuntimeParserComponent(PipeComponent):
                 doc.from_array(attrs, array[:, : len(attrs)].astype("uint64"))  # type: ignore[arg-type]  # thinc's Ints2d
         for k, tree in trees.items():
             number, _, indices = jobs[k][:3]
-            _set_ud_columns(docs[number], indices, tree)
-
-
-def _set_ud_columns(doc: Doc, indices: list[int], tree: Any) -> None:
-    """LEMMA, FEATS and XPOS of one parsed sentence onto its tokens, where the model predicts them."""
-    set_ud_columns(doc, indices, tree.lemmas, tree.feats, tree.xpos)
+            set_ud_columns(docs[number], indices, tree.lemmas, tree.feats, tree.xpos)
 
 
 class RuntimeClassifierComponent(PipeComponent):

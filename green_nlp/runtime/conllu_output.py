@@ -82,24 +82,22 @@ def space_after_misc(
     text: str,
     words: Sequence[str],
     multiword_tokens: Optional[list[list[str]]],
-    gaps: Optional[Sequence[str]] = None,
+    gaps: Optional[list[str]],
 ) -> tuple[list[Optional[str]], Optional[list[list[str]]]]:
     """The MISC column (`SpaceAfter=No` where no space follows a word in `text`, `SpacesAfter=\\s\\s`
     where other whitespace than one space does, as UD writes them so that the text can be rebuilt)
     and the multiword-token lines with theirs: the mark of a word inside a multiword token belongs
-    on the token's line. All `_` where the words do not spell the text. `gaps`: `gaps_after(text,
-    words)` where the caller has it."""
-    gaps = list(gaps) if gaps is not None else gaps_after(text, words)
+    on the token's line. `gaps`: `gaps_after(text, words)`; all `_` where it is None (the words do
+    not spell the text)."""
     misc: list[Optional[str]] = [None] * len(words)
     if gaps is None:
         return misc, multiword_tokens
     if gaps and not getattr(text, "space_after", True):  # the next sentence follows at once
-        gaps[-1] = ""
-    marks = [SPACE_AFTER_NO if gap == "" else None if gap == " " else spaces_after_value(gap) for gap in gaps]
-    misc[:] = marks
+        gaps = [*gaps[:-1], ""]
+    misc = [SPACE_AFTER_NO if gap == "" else None if gap == " " else spaces_after_value(gap) for gap in gaps]
     if not multiword_tokens:
         return misc, multiword_tokens
-    lines = []
+    marks, lines = list(misc), []  # the words' marks, before those inside a token move to its line
     for columns in multiword_tokens:
         first, last = (int(i) - 1 for i in columns[0].split("-"))
         lines.append(columns[:9] + [marks[last] or "_"])

@@ -2,7 +2,7 @@
 for a whole batch, or in a dict for one text.
 
 Why integers: the words of the vocabulary's n-grams are numbered 1..V, and the n-gram w1..wn is
-the base-(V + 3) number with those digits. Distinct n-grams, of any lengths, get distinct numbers
+the base-(V + 4) number with those digits. Distinct n-grams, of any lengths, get distinct numbers
 (no hashing collisions), so a hit is the vocabulary's own answer. Digit V + 1 stands for a word
 outside the vocabulary and V + 2 for the boundary between two texts of a batch; no vocabulary
 n-gram holds either, so every n-gram crossing one misses. Digit V + 3 marks the tokenizer's
@@ -61,7 +61,7 @@ class NgramTable:
                 if key in seen:
                     raise ValueError(f"n-gram {index.ngram(position)!r} appears twice in the vocabulary")
                 seen.add(key)
-        self._digits = dict(words)
+        self._digits = words  # the vocabulary's words, then the tokens with a digit of their own
         if boundary_token is not None:
             if boundary_token in words:
                 raise ValueError(f"the boundary token {boundary_token!r} is a vocabulary word")

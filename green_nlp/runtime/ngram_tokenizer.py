@@ -10,11 +10,11 @@ pattern go through the regex itself, as CountVectorizer does (lower-casing first
 
 The fast path's split leaves one-character runs in (`runs`, `batch_runs`): filtering them in a
 Python loop cost a third of the tokenizing, while the n-gram table drops them for free while it
-looks the words up (`NgramTable(skip_tokens=tokenizer.short_runs)`). `tokens` gives the exact tokens.
+looks the words up (`NgramTable(skip_tokens=tokenizer.short_runs)`).
 """
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 DEFAULT_TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 # Placed between the texts of a batch: a character that is not a word character, so no token
@@ -61,14 +61,8 @@ class NgramTokenizer:
             tuple(sorted({c.lower() if lowercase else c for c in word_bytes})) if self.fast else ()
         )
 
-    def tokens(self, text: str) -> list[str]:
-        """CountVectorizer's tokens of one text."""
-        if self.fast and text.isascii():
-            return [token for token in self.runs(text) if len(token) > 1]
-        return self._regex.findall(text.lower() if self.lowercase else text)
-
     def runs(self, text: str) -> list[str]:
-        """One text's tokens, with `short_runs` left in on the fast path."""
+        """CountVectorizer's tokens of one text, with `short_runs` left in on the fast path."""
         if self.fast and text.isascii():
             return text.encode("ascii").translate(self._text_bytes).decode("ascii").split()
         return self._regex.findall(text.lower() if self.lowercase else text)
@@ -88,7 +82,3 @@ class NgramTokenizer:
         if joined.isascii() and joined.count(SEPARATOR) == len(texts) - 1:  # one C pass for the batch
             return joined.encode("ascii").translate(self._batch_bytes).decode("ascii").split()
         return f" {SEPARATOR} ".join([self._fast_piece(text) for text in texts]).split()
-
-    def batch_tokens(self, texts: Iterable[str]) -> list[str]:
-        """The exact tokens of all `texts` in order, with `SEPARATOR` between consecutive texts."""
-        return [token for token in self.batch_runs(list(texts)) if len(token) > 1 or token == SEPARATOR]

@@ -11,7 +11,7 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from green_nlp.integrations.spacy_runtime import _set_ud_columns
+from green_nlp.integrations.spacy_common import set_ud_columns
 from green_nlp.runtime import load
 from green_nlp.runtime.parser_results import ParsedSentence
 from tests.conftest import REPO_ROOT
@@ -99,11 +99,12 @@ def test_lemmas_morphs_and_tags_are_set_where_the_model_has_them():
         feats=["Number=Plur", "_"],
         xpos=["NNS", "VBD"],
     )
-    _set_ud_columns(doc, [0, 1], sentence)
+    set_ud_columns(doc, [0, 1], sentence.lemmas, sentence.feats, sentence.xpos)
     assert [t.lemma_ for t in doc] == ["cat", "sit"] and [t.tag_ for t in doc] == ["NNS", "VBD"]
     assert [str(t.morph) for t in doc] == ["Number=Plur", ""]
     plain = Doc(spacy.blank("en").vocab, words=["cats"])
-    _set_ud_columns(plain, [0], ParsedSentence(words=["cats"], heads=[0], deprels=["root"]))
+    bare = ParsedSentence(words=["cats"], heads=[0], deprels=["root"])
+    set_ud_columns(plain, [0], bare.lemmas, bare.feats, bare.xpos)
     assert plain[0].lemma_ == "" and str(plain[0].morph) == ""  # nothing invented
 
 
