@@ -18,6 +18,12 @@ cd "$work"
 TIMEFORMAT="[runtime install] green-nlp parse took %R s"
 time "$work/venv/bin/green-nlp" parse en-ewt-parser "$repo/fixtures/raw_text.txt" -o parsed.conllu --no-progress
 grep -q $'^1\t' parsed.conllu || { echo "[runtime install] no parse written" >&2; exit 1; }
+# the folder command the runtime names for a DAN folder without its n-gram index runs here too
+cp -r "$repo/pretrained/en-sst2-sentiment" sentiment-copy
+"$work/venv/bin/python" -m green_nlp.export.ngram_index sentiment-copy > index.out
+"$work/venv/bin/green-nlp" classify sentiment-copy "$repo/fixtures/raw_text.txt" -o sentiment.jsonl --no-progress
+grep -q '"label"' sentiment.jsonl || { echo "[runtime install] no classification written" >&2; exit 1; }
+echo "[runtime install] python -m green_nlp.export.ngram_index ran: $(tail -1 index.out | cut -c1-80)"
 # the tests of the shipped models, against the installed package (a copy outside the clone)
 cp "$repo/tests/runtime/pretrained_test.py" "$work/pretrained_test.py"
 "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$work/pretrained_test.py"

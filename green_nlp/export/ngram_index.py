@@ -70,10 +70,15 @@ def note_in_card(card: Path, folder: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m green_nlp.export.ngram_index", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("folder", type=Path, help="an exported n-gram DAN folder")
     args = parser.parse_args()
-    add_to_folder(args.folder)
+    try:
+        add_to_folder(args.folder)
+    except (OSError, ValueError) as error:  # a wrong or unreadable folder: say so, not a traceback
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
     print(f"{args.folder}: {INDEX_FILE} written")
 
 

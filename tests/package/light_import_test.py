@@ -29,6 +29,22 @@ def test_import_green_nlp_imports_nothing_heavy(tmp_path):
     assert loaded == []
 
 
+def test_the_folder_command_the_runtime_names_imports_nothing_heavy(tmp_path):
+    """The runtime tells a user with an outdated DAN folder to run `python -m
+    green_nlp.export.ngram_index FOLDER`: it must run where only the runtime is installed, while
+    `green_nlp.export`'s archive exporter (torch, allennlp) is still there on first use."""
+    loaded = json.loads(
+        _fresh(
+            "import sys, json, green_nlp.export, green_nlp.export.ngram_index; "
+            f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))",
+            cwd=tmp_path,
+        )
+    )
+    assert loaded == []
+    found = _fresh("from green_nlp.export import export_archive; print(export_archive.__module__)", cwd=tmp_path)
+    assert found == "green_nlp.export.common"
+
+
 def test_components_register_when_allennlp_is_imported_afterwards(tmp_path):
     found = _fresh(
         "import green_nlp\n"

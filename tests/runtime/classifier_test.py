@@ -219,3 +219,15 @@ def test_a_folder_with_or_without_its_ngram_index_classifies_alike(folder, tmp_p
     record_file_hashes(plain)
     with pytest.raises(ModelFolderError, match=r"has no source_sha256, words, digits, lengths array; rebuild it with"):
         load(plain)
+
+
+def test_the_index_command_refuses_a_folder_it_cannot_index_in_one_line(tmp_path):
+    parser_like = tmp_path / "parser"
+    parser_like.mkdir()
+    (parser_like / "green_model.json").write_text(json.dumps({"family": "parser"}), encoding="utf-8")
+    for folder, reason in ((parser_like, "not an n-gram DAN folder"), (tmp_path / "missing", "No such file")):
+        result = subprocess.run(
+            [sys.executable, "-m", "green_nlp.export.ngram_index", str(folder)], capture_output=True, text=True
+        )
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert result.stderr.startswith("python -m green_nlp.export.ngram_index: error: ") and reason in result.stderr

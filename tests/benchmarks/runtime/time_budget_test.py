@@ -1,16 +1,21 @@
 """The time budget's arithmetic: stage rows and their shares, and the FLOP counts
 read from the shipped graphs (the benchmark itself needs the data sets and minutes)."""
 
+import subprocess
+import sys
+
 import pytest
 
 from benchmarks.runtime.time_budget import (
     CLASSIFIER,
     PARSER,
+    SPACY_START_CODE,
     dan_weight_flops,
     peer_ratios,
     stage_rows,
     weight_flops,
 )
+from tests.conftest import REPO_ROOT
 
 
 def test_stage_rows_give_shares_other_and_the_end_to_end_rate():
@@ -85,3 +90,10 @@ def test_whole_process_cpu_seconds_count_the_child_and_conllu_words_skip_ranges(
     conllu = tmp_path / "x.conllu"
     conllu.write_text("# text = don't go\n1-2\tdon't\n1\tdo\n2\tn't\n3\tgo\n3.1\tx\n\n1\tok\n\n", encoding="utf-8")
     assert conllu_words(conllu) == 4
+
+
+def test_spacys_start_alone_builds_the_blank_tokenizer_with_its_command_line_deferred(tmp_path):
+    code = SPACY_START_CODE + "; import sys; print('spacy.cli.download' in sys.modules, 'typer' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == ["ready", "False", "False"]
