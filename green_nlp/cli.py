@@ -131,6 +131,13 @@ def _runtime_parser() -> argparse.ArgumentParser:
                 )
         else:
             command.add_argument(
+                "--split-sentences",
+                action="store_true",
+                help="classify each sentence of a line and average their logits: for lines longer than a "
+                "sentence, such as whole reviews (the shipped model learnt from sentences); default: a line "
+                "is one text",
+            )
+            command.add_argument(
                 "--no-known-features",
                 choices=NO_FEATURES_SETTINGS,
                 default="flag",
@@ -264,7 +271,7 @@ def runtime_line_model(
     max_sentence_length: Optional[int] = None,
 ) -> Any:
     """An exported model as line_stream's `LineModel` (a plain function: `--ray` builds it on each
-    actor). For parse|tag a line is one sentence unless `split_sentences`."""
+    actor). A line is one sentence (parse|tag) or one text (classify) unless `split_sentences`."""
     from green_nlp import line_stream
     from green_nlp.runtime import load
     from green_nlp.runtime.line_inputs import text_or_tokens
@@ -275,6 +282,8 @@ def runtime_line_model(
     segmenter = getattr(nlp, "segmenter", None)
     if segmenter is not None:
         segmenter.split_sentences = split_sentences
+    elif command == "classify":
+        nlp.split_sentences = split_sentences
     return line_stream.LineModel(
         load=line_stream.json_or_text if command == "classify" else text_or_tokens,
         predict_batch=_batch_call(nlp, command, batch_size, no_known_features),

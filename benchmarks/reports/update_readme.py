@@ -39,6 +39,8 @@ TITLES = {
     "silver text, and the shipped parser (`python -m benchmarks.parser.teacher_scale_table`)",
     "pretrained_en_sst2_sentiment": "Shipped model en-sst2-sentiment (`scripts/build_pretrained.py en-sst2-sentiment`)",
     "dan_runtime_speed": "The n-gram DAN served four ways, and fastText (`python -m benchmarks.runtime.dan`)",
+    "dan_long_texts": "The sentiment DAN on whole reviews: each review whole or its sentences' mean "
+    "(`python -m benchmarks.dan.long_texts`)",
     "tagger_runtime_speed": "The LD-Net tagger: AllenNLP predictor vs the ONNX runtime "
     "(`python -m benchmarks.runtime.tagger`)",
     "serve_load": "HTTP serving under load, with and without micro-batching (`python -m benchmarks.serve.load`)",
@@ -71,6 +73,7 @@ ORDER = HEADLINE + [
     "parser_release_speed",
     "pretrained_en_sst2_sentiment",
     "dan_runtime_speed",
+    "dan_long_texts",
     "time_budget",
     "thread_cost",
     "tagger_runtime_speed",

@@ -22,6 +22,7 @@ from green_nlp.runtime.folder_files import HASHES_KEY, META_FILE, inside, sha256
 from green_nlp.runtime.input_checks import check_text
 from green_nlp.runtime.ngram_extractor import NgramExtractor, pad
 from green_nlp.runtime.ngram_index import INDEX_VERSION, NgramIndex
+from green_nlp.runtime.text_sentences import split_sentences
 
 # what a text without a single known n-gram gets: "flag" (its prediction, the model's prior, with
 # `no_known_features: true`, counted in the CLI's summary) or "error" (an error instead of a label)
@@ -122,6 +123,22 @@ def _json_numbers(values: list[float]) -> str:
     return json.dumps(values)[1:-1] if "n" in text else text
 
 
+def mean_of_sentences(sentences: Sequence[Classification], labels: Sequence[str]) -> Classification:
+    """One text's classification from its sentences': the mean of the logits of the sentences with a
+    known n-gram (of all, if none has one), its softmax as the probabilities, and every sentence's
+    n-grams counted. A text of one such sentence gets that sentence's result, bit for bit."""
+    known = [result for result in sentences if result.num_ngrams] or list(sentences)
+    count = sum(result.num_ngrams for result in sentences)
+    if len(known) == 1:
+        only = known[0]
+        return Classification(only.label, only.probabilities, only.logits, count)
+    logits: np.ndarray = np.mean(np.array([result.logits for result in known], dtype=np.float64), axis=0)
+    exp = np.exp(logits - logits.max())
+    probabilities: list[float] = (exp / exp.sum()).tolist()
+    mean: list[float] = logits.tolist()
+    return Classification(labels[int(logits.argmax())], dict(zip(labels, probabilities)), mean, count)
+
+
 def read_ngrams(path: Path) -> list[str]:
     """The exported n-gram file: one n-gram per line (split on "\\n" only: n-grams hold no newline)."""
     text = path.read_text(encoding="utf-8")
@@ -173,6 +190,9 @@ class ClassifierRuntime:
         )
         self._input = meta["inputs"]["ngram_ids"]
         self._outputs = [meta["outputs"]["logits"], meta["outputs"]["probs"]]
+        # True: each text's sentences are classified and their logits averaged (`mean_of_sentences`),
+        # for texts longer than the sentences the model learnt from; `green-nlp classify --split-sentences`
+        self.split_sentences = False
 
     def _ngrams(self, ngram_meta: dict[str, Any]) -> Union[list[str], NgramIndex]:
         """The folder's n-grams: numbered from its index where it has one this runtime reads (a
@@ -246,7 +266,20 @@ class ClassifierRuntime:
                     yield result
 
     def _classify_batch(self, texts: Sequence[str]) -> list[Classification]:
-        """Checked texts (`check_text`) -> their classifications, in order."""
+        """Checked texts (`check_text`) -> their classifications, in order: of each text whole, or
+        with `split_sentences` the mean of its sentences'."""
+        if not self.split_sentences:
+            return self._classify_texts(texts)
+        pieces = [split_sentences(text) for text in texts]
+        results = self._classify_texts([sentence for sentences in pieces for sentence in sentences])
+        means, start = [], 0
+        for sentences in pieces:
+            means.append(mean_of_sentences(results[start : start + len(sentences)], self.labels))
+            start += len(sentences)
+        return means
+
+    def _classify_texts(self, texts: Sequence[str]) -> list[Classification]:
+        """Each text whole -> its classification, in order."""
         ids, counts = self.extractor.ids(texts)
         parts = padded_parts(counts)
         if len(parts) == 1:

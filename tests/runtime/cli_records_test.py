@@ -126,3 +126,35 @@ def test_the_python_classifier_flags_or_raises():
     assert isinstance(refused.error, NoKnownFeatures) and str(refused.error).startswith("texts[1] has no n-gram")
     with pytest.raises(ValueError, match="no_known_features must be one of flag, error"):
         nlp.classify("a fine film", no_known_features="ignore")
+
+
+def test_classify_split_sentences_averages_the_logits_of_a_lines_sentences(tmp_path: Path):
+    import numpy as np
+
+    nlp = load("en-sst2-sentiment")
+    review = "A dull, lifeless plot. The acting is wooden. But the music is wonderful and I smiled throughout."
+    parts = list(nlp.classify_many(["A dull, lifeless plot.", "The acting is wooden.", review.split(". ", 2)[2]]))
+    source = tmp_path / "reviews.txt"
+    source.write_text(f"{review}\nGreat.\n???\n", encoding="utf-8")
+    whole, split = tmp_path / "whole.jsonl", tmp_path / "split.jsonl"
+    assert _run(["classify", "en-sst2-sentiment", str(source), "-o", str(whole)]) == 0
+    assert _run(["classify", "en-sst2-sentiment", str(source), "-o", str(split), "--split-sentences"]) == 0
+    by_whole, by_split = _json_records(whole), _json_records(split)
+    mean = np.mean([p.logits for p in parts], axis=0)
+    assert by_split[0]["logits"] == pytest.approx(mean.tolist(), abs=1e-12)
+    assert by_split[0]["probs"] == pytest.approx((np.exp(mean) / np.exp(mean).sum()).tolist(), abs=1e-12)
+    assert by_split[0]["num_ngrams"] == sum(p.num_ngrams for p in parts)
+    assert by_whole[0]["logits"] != by_split[0]["logits"]
+    assert by_split[1:] == by_whole[1:]  # one sentence, or none known: the same record, bit for bit
+    assert by_split[2]["no_known_features"] is True
+
+
+def test_a_sentence_without_a_known_ngram_does_not_dilute_the_mean():
+    from green_nlp.runtime.classifier import mean_of_sentences
+
+    nlp = load("en-sst2-sentiment")
+    good, unknown = nlp.classify("a wonderful, moving film"), nlp.classify("???")
+    combined = mean_of_sentences([good, unknown], nlp.labels)
+    assert combined.logits == good.logits and combined.label == good.label and combined.num_ngrams == good.num_ngrams
+    nlp.split_sentences = True
+    assert nlp.classify("a wonderful, moving film. ???").logits == good.logits
