@@ -559,6 +559,9 @@ def write_card(folder: Path, figures: dict[str, Any]) -> Path:
         "## Limits",
         "- Two classes only (no neutral); trained on movie-review sentences: other domains score lower.",
         "- A bag of n-grams: word order beyond four words and long-range negation are not modelled.",
+        "- Learnt from sentences: a text of many sentences (a whole review) becomes one average of all its "
+        "n-grams and leans negative; `green-nlp classify --split-sentences` averages its sentences instead "
+        "(benchmarks/results/dan_long_texts.md).",
         "- A text with no n-gram the model knows (e.g. `???`) gets the prior's label flagged "
         '`"no_known_features": true` (the default, counted in the run\'s summary); `--no-known-features error` '
         "gives an error record instead.",
