@@ -109,6 +109,7 @@ def make_ner(
         "label_namespace": "labels",
         "no_known_features": "flag",
         "precision": "auto",
+        "split_sentences": False,
     },
 )
 def make_classifier(
@@ -123,9 +124,17 @@ def make_classifier(
     label_namespace: str,
     no_known_features: str,
     precision: str,
+    split_sentences: bool,
 ) -> Union["ClassifierComponent", "RuntimeClassifierComponent"]:
     if _uses_runtime(name, archive, model):
-        return _runtime().RuntimeClassifierComponent(name, model, batch_size, no_known_features, precision)
+        return _runtime().RuntimeClassifierComponent(
+            name, model, batch_size, no_known_features, precision, split_sentences
+        )
+    if split_sentences:
+        raise ValueError(
+            f'{name}: "split_sentences" needs a runtime model: give "model" (a shipped name or an exported '
+            'folder, `green-nlp green-export ARCHIVE FOLDER`) instead of "archive"'
+        )
     return _components().ClassifierComponent(
         name, archive, cuda_device, batch_size, overrides, predictor, label_namespace
     )

@@ -113,15 +113,25 @@ class RuntimeParserComponent(PipeComponent):
 class RuntimeClassifierComponent(PipeComponent):
     """`doc.cats` (label -> probability) from a runtime classifier folder, e.g. `en-sst2-sentiment`.
     A text without a single known n-gram gets the model's prior and `doc._.green_no_known_features`
-    True, or with `no_known_features="error"` it is a bad doc (an error, flagged under `nlp.pipe`)."""
+    True, or with `no_known_features="error"` it is a bad doc (an error, flagged under `nlp.pipe`).
+    `split_sentences`: `doc.cats` from the mean of the text's sentences (`green-nlp classify
+    --split-sentences`), for texts longer than the sentences the model learnt from."""
 
     def __init__(
-        self, name: str, model: str, batch_size: int = 32, no_known_features: str = "flag", precision: str = "auto"
+        self,
+        name: str,
+        model: str,
+        batch_size: int = 32,
+        no_known_features: str = "flag",
+        precision: str = "auto",
+        split_sentences: bool = False,
     ) -> None:
         super().__init__(name, batch_size)
         from green_nlp.runtime.classifier import check_no_features_setting
 
         self.no_known_features = check_no_features_setting(no_known_features)
+        self.split_sentences = bool(split_sentences)
+        # shared with other components of the process (`cached_model`): the split goes with each call
         self.classifier = _loaded(name, model, precision, "classifier")
 
     def annotate(self, docs: list[Doc]) -> None:
@@ -129,7 +139,10 @@ class RuntimeClassifierComponent(PipeComponent):
 
         for doc in docs:
             check_text(doc)
-        results = list(self.classifier.classify_many([doc.text for doc in docs], batch_size=self.batch_size))
+        texts = [doc.text for doc in docs]
+        results = list(
+            self.classifier.classify_many(texts, batch_size=self.batch_size, split_sentences=self.split_sentences)
+        )
         for result in results:
             if result.error is not None:  # the runtime's InputFailure, e.g. for an empty text
                 raise ValueError(f"the text {result.error.problem}")

@@ -220,27 +220,36 @@ class ClassifierRuntime:
             raise ValueError(f"{path}: {len(ngrams)} n-grams, the metadata says {count}")
         return ngrams
 
-    def classify(self, text: str, no_known_features: str = "flag") -> Classification:
+    def classify(
+        self, text: str, no_known_features: str = "flag", split_sentences: Optional[bool] = None
+    ) -> Classification:
         """One text -> its label and probabilities. A text the model cannot take (empty, holding a
         NUL or a lone surrogate) raises `InputError`; a leading byte-order mark is dropped. A text
         without a known n-gram is flagged (`no_known_features`), or with `no_known_features="error"`
-        raises `NoKnownFeatures` (an `InputError`)."""
+        raises `NoKnownFeatures` (an `InputError`). `split_sentences`: the mean of the text's
+        sentences (None: the runtime's `split_sentences`)."""
         check_no_features_setting(no_known_features)
-        result = self._classify_batch([check_text(text, EMPTY_TEXT)])[0]
+        result = self._classify_batch([check_text(text, EMPTY_TEXT)], self._split(split_sentences))[0]
         if no_known_features == "error" and result.no_known_features:
             raise NoKnownFeatures()
         return result
 
     def classify_many(
-        self, texts: Iterable[str], batch_size: int = 32, no_known_features: str = "flag"
+        self,
+        texts: Iterable[str],
+        batch_size: int = 32,
+        no_known_features: str = "flag",
+        split_sentences: Optional[bool] = None,
     ) -> Iterator[Union[Classification, InputFailure]]:
         """One `Classification` per text, in input order, `batch_size` texts per model call;
         streams, so `texts` may be a file or any other iterator. A text the model cannot take (see
         `classify`) gives an `InputFailure` in its place, its error naming it by its 0-based index
-        (`texts[2] ...`), as does a text without a known n-gram with `no_known_features="error"`."""
+        (`texts[2] ...`), as does a text without a known n-gram with `no_known_features="error"`.
+        `split_sentences` as in `classify`."""
         if batch_size < 1:
             raise ValueError(f"batch_size must be positive, got {batch_size}")
         check_no_features_setting(no_known_features)
+        split = self._split(split_sentences)
         strict = no_known_features == "error"
         numbered = enumerate(texts)
         while True:
@@ -254,7 +263,7 @@ class ClassifierRuntime:
                     good.append(check_text(text, EMPTY_TEXT))
                 except InputError as error:
                     failures[index] = InputFailure(error.at(index, "texts"))
-            results = iter(self._classify_batch(good) if good else [])
+            results = iter(self._classify_batch(good, split) if good else [])
             for index, _ in batch:
                 if index in failures:
                     yield failures[index]
@@ -265,10 +274,13 @@ class ClassifierRuntime:
                 else:
                     yield result
 
-    def _classify_batch(self, texts: Sequence[str]) -> list[Classification]:
+    def _split(self, split_sentences: Optional[bool]) -> bool:
+        return self.split_sentences if split_sentences is None else bool(split_sentences)
+
+    def _classify_batch(self, texts: Sequence[str], split: bool) -> list[Classification]:
         """Checked texts (`check_text`) -> their classifications, in order: of each text whole, or
-        with `split_sentences` the mean of its sentences'."""
-        if not self.split_sentences:
+        with `split` the mean of its sentences'."""
+        if not split:
             return self._classify_texts(texts)
         pieces = [split_sentences(text) for text in texts]
         results = self._classify_texts([sentence for sentences in pieces for sentence in sentences])

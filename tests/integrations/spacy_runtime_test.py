@@ -151,3 +151,17 @@ def test_runtime_components_work_without_torch_or_allennlp():
     assert result["heavy"] == [] and result["components_module"] is False
     assert result["deps"][2] == "root" and all(result["deps"])
     assert result["cats"] == ["negative", "positive"]
+
+
+def test_the_classifier_can_average_a_texts_sentences_without_changing_the_shared_model():
+    review = "A dull, lifeless plot. The acting is wooden. But the music is wonderful and I smiled throughout."
+    split = spacy.blank("en")
+    split.add_pipe("green_nlp_classifier", config={"model": "en-sst2-sentiment", "split_sentences": True})
+    whole = spacy.blank("en")
+    whole.add_pipe("green_nlp_classifier", config={"model": "en-sst2-sentiment"})
+    runtime = load("en-sst2-sentiment")
+    expected = runtime.classify(review, split_sentences=True).probabilities
+    assert split(review).cats == expected != runtime.classify(review).probabilities
+    assert whole(review).cats == runtime.classify(review).probabilities  # the same cached model, unsplit
+    with pytest.raises(ValueError, match='"split_sentences" needs a runtime model'):
+        spacy.blank("en").add_pipe("green_nlp_classifier", config={"archive": "model.tar.gz", "split_sentences": True})
