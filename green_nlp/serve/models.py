@@ -64,8 +64,12 @@ def served_name(name_or_folder: str) -> str:
     return Path(name_or_folder.rstrip("/\\")).name or name_or_folder
 
 
-def load_models(names: Sequence[str], precision: str = "auto", threads: Optional[int] = 1) -> dict[str, ServedModel]:
-    """name -> loaded model, for shipped names and exported folders; two models may not share a name."""
+def load_models(
+    names: Sequence[str], precision: str = "auto", threads: Optional[int] = 1, split_sentences: bool = False
+) -> dict[str, ServedModel]:
+    """name -> loaded model, for shipped names and exported folders; two models may not share a name.
+    `split_sentences`: classifiers answer with the mean of each text's sentences (`green-nlp classify
+    --split-sentences`)."""
     from green_nlp.runtime import load, read_meta, resolve_model
 
     models: dict[str, ServedModel] = {}
@@ -76,6 +80,8 @@ def load_models(names: Sequence[str], precision: str = "auto", threads: Optional
             raise ValueError(f"two models would both be served as {name!r}; rename one folder")
         meta = read_meta(folder)
         runtime = load(folder, precision=precision, threads=threads)
+        if getattr(runtime, "family", None) == "classifier":
+            runtime.split_sentences = split_sentences
         models[name] = ServedModel(name, str(meta.get("family")), runtime, folder, meta)
     return models
 

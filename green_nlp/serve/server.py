@@ -86,6 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
         "threads compete with the server's own thread on a small machine)",
     )
     runtime.add_argument(
+        "--split-sentences",
+        action="store_true",
+        help="classifiers answer with the mean of each text's sentences, for texts longer than a sentence "
+        "(as green-nlp classify --split-sentences; parsers split sentences anyway)",
+    )
+    runtime.add_argument(
         "--graceful-timeout", type=float, default=30.0, help="seconds to let in-flight requests finish after SIGTERM"
     )
     runtime.add_argument(
@@ -144,7 +150,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from green_nlp.serve.models import load_models, warm_up
 
     try:
-        models = load_models(args.models, precision=args.precision, threads=args.threads)
+        models = load_models(
+            args.models, precision=args.precision, threads=args.threads, split_sentences=args.split_sentences
+        )
     except (FileNotFoundError, ValueError) as error:
         print(f"green-nlp serve: {error}", file=sys.stderr)
         return 2

@@ -104,3 +104,21 @@ def test_the_server_process_has_no_torch(server):
     except OSError:
         pytest.skip("no /proc: cannot list the server's shared libraries on this system")
     assert "libtorch" not in mapped and "/torch/" not in mapped
+
+
+def test_served_classifiers_can_average_a_texts_sentences():
+    from green_nlp.serve.models import load_models
+    from green_nlp.serve.server import build_parser
+
+    assert build_parser().parse_args(["en-sst2-sentiment", "--split-sentences"]).split_sentences
+    assert not build_parser().parse_args(["en-sst2-sentiment"]).split_sentences
+    texts = ["A dull, lifeless plot. The acting is wooden. But the music is wonderful.", "Great."]
+    split = load_models(["en-sst2-sentiment"], split_sentences=True)["en-sst2-sentiment"]
+    whole = load_models(["en-sst2-sentiment"])["en-sst2-sentiment"]
+    runtime = load("en-sst2-sentiment", threads=1)
+    assert [r.to_json() for r in split.predictor("classify")(texts)] == [
+        r.to_json() for r in runtime.classify_many(texts, split_sentences=True)
+    ]
+    unsplit = [r.to_json() for r in runtime.classify_many(texts)]
+    assert [r.to_json() for r in whole.predictor("classify")(texts)] == unsplit
+    assert split.predictor("classify")(texts)[0].to_json() != whole.predictor("classify")(texts)[0].to_json()
