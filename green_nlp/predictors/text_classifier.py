@@ -11,7 +11,14 @@ from allennlp.models import Model
 from allennlp.predictors import Predictor
 
 from green_nlp.line_stream import check_json_fields, json_object
-from green_nlp.runtime.classifier import EMPTY_TEXT, NO_FEATURES_SETTINGS, no_features_message
+from green_nlp.runtime.classifier import (
+    EMPTY_TEXT,
+    NO_FEATURES_SETTINGS,
+    mean_logits,
+    no_features_message,
+    sentences_to_average,
+)
+from green_nlp.runtime.text_sentences import split_sentences
 
 OUTPUT_KEYS = ("label", "probs", "label_names", "logits", "num_ngrams")
 
@@ -34,17 +41,29 @@ class TextClassifierPredictor(Predictor):
     reader's `label_names` where it has one: a model trained with names predicts them, and one
     trained on raw labels ("0"/"1") gets readable ones from an override such as
     `-o '{"validation_dataset_reader.label_names": {"0": "negative", "1": "positive"}}'`.
+
+    With `split_sentences` (`--predictor-args '{"split_sentences": true}'`) each document's sentences
+    are classified and its answer is the mean of their logits, as the runtime's `green-nlp classify
+    --split-sentences` gives it (green_nlp/runtime/text_sentences.py).
     """
 
     def __init__(
-        self, model: Model, dataset_reader: DatasetReader, frozen: bool = True, no_known_features: str = "flag"
+        self,
+        model: Model,
+        dataset_reader: DatasetReader,
+        frozen: bool = True,
+        no_known_features: str = "flag",
+        split_sentences: bool = False,
     ) -> None:
         super().__init__(model, dataset_reader, frozen)
         if no_known_features not in NO_FEATURES_SETTINGS:
             raise ConfigurationError(
                 f"no_known_features must be one of {', '.join(NO_FEATURES_SETTINGS)}, got {no_known_features!r}"
             )
+        if not isinstance(split_sentences, bool):
+            raise ConfigurationError(f"split_sentences must be true or false, got {split_sentences!r}")
         self._no_known_features = no_known_features
+        self._split_sentences = split_sentences
 
     def load_line(self, line: str) -> JsonDict:
         """A JSON object, or else raw text. A line that starts with `{` but does not parse, or whose
@@ -53,6 +72,9 @@ class TextClassifierPredictor(Predictor):
         return record if record is not None else {"text": line.strip()}
 
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:
+        return self._dataset_reader.text_to_instance(self._text(json_dict))
+
+    def _text(self, json_dict: JsonDict) -> str:
         check_json_fields(json_dict)
         text = json_dict.get("text", json_dict.get("sentence"))
         if not isinstance(text, str):
@@ -61,7 +83,7 @@ class TextClassifierPredictor(Predictor):
             raise ValueError(f"expected a 'text' or 'sentence' string; the line has keys {written}")
         if not text.strip():  # as the ONNX runtime: no label for a text that holds nothing to read
             raise ValueError(f"'text' {EMPTY_TEXT}")
-        return self._dataset_reader.text_to_instance(text)
+        return text
 
     def _readable(self, label: str) -> str:
         names = getattr(self._dataset_reader, "label_names", None) or {}
@@ -84,6 +106,38 @@ class TextClassifierPredictor(Predictor):
             if selected["no_known_features"] and self._no_known_features == "error":
                 return {"error": no_features_message()}
         return sanitize(selected)
+
+    def predict_json(self, inputs: JsonDict) -> JsonDict:
+        if not self._split_sentences:
+            return super().predict_json(inputs)
+        return self.predict_batch_json([inputs])[0]
+
+    def predict_batch_json(self, inputs: list[JsonDict]) -> list[JsonDict]:
+        if not self._split_sentences:
+            return super().predict_batch_json(inputs)
+        pieces = [split_sentences(self._text(json_dict)) for json_dict in inputs]
+        instances = [self._dataset_reader.text_to_instance(sentence) for sentences in pieces for sentence in sentences]
+        outputs = self._model.forward_on_instances(instances)
+        answers, start = [], 0
+        for sentences in pieces:
+            answers.append(self._select(self._mean_of_sentences(outputs[start : start + len(sentences)])))
+            start += len(sentences)
+        return answers
+
+    def _mean_of_sentences(self, outputs: list[dict[str, Any]]) -> dict[str, Any]:
+        """One document's output from its sentences' (see `green_nlp.runtime.classifier.mean_of_sentences`)."""
+        counts = [int(output["num_ngrams"]) if "num_ngrams" in output else None for output in outputs]
+        known = [outputs[i] for i in sentences_to_average(counts)]
+        merged = dict(known[0])
+        if len(known) > 1:
+            logits, probabilities = mean_logits([output["logits"] for output in known])
+            names = [str(name) for name in known[0].get("label_names", self._label_names())]
+            merged.update(
+                logits=logits, probs=probabilities, label=names[max(range(len(logits)), key=logits.__getitem__)]
+            )
+        if counts[0] is not None:
+            merged["num_ngrams"] = sum(count or 0 for count in counts)
+        return merged
 
     def predict_instance(self, instance: Instance) -> JsonDict:
         return self._select(super().predict_instance(instance))

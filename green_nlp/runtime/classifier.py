@@ -127,16 +127,27 @@ def mean_of_sentences(sentences: Sequence[Classification], labels: Sequence[str]
     """One text's classification from its sentences': the mean of the logits of the sentences with a
     known n-gram (of all, if none has one), its softmax as the probabilities, and every sentence's
     n-grams counted. A text of one such sentence gets that sentence's result, bit for bit."""
-    known = [result for result in sentences if result.num_ngrams] or list(sentences)
-    count = sum(result.num_ngrams for result in sentences)
+    counts = [result.num_ngrams for result in sentences]
+    known = [sentences[i] for i in sentences_to_average(counts)]
     if len(known) == 1:
         only = known[0]
-        return Classification(only.label, only.probabilities, only.logits, count)
-    logits: np.ndarray = np.mean(np.array([result.logits for result in known], dtype=np.float64), axis=0)
+        return Classification(only.label, only.probabilities, only.logits, sum(counts))
+    mean, probabilities = mean_logits([result.logits for result in known])
+    return Classification(labels[int(np.argmax(mean))], dict(zip(labels, probabilities)), mean, sum(counts))
+
+
+def sentences_to_average(ngram_counts: Sequence[Optional[int]]) -> list[int]:
+    """Which of a text's sentences its mean takes: those with a known n-gram (a count of None, from
+    a model that counts none, is known), or all of them where none has one."""
+    return [i for i, count in enumerate(ngram_counts) if count is None or count > 0] or list(range(len(ngram_counts)))
+
+
+def mean_logits(rows: Sequence[Sequence[float]]) -> tuple[list[float], list[float]]:
+    """The mean of the rows' logits (in float64) and its softmax: a text's from its sentences'.
+    Shared by the runtime and the AllenNLP predictor so both average alike."""
+    logits: np.ndarray = np.mean(np.array(rows, dtype=np.float64), axis=0)
     exp = np.exp(logits - logits.max())
-    probabilities: list[float] = (exp / exp.sum()).tolist()
-    mean: list[float] = logits.tolist()
-    return Classification(labels[int(logits.argmax())], dict(zip(labels, probabilities)), mean, count)
+    return logits.tolist(), (exp / exp.sum()).tolist()
 
 
 def read_ngrams(path: Path) -> list[str]:

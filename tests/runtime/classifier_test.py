@@ -6,6 +6,7 @@ import sys
 
 import numpy as np
 import pytest
+from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 from sklearn.feature_extraction.text import CountVectorizer
@@ -231,3 +232,28 @@ def test_the_index_command_refuses_a_folder_it_cannot_index_in_one_line(tmp_path
         )
         assert result.returncode == 2 and "Traceback" not in result.stderr
         assert result.stderr.startswith("python -m green_nlp.export.ngram_index: error: ") and reason in result.stderr
+
+
+def test_the_predictor_and_the_runtime_average_sentences_alike(archive_path, folder):
+    texts = predictable_texts()
+    documents = [f"{a.strip()}. {b.strip()}! {c.strip()}" for a, b, c in zip(texts[0::3], texts[1::3], texts[2::3])]
+    documents += ["??? . a fine film", texts[0]]  # one sentence without a known n-gram; one sentence only
+    predictor = Predictor.from_archive(
+        load_archive(str(archive_path)), "green_text_classifier", extra_args={"split_sentences": True}
+    )
+    expected = predictor.predict_batch_json([{"text": document} for document in documents])
+    alone = predictor.predict_json({"text": documents[0]})  # torch's batch of one: the last bits may differ
+    assert alone["label"] == expected[0]["label"] and alone["num_ngrams"] == expected[0]["num_ngrams"]
+    np.testing.assert_allclose(alone["logits"], expected[0]["logits"], atol=1e-6)
+    nlp = load(folder, precision="fp32", threads=1)
+    got = [c.to_json() for c in nlp.classify_many(documents, split_sentences=True)]
+    for document, mine, theirs in zip(documents, got, expected):
+        assert mine["label"] == theirs["label"] and mine["num_ngrams"] == theirs["num_ngrams"], document
+        np.testing.assert_allclose(mine["logits"], theirs["logits"], atol=1e-4, err_msg=document)
+        np.testing.assert_allclose(mine["probs"], theirs["probs"], atol=1e-4, err_msg=document)
+    whole = Predictor.from_archive(load_archive(str(archive_path)), "green_text_classifier")
+    assert [whole.predict_json({"text": d})["logits"] for d in documents[:3]] != [e["logits"] for e in expected[:3]]
+    with pytest.raises(ConfigurationError, match="split_sentences must be true or false"):
+        Predictor.from_archive(
+            load_archive(str(archive_path)), "green_text_classifier", extra_args={"split_sentences": "yes"}
+        )
