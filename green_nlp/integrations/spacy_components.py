@@ -173,10 +173,22 @@ def entity_spans(doc: Doc, indices: list[int], words: list[str], tags: Sequence[
 
 class _PredictorComponent(_ArchiveComponent):
     def __init__(
-        self, name: str, archive: str, cuda_device: int, batch_size: int, overrides: str, predictor: Optional[str]
+        self,
+        name: str,
+        archive: str,
+        cuda_device: int,
+        batch_size: int,
+        overrides: str,
+        predictor: Optional[str],
+        predictor_args: Optional[dict[str, Any]] = None,
     ) -> None:
         super().__init__(name, archive, cuda_device, batch_size, overrides)
-        self.predictor = Predictor.from_archive(self.archive, predictor)  # type: ignore[arg-type]  # None: the model's
+        # predictor None: the model's own; predictor_args as `allennlp predict --predictor-args` gives them
+        name_or_own: Any = predictor
+        try:
+            self.predictor = Predictor.from_archive(self.archive, name_or_own, extra_args=predictor_args)
+        except TypeError as error:  # a predictor without such a setting
+            raise ValueError(f"{name}: the predictor takes no {sorted(predictor_args or {})}: {error}") from None
 
 
 class NerComponent(_PredictorComponent):
@@ -245,8 +257,11 @@ class ClassifierComponent(_PredictorComponent):
         overrides: str = "",
         predictor: Optional[str] = None,
         label_namespace: str = "labels",
+        split_sentences: bool = False,
     ) -> None:
-        super().__init__(name, archive, cuda_device, batch_size, overrides, predictor)
+        # the split is the green_text_classifier predictor's setting (`--predictor-args`), as the runtime's
+        predictor_args = {"split_sentences": True} if split_sentences else None
+        super().__init__(name, archive, cuda_device, batch_size, overrides, predictor, predictor_args)
         namespace = getattr(self.archive.model, "_label_namespace", label_namespace)
         readable = getattr(self.archive.validation_dataset_reader, "label_names", None) or {}
         vocabulary = self.archive.model.vocab.get_index_to_token_vocabulary(namespace)

@@ -130,11 +130,6 @@ def make_classifier(
         return _runtime().RuntimeClassifierComponent(
             name, model, batch_size, no_known_features, precision, split_sentences
         )
-    if split_sentences:
-        raise ValueError(
-            f'{name}: "split_sentences" needs a runtime model: give "model" (a shipped name or an exported '
-            'folder, `green-nlp green-export ARCHIVE FOLDER`) instead of "archive"'
-        )
     return _components().ClassifierComponent(
-        name, archive, cuda_device, batch_size, overrides, predictor, label_namespace
+        name, archive, cuda_device, batch_size, overrides, predictor, label_namespace, split_sentences
     )

@@ -4,6 +4,7 @@ text in, one document per line; JSON lines out with `label`, `probs` and `label_
 import json
 from typing import Any
 
+import numpy as np
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.util import JsonDict, sanitize
 from allennlp.data import DatasetReader, Instance
@@ -132,9 +133,7 @@ class TextClassifierPredictor(Predictor):
         if len(known) > 1:
             logits, probabilities = mean_logits([output["logits"] for output in known])
             names = [str(name) for name in known[0].get("label_names", self._label_names())]
-            merged.update(
-                logits=logits, probs=probabilities, label=names[max(range(len(logits)), key=logits.__getitem__)]
-            )
+            merged.update(logits=logits, probs=probabilities, label=names[int(np.argmax(logits))])
         if counts[0] is not None:
             merged["num_ngrams"] = sum(count or 0 for count in counts)
         return merged

@@ -212,6 +212,17 @@ def test_classifier_component_matches_the_dan_predictor(dan_archive):
     assert nlp(texts[0]).cats == docs[0].cats
 
 
+def test_classifier_component_on_an_archive_can_average_sentences_as_its_predictor_does(dan_archive):
+    documents = ["a fine and moving film. dull , flat and far too long! the best thing this year"]
+    split = spacy.blank("en")
+    split.add_pipe("green_nlp_classifier", config={"archive": str(dan_archive), "split_sentences": True})
+    predictor = Predictor.from_archive(cached_archive(str(dan_archive)), extra_args={"split_sentences": True})
+    expected = predictor.predict_json({"text": documents[0]})
+    assert split(documents[0]).cats == pytest.approx(dict(zip(expected["label_names"], expected["probs"])))
+    whole = Predictor.from_archive(cached_archive(str(dan_archive))).predict_json({"text": documents[0]})
+    assert expected["probs"] != pytest.approx(whole["probs"])
+
+
 def test_classifier_cats_carry_the_label_names():
     from tests.dan_helpers import sst2_label_names, tiny_dan_run, tiny_named_dan_run
 
