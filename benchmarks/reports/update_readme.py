@@ -33,6 +33,8 @@ TITLES = {
     "pretrained_en_ewt_parser": "Shipped model en-ewt-parser (`scripts/build_pretrained.py en-ewt-parser`)",
     "shipped_parser_conll18": "The shipped parser under the CoNLL 2018 shared-task evaluation, from gold tokens and "
     "from raw text (`python -m benchmarks.parser.shipped_conll18`)",
+    "parser_raw_paragraphs": "The shipped parser on running text: EWT paragraphs, its own sentence splits "
+    "(`python -m benchmarks.parser.raw_paragraphs`)",
     "parser_lemma_choice": "Lemmas that are words: the lemma choice's word list on EWT dev and test "
     "(`python -m benchmarks.parser.lemma_choice`)",
     "parser_teacher_scale_table": "Teacher-scale distillation: the MiniLM teacher, B-20, self-training and D-20 on "
@@ -68,6 +70,7 @@ ORDER = HEADLINE + [
     "runtime",
     "pretrained_en_ewt_parser",
     "shipped_parser_conll18",
+    "parser_raw_paragraphs",
     "parser_lemma_choice",
     "parser_teacher_scale_table",
     "parser_release_speed",

@@ -28,6 +28,7 @@ class Conll18Scores:
     mlas: float  # CLAS that also needs UPOS, universal FEATS and the function-word children right
     gold_words: int
     tokens: float = 100.0  # tokenization: predicted tokens whose span matches a gold token's
+    sentences: float = 100.0  # sentence boundaries: predicted sentences whose span matches a gold one's
     words: float = 100.0  # the same for syntactic words (multiword tokens split)
     upos: float = 100.0  # aligned words with the gold UPOS
     xpos: float = 0.0  # ... the gold XPOS
@@ -69,6 +70,7 @@ def score_conllu(gold: PathLike, predicted: PathLike) -> Conll18Scores:
         mlas=percent("MLAS"),
         gold_words=evaluation["Words"].gold_total,
         tokens=percent("Tokens"),
+        sentences=percent("Sentences"),
         words=percent("Words"),
         upos=percent("UPOS"),
         xpos=percent("XPOS"),

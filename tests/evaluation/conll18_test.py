@@ -55,3 +55,21 @@ def test_files_with_other_text_cannot_be_scored(tmp_path):
     other.write_text(GOLD.read_text(encoding="utf-8").replace("\tdogs\t", "\tcats\t"), encoding="utf-8")
     with pytest.raises(ValueError, match="cannot score .*other.conllu"):
         score_conllu(GOLD, other)
+
+
+def test_sentence_boundaries_are_scored(tmp_path):
+    """The fixture's two sentences written as one: no predicted sentence spans a gold one, so
+    Sentences F1 is 0 while every token still matches."""
+    import conllu
+
+    first, second = conllu.parse(GOLD.read_text(encoding="utf-8"))
+    offset, root = len(first), next(token["id"] for token in first if token["head"] == 0)
+    for token in second:
+        token["id"] += offset
+        token["head"] = root if token["head"] == 0 else token["head"] + offset
+    merged = conllu.TokenList(list(first) + list(second), metadata={"text": "both"})
+    one = tmp_path / "one.conllu"
+    one.write_text(merged.serialize(), encoding="utf-8")
+    scores = score_conllu(GOLD, one)
+    assert scores.sentences == 0.0 and scores.tokens == 100.0
+    assert score_conllu(GOLD, PREDICTED).sentences == 100.0
