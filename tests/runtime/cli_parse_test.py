@@ -190,3 +190,21 @@ def test_max_sentence_length_can_be_raised_within_bounds(tmp_path: Path):
     for bad in ("0", "5000", "x"):
         refused = _run(["parse", "en-ewt-parser", str(source), "--max-sentence-length", bad], cwd=tmp_path)
         assert refused.returncode == 2 and "argument --max-sentence-length: must be" in refused.stderr
+
+
+def test_lines_holding_several_sentences_are_counted_unless_split(parser_folders, tmp_path: Path):
+    """A paragraph read as one sentence loses about 13 LAS points (benchmarks/results/
+    parser_raw_paragraphs.md): the summary says how many lines that was, and the record is unchanged."""
+    folder = parser_folders["quickstart"]
+    source = tmp_path / "in.txt"
+    source.write_text("The cat sat. The dog ran.\nMr. Smith went home.\nBirds sing. Fish swim! Frogs jump?\n")
+    one_each = _run(["parse", str(folder), str(source), "-o", "one.conllu"], cwd=tmp_path)
+    assert one_each.returncode == 0, one_each.stderr
+    assert "0 blank; 2 lines read as one sentence where the sentence splitter finds several (--split-sentences" in (
+        one_each.stderr
+    )
+    assert (tmp_path / "one.conllu").read_text(encoding="utf-8").count("# text = ") == 3
+    split = _run(["parse", str(folder), str(source), "-o", "split.conllu", "--split-sentences"], cwd=tmp_path)
+    assert split.returncode == 0, split.stderr
+    assert "3 lines predicted, 0 skipped, 0 blank\n" in split.stderr  # nothing to count: each sentence parsed alone
+    assert (tmp_path / "split.conllu").read_text(encoding="utf-8").count("# text = ") == 6

@@ -77,3 +77,21 @@ def test_whitespace_tokens_between_sentences_count_as_space(gap: str, followed: 
 def test_a_contraction_in_capitals_is_cut_as_in_lower_case(text: str, words: list[str]) -> None:
     [(_, got)] = TextSegmenter(split_sentences=False).segment(text)
     assert got == words
+
+
+@pytest.mark.parametrize(
+    "text, several",
+    [
+        ("I came. I saw. I conquered.", True),
+        ('He said "stop." Then he left.', True),  # a closing quote after the mark
+        ("Great film.<br />I loved it", True),  # a line break ends a sentence when splitting
+        ("Mr. Smith went home.", False),  # a mark and a space, but spaCy keeps `Mr.` one word: no cut
+        ("It costs 3.5 dollars.", False),  # no space after the inner mark: the sentencizer never runs
+        ("What?   ", False),  # the mark ends the text
+        ("Hello world", False),
+    ],
+)
+def test_a_text_holding_several_sentences_is_told_from_one(text: str, several: bool) -> None:
+    for segmenter in (TextSegmenter(), TextSegmenter(split_sentences=False)):  # the same answer in either mode
+        assert segmenter.holds_several_sentences(text) is several
+        assert (len(TextSegmenter().segment(text)) > 1) is several  # what splitting it gives
