@@ -64,8 +64,8 @@ class TextSegmenter:
         """Whether splitting `text` would give more than one sentence with words, where a sentence-end
         mark (closing quotes or brackets after it) is followed by whitespace and more text: what
         `green-nlp parse` counts when it reads each line as one sentence. The sentencizer runs only on
-        a text holding such a mark, about one EWT sentence in 35; a cut the sentencizer makes without a
-        space (`Newsfeeds.Com`) is not counted."""
+        a text holding such a mark, about one EWT sentence in 35, so a text whose only cuts come without
+        a space after the mark (`Newsfeeds.Com`) is not counted."""
         return bool(self._inner_mark().search(text.strip())) and len(self._split(text)) > 1
 
     def _inner_mark(self) -> "re.Pattern[str]":
