@@ -187,8 +187,10 @@ class _PredictorComponent(_ArchiveComponent):
         name_or_own: Any = predictor
         try:
             self.predictor = Predictor.from_archive(self.archive, name_or_own, extra_args=predictor_args)
-        except TypeError as error:  # a predictor without such a setting
-            raise ValueError(f"{name}: the predictor takes no {sorted(predictor_args or {})}: {error}") from None
+        except TypeError as error:  # a predictor without such a setting; any other TypeError is not ours to name
+            if not predictor_args:
+                raise
+            raise ValueError(f"{name}: the predictor takes no {sorted(predictor_args)}: {error}") from None
 
 
 class NerComponent(_PredictorComponent):

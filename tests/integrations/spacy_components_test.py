@@ -223,6 +223,13 @@ def test_classifier_component_on_an_archive_can_average_sentences_as_its_predict
     assert expected["probs"] != pytest.approx(whole["probs"])
 
 
+def test_a_predictor_without_the_sentence_split_is_refused_by_name(dan_archive):
+    nlp = spacy.blank("en")
+    config = {"archive": str(dan_archive), "split_sentences": True, "predictor": "text_classifier"}  # allennlp's own
+    with pytest.raises(ValueError, match=r"the predictor takes no \['split_sentences'\]"):
+        nlp.add_pipe("green_nlp_classifier", config=config)
+
+
 def test_classifier_cats_carry_the_label_names():
     from tests.dan_helpers import sst2_label_names, tiny_dan_run, tiny_named_dan_run
 
