@@ -8,7 +8,7 @@ outweighs the per-text work, go through the table's plain-Python path instead, a
 of a (never exported) non-default token pattern and of a vocabulary too large for int64 keys.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Optional, Union
 
 import numpy
@@ -28,7 +28,9 @@ class NgramExtractor:
         token_pattern: str = DEFAULT_TOKEN_PATTERN,
         lowercase: bool = True,
         first_id: int = 2,
+        ngram_list: Optional[Callable[[], Optional[Sequence[str]]]] = None,
     ) -> None:
+        """`ngram_list`: where the n-grams of an `NgramIndex` are read as strings (`NgramTable`)."""
         low, high = ngram_range
         if not 1 <= low <= high:
             raise ValueError(f"ngram_range must be (low, high) with 1 <= low <= high, got {ngram_range}")
@@ -36,7 +38,11 @@ class NgramExtractor:
         self.tokenizer = NgramTokenizer(token_pattern, lowercase)
         fast = self.tokenizer.fast
         self.table = NgramTable(
-            ngrams, first_id, boundary_token=SEPARATOR if fast else None, skip_tokens=self.tokenizer.short_runs
+            ngrams,
+            first_id,
+            boundary_token=SEPARATOR if fast else None,
+            skip_tokens=self.tokenizer.short_runs,
+            ngram_list=ngram_list,
         )
 
     def ids(self, texts: Sequence[str]) -> tuple[numpy.ndarray, numpy.ndarray]:

@@ -13,7 +13,7 @@ one of another version, is built from it as before.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import chain, repeat
 from pathlib import Path
 
 import numpy
@@ -52,6 +52,17 @@ class NgramIndex:
         digits = numpy.fromiter(map(numbered.__getitem__, all_words), dtype=numpy.int64, count=len(all_words))
         lengths = numpy.fromiter(map(str.count, ngrams, repeat(" ")), dtype=numpy.int64, count=len(ngrams)) + 1
         return cls(list(numbered), digits, lengths)
+
+    def ngrams(self) -> list[str]:
+        """Every n-gram as the list writes it, in order: the words put back in one join of the
+        whole list (a word and its separator at a time), then split; a join per n-gram cost twice
+        as much."""
+        if not len(self.lengths):
+            return []
+        words = numpy.array(self.words, dtype=object)[self.digits - 1]
+        separators = numpy.full(len(self.digits), " ", dtype=object)
+        separators[numpy.cumsum(self.lengths) - 1] = "\n"
+        return "".join(chain.from_iterable(zip(words.tolist(), separators.tolist()))).split("\n")[:-1]
 
     def ngram(self, position: int) -> str:
         """The n-gram at `position` (0-based) as the list writes it, for messages."""

@@ -1,5 +1,5 @@
-"""Exact n-gram -> vocabulary id lookup: each n-gram is one integer, looked up in a few numpy calls
-for a whole batch, or in a dict for one text.
+"""Exact n-gram -> vocabulary id lookup: for a whole batch, each n-gram is one integer, looked up in a
+few numpy calls; for one text, each is the string CountVectorizer makes of it, looked up in a dict.
 
 Why integers: the words of the vocabulary's n-grams are numbered 1..V, and the n-gram w1..wn is
 the base-(V + 4) number with those digits. Distinct n-grams, of any lengths, get distinct numbers
@@ -16,7 +16,7 @@ and looked up together in an open-addressing table laid out so that every key si
 or an empty slot), and only the rest are compared with the window; no probing loop.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import Optional, Union
 
@@ -28,9 +28,10 @@ from green_nlp.runtime.ngram_index import NgramIndex
 _MULTIPLIER = numpy.uint64(0x9E3779B97F4A7C15)
 _INT64_MAX = 2**63 - 1
 # Single texts looked up with the batch arrays before `text_ids` builds its dict: the dict saves about
-# 165 us a text but costs about 0.16 s to build (SST-2's 200,000 n-grams, a slow core), so a run of a
-# few texts (a command's first line, a cold start) never pays for it and a long run pays it once.
-DICT_AFTER_TEXTS = 1000
+# 70 us a text (75 against 145 on SST-2 test, a slow core) but costs about 0.15 s to build (SST-2's
+# 200,000 n-grams), so a run of a few texts (a command's first line, a cold start) never pays for it
+# and a long run pays it once, after about as many texts as it takes to earn it back.
+DICT_AFTER_TEXTS = 2000
 
 
 class NgramTable:
@@ -42,10 +43,18 @@ class NgramTable:
         first_id: int = 2,
         boundary_token: Optional[str] = None,
         skip_tokens: Sequence[str] = (),
+        ngram_list: Optional[Callable[[], Optional[Sequence[str]]]] = None,
     ) -> None:
         """`ngrams`: the vocabulary's n-grams, or the same already numbered (`NgramIndex`, as a
-        folder's `ngrams.index.npz` holds them: a faster start)."""
+        folder's `ngrams.index.npz` holds them: a faster start). `ngram_list`: with an index, where
+        its n-grams as strings are read from when one text's lookup first needs them (a folder's
+        `ngrams.txt`: reading it costs a quarter of rebuilding them from the index); when it gives
+        None, or a list of another length, they are rebuilt from the index."""
+        if first_id < 1:
+            raise ValueError(f"first_id must be at least 1 (0 pads and is never an n-gram), got {first_id}")
         index = ngrams if isinstance(ngrams, NgramIndex) else NgramIndex.from_ngrams(ngrams)
+        self._ngram_list = ngram_list if isinstance(ngrams, NgramIndex) else lambda: ngrams
+        self._index = index if isinstance(ngrams, NgramIndex) else None
         words = {word: digit for digit, word in enumerate(index.words, start=1)}
         digits, lengths = index.digits, index.lengths
         self.unknown, self.boundary, self.skip = len(words) + 1, len(words) + 2, len(words) + 3
@@ -71,65 +80,25 @@ class NgramTable:
                 raise ValueError(f"the skipped token {token!r} is a vocabulary word or the boundary")
             self._digits[token] = self.skip
         self._skips = bool(skip_tokens)
+        self._skipped = frozenset(skip_tokens)
         # Each lookup structure is built on its first use: a run that only classifies a few texts at a
         # time never needs the arrays, one of whole batches rarely the dict, and each costs ~30-50 ms
         # of a start that is ~0.45 s in all.
         self._all_keys, self._lengths = keys, lengths
-        self._levels_built: Optional[tuple[list[int], list[bool], dict[int, int]]] = None
+        self._strings_built: Optional[dict[str, int]] = None
         self._arrays_built = False
         self._texts_before_dict = 0
 
-    def _levels(self) -> tuple[list[int], list[bool], dict[int, int]]:
-        """For one text (`text_ids`), where plain Python beats numpy's fixed cost per call: 1-gram
-        ids by word digit, whether a word starts some longer vocabulary n-gram, and longer key ->
-        id * 2 + (1 if the key starts some longer vocabulary n-gram). A key that is only such a
-        start (its own n-gram not in the vocabulary) is kept with id 0, so the walk in `text_ids`
-        is exact for any vocabulary."""
-        if self._levels_built is None:
-            keys, lengths = self._all_keys, self._lengths
-            ids = numpy.arange(self._first_id, self._first_id + len(lengths), dtype=numpy.int64)
-            if isinstance(keys, numpy.ndarray):
-                self._levels_built = self._levels_in_numpy(keys, lengths, ids)
-            else:
-                self._levels_built = self._levels_in_python(keys, lengths.tolist(), ids.tolist())
-        return self._levels_built
-
-    def _levels_in_numpy(
-        self, keys: numpy.ndarray, lengths: numpy.ndarray, ids: numpy.ndarray
-    ) -> tuple[list[int], list[bool], dict[int, int]]:
-        unigrams = numpy.zeros(self.base, dtype=numpy.int64)
-        unigrams[keys[lengths == 1]] = ids[lengths == 1]
-        starts_longer = numpy.zeros(self.base, dtype=bool)
-        parts, codes = [keys[lengths > 1]], [ids[lengths > 1] << 1]
-        prefixes, prefix_lengths = keys, lengths
-        while True:  # every n-gram's prefixes, one word shorter each round
-            longer = prefix_lengths > 1
-            prefixes, prefix_lengths = prefixes[longer] // self.base, prefix_lengths[longer] - 1
-            if not len(prefixes):
-                break
-            starts_longer[prefixes[prefix_lengths == 1]] = True
-            parts.append(prefixes[prefix_lengths > 1])
-            codes.append(numpy.ones(int((prefix_lengths > 1).sum()), dtype=numpy.int64))
-        every, where = numpy.unique(numpy.concatenate(parts), return_inverse=True)
-        merged = numpy.zeros(len(every), dtype=numpy.int64)
-        numpy.bitwise_or.at(merged, where, numpy.concatenate(codes))
-        return unigrams.tolist(), starts_longer.tolist(), dict(zip(every.tolist(), merged.tolist()))
-
-    def _levels_in_python(
-        self, keys: list[int], lengths: list[int], ids: list[int]
-    ) -> tuple[list[int], list[bool], dict[int, int]]:
-        unigrams, starts_longer = [0] * self.base, [False] * self.base
-        codes: dict[int, int] = {}
-        for key, length, vocabulary_id in zip(keys, lengths, ids):
-            if length == 1:
-                unigrams[key] = vocabulary_id
-                continue
-            codes[key] = codes.get(key, 0) | vocabulary_id << 1
-            for _ in range(length - 2):
-                key //= self.base
-                codes[key] = codes.get(key, 0) | 1
-            starts_longer[key // self.base] = True
-        return unigrams, starts_longer, codes
+    def _by_string(self) -> dict[str, int]:
+        """For one text (`text_ids`), where plain Python beats numpy's fixed cost per call: n-gram
+        string -> id, as CountVectorizer's own vocabulary maps them."""
+        if self._strings_built is None:
+            ngrams = self._ngram_list() if self._ngram_list is not None else None
+            if (ngrams is None or len(ngrams) != len(self._lengths)) and self._index is not None:
+                ngrams = self._index.ngrams()
+            assert ngrams is not None  # a table built from a list has its list
+            self._strings_built = dict(zip(ngrams, range(self._first_id, self._first_id + len(ngrams))))
+        return self._strings_built
 
     def _arrays(self) -> None:
         if not self._arrays_built:
@@ -236,32 +205,21 @@ class NgramTable:
 
     def text_ids(self, tokens: Sequence[str], low: int, high: int) -> list[int]:
         """The vocabulary ids of one text's n-grams with length in [low, high], 1-grams first, as
-        `lookup` finds them; plain Python. An n-gram is looked up only where its first n - 1
-        words start some vocabulary n-gram: about 2 in 5 of a sentence's longer n-grams on SST-2,
-        and each dict lookup in a 200,000-key table is a cache miss or two. The first
-        `DICT_AFTER_TEXTS` texts go through the batch arrays instead, while building the dict
-        would cost more than it saves."""
-        if self._levels_built is None and self.packs and self._texts_before_dict < DICT_AFTER_TEXTS:
+        `lookup` finds them; plain Python, each n-gram looked up as the string CountVectorizer
+        makes of it (its words joined by a space), with the joining and the lookups in C (`map`).
+        That beat a walk over integer keys that looked up only the n-grams whose first words start
+        a longer vocabulary n-gram: on SST-2 that filter kept most of them, and its Python loops cost
+        more than the lookups it saved. The first `DICT_AFTER_TEXTS` texts go through the batch
+        arrays instead, while building the dict would cost more than it saves."""
+        if self._strings_built is None and self.packs and self._texts_before_dict < DICT_AFTER_TEXTS:
             self._texts_before_dict += 1
             text_digits = self.word_digits(tokens)
             hits, _ = self.lookup(text_digits, numpy.zeros(len(text_digits), dtype=numpy.int64), low, high)
             return hits.tolist()
-        get, unknown, base, skip = self._digits.get, self.unknown, self.base, self.skip
-        unigrams, starts_longer, codes = self._levels()
-        digits = [digit for digit in map(get, tokens, repeat(unknown)) if digit != skip]
-        ids = [i for i in map(unigrams.__getitem__, digits) if i] if low <= 1 <= high else []
-        count = len(digits)
-        starts = [i for i in range(count - 1) if starts_longer[digits[i]]]
-        keys = [digits[i] * base + digits[i + 1] for i in starts]
-        find = codes.get
-        for n in range(2, min(high, self.max_n) + 1):
-            if not keys:
-                break
-            found = [find(key, 0) for key in keys]
-            if n >= low:
-                ids += [code >> 1 for code in found if code > 1]
-            # the n-grams that start a longer vocabulary n-gram, and have a word after them
-            longer = [(i, key) for i, key, code in zip(starts, keys, found) if code & 1 and i + n < count]
-            starts = [i for i, _ in longer]
-            keys = [key * base + digits[i + n] for i, key in longer]
+        find = self._by_string().get
+        words = [token for token in tokens if token not in self._skipped] if self._skips else list(tokens)
+        ids: list[int] = []
+        for n in range(max(low, 1), min(high, self.max_n) + 1):
+            ngrams = words if n == 1 else map(" ".join, zip(*[words[k:] for k in range(n)]))
+            ids.extend(filter(None, map(find, ngrams)))  # ids start at first_id >= 1: None is a miss
         return ids

@@ -157,7 +157,9 @@ def analyzer_ids(texts, vocabulary, ngram_range=(1, 4), lowercase=True, token_pa
     "settings",
     [{}, {"ngram_range": (2, 3)}, {"lowercase": False}, {"token_pattern": r"(?u)\b\w+\b"}, {"token_pattern": r"\S+"}],
 )
-def test_ngram_ids_are_countvectorizers_for_every_batch_size(settings):
+@pytest.mark.parametrize("dict_after", [0, 10_000])  # one text: as strings in a dict, or in the batch arrays
+def test_ngram_ids_are_countvectorizers_for_every_batch_size(settings, dict_after, monkeypatch):
+    monkeypatch.setattr("green_nlp.runtime.ngram_table.DICT_AFTER_TEXTS", dict_after)
     texts = fixture_texts() + TRICKY
     vectorizer = CountVectorizer(**{"ngram_range": (1, 4), **settings})
     vocabulary = list(vectorizer.fit(texts[::2]).get_feature_names_out())  # some n-grams unknown
@@ -220,6 +222,31 @@ def test_a_folder_with_or_without_its_ngram_index_classifies_alike(folder, tmp_p
     record_file_hashes(plain)
     with pytest.raises(ModelFolderError, match=r"has no source_sha256, words, digits, lengths array; rebuild it with"):
         load(plain)
+
+
+def test_one_text_lookups_read_the_list_only_while_the_index_numbers_it(folder, tmp_path, monkeypatch):
+    """One text's lookup builds its dict from `ngrams.txt` (faster than from the index) only while the
+    file is the list the index was checked against at load; else from the index itself."""
+    import shutil
+
+    from green_nlp.runtime.ngram_index import NgramIndex
+
+    monkeypatch.setattr("green_nlp.runtime.ngram_table.DICT_AFTER_TEXTS", 0)
+    texts = predictable_texts()
+    expected = [c.to_json() for c in load(folder, precision="int8").classify_many(texts, batch_size=32)]
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    intact, changed = load(copy, precision="int8"), load(copy, precision="int8")
+    rebuilt = NgramIndex.ngrams
+    with monkeypatch.context() as patched:
+        patched.setattr(NgramIndex, "ngrams", lambda self: pytest.fail("rebuilt from the index"))
+        assert [intact.classify(text).to_json() for text in texts] == expected
+    lines = (copy / "ngrams.txt").read_text(encoding="utf-8").splitlines()
+    (copy / "ngrams.txt").write_text("\n".join(reversed(lines)) + "\n", encoding="utf-8")  # changed after load
+    calls = []
+    monkeypatch.setattr(NgramIndex, "ngrams", lambda self: calls.append(1) or rebuilt(self))
+    assert [changed.classify(text).to_json() for text in texts] == expected
+    assert calls == [1]
 
 
 def test_the_index_command_refuses_a_folder_it_cannot_index_in_one_line(tmp_path):

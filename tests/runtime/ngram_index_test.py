@@ -16,7 +16,8 @@ def test_the_index_round_trips_and_builds_the_same_table(tmp_path):
     read = NgramIndex.read(path, len(vocabulary))
     assert read.source_sha256 == "ab" * 32
     assert read.words == index.words and (read.digits == index.digits).all() and (read.lengths == index.lengths).all()
-    assert [read.ngram(i) for i in range(len(vocabulary))] == vocabulary
+    assert [read.ngram(i) for i in range(len(vocabulary))] == read.ngrams() == vocabulary
+    assert NgramIndex.from_ngrams([]).ngrams() == []
     from_list, from_index = NgramTable(vocabulary, boundary_token="\x01"), NgramTable(read, boundary_token="\x01")
     for text in texts:
         assert from_index.text_ids(text, 1, 4) == from_list.text_ids(text, 1, 4)
@@ -61,3 +62,12 @@ def test_an_empty_list_round_trips(tmp_path):
     NgramIndex.from_ngrams([]).write(tmp_path / "x.npz", "")
     empty = NgramIndex.read(tmp_path / "x.npz", 0)
     assert empty.words == [] and len(empty) == 0
+
+
+@pytest.mark.parametrize("listed", [None, ["aa"]])  # no list, or one of another length: the index's own
+def test_one_text_lookups_fall_back_to_the_index_s_ngrams(listed, monkeypatch):
+    monkeypatch.setattr("green_nlp.runtime.ngram_table.DICT_AFTER_TEXTS", 0)
+    vocabulary, texts = random_case(5, words=30, count=200)
+    from_list = NgramTable(vocabulary)
+    from_index = NgramTable(NgramIndex.from_ngrams(vocabulary), ngram_list=lambda: listed)
+    assert all(from_index.text_ids(text, 1, 4) == from_list.text_ids(text, 1, 4) for text in texts)

@@ -1,4 +1,4 @@
-"""`NgramTable`: exact n-gram ids by integer keys, in numpy for a batch and in Python for one text."""
+"""`NgramTable`: exact n-gram ids, by integer keys in numpy for a batch and by strings in a dict for one text."""
 
 import random
 
@@ -44,7 +44,7 @@ def test_batch_and_single_text_ids_are_the_brute_forces(seed, ngram_range, dict_
         expected = brute_force(tokens_of_text, vocabulary, *ngram_range)
         assert row.tolist() == expected
         assert table.text_ids(tokens_of_text, *ngram_range) == expected
-    assert (table._levels_built is not None) == (dict_after < len(texts))
+    assert (table._strings_built is not None) == (dict_after < len(texts))
 
 
 def test_no_ngram_crosses_a_text_boundary():
@@ -67,7 +67,9 @@ def test_a_vocabulary_too_large_for_int64_keys_falls_back_to_python():
     assert ids.tolist() == [i for row in expected for i in row]
 
 
-def test_duplicates_and_a_boundary_word_are_refused():
+def test_duplicates_a_boundary_word_and_a_first_id_of_zero_are_refused():
+    with pytest.raises(ValueError, match="first_id must be at least 1"):
+        NgramTable(["aa"], first_id=0)
     with pytest.raises(ValueError, match="n-gram 'aa bb' appears twice"):
         NgramTable(["aa", "aa bb", "aa bb"])
     with pytest.raises(ValueError, match="boundary token 'xx' is a vocabulary word"):
