@@ -261,7 +261,7 @@ def _warning(result: Any) -> Optional[str]:
 
 # what `green-nlp parse` counts without --split-sentences: lines its sentencizer would have cut
 SEVERAL_SENTENCES_WARNING = (
-    "lines read as one sentence where the sentence splitter finds several (--split-sentences parses each)"
+    "read as one sentence where the sentence splitter finds several (--split-sentences parses each)"
 )
 
 

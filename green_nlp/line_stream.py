@@ -268,10 +268,15 @@ BLANK_LINE = "blank line (no text)"
 Entry = tuple[int, str, Any]
 
 
+def line_count(count: int) -> str:
+    """`1 line`, `2 lines`: a count of lines in the summary."""
+    return f"{count} line" if count == 1 else f"{count} lines"
+
+
 @dataclass
 class StreamReport:
     """What one run did: counts, the `file:line: why` of every failed line, and how many results
-    carry each warning (e.g. a text without a known n-gram)."""
+    carry each warning (what follows `N lines` in the summary, e.g. "with no known n-gram")."""
 
     predicted: int = 0
     blank: int = 0
@@ -285,8 +290,8 @@ class StreamReport:
 
     def summary(self, command: str, path: Path, shard: tuple[int, int] = (0, 1)) -> str:
         where = f"shard {shard[0]}/{shard[1]} of {path}" if shard != (0, 1) else str(path)
-        counts = f"{self.predicted} lines predicted, {len(self.errors)} skipped, {self.blank} blank"
-        flagged = "".join(f"; {count} {name}" for name, count in sorted(self.warnings.items()))
+        counts = f"{line_count(self.predicted)} predicted, {len(self.errors)} skipped, {self.blank} blank"
+        flagged = "".join(f"; {line_count(count)} {name}" for name, count in sorted(self.warnings.items()))
         lines = [f"{command}: {where}: {counts}{flagged}"]
         lines += [f"  skipped {message}" for message in self.errors[:20]]
         if len(self.errors) > 20:
@@ -507,9 +512,11 @@ LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _FORBIDDEN_IN_WORDS = {"\t": "a tab", **dict.fromkeys(LINE_BREAKS, "a line break"), "\x00": "a NUL character"}
 
 
-def _kind(value: Any) -> str:
+def _kind(value: Any, none: str = "null") -> str:
+    """A value's kind in a message, in JSON's words; `none`: what None is called ("None" where the
+    value came from Python, not from a JSON line)."""
     return (
-        "null"
+        none
         if value is None
         else {
             list: "a list",
@@ -534,21 +541,22 @@ def _unwritable(text: str) -> Optional[str]:
     return None
 
 
-def text_problem(value: Any) -> Optional[str]:
+def text_problem(value: Any, none: str = "null") -> Optional[str]:
     """What makes `value` unusable as a text (`must be a string, got a number`, `holds a NUL
-    character at position 3`), or None; the caller puts the text's name before it."""
+    character at position 3`), or None; the caller puts the text's name before it. `none`: what
+    None is called (`_kind`)."""
     if not isinstance(value, str):
-        return f"must be a string, got {_kind(value)}"
+        return f"must be a string, got {_kind(value, none)}"
     bad = _unwritable(value)
     return f"holds {bad}" if bad else None
 
 
-def word_list_problem(value: Any) -> Optional[tuple[Optional[int], str]]:
+def word_list_problem(value: Any, none: str = "null") -> Optional[tuple[Optional[int], str]]:
     """(0-based item or None for the list as a whole, what is wrong) for a list of words or tags
     that cannot be used, or None. Words may not be empty or hold a tab, line break or NUL (they
     would break the CoNLL-U columns the parser writes), nor a lone surrogate."""
     if not isinstance(value, list):
-        return None, f"must be a list of strings, got {_kind(value)}"
+        return None, f"must be a list of strings, got {_kind(value, none)}"
     # the common case, a clean list, checked in a few C-level passes over all words at once (the loop
     # below, word by word, was 7 % of parsing pre-tokenized sentences); the loop then names the culprit
     if all(type(item) is str for item in value) and all(map(str.strip, value)):
@@ -557,7 +565,7 @@ def word_list_problem(value: Any) -> Optional[tuple[Optional[int], str]]:
             return None
     for index, item in enumerate(value):
         if not isinstance(item, str):
-            return index, f"is {_kind(item)}, not a string"
+            return index, f"is {_kind(item, none)}, not a string"
         if not item.strip():
             return index, "is empty or only whitespace"
         bad = next((name for char, name in _FORBIDDEN_IN_WORDS.items() if char in item), None) or _unwritable(item)

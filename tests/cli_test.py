@@ -170,5 +170,5 @@ def test_green_predict_silent_keeps_only_warnings_and_the_summary(tmp_path: Path
     assert quiet.returncode == 0 and loud.returncode == 0, quiet.stderr[-2000:]
     info = [line for line in quiet.stderr.splitlines() if " - INFO - " in line]
     assert all(" - allennlp.common.plugins - " in line for line in info), info  # logged before green_nlp loads
-    assert "1 lines predicted, 0 skipped" in quiet.stderr
+    assert "1 line predicted, 0 skipped" in quiet.stderr
     assert loud.stderr.count(" - INFO - ") > len(info) + 20

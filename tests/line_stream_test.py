@@ -92,7 +92,7 @@ def test_every_line_gets_one_record_in_place_with_its_number(tmp_path: Path):
         assert "RuntimeError" in records[6]["error"]
         assert (report.predicted, report.blank, len(report.errors), report.failed) == (4, 2, 3, 5)
         assert [json.loads(line)["line"] for line in errors.getvalue().splitlines()] == [4, 6, 7]
-        assert "4 lines predicted, 3 skipped, 2 blank; 1 shouted" in report.summary("x", path)
+        assert "4 lines predicted, 3 skipped, 2 blank; 1 line shouted" in report.summary("x", path)
 
 
 def test_streamer_keeps_order_and_physical_line_numbers(tmp_path: Path):

@@ -14,12 +14,14 @@ from green_nlp.line_stream import text_problem, word_list_problem
 from green_nlp.runtime.errors import InputError, InputTypeError
 
 BOM = "\ufeff"
+# what a message calls None here: these checks see Python values, not JSON lines ("null")
+PYTHON_NONE = "None"
 
 
 def check_text(text: Any, empty: str) -> str:
     """`text` without a leading byte-order mark, or an InputError whose subject is `text`.
     `empty` says what an empty text cannot do, e.g. "is empty: nothing to parse"."""
-    problem = text_problem(text)
+    problem = text_problem(text, none=PYTHON_NONE)
     if problem:
         raise (InputTypeError if not isinstance(text, str) else InputError)("text", problem)
     text = text[1:] if text.startswith(BOM) else text
@@ -43,7 +45,7 @@ def check_tokens(words: Any, upos: Any = None) -> tuple[list[str], Optional[list
 
 def _as_list(name: str, values: Any) -> list[str]:
     values = list(values) if isinstance(values, tuple) else values
-    found = word_list_problem(values)
+    found = word_list_problem(values, none=PYTHON_NONE)
     if found is not None:
         index, problem = found
         if index is None:

@@ -181,7 +181,7 @@ def test_max_sentence_length_can_be_raised_within_bounds(tmp_path: Path):
     source = tmp_path / "in.txt"
     source.write_text(" ".join(f"w{i}" for i in range(1100)) + "\nA short one.\n")
     default = _run(["parse", "en-ewt-parser", str(source), "-o", "a.conllu"], cwd=tmp_path)
-    assert default.returncode == 0 and "1 lines predicted, 1 skipped" in default.stderr
+    assert default.returncode == 0 and "1 line predicted, 1 skipped" in default.stderr
     assert "--max-sentence-length" in default.stderr  # the error says how to raise it
     raised = _run(
         ["parse", "en-ewt-parser", str(source), "-o", "b.conllu", "--max-sentence-length", "1200"], cwd=tmp_path

@@ -106,7 +106,7 @@ def test_classify_flags_or_refuses_a_text_without_a_known_ngram(tmp_path: Path, 
     unknown = records[3]
     assert unknown["num_ngrams"] == 0 and unknown["no_known_features"] is True and "label" in unknown
     assert records[0]["no_known_features"] is False
-    assert "; 1 with no known n-gram" in capsys.readouterr().err
+    assert "; 1 line with no known n-gram" in capsys.readouterr().err
     strict = tmp_path / "strict.jsonl"
     assert _run(["classify", "en-sst2-sentiment", str(source), "-o", str(strict), "--no-known-features", "error"]) == 0
     refused = _json_records(strict)[3]

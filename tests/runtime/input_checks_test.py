@@ -82,7 +82,7 @@ def test_one_bad_text_fails_alone_in_parse_many(parser):
     assert sorted(failed) == [2, 4, 5]
     assert str(failed[2].error).startswith("texts[2] has a sentence of 1,500 tokens")
     assert failed[2].index == 2 and failed[2].error.alone.startswith("text has a sentence of 1,500 tokens")
-    assert str(failed[4].error) == "texts[4] must be a string, got null"  # index across windows
+    assert str(failed[4].error) == "texts[4] must be a string, got None"  # index across windows
     assert str(failed[5].error) == "texts[5] is empty: nothing to parse"
     assert failed[5].to_json() == {"error": "texts[5] is empty: nothing to parse"}
     assert failed[5].to_conllu() == "# error = texts[5] is empty: nothing to parse\n\n"
@@ -131,7 +131,7 @@ def test_classifier_checks_texts(classifier):
         ("", "text is empty: nothing to classify"),
         ("a fine \x00 film", "text holds a NUL character at position 8"),
         ("fine \ud800", "text holds a lone surrogate"),
-        (None, "text must be a string, got null"),
+        (None, "text must be a string, got None"),
     ]:
         with pytest.raises(InputError) as raised:
             classifier.classify(text)
