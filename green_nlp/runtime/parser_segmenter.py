@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any, Optional
 
 from green_nlp.runtime.conllu_output import SentenceText, multiword_columns
+from green_nlp.runtime.errors import InputError
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
 # spaCy's sentencizer keeps every punctuation mark after a sentence's end with that sentence; one
@@ -53,12 +54,24 @@ class TextSegmenter:
     def segment(self, text: str) -> list[tuple[str, list[str]]]:
         """(sentence text, words) for each sentence of `text` that has a word; with
         `split_sentences` off, the whole text is one sentence."""
+        self._check_length(text)
         if not self.split_sentences:
             if "<" in text:
                 text = LINE_BREAK.sub(" ", text)
             words = self._words(self._pipeline().make_doc(text))
             return [(text.strip(), words)] if words else []
         return self._split(text)
+
+    def _check_length(self, text: str) -> None:
+        """An InputError for a text longer than spaCy takes at once (`nlp.max_length`), which spaCy
+        would refuse with its own error in the middle of a batch (E088)."""
+        limit = self._pipeline().max_length
+        if len(text) > limit:
+            raise InputError(
+                "text",
+                f"has {len(text):,} characters, over the {limit:,} spaCy's tokenizer takes in one text; "
+                "cut it into shorter lines",
+            )
 
     def holds_several_sentences(self, text: str) -> bool:
         """Whether splitting `text` would give more than one sentence with words, where a sentence-end

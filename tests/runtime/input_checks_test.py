@@ -179,3 +179,12 @@ def test_the_cli_gives_error_records_for_empty_text_and_json_arrays(tmp_path, ca
 def test_a_word_holding_any_line_separator_is_refused(separator):
     with pytest.raises(InputError, match=r"words\[1\] holds a line break"):
         check_tokens(["a", f"b{separator}c"])
+
+
+def test_a_text_over_spacys_length_limit_fails_alone(parser, monkeypatch):
+    """spaCy refuses a text over `nlp.max_length` (E088) with its own ValueError, which ended a whole
+    `parse_many`; it is now that text's InputError, and the texts around it are parsed."""
+    monkeypatch.setattr(parser.segmenter._pipeline(), "max_length", 30)
+    results = list(parser.parse_many(["A cat sat .", "word " * 10, "A dog ran ."]))
+    assert [r.error is None for r in results] == [True, False, True]
+    assert str(results[1].error).startswith("texts[1] has 49 characters, over the 30 spaCy's tokenizer takes")

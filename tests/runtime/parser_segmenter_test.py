@@ -95,3 +95,14 @@ def test_a_text_holding_several_sentences_is_told_from_one(text: str, several: b
     for segmenter in (TextSegmenter(), TextSegmenter(split_sentences=False)):  # the same answer in either mode
         assert segmenter.holds_several_sentences(text) is several
         assert (len(TextSegmenter().segment(text)) > 1) is several  # what splitting it gives
+
+
+@pytest.mark.parametrize("split", [True, False])
+def test_a_text_longer_than_spacy_takes_is_refused_by_name(split: bool) -> None:
+    from green_nlp.runtime.errors import InputError
+
+    segmenter = TextSegmenter(split_sentences=split)
+    segmenter._pipeline().max_length = 40  # spaCy's own limit is 1,000,000 characters
+    assert segmenter.segment("A cat sat. " * 3)  # 33 characters
+    with pytest.raises(InputError, match=r"^text has 44 characters, over the 40 spaCy's tokenizer takes in one text"):
+        segmenter.segment("A cat sat. " * 4)
