@@ -10,6 +10,7 @@ imported only when a folder of that family is loaded, so importing this package 
 """
 
 import importlib
+import os
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -27,6 +28,8 @@ FAMILY_CLASSES = {
 
 # onnxruntime threads unless the caller asks for more: see `load`
 DEFAULT_THREADS = 1
+# more threads than this many per CPU are refused (`create_session`)
+THREADS_PER_CPU = 4
 
 __all__ = ["load", "resolve_model", "available_models", "create_session", "FAMILY_CLASSES"]
 
@@ -39,6 +42,13 @@ def create_session(path: Path, threads: Optional[int] = None) -> Any:
     if threads is not None:
         if threads < 1:
             raise ValueError(f"threads must be positive, got {threads}")
+        cpus = os.cpu_count() or 1
+        if threads > THREADS_PER_CPU * cpus:
+            # onnxruntime starts them all; thousands took minutes and hundreds of MB before a line
+            raise ValueError(
+                f"threads={threads} is more than {THREADS_PER_CPU} per CPU ({cpus} here): the extra threads "
+                f"would only wait for a core; use at most {cpus}"
+            )
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
     try:

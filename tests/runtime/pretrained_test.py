@@ -5,6 +5,7 @@ Runs in the training environment and, in CI, in a fresh virtual environment that
 """
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -174,6 +175,9 @@ def test_one_onnxruntime_thread_is_the_default_and_none_leaves_it_to_onnxruntime
     assert intra_op(load("en-sst2-sentiment", threads=None)) == 0  # onnxruntime's own default: every core
     with pytest.raises(ValueError, match="threads must be positive"):
         load("en-sst2-sentiment", threads=0)
+    too_many = 4 * (os.cpu_count() or 1) + 1  # thousands of threads took minutes to start
+    with pytest.raises(ValueError, match=rf"^threads={too_many} is more than 4 per CPU .*; use at most"):
+        load("en-sst2-sentiment", threads=too_many)
 
 
 def test_the_command_line_loads_with_one_thread_unless_told(tmp_path: Path, monkeypatch):
