@@ -158,6 +158,8 @@ def check_output(path: Optional[Path]) -> None:
 
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
+# the byte-order marks a UTF-16 (or UTF-32) file starts with: little- and big-endian
+UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def split_lines(stream: IO[bytes]) -> Iterator[bytes]:
@@ -219,6 +221,12 @@ def read_lines(path: Path, start: int = 0, end: Optional[int] = None) -> Iterato
     try:
         with open_bytes(path) as stream:
             for number, raw in enumerate(split_lines(stream), start=1):
+                if number == 1 and raw[:2] in UTF16_MARKS:
+                    source = "" if is_stream(path) else f" {path}"
+                    raise DamagedInput(
+                        f"{path}: cannot be read: it is UTF-16 text (it starts with a UTF-16 byte-order mark), "
+                        f"and lines must be UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8{source} > utf8.txt"
+                    )
                 if number <= start:
                     continue
                 if end is not None and number > end:

@@ -199,3 +199,17 @@ def test_check_input_and_output_say_what_is_wrong_with_a_path(tmp_path: Path):
         check_output(tmp_path / "missing" / "out.txt")
     with pytest.raises(UsageError, match="it is a folder"):
         check_output(tmp_path)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32"])
+def test_a_utf16_file_is_refused_whole_not_read_as_broken_lines(tmp_path, encoding):
+    from green_nlp.line_stream import DamagedInput, read_lines
+
+    path = tmp_path / "u.txt"
+    text = "The cat sat .\nA dog .\n"
+    # utf-16-le writes no byte-order mark: put one first, as Windows tools do
+    path.write_bytes(("\ufeff" + text).encode(encoding) if encoding == "utf-16-le" else text.encode(encoding))
+    with pytest.raises(DamagedInput, match=r"it is UTF-16 text .* convert it first, e.g. iconv -f UTF-16 -t UTF-8 "):
+        list(read_lines(path))
+    path.write_bytes(("\ufeff" + text).encode("utf-8"))  # a UTF-8 byte-order mark is read as before
+    assert [raw for _, raw in read_lines(path)] == ["\ufeffThe cat sat .".encode(), b"A dog ."]
