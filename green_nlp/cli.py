@@ -16,9 +16,10 @@ working directory or `~/.allennlp/plugins`), because AllenNLP picks the subcomma
 
 import argparse
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any, Optional
 
@@ -343,7 +344,16 @@ def run_runtime(argv: list[str]) -> int:
         return 2
     progress = not args.no_progress and sys.stderr.isatty()
     try:
-        report = _stream(args, streamer, on_ray, shard, progress)
+        with _sigterm_as_interrupt():
+            report = _stream(args, streamer, on_ray, shard, progress)
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (`Terminated`): say so, no traceback
+        signal_name = "SIGTERM" if isinstance(stop, Terminated) else "Ctrl-C"
+        print(
+            f"green-nlp {args.command}: stopped by {signal_name}: the records written before it are whole; "
+            "the lines after them were not predicted",
+            file=sys.stderr,
+        )
+        return 128 + (signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT)
     except (InputKindError, ModelFolderError) as error:  # no line would work: the model or its input kind
         print(f"green-nlp {args.command}: {error}", file=sys.stderr)
         return 2
@@ -404,8 +414,15 @@ def _listing(command: str) -> int:
 def _stream(args: argparse.Namespace, streamer: Any, on_ray: Any, shard: tuple[int, int], progress: bool) -> Any:
     """Open the outputs and stream the input through the model, here or on Ray actors."""
     with ExitStack() as stack:
-        output = stack.enter_context(open(args.output_file, "w", encoding="utf-8")) if args.output_file else sys.stdout
-        errors = stack.enter_context(open(args.errors_file, "w", encoding="utf-8")) if args.errors_file else None
+        output: Any = NamedWrites(sys.stdout, "standard output")
+        errors: Any = None
+        # each file is closed by its NamedWrites (stack.callback), so that a failing close names it
+        if args.output_file:
+            output = NamedWrites(open(args.output_file, "w", encoding="utf-8"), str(args.output_file))  # noqa: SIM115
+            stack.callback(output.close)
+        if args.errors_file:
+            errors = NamedWrites(open(args.errors_file, "w", encoding="utf-8"), str(args.errors_file))  # noqa: SIM115
+            stack.callback(errors.close)
         if on_ray is None:
             report = streamer.run(args.input_file, output, shard, progress=progress, errors=errors)
         else:  # the same stream on Ray actors, each loading the model once (docs/distributed.md)
@@ -420,7 +437,68 @@ def _stream(args: argparse.Namespace, streamer: Any, on_ray: Any, shard: tuple[i
                 make_model, args.input_file, output, on_ray, args.sort_window, shard, progress=progress, errors=errors
             )
         output.flush()  # a full disk shows here, not in the interpreter's exit
+        if errors is not None:
+            errors.flush()
     return report
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a run: stops it as Ctrl-C does (the outputs closed, a message, no traceback)."""
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises `Terminated` while the block runs (in the main thread; elsewhere, as before)."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: signals cannot be handled here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class NamedWrites:
+    """An output whose write errors name it: a full disk or a failing device shows in `write` or
+    `flush` as errno's words alone (`[Errno 28] No space left on device`), which does not say
+    which of the outputs failed."""
+
+    def __init__(self, stream: Any, name: str) -> None:
+        self._stream, self._name = stream, name
+
+    def write(self, text: str) -> int:
+        return int(self._named(lambda: self._stream.write(text)))
+
+    def flush(self) -> None:
+        self._named(self._stream.flush)
+
+    def close(self) -> None:
+        """Close the file; a close after a failed write or flush tries to write the buffer again and
+        fails the same way, which would replace the named error with a bare one."""
+        try:
+            self._named(self._stream.flush)
+        except OSError:
+            with suppress(OSError):  # the same buffer failing again: the flush's named error is raised
+                self._stream.close()
+            raise
+        self._named(self._stream.close)
+
+    def _named(self, action: Callable[[], Any]) -> Any:
+        try:
+            return action()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, self._name) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _refuse_conllu(path: Path) -> None:

@@ -98,7 +98,13 @@ def test_a_full_disk_is_a_message_and_status_2(capsys, tmp_path: Path):
     source = tmp_path / "in.txt"
     source.write_text(TEXT, encoding="utf-8")
     assert _run(["classify", "en-sst2-sentiment", str(source), "-o", "/dev/full"]) == 2
-    assert "cannot write the output: [Errno 28]" in capsys.readouterr().err
+    assert "cannot write the output: [Errno 28] No space left on device: '/dev/full'" in capsys.readouterr().err
+    # the errors file is the one that fails: named, though the records went out
+    source.write_bytes(b"The cat sat.\n\xff\n")
+    out = tmp_path / "out.jsonl"
+    assert _run(["classify", "en-sst2-sentiment", str(source), "-o", str(out), "--errors-file", "/dev/full"]) == 2
+    assert "No space left on device: '/dev/full'" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8").count("\n") == 2
 
 
 def test_a_closed_pipe_ends_the_run_quietly(tmp_path: Path):
@@ -183,3 +189,29 @@ def test_a_closed_standard_stream_is_a_message_not_a_traceback(tmp_path: Path, r
         timeout=300,
     )
     assert run.returncode == 2 and why in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("signal_number, name", [(2, "Ctrl-C"), (15, "SIGTERM")])
+def test_a_stopped_run_says_so_and_leaves_whole_records(tmp_path: Path, signal_number: int, name: str):
+    """SIGINT (Ctrl-C) or SIGTERM mid-run: a message and status 128 + the signal, no traceback, and
+    the output holds whole records only (each sentence block ends)."""
+    import time
+
+    source, out = tmp_path / "in.txt", tmp_path / "out.conllu"
+    source.write_text("The cat sat on the mat.\n" * 200_000, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    run = subprocess.Popen(
+        [sys.executable, "-m", "green_nlp.cli", "parse", "en-ewt-parser", str(source), "-o", str(out), "--no-progress"],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    deadline = time.monotonic() + 120
+    while (not out.exists() or out.stat().st_size == 0) and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.2)
+    run.send_signal(signal_number)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 128 + signal_number, err
+    assert f"stopped by {name}: the records written before it are whole" in err and "Traceback" not in err
+    text = out.read_text(encoding="utf-8")
+    assert text.endswith("\n\n") and text.count("# line = ") == text.count("\n\n") > 0
