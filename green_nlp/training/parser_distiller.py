@@ -31,11 +31,18 @@ def check_vocabularies_match(teacher: Vocabulary, student: Vocabulary, teacher_a
         if teacher_map != student_map:
             only_teacher = sorted(set(teacher_map) - set(student_map))[:5]
             only_student = sorted(set(student_map) - set(teacher_map))[:5]
+            if only_teacher or only_student:
+                how = f"only in teacher: {only_teacher}, only in student: {only_student}"
+            else:  # the same entries in another order: say which indices disagree
+                moved = sorted((token for token in teacher_map if teacher_map[token] != student_map[token]), key=str)
+                how = "the same entries at other indices: " + ", ".join(
+                    f"{token!r} is {teacher_map[token]} in the teacher, {student_map[token]} in the student"
+                    for token in moved[:3]
+                )
             raise ConfigurationError(
                 f"student vocabulary differs from the teacher's in namespace '{namespace}' "
-                f"(teacher {len(teacher_map)} entries, student {len(student_map)}; only in teacher: "
-                f"{only_teacher}, only in student: {only_student}). Give the student the teacher's "
-                f'vocabulary: "vocabulary": {{"type": "from_files", "directory": "{teacher_archive}"}}'
+                f"(teacher {len(teacher_map)} entries, student {len(student_map)}; {how}). Give the student the "
+                f'teacher\'s vocabulary: "vocabulary": {{"type": "from_files", "directory": "{teacher_archive}"}}'
             )
 
 

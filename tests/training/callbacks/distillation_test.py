@@ -175,6 +175,15 @@ class TestDistilledStudent(ModelTestCase):
         with pytest.raises(ConfigurationError, match="namespace 'deprel_labels'.*from_files"):
             check_vocabularies_match(self.teacher.vocab, other, str(TEACHER))
 
+    def test_a_vocabulary_of_the_same_labels_in_another_order_names_the_moved_indices(self):
+        labels = self.teacher.vocab.get_token_to_index_vocabulary("deprel_labels")
+        shuffled = Vocabulary()
+        shuffled._token_to_index["deprel_labels"] = {}
+        shuffled._index_to_token["deprel_labels"] = {}
+        shuffled.add_tokens_to_namespace(list(reversed(list(labels))), "deprel_labels")
+        with pytest.raises(ConfigurationError, match=r"the same entries at other indices: '.*' is \d+ in the teacher"):
+            check_vocabularies_match(self.teacher.vocab, shuffled, str(TEACHER))
+
 
 def test_callback_state_round_trip_and_annealing():
     callback = ParserDistillationCallback("unused", str(TEACHER), teacher_annealing=True)
