@@ -21,6 +21,7 @@ from green_nlp.dataset_readers.conllu_dependencies import (
     XPOS_NAMESPACE,
 )
 from green_nlp.models import lemma_lexicon_vocabulary  # noqa: F401 (registers vocabulary type green_lemma_lexicon)
+from green_nlp.models.setting_checks import check_dropouts
 from green_nlp.modules.biaffine import Biaffine
 from green_nlp.modules.embedder_checks import check_character_encoders
 from green_nlp.nn.character_cap import capped_characters
@@ -111,6 +112,7 @@ class BiaffineDependencyParser(Model, Distillable):
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
+        check_dropouts("green_biaffine_parser", embedding_dropout=embedding_dropout, mlp_dropout=mlp_dropout)
         check_character_encoders(text_field_embedder)
         input_dim = text_field_embedder.get_output_dim() + upos_embedding_dim
         if encoder.get_input_dim() != input_dim:

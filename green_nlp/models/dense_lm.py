@@ -16,6 +16,7 @@ from allennlp.models import Model
 from allennlp.nn.util import get_text_field_mask, get_token_ids_from_text_field_tensors
 from allennlp.training.metrics import Average
 
+from green_nlp.models.setting_checks import check_dropouts
 from green_nlp.modules.dense_lstm import DenseLstm
 
 logger = logging.getLogger(__name__)
@@ -92,6 +93,7 @@ class DenseLanguageModel(Model):
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
+        check_dropouts("green_dense_lm", dropout=dropout, layer_dropout=layer_dropout)
         if direction not in DIRECTIONS:
             raise ConfigurationError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
         pretrained = _load_pretrained(pretrained_file) if pretrained_file else None

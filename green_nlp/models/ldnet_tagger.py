@@ -18,6 +18,7 @@ from allennlp.training.metrics import SpanBasedF1Measure
 from green_nlp.data.gold_label_field import UNSEEN_LABEL, check_no_unseen_while_training
 from green_nlp.dataset_readers.conll_tagging import bioes_to_spans
 from green_nlp.models.dense_lm import DenseLanguageModel
+from green_nlp.models.setting_checks import check_dropouts
 from green_nlp.names import register_with_old_names
 from green_nlp.nn.character_cap import capped_characters
 from green_nlp.nn.viterbi import batched_viterbi_tags
@@ -155,6 +156,7 @@ class LdNetTagger(Model):
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
+        check_dropouts("green_ldnet_tagger", dropout=dropout, lm_dropout=lm_dropout)
         self.text_field_embedder = text_field_embedder
         self.language_models = torch.nn.ModuleList(language_models or [])
         self.lm_indexer_key = lm_indexer_key

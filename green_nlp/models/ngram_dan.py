@@ -16,6 +16,7 @@ from allennlp.training.metrics import CategoricalAccuracy
 
 from green_nlp.data.gold_label_field import UNSEEN_LABEL, check_no_unseen_while_training
 from green_nlp.data.ngram_vocabulary import NGRAM_NAMESPACE
+from green_nlp.models.setting_checks import check_dropouts
 from green_nlp.modules.ngram_word_vectors import initialise_from_word_vectors
 from green_nlp.names import register_with_old_names
 from green_nlp.training.distiller import Distillable, Distiller
@@ -74,6 +75,7 @@ class NgramDan(Model, Distillable):
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
+        check_dropouts("green_ngram_dan", dropout=dropout, ngram_dropout=ngram_dropout)
         num_ngrams = vocab.get_vocab_size(ngram_namespace)
         num_labels = vocab.get_vocab_size(label_namespace)
         if num_ngrams <= 2:
