@@ -339,8 +339,8 @@ class ClassifierRuntime:
 
     def _classify_one(self, text: str) -> Classification:
         """One text whole: the batch path's answer, bit for bit (the same one-row matrix reaches the
-        graph), without its numpy calls for grouping, padding and splitting a batch, which cost as
-        much as a fifth of a text's time at batch 1."""
+        graph), without its numpy calls for grouping, padding and splitting a batch (a few per cent
+        of a text's time at batch 1: 206 against 212 us on SST-2 test, alternating passes)."""
         extractor = self.extractor
         ids = extractor.table.text_ids(extractor.tokenizer.runs(text), *extractor.ngram_range)
         matrix = np.array([ids], dtype=np.int64) if ids else np.zeros((1, 1), dtype=np.int64)

@@ -207,10 +207,10 @@ class NgramTable:
         """The vocabulary ids of one text's n-grams with length in [low, high], 1-grams first, as
         `lookup` finds them; plain Python, each n-gram looked up as the string CountVectorizer
         makes of it (its words joined by a space), with the joining and the lookups in C (`map`).
-        That beat a walk over integer keys that looked up only the n-grams whose first words start
-        a longer vocabulary n-gram: on SST-2 that filter kept most of them, and its Python loops cost
-        more than the lookups it saved. The first `DICT_AFTER_TEXTS` texts go through the batch
-        arrays instead, while building the dict would cost more than it saves."""
+        As fast as the walk over integer keys it replaced (65 against 66 us a text on SST-2 test,
+        one process, alternating passes), whose prefix filter kept most n-grams on SST-2, and
+        simpler: CountVectorizer's own keys, nothing derived. The first `DICT_AFTER_TEXTS` texts go
+        through the batch arrays instead, while building the dict would cost more than it saves."""
         if self._strings_built is None and self.packs and self._texts_before_dict < DICT_AFTER_TEXTS:
             self._texts_before_dict += 1
             text_digits = self.word_digits(tokens)
