@@ -48,7 +48,7 @@ class NgramTable:
         """`ngrams`: the vocabulary's n-grams, or the same already numbered (`NgramIndex`, as a
         folder's `ngrams.index.npz` holds them: a faster start). `ngram_list`: with an index, where
         its n-grams as strings are read from when one text's lookup first needs them (a folder's
-        `ngrams.txt`: reading it costs a quarter of rebuilding them from the index); when it gives
+        `ngrams.txt`: reading it costs about a sixth of rebuilding them from the index); when it gives
         None, or a list of another length, they are rebuilt from the index."""
         if first_id < 1:
             raise ValueError(f"first_id must be at least 1 (0 pads and is never an n-gram), got {first_id}")
