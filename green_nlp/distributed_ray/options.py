@@ -62,13 +62,14 @@ def add_ray_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def ray_options(args: argparse.Namespace) -> Optional[RayOptions]:
-    """The options the user gave, or None without `--ray` (the one-process path)."""
-    if getattr(args, "ray", None) is None:
-        return None
+    """The options the user gave, or None without `--ray` (the one-process path); values that cannot
+    work are refused with or without `--ray`."""
     if args.ray_actors is not None and args.ray_actors < 1:
         raise ValueError(f"--ray-actors must be positive, got {args.ray_actors}")
     if args.ray_cpus_per_actor <= 0 or args.ray_gpus_per_actor < 0:
         raise ValueError("--ray-cpus-per-actor must be positive and --ray-gpus-per-actor not negative")
+    if getattr(args, "ray", None) is None:
+        return None
     if importlib.util.find_spec("ray") is None:  # found without importing it
         raise ValueError(f"--ray needs the ray extra, which is not installed: {INSTALL_RAY}")
     return RayOptions(

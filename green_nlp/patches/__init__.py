@@ -16,6 +16,7 @@ few of its behaviours are unsafe or lossy. Each module below fixes one of them, 
 - `predict_per_line`: `allennlp predict` with green predictors survives bad lines.
 - `quiet_logging`: `--silent` also silences INFO logging.
 - `config_keys`: a misspelt config key is an error naming it and the closest valid key.
+- `serialization_dir_advice`: a refused `-s` folder names the differing config keys and `-f`.
 
 `green_nlp.plugin` calls `apply_all()` once, before any component is registered; that covers
 `--include-package green_nlp`, `.allennlp_plugins`, `green_nlp.register()` and `green-nlp`
@@ -50,6 +51,7 @@ PATCHES = (
     "predict_per_line",
     "quiet_logging",
     "config_keys",
+    "serialization_dir_advice",
 )
 
 # Applied by name where they are needed (patch -> who applies it), not by apply_all().

@@ -66,3 +66,8 @@ def test_bad_actor_counts_are_refused():
     add_ray_arguments(parser)
     with pytest.raises(ValueError, match="--ray-actors"):
         ray_options(parser.parse_args(["--ray", "--ray-actors", "0"]))
+    # without --ray too: a value that cannot work is not ignored in silence
+    with pytest.raises(ValueError, match="--ray-actors must be positive, got 0"):
+        ray_options(parser.parse_args(["--ray-actors", "0"]))
+    with pytest.raises(ValueError, match="--ray-cpus-per-actor must be positive"):
+        ray_options(parser.parse_args(["--ray-cpus-per-actor", "-1"]))
