@@ -195,6 +195,7 @@ def test_a_closed_standard_stream_is_a_message_not_a_traceback(tmp_path: Path, r
 def test_a_stopped_run_says_so_and_leaves_whole_records(tmp_path: Path, signal_number: int, name: str):
     """SIGINT (Ctrl-C) or SIGTERM mid-run: a message and status 128 + the signal, no traceback, and
     the output holds whole records only (each sentence block ends)."""
+    import signal
     import time
 
     source, out = tmp_path / "in.txt", tmp_path / "out.conllu"
@@ -205,12 +206,17 @@ def test_a_stopped_run_says_so_and_leaves_whole_records(tmp_path: Path, signal_n
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # as from a terminal: a pytest-xdist worker ignores SIGINT, and a child would inherit that
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    deadline = time.monotonic() + 120
-    while (not out.exists() or out.stat().st_size == 0) and time.monotonic() < deadline and run.poll() is None:
-        time.sleep(0.2)
-    run.send_signal(signal_number)
-    _, err = run.communicate(timeout=120)
+    try:
+        deadline = time.monotonic() + 120
+        while (not out.exists() or out.stat().st_size == 0) and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.2)
+        run.send_signal(signal_number)
+        _, err = run.communicate(timeout=120)
+    finally:
+        run.kill()  # a run that did not stop must not parse on after the test
     assert run.returncode == 128 + signal_number, err
     assert f"stopped by {name}: the records written before it are whole" in err and "Traceback" not in err
     text = out.read_text(encoding="utf-8")
