@@ -19,7 +19,7 @@ import re
 import stat
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Generic, Optional, TypeVar, Union
@@ -160,6 +160,12 @@ def check_output(path: Optional[Path]) -> None:
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 # the byte-order marks a UTF-16 (or UTF-32) file starts with: little- and big-endian
 UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+# why a UTF-8 byte-order mark at the start of a later line of a CoNLL(-U) file is refused: it would
+# stay glued to that line's first word or ID; usually two files joined with `cat`
+STRAY_BOM = (
+    "starts with a UTF-8 byte-order mark, which belongs only at the start of a file (files joined "
+    "with cat?); delete it, e.g. sed -i '2,$ s/^\\xEF\\xBB\\xBF//' FILE"
+)
 
 
 def split_lines(stream: IO[bytes]) -> Iterator[bytes]:
@@ -290,6 +296,7 @@ class StreamReport:
     blank: int = 0
     errors: list[str] = field(default_factory=list)
     warnings: Counter = field(default_factory=Counter)
+    tallies: Counter = field(default_factory=Counter)  # what the model's `tally` counts over the run
 
     @property
     def failed(self) -> int:
@@ -326,7 +333,8 @@ class LineModel(Generic[Inputs, Result]):
     instead of reporting every line; a batch that fails with one of `abort_errors` (a broken model
     folder) stops the run at once, whatever came before. `records`, when given, writes every line's record (see
     `LineRecords`) instead of `dump`; `warning` names what is doubtful about a result (counted in
-    the summary), or gives None.
+    the summary), or gives None; `tally` gives counts to add up over the run (`StreamReport.tallies`),
+    and `note` what to say of those totals after the summary, or None.
     """
 
     load: Callable[[str], Inputs]
@@ -337,6 +345,8 @@ class LineModel(Generic[Inputs, Result]):
     number_inputs: Optional[Callable[[Inputs, int], None]] = None  # tells an input its physical line number
     records: Optional[LineRecords[Result]] = None
     warning: Optional[Callable[[Result], Optional[str]]] = None
+    tally: Optional[Callable[[Result], Mapping[str, int]]] = None
+    note: Optional[Callable[[Mapping[str, int]], Optional[str]]] = None
 
 
 class LineStreamer(Generic[Inputs, Result]):
@@ -462,6 +472,8 @@ class LineStreamer(Generic[Inputs, Result]):
             warning = self.model.warning(result)
             if warning:
                 report.warnings[warning] += 1
+        if self.model.tally is not None:
+            report.tallies.update(self.model.tally(result))
 
     def _predict_one(self, inputs: Inputs) -> tuple[Optional[Result], Optional[Exception]]:
         try:
@@ -610,7 +622,22 @@ def check_json_fields(record: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(value[index], str):
             raise ValueError(f"field {key!r} must be a list of strings; item {index + 1} is {_kind(value[index])}")
         raise ValueError(f"field {key!r}: item {index + 1} {problem}")
+    _refuse_two_inputs(record)
     return record
+
+
+def _refuse_two_inputs(record: dict[str, Any]) -> None:
+    """A line that gives its input twice is refused: which one a reader took was a silent choice
+    (`words` over `text` in the parser, `text` over `sentence` in the classifier). The same text
+    under both names (as the spaCy components send it) is one input."""
+    if "sentence" in record and "text" in record and record["sentence"] != record["text"]:
+        raise ValueError("fields 'sentence' and 'text' hold different texts: give one")
+    given = next((key for key in TEXT_FIELDS if key in record), None)
+    if given is not None and "words" in record:
+        raise ValueError(
+            f"the line gives both 'words' and {given!r}: give one ('words' keeps your tokens, "
+            f"{given!r} is split into sentences and tokenized)"
+        )
 
 
 def json_object(line: str) -> Optional[dict[str, Any]]:

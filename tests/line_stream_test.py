@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from green_nlp.line_stream import LineModel, LineStreamer, UsageError, decode_line, json_or_text, parse_shard
+from green_nlp.runtime.line_inputs import text_or_tokens
 
 
 def test_decode_line_names_the_bad_byte_and_refuses_nul():
@@ -28,6 +29,15 @@ def test_json_or_text_reads_objects_and_refuses_broken_ones():
     for bad in ('{"text": "unclosed', '{"words": ["a"]}', '{"text": ["a", "b"]}'):
         with pytest.raises(ValueError):
             json_or_text(bad)
+
+
+def test_a_line_that_gives_its_input_twice_is_refused():
+    """Which of two inputs a reader took was a silent choice; the same text under both names is one."""
+    assert json_or_text('{"text": "A b.", "sentence": "A b."}') == "A b."
+    with pytest.raises(ValueError, match="'sentence' and 'text' hold different texts"):
+        json_or_text('{"text": "A b.", "sentence": "C d."}')
+    with pytest.raises(ValueError, match="gives both 'words' and 'text': give one"):
+        text_or_tokens('{"text": "A b.", "words": ["C", "d"]}')
 
 
 def test_parse_shard_rejects_what_cannot_work():

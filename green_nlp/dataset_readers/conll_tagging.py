@@ -12,6 +12,7 @@ from allennlp.data.fields import MetadataField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer
 
 from green_nlp.data.gold_label_field import GoldLabelField
+from green_nlp.line_stream import STRAY_BOM, split_lines
 
 logger = logging.getLogger(__name__)
 
@@ -95,8 +96,11 @@ def _decoded(file_path: str, file_encoding: str) -> Iterator[tuple[int, str]]:
     """(line number, text) one line at a time, so a wrong encoding is reported at its own line; a
     UTF-8 byte-order mark at the start of the file is dropped."""
     with open(file_path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if number == 1 and raw.startswith(codecs.BOM_UTF8) and codecs.lookup(file_encoding).name == "utf-8":
+        # split_lines: a lone CR ends a line too (old Mac files), as in the runtime's readers
+        for number, raw in enumerate(split_lines(handle), start=1):
+            if raw.startswith(codecs.BOM_UTF8) and codecs.lookup(file_encoding).name == "utf-8":
+                if number > 1:
+                    raise ConllTaggingFormatError(f"{file_path}:{number}: {STRAY_BOM}")
                 raw = raw[len(codecs.BOM_UTF8) :]
             try:
                 line = raw.decode(file_encoding)

@@ -21,6 +21,8 @@ import conllu
 from conllu.exceptions import ParseException
 from conllu.parser import parse_id_value, parse_int_value
 
+from green_nlp.line_stream import STRAY_BOM, split_lines
+
 NUM_COLUMNS = 10
 ID_COLUMN, HEAD_COLUMN = 1, 7  # 1-based, as the CoNLL-U format page numbers them
 COLUMN_NAMES = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
@@ -62,11 +64,15 @@ def _decoded_lines(path: Path) -> Iterator[_Line]:
     """Every line, decoded one at a time, so an undecodable line is reported at its own number
     and (with `skip_malformed`) the sentences after it are still read."""
     with open(path, "rb") as handle:
-        for line_number, raw in enumerate(handle, start=1):
+        # split_lines: a lone CR ends a line too (old Mac files), as in the runtime's readers
+        for line_number, raw in enumerate(split_lines(handle), start=1):
             if line_number == 1 and raw.startswith(codecs.BOM_UTF8):
                 raw = raw[len(codecs.BOM_UTF8) :]  # a BOM some editors write: not part of the first ID
+            elif raw.startswith(codecs.BOM_UTF8):
+                yield _Line(line_number, "?", STRAY_BOM)
+                continue
             try:
-                yield _Line(line_number, raw.decode("utf-8").rstrip("\r\n"), None)
+                yield _Line(line_number, raw.decode("utf-8"), None)
             except UnicodeDecodeError as error:
                 yield _Line(
                     line_number,

@@ -11,12 +11,14 @@ from allennlp.data import DatasetReader, Instance
 from allennlp.models import Model
 from allennlp.predictors import Predictor
 
+from green_nlp.dataset_readers.conllu_dependencies import UPOS_NAMESPACE
 from green_nlp.dataset_readers.long_sentences import LongSentenceWarning
 from green_nlp.line_stream import check_json_fields, json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu
 from green_nlp.runtime.lemma_choice import AttestedWords  # shared with the ONNX runtime
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
+from green_nlp.runtime.universal_pos import first_unknown_tag, unknown_tag_problem
 
 logger = logging.getLogger(__name__)
 
@@ -113,6 +115,8 @@ class DependencyParserPredictor(Predictor):
             words, upos = list(inputs["words"]), inputs.get("upos")
             if upos is not None and len(upos) != len(words):
                 raise ValueError(f"'upos' has {len(upos)} tags for {len(words)} 'words'")
+            if upos is not None:
+                self._check_tags(upos)
             return [{"words": words, "upos": upos}]
         key = "sentence" if "sentence" in inputs else "text"  # `text`, as the ONNX runtime and the server read it
         if key not in inputs:
@@ -122,6 +126,16 @@ class DependencyParserPredictor(Predictor):
         if not sentences:  # else the line would vanish from the CoNLL-U output without a word
             raise ValueError(f"no words to parse in {key!r}")
         return sentences
+
+    def _check_tags(self, upos: list[str]) -> None:
+        """A model that embeds gold UPOS reads an unseen tag as unknown: right for a rare Universal POS
+        tag, silently wrong for a tag of another tagset (see `green_nlp.runtime.universal_pos`)."""
+        if getattr(self._model, "upos_embedding", None) is None:
+            return  # the tags are not read
+        known = set(self._model.vocab.get_token_to_index_vocabulary(UPOS_NAMESPACE))
+        unknown = first_unknown_tag(upos, known, reads_unknown=self._model.vocab._oov_token in known)
+        if unknown is not None:
+            raise ValueError(f"'upos' item {unknown + 1} {unknown_tag_problem(upos[unknown], known)}")
 
     def _check(self, words: list[str]) -> None:
         if not words:

@@ -28,6 +28,7 @@ from green_nlp.runtime.parser_inputs import ParserInputs, model_calls
 from green_nlp.runtime.parser_results import ParsedDoc, ParsedSentence
 from green_nlp.runtime.parser_segmenter import TextSegmenter
 from green_nlp.runtime.treebank_tokenization import from_folder as tokenization_rules
+from green_nlp.runtime.universal_pos import first_unknown_tag, unknown_tag_problem
 
 # the optional heads' output names in a folder's metadata, in graph order, and the record key each fills
 EXTRA_OUTPUTS = {"lemma_rules": "lemmas", "feats": "feats", "xpos": "xpos"}
@@ -173,11 +174,9 @@ class ParserRuntime:
                     "is missing: this parser was trained with UPOS input; give one tag per word "
                     "(parse_tokens(words, upos=...)), or use a model trained for raw text",
                 )
-            if vocab.oov is None:
-                unknown = next((i for i, tag in enumerate(tags) if tag not in vocab.index), None)
-                if unknown is not None:
-                    known = ", ".join(sorted(tag for tag in vocab.index if tag and not tag.startswith("@@")))
-                    raise InputError(f"upos[{unknown}]", f"{tags[unknown]!r} is not a tag this model knows ({known})")
+            unknown = first_unknown_tag(tags, vocab.index, reads_unknown=vocab.oov is not None)
+            if unknown is not None:
+                raise InputError(f"upos[{unknown}]", unknown_tag_problem(tags[unknown], vocab.index))
         return words, tags, None
 
     # --------------------------------------------------------------- batching

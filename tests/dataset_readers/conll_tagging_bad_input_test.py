@@ -1,5 +1,6 @@
 """CoNLL tagging files from a stranger's hands (issue 34): a wrong encoding names file, line and the
-reader's `file_encoding` option; an empty file is a clear error; a BOM is accepted; NUL refused."""
+reader's `file_encoding` option; an empty file is a clear error; a BOM is accepted at the start of
+the file only; NUL refused."""
 
 import pytest
 
@@ -28,8 +29,15 @@ def test_an_empty_file_is_a_clear_error(tmp_path, text):
         _words(path)
 
 
-def test_a_byte_order_mark_is_accepted(tmp_path):
+def test_a_byte_order_mark_is_accepted_at_the_start_only(tmp_path):
     assert _words(BAD_INPUTS / "conll_bom.conll") == [["EU", "rejects", "German"]]
+    joined = tmp_path / "joined.conll"  # two files joined with cat: the second BOM used to stay in a word
+    joined.write_bytes(
+        (BAD_INPUTS / "conll_bom.conll").read_bytes() + b"\n" + (BAD_INPUTS / "conll_bom.conll").read_bytes()
+    )
+    lines = (BAD_INPUTS / "conll_bom.conll").read_bytes().count(b"\n")
+    with pytest.raises(ConllTaggingFormatError, match=rf"^{joined}:{lines + 2}: starts with a UTF-8 byte-order mark"):
+        _words(joined)
 
 
 def test_a_nul_byte_is_refused_with_file_and_line(tmp_path):
@@ -42,3 +50,10 @@ def test_a_nul_byte_is_refused_with_file_and_line(tmp_path):
 def test_an_unknown_file_encoding_is_refused_when_the_reader_is_built():
     with pytest.raises(ValueError, match="file_encoding 'utf-99'"):
         ConllTaggingReader(file_encoding="utf-99")
+
+
+def test_lone_cr_line_ends_read_as_lf(tmp_path):
+    """A lone CR used to stay inside a row: `B-ORG\\rrejects` became one tag."""
+    path = tmp_path / "cr.conll"
+    path.write_bytes((GOOD + "\n" + GOOD).encode().replace(b"\n", b"\r"))
+    assert _words(path) == [["EU", "rejects", "German"]] * 2

@@ -62,7 +62,7 @@ def test_a_byte_order_mark_is_accepted_at_the_start_only(tmp_path):
     path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
     assert [s.words for s in read_conllu(path)] == [["A", "b"]]
     path.write_bytes(GOOD.encode() + b"\xef\xbb\xbf" + GOOD.encode())
-    with pytest.raises(ConlluFormatError, match=rf"{path}:4: column 1 \(ID\)"):
+    with pytest.raises(ConlluFormatError, match=rf"{path}:4: starts with a UTF-8 byte-order mark.*files joined"):
         list(read_conllu(path))
 
 
@@ -113,4 +113,16 @@ def test_empty_columns_and_spaces_where_the_format_forbids_them(tmp_path, column
     path = tmp_path / "bad.conllu"
     path.write_text(_word(1, "A", "0", "root") + "\n" + "\t".join(fields) + "\n", encoding="utf-8")
     with pytest.raises(ConlluFormatError, match=rf"^{path}:2: {why}"):
+        list(read_conllu(path))
+
+
+@pytest.mark.parametrize("line_end", [b"\r", b"\r\n"])
+def test_lone_cr_and_crlf_line_ends_read_as_lf(tmp_path, line_end):
+    """Old Mac files end lines with a lone CR, which Python's binary line reading does not split
+    on: the whole file was one line of 19 columns."""
+    path = tmp_path / "cr.conllu"
+    path.write_bytes((GOOD + GOOD).encode().replace(b"\n", line_end))
+    assert [s.words for s in read_conllu(path)] == [["A", "b"], ["A", "b"]]
+    path.write_bytes((GOOD + _word(1, "c", "x")).encode().replace(b"\n", line_end))
+    with pytest.raises(ConlluFormatError, match=rf"{path}:4: column 7 \(HEAD\)"):
         list(read_conllu(path))

@@ -117,3 +117,17 @@ def test_allennlp_predict_cli_on_raw_text_and_on_conllu(quickstart_archive, tmp_
     assert uas > 0.9 and las > 0.9  # the quickstart parser really learned the fixture grammar
     first = next(read_conllu(conllu_out))
     assert first.metadata["sent_id"] == "dev-1"  # comments carried through
+
+
+def test_a_gold_upos_archive_refuses_tags_of_another_tagset_and_keeps_the_other_lines(parser_archives):
+    teacher = Predictor.from_path(str(parser_archives["teacher"]), "green_dependency_parser")
+    words = ["the", "cat", "sees", "a", "dog", "."]
+    lines = [
+        json.dumps({"words": words, "upos": ["DET", "NOUN", "VERB", "DET", "NOUN", "PUNCT"]}),
+        json.dumps({"words": words, "upos": ["DT", "NN", "VBZ", "DT", "NN", "."]}),
+        json.dumps({"words": words, "upos": ["DET", "NOUN", "VERB", "DET", "NOUN", "SYM"]}),  # unseen, read as unknown
+    ]
+    outputs = teacher.predict_batch_json([teacher.load_line(line) for line in lines])
+    assert "sentences" in outputs[0] and "sentences" in outputs[2]
+    assert outputs[1]["error"].startswith("'upos' item 1 is 'DT', not a tag this model knows (")
+    assert "not a Universal POS tag" in outputs[1]["error"]

@@ -12,6 +12,7 @@ import pytest
 from green_nlp.runtime import load, resolve_model
 from green_nlp.runtime.errors import InputError
 from green_nlp.runtime.parser_decoding import decode_sentence, is_tree, single_root_mst
+from green_nlp.runtime.universal_pos import UNIVERSAL_POS
 from tests.conftest import REPO_ROOT
 
 WORDS = ["the", "cat", "sees", "a", "dog", "."]
@@ -102,6 +103,19 @@ def test_bad_input_is_a_clear_error(parser_folders):
         gold.parse("the cat sees a dog .")
     with pytest.raises(ValueError, match="UPOS"):
         gold.parse_tokens(WORDS)
+
+
+def test_a_tag_from_another_tagset_is_refused_and_an_unseen_upos_tag_is_read_as_unknown(parser_folders):
+    """PTB tags given as UPOS used to parse as if every tag were unknown; now they are named."""
+    gold = load(parser_folders["teacher"], threads=1)
+    ptb = ["DT", "NN", "VBZ", "DT", "NN", "."]
+    refused = r"upos\[0\] is 'DT', not a tag this model knows \(.*DET.*\) and not a Universal POS"
+    with pytest.raises(InputError, match=refused):
+        gold.parse_tokens(WORDS, ptb)
+    unseen = sorted(UNIVERSAL_POS - set(gold.inputs.upos.index))  # the fixture treebank is tiny
+    assert unseen and gold.inputs.upos.oov is not None
+    tree = gold.parse_tokens(WORDS, UPOS[:-1] + [unseen[0]]).sentences[0]
+    assert tree.words == WORDS and len(tree.heads) == len(WORDS)
 
 
 def test_outputs_print_as_conllu_and_json(parser_folders):
