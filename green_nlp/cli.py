@@ -307,6 +307,7 @@ def runtime_line_model(
             warning = _several_sentences_warning(segmenter)
     elif command == "classify":
         nlp.split_sentences = split_sentences
+    tally, note = _unknown_words(nlp) if command in ("parse", "tag") else (None, None)
     return line_stream.LineModel(
         load=line_stream.json_or_text if command == "classify" else text_or_tokens,
         predict_batch=_batch_call(nlp, command, batch_size, no_known_features),
@@ -315,7 +316,21 @@ def runtime_line_model(
         abort_errors=(ModelFolderError,),
         records=_records(command, output_format),
         warning=warning,
+        tally=tally,
+        note=note,
     )
+
+
+def _unknown_words(nlp: Any) -> tuple[Any, Any]:
+    """The run's count of words unknown to a parser or tagger, and its note when most are (text in
+    another language: see `green_nlp.runtime.unknown_words`)."""
+    from green_nlp.runtime.unknown_words import UnknownWordTally, unknown_words_note
+
+    inputs, segmenter = getattr(nlp, "inputs", None), getattr(nlp, "segmenter", None)
+    if inputs is None or segmenter is None:
+        return None, None
+    language = segmenter.language
+    return UnknownWordTally(inputs.words), lambda totals: unknown_words_note(totals, language)
 
 
 def run_runtime(argv: list[str]) -> int:
@@ -368,6 +383,9 @@ def run_runtime(argv: list[str]) -> int:
         print(f"green-nlp {args.command}: cannot write the output: {error}", file=sys.stderr)
         return 2
     print(report.summary(f"green-nlp {args.command}", args.input_file, shard), file=sys.stderr)
+    note = streamer.model.note(report.tallies) if streamer.model.note is not None else None
+    if note:
+        print(f"green-nlp {args.command}: {note}", file=sys.stderr)
     if args.fail_on_error and report.failed:
         print(
             f"green-nlp {args.command}: {report.failed} lines failed or were blank (--fail-on-error): exit status 1",

@@ -35,6 +35,8 @@ TITLES = {
     "from raw text (`python -m benchmarks.parser.shipped_conll18`)",
     "parser_raw_paragraphs": "The shipped parser on running text: EWT paragraphs, its own sentence splits "
     "(`python -m benchmarks.parser.raw_paragraphs`)",
+    "parser_unknown_words": "Text in another language: words unknown to the shipped parser, per corpus "
+    "(`python -m benchmarks.parser.unknown_words`)",
     "parser_lemma_choice": "Lemmas that are words: the lemma choice's word list on EWT dev and test "
     "(`python -m benchmarks.parser.lemma_choice`)",
     "parser_teacher_scale_table": "Teacher-scale distillation: the MiniLM teacher, B-20, self-training and D-20 on "
@@ -71,6 +73,7 @@ ORDER = HEADLINE + [
     "pretrained_en_ewt_parser",
     "shipped_parser_conll18",
     "parser_raw_paragraphs",
+    "parser_unknown_words",
     "parser_lemma_choice",
     "parser_teacher_scale_table",
     "parser_release_speed",

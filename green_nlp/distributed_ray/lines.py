@@ -53,6 +53,7 @@ class BatchResult:
     skipped: list[tuple[int, str]] = field(default_factory=list)
     fatal: Optional[str] = None  # the model cannot take this kind of input (raised if nothing was predicted yet)
     fatal_type: Optional[type] = None
+    tallies: Counter = field(default_factory=Counter)
 
 
 def _skipped(errors: io.StringIO) -> list[tuple[int, str]]:
@@ -101,6 +102,7 @@ class LineWorker:
             _skipped(errors),
             None if fatal is None else str(fatal),
             None if fatal is None else type(fatal),
+            report.tallies,
         )
 
 
@@ -159,6 +161,7 @@ class _Writer:
             self.report.predicted += result.predicted
             self.report.blank += result.blank
             self.report.warnings.update(result.warnings)
+            self.report.tallies.update(result.tallies)
             self.output.flush()
 
 

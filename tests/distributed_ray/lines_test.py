@@ -165,9 +165,11 @@ def test_runtime_records_on_ray_are_one_per_line_as_in_one_process(command, ray_
     got = _on_ray(make_model, path, batch_size=2)
     assert got[0] == output.getvalue() and got[1] == errors.getvalue()
     assert [json.loads(line)["line"] for line in got[0].splitlines()] == list(range(1, 10))
-    assert (got[2].predicted, got[2].blank, got[2].errors, got[2].warnings) == (
+    assert (got[2].predicted, got[2].blank, got[2].errors, got[2].warnings, got[2].tallies) == (
         expected.predicted,
         expected.blank,
         expected.errors,
         expected.warnings,
+        expected.tallies,
     )
+    assert bool(expected.tallies) == (command == "parse")  # the parser counts unknown words
