@@ -17,6 +17,7 @@ few of its behaviours are unsafe or lossy. Each module below fixes one of them, 
 - `quiet_logging`: `--silent` also silences INFO logging.
 - `config_keys`: a misspelt config key is an error naming it and the closest valid key.
 - `serialization_dir_advice`: a refused `-s` folder names the differing config keys and `-f`.
+- `module_setting_errors`: a value a torch module refuses is an error naming its config section.
 
 `green_nlp.plugin` calls `apply_all()` once, before any component is registered; that covers
 `--include-package green_nlp`, `.allennlp_plugins`, `green_nlp.register()` and `green-nlp`
@@ -52,6 +53,7 @@ PATCHES = (
     "quiet_logging",
     "config_keys",
     "serialization_dir_advice",
+    "module_setting_errors",
 )
 
 # Applied by name where they are needed (patch -> who applies it), not by apply_all().
