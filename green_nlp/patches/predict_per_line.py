@@ -9,7 +9,7 @@ green_nlp predictor's run (without `--use-dataset-reader`) through `green_nlp.li
 - every good line's output is written as AllenNLP writes it (the output file, and the console
   unless `--silent`), in input order;
 - each bad line becomes the predictor's own error record, `predictor.dump_line({"error": why,
-  "line": N})`, at its place in the output (`# error: line N: why` in the parser's CoNLL-U, a JSON
+  "line": N})`, at its place in the output (`# line = N` / `# error = why` in the parser's CoNLL-U, a JSON
   object with `error` and `line` in the JSON outputs), and a `file:line: why` warning on stderr;
 - line numbers are those of the file (blank lines count; blank lines give no output, as before).
 

@@ -238,5 +238,6 @@ class DependencyParserPredictor(Predictor):
             return json.dumps(outputs, ensure_ascii=False) + "\n"
         if "error" in outputs:
             why = " ".join(str(outputs["error"]).split())  # one comment line, whatever the message holds
-            return f"# error: line {outputs.get('line')}: {why}\n\n"
+            # the runtime's error block (`green_nlp.line_stream`): comments a CoNLL-U reader parses as key = value
+            return f"# line = {outputs.get('line')}\n# error = {why}\n\n"
         return "".join(to_conllu(sentence) for sentence in outputs["sentences"])

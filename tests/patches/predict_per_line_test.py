@@ -119,9 +119,10 @@ def test_parser_conllu_output_keeps_every_good_line_in_order(tmp_path):
     blocks = [block + "\n\n" for block in (tmp_path / "out.conllu").read_text().split("\n\n") if block.strip()]
 
     def error_line(block: str) -> Optional[int]:
-        if not block.startswith("# error: line "):
+        first, _, second = block.partition("\n")
+        if not (first.startswith("# line = ") and second.startswith("# error = ")):
             return None
-        return int(block[len("# error: line ") :].split(":", 1)[0])
+        return int(first[len("# line = ") :])
 
     _check_records(blocks, expected, good_outputs, error_line, lambda a, b: a == b)
     _check_stderr(result.stderr, input_file, expected)

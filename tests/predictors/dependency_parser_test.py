@@ -57,7 +57,7 @@ def test_bad_line_is_reported_and_the_rest_kept(predictor):
     assert "sentences" in outputs[0] and "sentences" in outputs[3]
     assert "no tokens" in outputs[1]["error"]
     assert "max_sentence_length" in outputs[2]["error"]
-    assert predictor.dump_line(outputs[1]).startswith("# error:")
+    assert predictor.dump_line(outputs[1]) == f"# line = {inputs[1]['line']}\n# error = {outputs[1]['error']}\n\n"
 
 
 def _allennlp(*args):
