@@ -63,3 +63,14 @@ def test_the_cli_notes_a_run_of_mostly_unknown_words_and_not_one_of_known_words(
     noted = _parse(folder, foreign, tmp_path)
     assert noted.returncode == 0, noted.stderr
     assert "green-nlp parse: 100% of the words read (60 of 60) are unknown to this model" in noted.stderr
+
+
+def test_a_tagging_counts_all_its_words():
+    from tests.export.tagger_models import fixture_sentences, tagger_folder
+
+    nlp = load(tagger_folder("origin"), threads=1)
+    tagged = nlp.tag(" ".join(fixture_sentences()[0]) + " Qxzvv wjkq .")
+    assert tagged.words[-3:] == ["Qxzvv", "wjkq", "."]
+    counted, unknown = count_unknown(tagged.words, nlp.inputs.words)
+    assert counted > 2 and unknown >= 2  # a tagging keeps its words in one list, not in sentences
+    assert UnknownWordTally(nlp.inputs.words)(tagged) == {WORDS: counted, UNKNOWN: unknown}
