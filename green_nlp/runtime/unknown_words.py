@@ -25,10 +25,17 @@ def has_letter(word: str) -> bool:
 
 
 def count_unknown(words: list[str], vocab: Vocab) -> tuple[int, int]:
-    """(words with a letter, those of them not in `vocab`)."""
-    counted = [word for word in words if has_letter(word)]
-    keys = (word.lower() for word in counted) if vocab.lowercase else iter(counted)
-    return len(counted), sum(key not in vocab.index for key in keys)
+    """(words with a letter, those of them not in `vocab`). A plain loop with `str.isalpha` first
+    (most words are letters only): it runs on every word a CLI run parses."""
+    index, lowercase = vocab.index, vocab.lowercase
+    counted = unknown = 0
+    for word in words:
+        if not (word.isalpha() or has_letter(word)):
+            continue
+        counted += 1
+        if (word.lower() if lowercase else word) not in index:
+            unknown += 1
+    return counted, unknown
 
 
 class UnknownWordTally:
@@ -42,7 +49,7 @@ class UnknownWordTally:
         word_lists = [s.words for s in sentences] if sentences is not None else [getattr(result, "words", [])]
         words = unknown = 0
         for word_list in word_lists:
-            counted, missing = count_unknown(list(word_list), self.vocab)
+            counted, missing = count_unknown(word_list, self.vocab)
             words, unknown = words + counted, unknown + missing
         return {WORDS: words, UNKNOWN: unknown}
 
