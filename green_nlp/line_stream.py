@@ -509,8 +509,9 @@ def json_error(number: int, why: str) -> str:
     return json.dumps({"line": number, "error": why}, ensure_ascii=False) + "\n"
 
 
-def comment_block(number: int, why: str) -> str:
-    """The error record of a failed or blank line in CoNLL-style output: a block of comments only."""
+def comment_block(number: Optional[int], why: str) -> str:
+    """The error record of a failed or blank line in CoNLL-style output: a block of comments only
+    (`number` None: a predictor's record for an input given without a line number)."""
     return f"# line = {number}\n# error = {' '.join(why.split())}\n\n"
 
 

@@ -13,7 +13,7 @@ from allennlp.predictors import Predictor
 
 from green_nlp.dataset_readers.conllu_dependencies import UPOS_NAMESPACE
 from green_nlp.dataset_readers.long_sentences import LongSentenceWarning
-from green_nlp.line_stream import check_json_fields, json_object
+from green_nlp.line_stream import check_json_fields, comment_block, json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu
 from green_nlp.runtime.lemma_choice import AttestedWords  # shared with the ONNX runtime
@@ -236,8 +236,6 @@ class DependencyParserPredictor(Predictor):
     def dump_line(self, outputs: JsonDict) -> str:
         if self._output_format == "json":
             return json.dumps(outputs, ensure_ascii=False) + "\n"
-        if "error" in outputs:
-            why = " ".join(str(outputs["error"]).split())  # one comment line, whatever the message holds
-            # the runtime's error block (`green_nlp.line_stream`): comments a CoNLL-U reader parses as key = value
-            return f"# line = {outputs.get('line')}\n# error = {why}\n\n"
+        if "error" in outputs:  # the runtime's error block: comments a CoNLL-U reader parses as key = value
+            return comment_block(outputs.get("line"), str(outputs["error"]))
         return "".join(to_conllu(sentence) for sentence in outputs["sentences"])
