@@ -44,6 +44,8 @@ setup(
         "allennlp": ["torch>=2.6", "scikit-learn>=1.5", "onnx>=1.16", "jsonnet>=0.20"],
         # `--ray` for green-predict / green-label-teacher / green-nlp parse|tag|classify (docs/distributed.md)
         "ray": ["ray[data]>=2.40"],
+        # `--engine numba` for the DAN (green_nlp/runtime/dan_numba.py): compiled from wheels, no C build
+        "numba": ["numba>=0.60", "onnx>=1.16"],
         # the fastText peer of `python -m benchmarks.runtime.dan --fasttext` (skipped without it)
         "benchmarks": ["fasttext-numpy2>=0.10"],
     },

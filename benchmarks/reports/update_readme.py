@@ -43,6 +43,8 @@ TITLES = {
     "silver text, and the shipped parser (`python -m benchmarks.parser.teacher_scale_table`)",
     "pretrained_en_sst2_sentiment": "Shipped model en-sst2-sentiment (`scripts/build_pretrained.py en-sst2-sentiment`)",
     "dan_runtime_speed": "The n-gram DAN served four ways, and fastText (`python -m benchmarks.runtime.dan`)",
+    "dan_engines": "The sentiment DAN's two engines, onnxruntime and numba, beside fastText "
+    "(`python -m benchmarks.runtime.dan_engines`)",
     "dan_long_texts": "The sentiment DAN on whole reviews: each review whole or its sentences' mean "
     "(`python -m benchmarks.dan.long_texts`)",
     "tagger_runtime_speed": "The LD-Net tagger: AllenNLP predictor vs the ONNX runtime "
@@ -79,6 +81,7 @@ ORDER = HEADLINE + [
     "parser_release_speed",
     "pretrained_en_sst2_sentiment",
     "dan_runtime_speed",
+    "dan_engines",
     "dan_long_texts",
     "time_budget",
     "thread_cost",

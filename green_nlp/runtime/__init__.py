@@ -87,10 +87,13 @@ def load(name_or_path: Union[str, Path], precision: str = "auto", threads: Optio
         cls = family_class(str(meta.get("family")))
     except ValueError as error:  # a folder's own "family" key: name the folder, as every folder refusal does
         raise ModelFolderError(f"{folder}: {error}") from None
-    session = create_session(model_file(folder, meta, precision), threads)
+    graph = model_file(folder, meta, precision)
+    session = create_session(graph, threads)
     mismatch = graph_mismatch(
         meta, {node.name for node in session.get_inputs()}, {node.name for node in session.get_outputs()}
     )
     if mismatch:
         raise ModelFolderError(f"{folder}: {META_FILE} {mismatch} (re-export the model)")
-    return cls(folder, meta, session)
+    model = cls(folder, meta, session)
+    model.graph_file = graph
+    return model

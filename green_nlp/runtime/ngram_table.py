@@ -56,6 +56,7 @@ class NgramTable:
         self._ngram_list = ngram_list if isinstance(ngrams, NgramIndex) else lambda: ngrams
         self._index = index if isinstance(ngrams, NgramIndex) else None
         words = {word: digit for digit, word in enumerate(index.words, start=1)}
+        self.words: Sequence[str] = index.words  # word k - 1 has digit k
         digits, lengths = index.digits, index.lengths
         self.unknown, self.boundary, self.skip = len(words) + 1, len(words) + 2, len(words) + 3
         self.base = len(words) + 4
@@ -150,6 +151,13 @@ class NgramTable:
         self._table_ids = numpy.zeros(len(self._table_keys), dtype=numpy.int32)
         self._table_keys[slots], self._table_ids[slots] = keys[order], ids[order]
         self._window = numpy.arange(reach + 1)
+
+    def probe_arrays(self) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.uint64, int]:
+        """The batch lookup as arrays, for a compiled walk of the same table (`dan_numba_kernel`):
+        1-gram ids by digit, the table's keys and ids, the shift giving a key's home slot, and how
+        many slots after its home a key may lie."""
+        self._arrays()
+        return self._unigram_ids, self._table_keys, self._table_ids, self._shift, len(self._window) - 1
 
     def _home(self, keys: numpy.ndarray) -> numpy.ndarray:
         return ((keys.view(numpy.uint64) * _MULTIPLIER) >> self._shift).astype(numpy.intp)

@@ -1,0 +1,95 @@
+"""The numba engine of the n-gram DAN: a batch of texts -> logits, probabilities and n-gram counts
+in one compiled call (`dan_numba_kernel`), from the folder's own int8 graph (`dan_graph_weights`).
+
+Chosen per runtime (`ClassifierRuntime.set_engine("numba")`, `green-nlp classify --engine numba`),
+never switched mid-run: every text of a run gets the same engine's answer. It agrees with the
+onnxruntime engine on every SST-2 label and n-gram count and on probabilities to about 1e-7
+(float32 sums in another order), but not bit for bit. Its price is the start: importing numba and
+loading its cached machine code (about half a second, more on a first run that compiles), which is
+why the onnxruntime engine stays the default for one-off lines.
+"""
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy
+
+from green_nlp.runtime.dan_graph_weights import read_dan_weights
+from green_nlp.runtime.ngram_table import NgramTable
+from green_nlp.runtime.ngram_tokenizer import DEFAULT_TOKEN_PATTERN
+
+INSTALL_HINT = "the numba engine needs numba and onnx: pip install 'green_nlp[numba]'"
+_BREAK = chr(1)  # dan_numba_kernel.TEXT_BREAK
+
+
+class NumbaDan:
+    """The DAN of `graph` over `table`'s n-grams of lengths `ngram_range`, compiled with numba."""
+
+    def __init__(
+        self, graph: Path, table: NgramTable, ngram_range: tuple[int, int], token_pattern: str, lowercase: bool
+    ) -> None:
+        try:
+            from green_nlp.runtime import dan_numba_kernel as kernel
+        except ImportError as error:
+            raise ImportError(f"{INSTALL_HINT} ({error})") from None
+        if token_pattern != DEFAULT_TOKEN_PATTERN:
+            raise ValueError(f"the numba engine splits words as the default token pattern only, not {token_pattern!r}")
+        if not table.packs:
+            raise ValueError("the numba engine needs n-gram keys that fit 64 bits; this vocabulary's do not")
+        self._kernel = kernel.classify_bytes
+        self._regex = re.compile(token_pattern)
+        self._lowercase = lowercase
+        weights = read_dan_weights(graph)
+        self.labels = len(weights.output_bias)
+        unigrams, keys, ids, shift, reach = table.probe_arrays()
+        encoded = [word.encode("utf-8") for word in table.words]
+        self._words = numpy.frombuffer(b"".join(encoded), dtype=numpy.uint8) if encoded else numpy.zeros(1, numpy.uint8)
+        ends = numpy.zeros(len(encoded) + 1, dtype=numpy.int64)
+        ends[1:] = numpy.cumsum([len(word) for word in encoded])
+        slots = numpy.zeros(1 << max(4, (4 * len(encoded)).bit_length()), dtype=numpy.int64)  # at most 1/4 full
+        kernel.fill_word_slots(self._words, ends, slots)
+        parts = [unigrams, keys, ids.astype(numpy.int64), ends, slots]
+        starts = numpy.cumsum([0] + [len(part) for part in parts])[:-1].tolist()
+        self._lookup = numpy.concatenate(parts)
+        params = numpy.zeros(kernel.PARAMS, dtype=numpy.int64)
+        params[[kernel.P_LOW, kernel.P_HIGH, kernel.P_BASE, kernel.P_SHIFT, kernel.P_REACH]] = [
+            ngram_range[0],
+            min(ngram_range[1], table.max_n),
+            table.base,
+            int(shift),
+            reach,
+        ]
+        params[[kernel.P_ZERO, kernel.P_LOWER, kernel.P_UNKNOWN]] = [weights.table_zero, int(lowercase), table.unknown]
+        params[[kernel.P_UNIGRAMS, kernel.P_KEYS, kernel.P_IDS, kernel.P_WORD_ENDS, kernel.P_WORD_SLOTS]] = starts
+        params[kernel.P_WORDS] = len(encoded)
+        params[kernel.P_SLOT_MASK] = len(slots) - 1
+        params[[kernel.P_WIDTH, kernel.P_UNITS, kernel.P_LABELS]] = [*weights.hidden.shape, self.labels]
+        self._params = params
+        self._table = weights.table
+        self._dense = numpy.concatenate(
+            [
+                numpy.array([weights.table_scale], dtype=numpy.float32),
+                weights.hidden.ravel(),
+                weights.hidden_bias,
+                weights.output.T.ravel(),  # label by label, as the kernel reads them
+                weights.output_bias,
+            ]
+        )
+
+    def _piece(self, text: str) -> str:
+        """One text as the kernel splits it: an ASCII text as it is (a TEXT_BREAK byte in it, not a
+        word byte, becomes a space); any other its regex tokens joined by spaces, lower-cased first
+        when asked (the kernel lowers ASCII letters only)."""
+        if text.isascii():
+            return text.replace(_BREAK, " ") if _BREAK in text else text
+        return " ".join(self._regex.findall(text.lower() if self._lowercase else text))
+
+    def run(self, texts: Sequence[str]) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+        """(logits, probs, counts) of `texts`, one row each."""
+        joined = self._piece(texts[0]) if len(texts) == 1 else _BREAK.join(map(self._piece, texts))
+        data = numpy.frombuffer(joined.encode("utf-8"), dtype=numpy.uint8)
+        scores = numpy.empty((len(texts), 2 * self.labels), dtype=numpy.float32)
+        counts = numpy.empty(len(texts), dtype=numpy.int64)
+        self._kernel(data, self._params, self._words, self._lookup, self._table, self._dense, scores, counts)
+        return scores[:, : self.labels], scores[:, self.labels :], counts
