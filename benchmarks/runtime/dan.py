@@ -117,10 +117,10 @@ def runtime_part_runs(nlp: Any, texts: list[str], size: int) -> dict[str, Callab
 FASTTEXT_WORD_NGRAMS = (1, 2, 4)
 
 
-def fasttext_rows(train_file: Path, texts: list[str], gold: list[str], repeats: int) -> dict[str, dict[str, Any]]:
-    """fastText (supervised, one thread) trained on SST-2 train with word n-grams 1, 2 and 4, timed
-    predicting `texts` one by one (its Python API has no batch call), with its accuracy on them.
-    Empty when the optional `fasttext` package (PyPI `fasttext-numpy2`) is not importable."""
+def fasttext_models(train_file: Path) -> dict[int, Any]:
+    """fastText (supervised, one thread, 5 epochs) trained on SST-2 train with each of
+    FASTTEXT_WORD_NGRAMS; empty when the optional `fasttext` package (PyPI `fasttext-numpy2`) is
+    not importable."""
     try:
         import fasttext  # optional, benchmark-only: not a dependency of green_nlp
     except ImportError:
@@ -131,22 +131,34 @@ def fasttext_rows(train_file: Path, texts: list[str], gold: list[str], repeats: 
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
         for example in read_examples(str(train_file)):
             handle.write(f"__label__{names.get(example.label, example.label)} {example.text}\n")
-    rows: dict[str, dict[str, Any]] = {}
     try:
-        for word_ngrams in FASTTEXT_WORD_NGRAMS:
-            model = fasttext.train_supervised(handle.name, wordNgrams=word_ngrams, epoch=5, thread=1, verbose=0)
-            predicted = [model.predict(text)[0][0][len("__label__") :] for text in texts]
-            rate = best_rates(
-                {"fasttext": lambda model=model: [model.predict(text) for text in texts]}, len(texts), repeats
-            )["fasttext"]
-            rows[f"fasttext wordNgrams {word_ngrams} b1 (reference)"] = {
-                "batch_size": 1,
-                **rate,
-                "accuracy": sum(p == g for p, g in zip(predicted, gold)) / len(gold),
-                "settings": f"wordNgrams {word_ngrams}, dim 100, 5 epochs, 1 thread",
-            }
+        return {
+            word_ngrams: fasttext.train_supervised(handle.name, wordNgrams=word_ngrams, epoch=5, thread=1, verbose=0)
+            for word_ngrams in FASTTEXT_WORD_NGRAMS
+        }
     finally:
         os.unlink(handle.name)
+
+
+def fasttext_accuracy(model: Any, texts: list[str], gold: list[str]) -> float:
+    predicted = [model.predict(text)[0][0][len("__label__") :] for text in texts]
+    return sum(p == g for p, g in zip(predicted, gold)) / len(gold)
+
+
+def fasttext_rows(train_file: Path, texts: list[str], gold: list[str], repeats: int) -> dict[str, dict[str, Any]]:
+    """fastText (`fasttext_models`) timed predicting `texts` one by one (its Python API has no batch
+    call), with its accuracy on them; empty when `fasttext` is not importable."""
+    rows: dict[str, dict[str, Any]] = {}
+    for word_ngrams, model in fasttext_models(train_file).items():
+        rate = best_rates(
+            {"fasttext": lambda model=model: [model.predict(text) for text in texts]}, len(texts), repeats
+        )["fasttext"]
+        rows[f"fasttext wordNgrams {word_ngrams} b1 (reference)"] = {
+            "batch_size": 1,
+            **rate,
+            "accuracy": fasttext_accuracy(model, texts, gold),
+            "settings": f"wordNgrams {word_ngrams}, dim 100, 5 epochs, 1 thread",
+        }
     return rows
 
 

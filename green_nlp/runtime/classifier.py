@@ -219,7 +219,7 @@ class ClassifierRuntime:
     def set_engine(self, engine: str) -> "ClassifierRuntime":
         """Which engine classifies from now on: "onnxruntime" (the default: the session `load` opened)
         or "numba" (the same int8 graph's arithmetic compiled by numba, several times faster per text
-        at small batches once started, but about half a second slower to start; `dan_numba`). Choose
+        at small batches once started, but about 1.5 s slower to start; `dan_numba`). Choose
         it before classifying: every text of a run should get one engine's answers."""
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
@@ -291,7 +291,11 @@ class ClassifierRuntime:
         raises `NoKnownFeatures` (an `InputError`). `split_sentences`: the mean of the text's
         sentences (None: the runtime's `split_sentences`)."""
         check_no_features_setting(no_known_features)
-        result = self._classify_batch([check_text(text, EMPTY_TEXT)], self._split(split_sentences))[0]
+        checked, split = check_text(text, EMPTY_TEXT), self._split(split_sentences)
+        if self._numba is not None and self.engine == "numba" and not split:  # the short way: batch 1 is its use
+            result = self._classify_compiled([checked])[0]
+        else:
+            result = self._classify_batch([checked], split)[0]
         if no_known_features == "error" and result.no_known_features:
             raise NoKnownFeatures()
         return result
@@ -391,12 +395,18 @@ class ClassifierRuntime:
     def _classify_compiled(self, texts: Sequence[str]) -> list[Classification]:
         """The numba engine: the texts through one compiled call."""
         assert self._numba is not None  # set with the engine
-        logits, probs, counts = self._numba.run(texts)
         labels = self.labels
-        best = probs.argmax(1).tolist()
+        rows = self._numba.run(texts)
+        if len(labels) == 2:  # two labels (sentiment): a dict display costs a quarter of dict(zip(...)), per text
+            first, second = labels
+            return [
+                Classification(labels[int(row[5])], {first: row[2], second: row[3]}, row[:2], int(row[4]))
+                for row in rows
+            ]
+        size = len(labels)  # zip stops at the labels: the count and best label after the probabilities stay out
         return [
-            Classification(labels[top], dict(zip(labels, row)), logit_row, count)
-            for top, row, logit_row, count in zip(best, probs.tolist(), logits.tolist(), counts.tolist())
+            Classification(labels[int(row[-1])], dict(zip(labels, row[size:])), row[:size], int(row[-2]))
+            for row in rows
         ]
 
     def _checked_labels(self, probs: np.ndarray) -> list[str]:

@@ -5,8 +5,9 @@ Chosen per runtime (`ClassifierRuntime.set_engine("numba")`, `green-nlp classify
 never switched mid-run: every text of a run gets the same engine's answer. It agrees with the
 onnxruntime engine on every SST-2 label and n-gram count and on probabilities to about 1e-7
 (float32 sums in another order), but not bit for bit. Its price is the start: importing numba and
-loading its cached machine code (about half a second, more on a first run that compiles), which is
-why the onnxruntime engine stays the default for one-off lines.
+onnx and numba's set-up on its first call, cached machine code or not (about 1.5 s more than the
+onnxruntime engine on a slow core; a first run also compiles, several seconds), which is why the
+onnxruntime engine stays the default for one-off lines.
 """
 
 import re
@@ -44,14 +45,19 @@ class NumbaDan:
         self.labels = len(weights.output_bias)
         unigrams, keys, ids, shift, reach = table.probe_arrays()
         encoded = [word.encode("utf-8") for word in table.words]
-        self._words = numpy.frombuffer(b"".join(encoded), dtype=numpy.uint8) if encoded else numpy.zeros(1, numpy.uint8)
+        words = numpy.frombuffer(b"".join(encoded), dtype=numpy.uint8) if encoded else numpy.zeros(1, numpy.uint8)
         ends = numpy.zeros(len(encoded) + 1, dtype=numpy.int64)
         ends[1:] = numpy.cumsum([len(word) for word in encoded])
-        slots = numpy.zeros(1 << max(4, (4 * len(encoded)).bit_length()), dtype=numpy.int64)  # at most 1/4 full
-        kernel.fill_word_slots(self._words, ends, slots)
-        parts = [unigrams, keys, ids.astype(numpy.int64), ends, slots]
-        starts = numpy.cumsum([0] + [len(part) for part in parts])[:-1].tolist()
-        self._lookup = numpy.concatenate(parts)
+        slots = numpy.zeros(kernel.SLOT_FIELDS << max(4, (2 * len(encoded)).bit_length()), dtype=numpy.int64)
+        kernel.fill_word_slots(words, ends, unigrams, slots)  # at most half of the slots taken
+        # 16-32 filter bits a stored n-gram (the table holds one key in 4 slots or fewer): about 2-3 %
+        # of the n-grams it does not hold pass the filter in vain
+        filter_bits = max(10, (4 * len(keys)).bit_length())
+        bits = numpy.zeros(1 << (filter_bits - 6), dtype=numpy.int64)
+        kernel.fill_filter(keys, 64 - filter_bits, bits)
+        pairs = numpy.stack([keys, ids.astype(numpy.int64)], axis=1).ravel()  # key, id, key, id ...
+        parts = [pairs, slots, bits]
+        starts = numpy.cumsum([kernel.PARAMS] + [len(part) for part in parts])[:-1].tolist()
         params = numpy.zeros(kernel.PARAMS, dtype=numpy.int64)
         params[[kernel.P_LOW, kernel.P_HIGH, kernel.P_BASE, kernel.P_SHIFT, kernel.P_REACH]] = [
             ngram_range[0],
@@ -61,12 +67,14 @@ class NumbaDan:
             reach,
         ]
         params[[kernel.P_ZERO, kernel.P_LOWER, kernel.P_UNKNOWN]] = [weights.table_zero, int(lowercase), table.unknown]
-        params[[kernel.P_UNIGRAMS, kernel.P_KEYS, kernel.P_IDS, kernel.P_WORD_ENDS, kernel.P_WORD_SLOTS]] = starts
-        params[kernel.P_WORDS] = len(encoded)
-        params[kernel.P_SLOT_MASK] = len(slots) - 1
+        params[[kernel.P_PAIRS, kernel.P_WORD_SLOTS, kernel.P_FILTER]] = starts
+        params[kernel.P_SLOT_MASK] = len(slots) // kernel.SLOT_FIELDS - 1
+        params[kernel.P_FILTER_SHIFT] = 64 - filter_bits
         params[[kernel.P_WIDTH, kernel.P_UNITS, kernel.P_LABELS]] = [*weights.hidden.shape, self.labels]
-        self._params = params
-        self._table = weights.table
+        params[kernel.P_TABLE_ROWS] = len(weights.table)
+        # few, packed arguments: numba's call costs grow with their number
+        self._lookup = numpy.concatenate([params, *parts])
+        self._blob = numpy.concatenate([weights.table.ravel(), words])
         self._dense = numpy.concatenate(
             [
                 numpy.array([weights.table_scale], dtype=numpy.float32),
@@ -85,11 +93,15 @@ class NumbaDan:
             return text.replace(_BREAK, " ") if _BREAK in text else text
         return " ".join(self._regex.findall(text.lower() if self._lowercase else text))
 
-    def run(self, texts: Sequence[str]) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-        """(logits, probs, counts) of `texts`, one row each."""
-        joined = self._piece(texts[0]) if len(texts) == 1 else _BREAK.join(map(self._piece, texts))
-        data = numpy.frombuffer(joined.encode("utf-8"), dtype=numpy.uint8)
-        scores = numpy.empty((len(texts), 2 * self.labels), dtype=numpy.float32)
-        counts = numpy.empty(len(texts), dtype=numpy.int64)
-        self._kernel(data, self._params, self._words, self._lookup, self._table, self._dense, scores, counts)
-        return scores[:, : self.labels], scores[:, self.labels :], counts
+    def run(self, texts: Sequence[str]) -> list[list[float]]:
+        """One row per text: its logits, its probabilities, its n-gram count and the index of its
+        most probable label (the last two as floats)."""
+        if len(texts) == 1:
+            text = texts[0]
+            joined = text if text.isascii() and _BREAK not in text else self._piece(text)
+        else:
+            joined = _BREAK.join(map(self._piece, texts))
+        scores = numpy.empty((len(texts), 2 * self.labels + 2), dtype=numpy.float64)
+        self._kernel(joined.encode("utf-8"), self._lookup, self._blob, self._dense, scores)
+        rows: list[list[float]] = scores.tolist()
+        return rows

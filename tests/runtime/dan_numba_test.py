@@ -56,6 +56,17 @@ def test_numba_engine_gives_one_answer_per_text_whatever_the_batch(shipped):
         assert list(numba_engine.classify_many(texts, batch_size=batch_size)) == alone  # bit for bit
 
 
+def test_every_sampled_vocabulary_ngram_is_found(shipped):
+    """The words' table and the n-gram filter never turn a stored n-gram away: each of 3,000
+    n-grams of the vocabulary (every 67th), alone as a text, gets onnxruntime's count (at least 1)."""
+    onnx_engine, numba_engine = shipped
+    ngrams = (REPO_ROOT / "pretrained" / SHIPPED / "ngrams.txt").read_text(encoding="utf-8").splitlines()[::67]
+    assert len(ngrams) > 2900
+    counts = [result.num_ngrams for result in numba_engine.classify_many(ngrams, batch_size=64)]
+    assert counts == [result.num_ngrams for result in onnx_engine.classify_many(ngrams, batch_size=64)]
+    assert min(counts) >= 1
+
+
 def test_numba_engine_keeps_the_runtimes_input_checks(shipped):
     _, numba_engine = shipped
     results = list(numba_engine.classify_many(["a good film", "", "bad\x00film", "zzzz qqqq"], batch_size=4))
