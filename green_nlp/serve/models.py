@@ -65,11 +65,16 @@ def served_name(name_or_folder: str) -> str:
 
 
 def load_models(
-    names: Sequence[str], precision: str = "auto", threads: Optional[int] = 1, split_sentences: bool = False
+    names: Sequence[str],
+    precision: str = "auto",
+    threads: Optional[int] = 1,
+    split_sentences: bool = False,
+    engine: str = "onnxruntime",
 ) -> dict[str, ServedModel]:
     """name -> loaded model, for shipped names and exported folders; two models may not share a name.
     `split_sentences`: classifiers answer with the mean of each text's sentences (`green-nlp classify
-    --split-sentences`)."""
+    --split-sentences`); `engine`: the classifiers' (`ClassifierRuntime.set_engine`; a server pays
+    the numba engine's longer start once)."""
     from green_nlp.runtime import load, read_meta, resolve_model
 
     models: dict[str, ServedModel] = {}
@@ -82,6 +87,7 @@ def load_models(
         runtime = load(folder, precision=precision, threads=threads)
         if getattr(runtime, "family", None) == "classifier":
             runtime.split_sentences = split_sentences
+            runtime.set_engine(engine)
         models[name] = ServedModel(name, str(meta.get("family")), runtime, folder, meta)
     return models
 

@@ -122,3 +122,19 @@ def test_served_classifiers_can_average_a_texts_sentences():
     unsplit = [r.to_json() for r in runtime.classify_many(texts)]
     assert [r.to_json() for r in whole.predictor("classify")(texts)] == unsplit
     assert split.predictor("classify")(texts)[0].to_json() != whole.predictor("classify")(texts)[0].to_json()
+
+
+def test_served_classifiers_can_run_on_the_numba_engine():
+    pytest.importorskip("numba", reason="the numba engine needs numba (pip install 'green_nlp[numba]')")
+    from green_nlp.serve.models import load_models
+    from green_nlp.serve.server import build_parser
+
+    assert build_parser().parse_args(["en-sst2-sentiment", "--engine", "numba"]).engine == "numba"
+    assert build_parser().parse_args(["en-sst2-sentiment"]).engine == "onnxruntime"
+    texts = ["A dull, lifeless plot.", "Great.", "zzzz qqqq"]
+    served = load_models(["en-sst2-sentiment"], engine="numba")["en-sst2-sentiment"]
+    assert served.runtime.engine == "numba"
+    reference = load("en-sst2-sentiment", threads=1).set_engine("numba")
+    assert [r.to_json() for r in served.predictor("classify")(texts)] == [
+        r.to_json() for r in reference.classify_many(texts)
+    ]
