@@ -39,19 +39,19 @@ _LOW_HALF = (1 << 32) - 1
 _FILTER_MULTIPLIER = numpy.uint64(0xC2B2AE3D27D4EB4F)  # another odd constant: a second, independent hash
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _lowered(byte: int, lowercase: int) -> int:
     return byte + 32 if lowercase and 65 <= byte <= 90 else byte
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _is_word_byte(byte: int) -> bool:
     """`\\w` on ASCII, and every byte of a non-ASCII character (`dan_numba` hands non-ASCII texts
     over already tokenized by the regex, tokens separated by spaces)."""
     return 48 <= byte <= 57 or 65 <= byte <= 90 or 97 <= byte <= 122 or byte == 95 or byte >= 128
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def word_hash(data: Union[bytes, numpy.ndarray], start: int, end: int, lowercase: int) -> numpy.uint64:
     value = _FNV_OFFSET
     for position in range(start, end):
@@ -59,7 +59,7 @@ def word_hash(data: Union[bytes, numpy.ndarray], start: int, end: int, lowercase
     return value
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _word_digit(
     data: bytes, start: int, end: int, params: numpy.ndarray, words: numpy.ndarray, lookup: numpy.ndarray
 ) -> int:
@@ -106,7 +106,7 @@ def fill_word_slots(
         slots[at + 3] = ends[word + 1]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _filter_bit(key: numpy.int64, shift: numpy.uint64) -> numpy.uint64:
     return (numpy.uint64(key) * _FILTER_MULTIPLIER) >> shift
 
@@ -120,7 +120,7 @@ def fill_filter(keys: numpy.ndarray, shift: int, bits: numpy.ndarray) -> None:
             bits[bit >> numpy.uint64(6)] |= numpy.int64(1) << numpy.int64(bit & numpy.uint64(63))
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _ngram_ids(
     digits: numpy.ndarray, size: int, params: numpy.ndarray, lookup: numpy.ndarray, found: numpy.ndarray, count: int
 ) -> int:
@@ -154,65 +154,63 @@ def _ngram_ids(
     return count
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _forward(
     found: numpy.ndarray,
     count: int,
-    params: numpy.ndarray,
+    zero: int,
+    scale: numpy.float32,
     table: numpy.ndarray,
-    dense: numpy.ndarray,
+    hidden: numpy.ndarray,
+    hidden_bias: numpy.ndarray,
+    output: numpy.ndarray,
+    output_bias: numpy.ndarray,
     sums: numpy.ndarray,
     pooled: numpy.ndarray,
     activation: numpy.ndarray,
     row: numpy.ndarray,
 ) -> None:
     """The graph's arithmetic on one text's n-gram ids: `row` gets its logits, then its
-    probabilities. `dense` holds the table's scale, then the hidden weights (width x
-    units), their biases, the output weights transposed (labels x units), their biases; `sums`,
-    `pooled` and `activation` are scratch rows (width, width, units); the sums are int64, the
-    graph's int32 sums exactly for any text shorter than 14 million n-grams."""
-    width, units, labels = params[P_WIDTH], params[P_UNITS], params[P_LABELS]
-    zero, scale = params[P_ZERO], dense[0]
-    hidden_at = 1
-    hidden_bias_at = hidden_at + width * units
-    output_at = hidden_bias_at + units
-    output_bias_at = output_at + units * labels
+    probabilities. `hidden` is width x units, `output` labels x units (transposed, row by row as
+    read); `sums`, `pooled` and `activation` are scratch rows (width, width, units). The sums are
+    int64: the graph's int32 sums exactly for any text shorter than 14 million n-grams."""
+    width, units = hidden.shape
+    labels = output.shape[0]
     if count == 0:  # the graph gets one padding id (row 0, the zero point: it adds nothing)
         found[0] = 0
     sums[:] = 0
     for position in range(max(count, 1)):
-        ngram_id = found[position]
+        values = table[found[position]]
         for column in range(width):
-            sums[column] += numpy.int32(table[ngram_id, column]) - zero
+            sums[column] += numpy.int64(values[column]) - zero
     divisor = numpy.float32(max(count, 1))
     for column in range(width):
         pooled[column] = (numpy.float32(sums[column]) * scale) / divisor
-    # every dot product is summed in one fixed order, so one answer anywhere;
-    # the hidden layer column by column, each column's weights a contiguous run (vectorized)
+    # every dot product is summed in one fixed order, so one answer anywhere; the hidden layer
+    # column by column, each column's weights a contiguous row (vectorized, same order per unit)
     activation[:] = 0.0
     for column in range(width):
-        weights = dense[hidden_at + column * units : hidden_at + (column + 1) * units]
-        value = pooled[column]
+        weights, value = hidden[column], pooled[column]
         for unit in range(units):
             activation[unit] += value * weights[unit]
     for unit in range(units):
-        total = activation[unit] + dense[hidden_bias_at + unit]
+        total = activation[unit] + hidden_bias[unit]
         activation[unit] = total if total > 0 else numpy.float32(0.0)
     top = numpy.float32(-numpy.inf)
+    quads = units - units % 4
     for label in range(labels):
         # four running sums (units 0, 4, 8 ...; 1, 5, 9 ...; ...), added in one fixed order at the
         # end: four independent chains instead of one 200 additions long
+        weights = output[label]
         first = second = third = fourth = numpy.float32(0.0)
-        weights = output_at + label * units
-        quads = units - units % 4
         for unit in range(0, quads, 4):
-            first += activation[unit] * dense[weights + unit]
-            second += activation[unit + 1] * dense[weights + unit + 1]
-            third += activation[unit + 2] * dense[weights + unit + 2]
-            fourth += activation[unit + 3] * dense[weights + unit + 3]
+            first += activation[unit] * weights[unit]
+            second += activation[unit + 1] * weights[unit + 1]
+            third += activation[unit + 2] * weights[unit + 2]
+            fourth += activation[unit + 3] * weights[unit + 3]
         for unit in range(quads, units):
-            first += activation[unit] * dense[weights + unit]
-        row[label] = ((first + second) + (third + fourth)) + dense[output_bias_at + label]
+            first += activation[unit] * weights[unit]
+        row[label] = ((first + second) + (third + fourth)) + output_bias[label]
         top = max(top, row[label])
     norm = numpy.float32(0.0)
     for label in range(labels):
@@ -234,6 +232,14 @@ def classify_bytes(
     width, units, labels = params[P_WIDTH], params[P_UNITS], params[P_LABELS]
     table = blob[: params[P_TABLE_ROWS] * width].reshape((params[P_TABLE_ROWS], width))
     words = blob[params[P_TABLE_ROWS] * width :]
+    # `dense`: the table's scale, the hidden weights (width x units), their biases, the output
+    # weights transposed (labels x units), their biases
+    hidden_bias_at = 1 + width * units
+    output_at = hidden_bias_at + units
+    hidden = dense[1:hidden_bias_at].reshape((width, units))
+    hidden_bias = dense[hidden_bias_at:output_at]
+    output = dense[output_at : output_at + labels * units].reshape((labels, units))
+    output_bias = dense[output_at + labels * units :]
     size = len(data)
     most = size // 2 + 1  # tokens: each at least 2 bytes and a separator
     whole = numpy.empty(5 * most + width, numpy.int64)  # one allocation: numba's each cost ~0.1 us
@@ -259,7 +265,21 @@ def classify_bytes(
             start = -1
         if byte == TEXT_BREAK:
             count = _ngram_ids(digits, tokens, params, lookup, found, count)
-            _forward(found, count, params, table, dense, sums, pooled, activation, row)
+            _forward(
+                found,
+                count,
+                params[P_ZERO],
+                dense[0],
+                table,
+                hidden,
+                hidden_bias,
+                output,
+                output_bias,
+                sums,
+                pooled,
+                activation,
+                row,
+            )
             best = 0
             for label in range(2 * labels):
                 scores[text, label] = row[label]
