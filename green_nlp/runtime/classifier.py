@@ -238,7 +238,7 @@ class ClassifierRuntime:
                     analyzer["token_pattern"],
                     bool(analyzer["lowercase"]),
                 )
-            except GraphLayoutError as error:
+            except (GraphLayoutError, ValueError) as error:  # a graph or analyzer the engine cannot run
                 raise ModelFolderError(f"{self.folder}: {error}") from None
             if self._numba.labels != len(self.labels):
                 raise ModelFolderError(

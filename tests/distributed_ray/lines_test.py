@@ -3,6 +3,7 @@ bytes of output, the same skipped-line records, even when an actor dies mid-run.
 
 import io
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -113,6 +114,8 @@ def test_runtime_parse_on_ray_matches_one_process(ray_cluster, tmp_path):
 def test_cli_joins_a_running_cluster_with_ray_auto(ray_cluster, tmp_path):
     """`allennlp green-predict --ray auto` finds the instance this module started and writes the
     one-process output, errors file and summary."""
+    import ray
+
     path = write_lines(tmp_path / "input.txt", parser_lines(12))
     expected = _one_process(str(PARSER), '{"output_format": "json"}', path, batch_size=4)
     out, err = tmp_path / "out.jsonl", tmp_path / "errors.jsonl"
@@ -144,6 +147,9 @@ def test_cli_joins_a_running_cluster_with_ray_auto(ray_cluster, tmp_path):
         capture_output=True,
         text=True,
         timeout=600,
+        # "auto" reads RAY_ADDRESS first; without it, it joins the newest local instance, which under
+        # pytest -n 2 may be the other worker's, shut down mid-run ("The actor never ran")
+        env={**os.environ, "RAY_ADDRESS": ray.get_runtime_context().gcs_address},
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert out.read_text() == expected[0] and err.read_text() == expected[1]
