@@ -230,13 +230,8 @@ class ClassifierRuntime:
             if self.graph_file is None:
                 raise ValueError("the numba engine needs the runtime's graph file: load the model with green_nlp.load")
             try:
-                analyzer = self.meta["analyzer"]
                 self._numba = NumbaDan(
-                    self.graph_file,
-                    self.extractor.table,
-                    self.extractor.ngram_range,
-                    analyzer["token_pattern"],
-                    bool(analyzer["lowercase"]),
+                    self.graph_file, self.extractor.table, self.extractor.ngram_range, self.extractor.tokenizer
                 )
             except (GraphLayoutError, ValueError) as error:  # a graph or analyzer the engine cannot run
                 raise ModelFolderError(f"{self.folder}: {error}") from None

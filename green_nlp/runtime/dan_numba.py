@@ -10,7 +10,6 @@ onnxruntime engine on a slow core; a first run also compiles, several seconds), 
 onnxruntime engine stays the default for one-off lines.
 """
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import numpy
 
 from green_nlp.runtime.dan_graph_weights import read_dan_weights
 from green_nlp.runtime.ngram_table import NgramTable
-from green_nlp.runtime.ngram_tokenizer import DEFAULT_TOKEN_PATTERN
+from green_nlp.runtime.ngram_tokenizer import NgramTokenizer
 
 INSTALL_HINT = "the numba engine needs numba and onnx: pip install 'green_nlp[numba]'"
 _BREAK = chr(1)  # dan_numba_kernel.TEXT_BREAK
@@ -27,20 +26,19 @@ _BREAK = chr(1)  # dan_numba_kernel.TEXT_BREAK
 class NumbaDan:
     """The DAN of `graph` over `table`'s n-grams of lengths `ngram_range`, compiled with numba."""
 
-    def __init__(
-        self, graph: Path, table: NgramTable, ngram_range: tuple[int, int], token_pattern: str, lowercase: bool
-    ) -> None:
+    def __init__(self, graph: Path, table: NgramTable, ngram_range: tuple[int, int], tokenizer: NgramTokenizer) -> None:
         try:
             from green_nlp.runtime import dan_numba_kernel as kernel
         except ImportError as error:
             raise ImportError(f"{INSTALL_HINT} ({error})") from None
-        if token_pattern != DEFAULT_TOKEN_PATTERN:
-            raise ValueError(f"the numba engine splits words as the default token pattern only, not {token_pattern!r}")
+        if not tokenizer.fast:
+            raise ValueError(
+                f"the numba engine splits words as the default token pattern only, not {tokenizer.token_pattern!r}"
+            )
         if not table.packs:
             raise ValueError("the numba engine needs n-gram keys that fit 64 bits; this vocabulary's do not")
         self._kernel = kernel.classify_bytes
-        self._regex = re.compile(token_pattern)
-        self._lowercase = lowercase
+        self._tokenizer = tokenizer
         weights = read_dan_weights(graph)
         self.labels = len(weights.output_bias)
         unigrams, keys, ids, shift, reach = table.probe_arrays()
@@ -66,7 +64,11 @@ class NumbaDan:
             int(shift),
             reach,
         ]
-        params[[kernel.P_ZERO, kernel.P_LOWER, kernel.P_UNKNOWN]] = [weights.table_zero, int(lowercase), table.unknown]
+        params[[kernel.P_ZERO, kernel.P_LOWER, kernel.P_UNKNOWN]] = [
+            weights.table_zero,
+            int(tokenizer.lowercase),
+            table.unknown,
+        ]
         params[[kernel.P_PAIRS, kernel.P_WORD_SLOTS, kernel.P_FILTER]] = starts
         params[kernel.P_SLOT_MASK] = len(slots) // kernel.SLOT_FIELDS - 1
         params[kernel.P_FILTER_SHIFT] = 64 - filter_bits
@@ -87,11 +89,11 @@ class NumbaDan:
 
     def _piece(self, text: str) -> str:
         """One text as the kernel splits it: an ASCII text as it is (a TEXT_BREAK byte in it, not a
-        word byte, becomes a space); any other its regex tokens joined by spaces, lower-cased first
-        when asked (the kernel lowers ASCII letters only)."""
+        word byte, becomes a space); any other its tokenizer's words joined by spaces (the kernel
+        splits and lowers ASCII only)."""
         if text.isascii():
             return text.replace(_BREAK, " ") if _BREAK in text else text
-        return " ".join(self._regex.findall(text.lower() if self._lowercase else text))
+        return " ".join(self._tokenizer.runs(text))
 
     def run(self, texts: Sequence[str]) -> list[list[float]]:
         """One row per text: its logits, its probabilities, its n-gram count and the index of its
