@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import RESULTS, hardware_description, write_results
+from benchmarks.runtime.parsing.processes import child_times
 from benchmarks.runtime.parsing.settings import runtime_venv_env
 from benchmarks.runtime.time_budget import (
     CLASSIFIER,
     PARSER,
-    child_times,
     conllu_words,
     ewt_texts,
     load_avg,

