@@ -92,7 +92,9 @@ def whole_classifies(path: Path, venv: Path, fasttext_model: Optional[Path], rep
                 times[key].append(cpu_seconds(command, env, out))
     medians = {key: statistics.median(values) for key, values in times.items()}
     names = [name for name, size in commands if size == "all"]
-    per_text = {name: (medians[name, "all"] - medians[name, "one"]) / (texts[name, "all"] - 1) * 1e6 for name in names}
+    per_text = {
+        name: (medians[name, "all"] - medians[name, "one"]) / max(texts[name, "all"] - 1, 1) * 1e6 for name in names
+    }
     return {
         "texts": {name: texts[name, "all"] for name in names},
         "seconds": {name: medians[name, "all"] for name in names},
