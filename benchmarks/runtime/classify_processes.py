@@ -42,11 +42,6 @@ def can_import(python: str, module: str) -> bool:
     return subprocess.run([python, "-c", f"import {module}"], capture_output=True, env=env).returncode == 0
 
 
-def cpu_seconds(command: list[str], env: dict[str, str], cwd: Path) -> float:
-    """User + system CPU seconds of one child process, start to exit."""
-    return child_times(command, env, cwd)[0]
-
-
 def classify_commands(venv: Path, path: Path, out: Path, fasttext_model: Optional[Path]) -> dict[str, list[str]]:
     """The commands timed: the CLI per engine the venv can run, and the fastText script when a model is given."""
     green, python = str(venv / "bin" / "green-nlp"), str(venv / "bin" / "python")
@@ -84,12 +79,12 @@ def whole_classifies(path: Path, venv: Path, fasttext_model: Optional[Path], rep
             for name, command in classify_commands(venv, source, out / size, fasttext_model).items():
                 commands[name, size] = command
         for command in commands.values():
-            cpu_seconds(command, env, out)
+            child_times(command, env, out)
         texts = {name: Path(command[-1]).read_text(encoding="utf-8").count("\n") for name, command in commands.items()}
         times: dict[tuple[str, str], list[float]] = {key: [] for key in commands}
         for _ in range(repeats):
             for key, command in commands.items():
-                times[key].append(cpu_seconds(command, env, out))
+                times[key].append(child_times(command, env, out)[0])
     medians = {key: statistics.median(values) for key, values in times.items()}
     names = [name for name, size in commands if size == "all"]
     per_text = {
