@@ -261,11 +261,15 @@ def _batch_call(
     return lambda inputs: predict_in_order(inputs, on_texts, on_tokens)
 
 
-def _warning(result: Any) -> Optional[str]:
-    """What the summary counts about a result: a classification without a known n-gram."""
+def _no_features_warning() -> Callable[[Any], Optional[str]]:
+    """What the summary counts about a classification: one without a known n-gram (the import
+    made once, not once a line)."""
     from green_nlp.runtime.classifier import NO_FEATURES_WARNING
 
-    return NO_FEATURES_WARNING if getattr(result, "no_known_features", False) else None
+    def warning(result: Any) -> Optional[str]:
+        return NO_FEATURES_WARNING if getattr(result, "no_known_features", False) else None
+
+    return warning
 
 
 # what `green-nlp parse` counts without --split-sentences: lines its sentencizer would have cut
@@ -309,7 +313,7 @@ def runtime_line_model(
     if max_sentence_length is not None and hasattr(nlp, "max_sentence_length"):
         nlp.max_sentence_length = max_sentence_length
     segmenter = getattr(nlp, "segmenter", None)
-    warning: Optional[Callable[[Any], Optional[str]]] = _warning if command == "classify" else None
+    warning: Optional[Callable[[Any], Optional[str]]] = _no_features_warning() if command == "classify" else None
     if segmenter is not None:
         segmenter.split_sentences = split_sentences
         if command == "parse" and not split_sentences:

@@ -84,6 +84,31 @@ def test_line_ends_are_lf_crlf_and_lone_cr_alike(tmp_path: Path):
         line_stream._CHUNK_BYTES = chunk
 
 
+def test_chunked_line_split_matches_a_regex_split_at_every_chunk_size():
+    """Whatever the chunk boundaries (inside a \\r\\n, a line longer than a chunk, a chunk without a
+    line end), the lines are those of splitting the whole input at \\r\\n, \\r and \\n, a last line
+    without an end counted, other control bytes (\\x0b, \\x0c, \\x1c, \\x85) kept inside lines."""
+    import random
+    import re
+
+    import green_nlp.line_stream as line_stream
+
+    pieces = [b"a", b"bc", b"\r", b"\n", b"\r\n", b"\n\r", b"\x0b", b"\x0c", b"\x1c", b"\xc2\x85", b"xyz" * 5, b""]
+    generator = random.Random(7)
+    chunk = line_stream._CHUNK_BYTES
+    try:
+        for _ in range(300):
+            data = b"".join(generator.choice(pieces) for _ in range(generator.randint(0, 30)))
+            expected = re.split(rb"\r\n|\r|\n", data)
+            if expected and expected[-1] == b"":  # the input's last line end ends its last line
+                expected.pop()
+            for size in (1, 2, 3, 5, 16, 1 << 20):
+                line_stream._CHUNK_BYTES = size
+                assert list(line_stream.split_lines(io.BytesIO(data))) == expected, (data, size)
+    finally:
+        line_stream._CHUNK_BYTES = chunk
+
+
 def test_every_line_gets_one_record_in_place_with_its_number(tmp_path: Path):
     """Good, blank, non-UTF-8, broken JSON and model-failing lines, CR-only and CRLF line ends."""
     path = tmp_path / "in.txt"
