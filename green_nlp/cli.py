@@ -18,7 +18,7 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any, Optional
@@ -506,6 +506,9 @@ class NamedWrites:
 
     def write(self, text: str) -> int:
         return int(self._named(lambda: self._stream.write(text)))
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        self._named(lambda: self._stream.writelines(lines))
 
     def flush(self) -> None:
         self._named(self._stream.flush)

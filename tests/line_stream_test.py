@@ -109,6 +109,33 @@ def test_chunked_line_split_matches_a_regex_split_at_every_chunk_size():
         line_stream._CHUNK_BYTES = chunk
 
 
+def test_an_output_gets_each_record_in_its_own_write_and_a_file_gets_the_same_bytes(tmp_path: Path):
+    """A batch's records go out in one call where the output has `writelines`, else one `write` a
+    record: a sink that takes records apart (the `allennlp predict` patch's) must see each alone."""
+
+    class WritesOnly:
+        def __init__(self) -> None:
+            self.calls: list[str] = []
+
+        def write(self, text: str) -> None:
+            self.calls.append(text)
+
+        def flush(self) -> None:
+            return None
+
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"one\n\ntwo\nthree BOOM\nfour\n")
+    sink, text = WritesOnly(), io.StringIO()
+    for output in (sink, text):
+        LineStreamer(_numbered_model(fail_on="BOOM"), batch_size=3).run(path, output, progress=False)  # type: ignore[arg-type]
+    assert [json.loads(call)["line"] for call in sink.calls] == [1, 2, 3, 4, 5]  # one record a write
+    assert "".join(sink.calls) == text.getvalue()
+    plain = _upper_model()  # no records: blank and failed lines write nothing, not an empty record
+    sink = WritesOnly()
+    LineStreamer(plain, batch_size=2).run(path, sink, progress=False)  # type: ignore[arg-type]
+    assert sink.calls == ["ONE\n", "TWO\n", "THREE BOOM\n", "FOUR\n"]
+
+
 def test_every_line_gets_one_record_in_place_with_its_number(tmp_path: Path):
     """Good, blank, non-UTF-8, broken JSON and model-failing lines, CR-only and CRLF line ends."""
     path = tmp_path / "in.txt"
