@@ -52,6 +52,8 @@ TITLES = {
     "serve_load": "HTTP serving under load, with and without micro-batching (`python -m benchmarks.serve.load`)",
     "time_budget": "Where the time goes: per-stage budget of the shipped models, beside fastText and spaCy, "
     "whole processes and cold starts (`python -m benchmarks.runtime.time_budget --runtime-venv VENV`)",
+    "time_budget_runs": "Every saved time-budget run, and each CPU's range over its runs "
+    "(`python -m benchmarks.runtime.time_budget_runs`)",
     "thread_cost": "What a second onnxruntime thread costs whole runs of the shipped models "
     "(`python -m benchmarks.runtime.thread_cost --runtime-venv VENV`)",
     "parser_release_speed": "The shipped parser across releases, each with its own runtime "
@@ -84,6 +86,7 @@ ORDER = HEADLINE + [
     "dan_engines",
     "dan_long_texts",
     "time_budget",
+    "time_budget_runs",
     "thread_cost",
     "tagger_runtime_speed",
     "serve_load",

@@ -33,8 +33,10 @@ start to exit (imports, model load, parse, write) in medians of `--repeats`; the
 with that venv's Python when the model is installed there. Likewise `green-nlp classify` on SST-2 test
 8 times over (each engine the venv has) against a fastText script doing its job
 (`benchmarks.runtime.classify_processes`), and cold starts to the first line. Results:
-benchmarks/results/time_budget.{json,md}, then (into that default folder only) docs/results.md and
-the README's results section regenerated from all results, as `benchmarks.reports.update_readme` does.
+benchmarks/results/time_budget.{json,md}, then (into that default folder only) the table of all saved
+runs and each CPU's range (`benchmarks.runtime.time_budget_runs`), and docs/results.md and the
+README's results section regenerated from all results, as `benchmarks.reports.update_readme` does.
+Keep a run's figures before the next one replaces them: copy time_budget.json to time_budget.runN.json.
 """
 
 import contextlib
@@ -572,7 +574,9 @@ def main() -> None:
     report(args, texts, found, load_before, load_after)
     if Path(args.output_dir).resolve() == RESULTS.resolve():  # one command from measuring to the pages
         from benchmarks.reports.update_readme import update
+        from benchmarks.runtime import time_budget_runs
 
+        time_budget_runs.write()
         update(REPO)
         print("README.md results section and docs/results.md updated")
 

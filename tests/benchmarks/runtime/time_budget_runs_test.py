@@ -1,0 +1,82 @@
+"""The runs table: runs in number order, each CPU's range over the runs that measured a figure."""
+
+import json
+from pathlib import Path
+
+from benchmarks.runtime.time_budget_runs import runs_table, saved_runs, write
+
+SPACY_START = "spaCy's start alone (import spacy as green-nlp parse does + spacy.blank('en'))"
+
+
+def _run(cpu: str, parse_ratio: float, gemm: float, **more: object) -> dict:
+    return {
+        "cpu": cpu,
+        "gemm_gflops": {"onnxruntime_int8": gemm},
+        "ratios_to_peers": {"parse vs spaCy en_core_web_sm": parse_ratio},
+        "cold_starts": {"green-nlp parse en-ewt-parser": {"first_line_s": 2.0}},
+        **more,
+    }
+
+
+def _save(folder: Path, runs: dict[str, dict]) -> None:
+    for name, run in runs.items():
+        (folder / name).write_text(json.dumps(run))
+
+
+def test_runs_come_in_number_order_then_the_latest_and_other_files_are_not_runs(tmp_path: Path):
+    _save(
+        tmp_path,
+        {
+            "time_budget.json": _run("B", 1.0, 100),
+            "time_budget.run10.json": _run("B", 1.1, 100),
+            "time_budget.run2.json": _run("A", 2.0, 600),
+            "time_budget_runs.json": {"runs": {}},
+            "time_budget.run3.md.json": {},
+        },
+    )
+    assert list(saved_runs(tmp_path)) == ["run2", "run10", "latest"]
+
+
+def test_ranges_are_per_cpu_and_only_over_the_runs_that_measured_the_figure():
+    numba = {
+        "cold_starts": {
+            "green-nlp parse en-ewt-parser": {"first_line_s": 1.5},
+            SPACY_START: {"first_line_s": 1.25},
+        },
+        "numba_break_even_lines": 31_399.1,
+        "whole_classify_processes": {"us_per_text_after_start": {"green-nlp classify --engine numba": 50.4}},
+    }
+    runs = {
+        "run1": _run("EPYC", 2.2, 608),
+        "run2": _run("Xeon", 0.97, 96),
+        "run3": _run("Xeon", 1.37, 164, **numba),
+        "latest": _run("Xeon", 1.05, 120),
+    }
+    rows, ranges = runs_table(runs)
+    assert rows["run2"]["numba break-even lines"] == "" and rows["run3"]["numba break-even lines"] == "31,000"
+    assert rows["run3"]["spaCy's start s"] == "1.25" and rows["run3"]["us a text after start: numba"] == "50"
+    xeon = ranges["Xeon: range over 3 runs"]
+    assert xeon["parse / spaCy"] == "0.97-1.37" and xeon["int8 GEMM GFLOP/s"] == "96-164"
+    assert xeon["parse start s"] == "1.50-2.00"  # the run with its own parse start counts
+    assert xeon["spaCy's start s"] == "1.25" and xeon["spaCy's start s runs"] == 1  # one run measured it
+    assert ranges["EPYC: range over 1 run"]["parse / spaCy"] == "2.20"
+    assert "numba start s" not in xeon  # no run measured it
+
+
+def test_write_saves_json_and_a_table_with_a_row_per_run_and_per_cpu(tmp_path: Path):
+    _save(tmp_path, {"time_budget.json": _run("Xeon", 1.0, 100), "time_budget.run1.json": _run("Xeon", 1.2, 90)})
+    write(tmp_path)
+    table = (tmp_path / "time_budget_runs.md").read_text()
+    assert "| run1 | Xeon | 90 | 1.20 |" in table and "| latest | Xeon | 100 | 1.00 |" in table
+    assert "| Xeon: range over 2 runs | Xeon | 90-100 | 1.00-1.20 |" in table
+    assert json.loads((tmp_path / "time_budget_runs.json").read_text())["ranges"]
+
+
+def test_the_committed_runs_table_matches_the_saved_runs(tmp_path: Path):
+    """A run saved without regenerating the table (or a table edited by hand) fails here."""
+    from benchmarks.common import RESULTS
+
+    for path in RESULTS.glob("time_budget*.json"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    write(tmp_path)
+    assert (tmp_path / "time_budget_runs.md").read_text() == (RESULTS / "time_budget_runs.md").read_text()
