@@ -18,26 +18,18 @@ from pathlib import Path
 from typing import Any, Optional
 
 from benchmarks.common import RESULTS, write_results
+from benchmarks.runtime.time_budget import SPACY_START
 
 NAME = "time_budget_runs"
 RUN_FILE = re.compile(r"^time_budget(?:\.run(\d+))?\.json$")
-SPACY_START = "spaCy's start alone"
 
 
 def _ratio(key: str) -> Callable[[dict[str, Any]], Optional[float]]:
     return lambda run: run.get("ratios_to_peers", {}).get(key)
 
 
-def _cold(prefix: str) -> Callable[[dict[str, Any]], Optional[float]]:
-    """The cold start whose name is `prefix` (or starts with it, for spaCy's long name)."""
-
-    def value(run: dict[str, Any]) -> Optional[float]:
-        for name, start in run.get("cold_starts", {}).items():
-            if name == prefix or (prefix == SPACY_START and name.startswith(SPACY_START)):
-                return float(start["first_line_s"])
-        return None
-
-    return value
+def _cold(name: str) -> Callable[[dict[str, Any]], Optional[float]]:
+    return lambda run: run.get("cold_starts", {}).get(name, {}).get("first_line_s")
 
 
 def _after_start(command: str) -> Callable[[dict[str, Any]], Optional[float]]:

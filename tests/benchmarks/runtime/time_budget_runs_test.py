@@ -3,9 +3,8 @@
 import json
 from pathlib import Path
 
+from benchmarks.runtime.time_budget import SPACY_START
 from benchmarks.runtime.time_budget_runs import runs_table, saved_runs, write
-
-SPACY_START = "spaCy's start alone (import spacy as green-nlp parse does + spacy.blank('en'))"
 
 
 def _run(cpu: str, parse_ratio: float, gemm: float, **more: object) -> dict:
