@@ -48,6 +48,7 @@ class TextSegmenter:
             except Exception as error:  # spaCy raises its own ImportError/KeyError variants
                 raise ValueError(f"spaCy has no tokenizer rules for language {self.language!r}: {error}") from error
             nlp.add_pipe("sentencizer")
+            _keep_read_attributes(nlp.vocab)
             self._nlp = nlp
         return self._nlp
 
@@ -141,6 +142,19 @@ class TextSegmenter:
         split from `text`; None without rules, text or any multiword token."""
         groups = self.rules.multiword_tokens(text, words) if self.rules is not None and text else []
         return multiword_columns(words, groups) if groups else None
+
+
+def _keep_read_attributes(vocab: Any) -> None:
+    """Drop the lexical attributes nothing here reads from the words spaCy meets for the first time.
+
+    spaCy computes 23 of them (English) for every new word type, its shape, norm, stop-word and
+    number flags among them: half the tokenizer's CPU time on new text (UD English-EWT test in a fresh process: 0.155
+    against 0.076 s). The tokenizer itself reads none of them; the sentencizer reads `is_punct` and
+    `_followed_by_space` reads `is_space`, so those two stay."""
+    from spacy.attrs import IS_PUNCT, IS_SPACE
+
+    getters = vocab.lex_attr_getters
+    vocab.lex_attr_getters = {attr: getters[attr] for attr in (IS_PUNCT, IS_SPACE) if attr in getters}
 
 
 def _sentence_bounds(doc: Any) -> list[tuple[int, int]]:

@@ -106,3 +106,20 @@ def test_a_text_longer_than_spacy_takes_is_refused_by_name(split: bool) -> None:
     assert segmenter.segment("A cat sat. " * 3)  # 33 characters
     with pytest.raises(InputError, match=r"^text has 44 characters, over the 40 spaCy's tokenizer takes in one text"):
         segmenter.segment("A cat sat. " * 4)
+
+
+@pytest.mark.parametrize("mark", ["»", "”", "」"])
+def test_a_closing_mark_after_the_end_stays_with_its_sentence(mark: str) -> None:
+    # the sentencizer keeps a punctuation token after the end mark in the sentence (spaCy's is_punct,
+    # one of the two lexical attributes the segmenter's vocabulary still computes)
+    sentences = TextSegmenter().segment(f"He said «Stop!{mark} Then he left.")
+    assert [text for text, _ in sentences] == [f"He said «Stop!{mark}", "Then he left."]
+
+
+def test_new_words_get_only_the_lexical_attributes_the_segmenter_reads() -> None:
+    segmenter = TextSegmenter()
+    segmenter.segment("Zyxwvut , qwertyuiop 42")
+    vocab = segmenter._pipeline().vocab
+    assert vocab[","].is_punct and not vocab["Zyxwvut"].is_punct
+    # the others (shape, number-likeness, ...) are not computed: half the tokenizer's time on new words
+    assert vocab["Zyxwvut"].shape_ == "" and not vocab["42"].like_num
