@@ -31,7 +31,7 @@ the peer's. Whole processes (`--runtime-venv PATH`, a venv with green_nlp instal
 `en_core_web_sm` and writes one line per token, each a fresh process, CPU seconds of the child from
 start to exit (imports, model load, parse, write) in medians of `--repeats`; the spaCy script runs
 with that venv's Python when the model is installed there. Likewise `green-nlp classify` on SST-2 test
-8 times over (each engine the venv has) against a fastText script doing its job
+32 times over (each engine the venv has) against a fastText script doing its job
 (`benchmarks.runtime.classify_processes`), and cold starts to the first line. Results:
 benchmarks/results/time_budget.{json,md}, then (into that default folder only) the table of all saved
 runs and each CPU's range (`benchmarks.runtime.time_budget_runs`), and docs/results.md and the
@@ -69,7 +69,10 @@ from green_nlp.settings import data_path  # noqa: E402
 
 PARSER, CLASSIFIER = REPO / "pretrained" / "en-ewt-parser", REPO / "pretrained" / "en-sst2-sentiment"
 PARSE_BATCH = 32
-WHOLE_CLASSIFY_COPIES = 8  # SST-2 test 8 times over for the whole classify processes
+# SST-2 test 32 times over (58,272 lines) for the whole classify processes: at 8 (14,568 lines) the
+# fastText script's start, which loads an 800 MB table and varied by 0.5 CPU-s between runs, could
+# hide its whole per-text time (one run put it at 0.1 us a text)
+WHOLE_CLASSIFY_COPIES = 32
 # per-token weight FLOPs: each weight matrix is applied once per token (Conv: once per character)
 WEIGHT_OPS = {"MatMul", "Gemm", "MatMulInteger", "DynamicQuantizeMatMul", "LSTM", "DynamicQuantizeLSTM", "Einsum"}
 
@@ -602,7 +605,9 @@ def measure(args: argparse.Namespace, texts: list[str], gold: list[str]) -> dict
         peers = fasttext_rates(texts, gold, args.repeats, classify_file, save_to=fasttext_model)
         whole_classify = None
         if args.runtime_venv:
-            many_texts = Path(temporary) / "sst2_x8.txt"  # long enough that the per-text rate shows beside the start
+            many_texts = (
+                Path(temporary) / f"sst2_x{WHOLE_CLASSIFY_COPIES}.txt"
+            )  # long enough that the per-text rate shows beside the start
             many_texts.write_text(classify_file.read_text(encoding="utf-8") * WHOLE_CLASSIFY_COPIES, encoding="utf-8")
             ft_model = fasttext_model if fasttext_model.exists() else None
             whole_classify = whole_classifies(many_texts, args.runtime_venv, ft_model, args.repeats)
@@ -753,7 +758,8 @@ def run_notes(args: argparse.Namespace, found: dict[str, Any], results: dict[str
             "writes a JSON line per text (run by this benchmark's Python); child CPU seconds start to exit, "
             f"medians of {args.repeats}. Started on the first line alone (CPU-s): "
             + ", ".join(f"{name} {value:.2f}" for name, value in whole_classify["start_seconds"].items())
-            + "; CPU-µs a text after the start: "
+            + "; CPU-µs a text after the start (fastest whole run minus fastest first-line run: other jobs "
+            "only add CPU time, and the fastText script's start, loading an 800 MB table, varied most): "
             + ", ".join(f"{name} {value:.1f}" for name, value in whole_classify["us_per_text_after_start"].items())
             + "."
         )
