@@ -605,9 +605,8 @@ def measure(args: argparse.Namespace, texts: list[str], gold: list[str]) -> dict
         peers = fasttext_rates(texts, gold, args.repeats, classify_file, save_to=fasttext_model)
         whole_classify = None
         if args.runtime_venv:
-            many_texts = (
-                Path(temporary) / f"sst2_x{WHOLE_CLASSIFY_COPIES}.txt"
-            )  # long enough that the per-text rate shows beside the start
+            # long enough that the per-text rate shows beside the start
+            many_texts = Path(temporary) / f"sst2_x{WHOLE_CLASSIFY_COPIES}.txt"
             many_texts.write_text(classify_file.read_text(encoding="utf-8") * WHOLE_CLASSIFY_COPIES, encoding="utf-8")
             ft_model = fasttext_model if fasttext_model.exists() else None
             whole_classify = whole_classifies(many_texts, args.runtime_venv, ft_model, args.repeats)

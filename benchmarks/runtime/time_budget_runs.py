@@ -34,7 +34,7 @@ def _cold(name: str) -> Callable[[dict[str, Any]], Optional[float]]:
 
 
 def _whole_classify_lines(run: dict[str, Any]) -> Optional[float]:
-    """Lines each whole classify process read: SST-2 test 8 times over before run14, 32 times since."""
+    """Lines each whole classify process read: SST-2 test 8 times over up to run14, 32 times since."""
     texts = run.get("whole_classify_processes", {}).get("texts", {})
     return float(next(iter(texts.values()))) if texts else None
 

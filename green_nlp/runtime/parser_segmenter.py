@@ -147,10 +147,10 @@ class TextSegmenter:
 def _keep_read_attributes(vocab: Any) -> None:
     """Drop the lexical attributes nothing here reads from the words spaCy meets for the first time.
 
-    spaCy computes 23 of them (English) for every new word type, its shape, norm, stop-word and
-    number flags among them: half the tokenizer's CPU time on new text (UD English-EWT test in a fresh process: 0.155
-    against 0.076 s). The tokenizer itself reads none of them; the sentencizer reads `is_punct` and
-    `_followed_by_space` reads `is_space`, so those two stay."""
+    spaCy computes 23 of them (English) for every new word type, its shape, norm, stop-word and number
+    flags among them: half the tokenizer's CPU time on new text (UD English-EWT test in a fresh
+    process: 0.155 against 0.076 s). The tokenizer itself reads none of them; the sentencizer reads
+    `is_punct` and `_followed_by_space` reads `is_space`, so those two stay."""
     from spacy.attrs import IS_PUNCT, IS_SPACE
 
     getters = vocab.lex_attr_getters
