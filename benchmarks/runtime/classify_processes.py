@@ -112,12 +112,11 @@ def fastest_figures(found: dict[str, Any]) -> dict[str, Any]:
 
 def numba_break_even(found: dict[str, Any]) -> Optional[float]:
     """Lines from which `--engine numba` takes less CPU than the default engine in one process (its
-    start costs more, each text less), from `whole_classifies`' figures; None where it never does or
-    was not run."""
+    start costs more, each text less), from `fastest_figures` (both the starts and the per-text CPU
+    from the fastest runs); None where it never does or was not run."""
     default, numba = "green-nlp classify", "green-nlp classify --engine numba"
     if numba not in found["seconds"]:
         return None
-    starts = found.get("fastest_start_seconds", found["start_seconds"])  # runs saved before the fastest ones
     saved = found["us_per_text_after_start"][default] - found["us_per_text_after_start"][numba]
-    extra = starts[numba] - starts[default]
+    extra = found["fastest_start_seconds"][numba] - found["fastest_start_seconds"][default]
     return 1 + extra / saved * 1e6 if saved > 0 else None
