@@ -92,7 +92,7 @@ def one_graph_bytes(folder: Path, precision: str) -> int:
     """An exported folder's size once the other graph is dropped (what ships with `precision`)."""
     meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
     other = "fp32" if precision == "int8" else "int8"
-    return folder_bytes(folder) - (folder / meta["files"][other]).stat().st_size
+    return folder_bytes(folder) - sum((folder / files[other]).stat().st_size for files in _graph_files(meta))
 
 
 def hardware() -> str:
@@ -103,13 +103,19 @@ def hardware() -> str:
     return hardware_description()
 
 
+def _graph_files(meta: dict[str, Any]) -> list[dict[str, str]]:
+    """The folder's precision -> graph maps: the main graph's, and a split parser's character encoder's."""
+    encoder = ((meta.get("inputs") or {}).get("characters") or {}).get("encoder")
+    return [meta["files"]] + ([encoder["files"]] if encoder else [])
+
+
 def keep_one_graph(folder: Path, precision: str) -> None:
-    """Drop the other graph and say so in green_model.json."""
+    """Drop the other precision's graphs and say so in green_model.json."""
     meta_path = folder / "green_model.json"
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     dropped = "fp32" if precision == "int8" else "int8"
-    (folder / meta["files"][dropped]).unlink()
-    meta["files"] = {precision: meta["files"][precision]}
+    for files in _graph_files(meta):
+        (folder / files.pop(dropped)).unlink()
     meta_path.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

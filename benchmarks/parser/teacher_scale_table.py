@@ -177,10 +177,12 @@ def archive_sha256(folder: Path) -> Optional[str]:
 
 
 def int8_folder_bytes(folder: Path) -> int:
-    """The folder as it ships with the int8 graph alone: every file but the fp32 graph."""
+    """The folder as it ships with the int8 graphs alone: every file but the fp32 graphs (the main
+    one and a split folder's character encoder)."""
     meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
-    fp32 = meta["files"].get("fp32")
-    return sum(path.stat().st_size for path in folder.iterdir() if path.is_file() and path.name != fp32)
+    encoder = ((meta.get("inputs") or {}).get("characters") or {}).get("encoder") or {}
+    fp32 = {meta["files"].get("fp32"), (encoder.get("files") or {}).get("fp32")}
+    return sum(path.stat().st_size for path in folder.iterdir() if path.is_file() and path.name not in fp32)
 
 
 def has_head(folder: Path, output: str) -> bool:

@@ -43,6 +43,7 @@ def export_pair(archive: Path, work_dir: Path) -> tuple[Path, Path]:
     from torch import nn
 
     from green_nlp.export import export_archive
+    from green_nlp.export.character_split import split_character_encoder
     from green_nlp.export.common import load_for_export, quantize_int8
     from green_nlp.export.parser import export
     from green_nlp.runtime.model_folder import record_file_hashes
@@ -60,6 +61,7 @@ def export_pair(archive: Path, work_dir: Path) -> tuple[Path, Path]:
     quantize_int8(without / "model.onnx", without / "model.int8.onnx")
     (without / "green_model.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     record_file_hashes(without)
+    split_character_encoder(without)  # as export_archive leaves `with_heads`
     return with_heads, without
 
 

@@ -138,9 +138,13 @@ def load_for_export(archive_path: PathLike) -> tuple[Model, Any]:
     return archive.model.eval(), archive.config
 
 
-def export_archive(archive_path: PathLike, output_dir: PathLike, card: Optional[PathLike] = None) -> Path:
+def export_archive(
+    archive_path: PathLike, output_dir: PathLike, card: Optional[PathLike] = None, *, split_graphs: bool = True
+) -> Path:
     """Write a runtime folder for an AllenNLP archive: `model.onnx`, `model.int8.onnx` and
-    `green_model.json`. Returns the folder."""
+    `green_model.json`, and a family's extra graphs (a parser's character encoder,
+    `export.character_split`; `split_graphs=False` writes the one-graph layout of folders exported
+    before it). Returns the folder."""
     archive_path, output_dir = Path(archive_path), Path(output_dir)
     if not archive_path.is_file():
         raise ConfigurationError(f"archive {archive_path} does not exist")
@@ -164,5 +168,8 @@ def export_archive(archive_path: PathLike, output_dir: PathLike, card: Optional[
     }
     (output_dir / META_FILE).write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     record_file_hashes(output_dir)  # checked at every load: a changed or cut-short file is refused
+    finish = getattr(module, "finish_folder", None)
+    if split_graphs and finish is not None:
+        finish(output_dir)
     logger.info("exported %s (%s) to %s", archive_path, family, output_dir)
     return output_dir

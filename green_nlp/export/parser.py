@@ -377,3 +377,10 @@ def export(model: BiaffineDependencyParser, config_params: Any, output_dir: Path
     if lexicon is not None and "lemma_rules" in model.extra_heads:
         meta["lemma_lexicon"] = write_lemma_lexicon(lexicon, Path(output_dir))
     return meta
+
+
+def finish_folder(output_dir: Path) -> None:
+    """The written folder's graphs split at the character encoder (`character_split`)."""
+    from green_nlp.export.character_split import split_character_encoder
+
+    split_character_encoder(output_dir)

@@ -96,4 +96,7 @@ def load(name_or_path: Union[str, Path], precision: str = "auto", threads: Optio
         raise ModelFolderError(f"{folder}: {META_FILE} {mismatch} (re-export the model)")
     model = cls(folder, meta, session)
     model.graph_file = graph
+    load_parts = getattr(model, "load_parts", None)  # a split parser's character encoder
+    if load_parts is not None:
+        load_parts(graph, threads)
     return model

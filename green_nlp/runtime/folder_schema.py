@@ -112,6 +112,17 @@ def _bad_index(meta: dict[str, Any], family: str) -> str:
         width = spec.get("min_padding_length") or 0
         if type(width) is not int or not 0 <= width <= MAX_MIN_PADDING:
             return f'key "inputs.{name}.min_padding_length" must be a whole number 0-{MAX_MIN_PADDING}, got {width!r}'
+    encoder = _value(meta, "inputs.characters.encoder") if family == "parser" else None
+    if encoder is not None:  # a split folder (`export.character_split`)
+        if not isinstance(encoder, dict) or not isinstance(encoder.get("files"), dict):
+            return 'key "inputs.characters.encoder" must be an object with "files" (precision -> file name)'
+        for dotted in (
+            "inputs.characters.encoder.output",
+            "inputs.characters.vectors_input",
+            "inputs.characters.index_input",
+        ):
+            if not isinstance(_value(meta, dotted), str):
+                return f'key "{dotted}" must be a string: a folder with a character encoder graph needs it'
     first = _value(meta, "ngrams.first_id") if family == "classifier" else None
     if first is not None and (type(first) is not int or first < 1):
         return f'key "ngrams.first_id" must be a whole number of at least 1 (0 is padding), got {first!r}'
@@ -142,7 +153,9 @@ def graph_mismatch(meta: dict[str, Any], graph_inputs: set[str], graph_outputs: 
     wanted_inputs: list[tuple[str, Any]] = []
     for key, spec in (meta.get("inputs") or {}).items():
         if isinstance(spec, dict):
-            wanted_inputs += [(f"inputs.{key}.{part}", spec[part]) for part in ("input", "index_input") if part in spec]
+            # a split folder's characters enter its encoder graph, their vectors this one
+            parts = ("vectors_input", "index_input") if spec.get("encoder") else ("input", "index_input")
+            wanted_inputs += [(f"inputs.{key}.{part}", spec[part]) for part in parts if part in spec]
         else:
             wanted_inputs.append((f"inputs.{key}", spec))
     for dotted, name in wanted_inputs:

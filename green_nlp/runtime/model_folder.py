@@ -160,6 +160,35 @@ def model_file(folder: Path, meta: dict[str, Any], precision: str = "auto") -> P
     return chosen
 
 
+def companion_file(folder: Path, meta: dict[str, Any], key: str, files: Any, graph: Path) -> Path:
+    """The file of `files` (precision -> name, found at dotted `key`) with the precision of the main
+    `graph` that `model_file` returned, checked as that graph was (inside the folder, whole ONNX;
+    its sha256 was checked with the folder's other files): a split parser's character encoder."""
+    main = meta.get("files") or {}
+    precision = next(
+        (
+            p
+            for p, default in (("fp32", FP32_FILE), ("int8", INT8_FILE))
+            if inside(folder, f"files.{p}", main.get(p, default)) == graph
+        ),
+        None,
+    )
+    name = files.get(precision) if isinstance(files, dict) else None
+    if precision is None or name is None:
+        raise ModelFolderError(
+            f"{folder}: {META_FILE} key {key} names no {precision or 'matching'} file for {graph.name}"
+        )
+    path = inside(folder, f"{key}.{precision}", name)
+    if not path.is_file():
+        raise ModelFolderError(
+            f"{folder} has no {name} ({key}.{precision}), which {graph.name} needs; restore it or re-export the model"
+        )
+    problem = onnx_problem(path)
+    if problem:
+        raise ModelFolderError(f"{folder}: {path.name} {problem}; re-export the model or restore the file")
+    return path
+
+
 def _named_paths(folder: Path, meta: dict[str, Any]) -> list[Any]:
     return [(key, inside(folder, key, name)) for key, name in named_files(meta)]
 
@@ -173,10 +202,10 @@ def record_file_hashes(folder: Path) -> None:
     text = path.read_text(encoding="utf-8")
     meta = _meta_json(folder)
     record_hashes(folder, meta, [(key, p) for key, p in _named_paths(folder, meta) if p.is_file()])
-    path.write_text(json.dumps(meta, ensure_ascii=False, indent=_indent_of(text)) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(meta, ensure_ascii=False, indent=indent_of(text)) + "\n", encoding="utf-8")
 
 
-def _indent_of(text: str) -> int:
+def indent_of(text: str) -> int:
     """The indentation the file already uses (the exporter writes 1, the pretrained scripts 2)."""
     lines = text.splitlines()
     second = lines[1] if len(lines) > 1 else ""

@@ -85,6 +85,30 @@ class ParserRuntime:
         scorer = meta.get("label_scorer", {})
         self._bias_x, self._bias_y = bool(scorer.get("bias_x", True)), bool(scorer.get("bias_y", True))
         self._label_weight: Optional[np.ndarray] = None
+        self.character_vectors: Optional[Any] = None  # a split folder's (`load_parts`)
+
+    def load_parts(self, graph: Path, threads: Optional[int]) -> None:
+        """A split folder's character encoder (`export.character_split`), at `graph`'s precision;
+        `load` calls this once the main graph is loaded. Nothing for a folder of one graph."""
+        chars = self.meta["inputs"].get("characters") or {}
+        encoder = chars.get("encoder")
+        if not encoder or self.inputs.vectors_input is None:
+            return
+        from green_nlp.runtime import create_session
+        from green_nlp.runtime.character_vectors import CharacterVectors
+        from green_nlp.runtime.model_folder import companion_file
+
+        key = "inputs.characters.encoder.files"
+        path = companion_file(self.folder, self.meta, key, encoder.get("files"), graph)
+        session = create_session(path, threads)
+        inputs, outputs = {i.name for i in session.get_inputs()}, {o.name for o in session.get_outputs()}
+        if inputs != {chars.get("input")} or encoder.get("output") not in outputs:
+            raise ModelFolderError(
+                f"{self.folder}: {path.name} takes {sorted(inputs)} and gives {sorted(outputs)}, not what {META_FILE} "
+                "key inputs.characters names (input, encoder.output); re-export the model"
+            )
+        self.character_vectors = CharacterVectors(session, chars["input"], encoder["output"], self.inputs)
+        self.inputs.vectors = self.character_vectors
 
     # ------------------------------------------------------------- public API
     def parse(self, text: str) -> ParsedDoc:

@@ -11,7 +11,9 @@ Characters come in one of two layouts, as the folder's metadata says:
   `(batch, words)` index of each place's row (`index_input`). The character CNN then runs once per
   distinct word, not once per place (a batch repeats its function words and punctuation many
   times). Each row is padded to the same width as in the per-place layout, so each word's vector
-  is the same.
+  is the same;
+- a split folder's graph takes those rows' vectors (`vectors_input`) from its encoder graph, run
+  only on words not met before (`character_vectors`).
 
 Memory stays bounded whatever the text: the character encoder reads a word's first
 `MAX_WORD_CHARACTERS` characters (the torch models the same, `green_nlp.nn.character_cap`; no
@@ -20,7 +22,7 @@ EWT word is that long), and `model_calls` cuts a batch whose words times width w
 one of them to its width: gigabytes).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Optional
 
 import numpy as np
@@ -76,6 +78,11 @@ class ParserInputs:
         self.char_input = chars["input"] if chars else None
         self.char_index_input: Optional[str] = chars.get("index_input") if chars else None
         self.min_chars = int(chars["min_padding_length"]) if chars else 0
+        # a split folder (`export.character_split`): the graph takes the distinct words' vectors, which
+        # `vectors` (the runtime's `CharacterVectors`) gives, instead of their characters
+        split = chars is not None and chars.get("encoder") and self.char_index_input
+        self.vectors_input: Optional[str] = chars["vectors_input"] if chars is not None and split else None
+        self.vectors: Optional[Callable[[Sequence[str]], np.ndarray]] = None
         self._word_chars: dict[str, list[Any]] = {}  # word -> its character ids, the words seen lately
         upos = inputs.get("upos")
         self.upos = Vocab(upos) if upos else None
@@ -94,7 +101,15 @@ class ParserInputs:
         for b, words in enumerate(sentences):
             word_ids[b, : len(words)] = [self.words(word) for word in words]
         feed = {self.word_input: word_ids}
-        if self.chars is not None and self.char_index_input is not None:
+        if self.vectors_input is not None:
+            if self.vectors is None:
+                raise ValueError(
+                    "this parser's characters go through its encoder graph: load it with green_nlp.runtime.load"
+                )
+            assert self.char_index_input is not None  # `vectors_input` is set only with it
+            words, feed[self.char_index_input] = self.distinct_words(sentences, longest)
+            feed[self.vectors_input] = self.vectors(words)
+        elif self.chars is not None and self.char_index_input is not None:
             feed[self.char_input], feed[self.char_index_input] = self._unique_char_ids(sentences, longest)
         elif self.chars is not None:
             feed[self.char_input] = self._char_ids(sentences, longest)
@@ -133,13 +148,24 @@ class ParserInputs:
 
     def _unique_char_ids(self, sentences: Sequence[Sequence[str]], longest: int) -> tuple[np.ndarray, np.ndarray]:
         """(character ids of each distinct word, row 0 the padding word; each place's row)."""
+        words, index = self.distinct_words(sentences, longest)
+        return self.char_id_rows(words), index
+
+    @staticmethod
+    def distinct_words(sentences: Sequence[Sequence[str]], longest: int) -> tuple[list[str], np.ndarray]:
+        """(the batch's distinct words, first "" for the padding row; each place's row among them)."""
         rows: dict[str, int] = {"": 0}  # "" never is a word (the checks refuse it): the padding row
         index = np.zeros((len(sentences), longest), dtype=np.int64)
         for b, words in enumerate(sentences):
             index[b, : len(words)] = [rows.setdefault(word, len(rows)) for word in words]
-        chars = [self._chars_of(word) for word in rows]
-        width = max([self.min_chars] + [len(word) for word in chars])
+        return list(rows), index
+
+    def char_id_rows(self, words: Sequence[str], min_width: int = 0) -> np.ndarray:
+        """(words, width) character ids, each row padded to the widest word, `min_padding_length`
+        and `min_width`."""
+        chars = [self._chars_of(word) for word in words]
+        width = max([self.min_chars, min_width] + [len(word) for word in chars])
         char_ids = np.zeros((len(chars), width), dtype=np.int64)
         for row, word in enumerate(chars):
             char_ids[row, : len(word)] = word
-        return char_ids, index
+        return char_ids

@@ -217,7 +217,8 @@ def test_a_run_on_fixtures_scores_a_student_and_the_shipped_parser(tmp_path, mon
         student["tokens_tokens_per_s"] / shipped["tokens_tokens_per_s"]
     )
     folder = tmp_path / "work" / "student_0"
-    shipped_files = ("model.int8.onnx", "green_model.json", "tokenizer_rules.json")  # the rules learned from train
+    # the int8 graphs (main and character encoder), the metadata and the rules learned from train
+    shipped_files = ("model.int8.onnx", "chars.int8.onnx", "green_model.json", "tokenizer_rules.json")
     assert student["folder_mb"] * 1e6 == sum((folder / name).stat().st_size for name in shipped_files)
     assert results["tokenizer_rules"]["source"] == "en_ewt-ud-train.conllu"
     markdown = (tmp_path / "work" / "results" / f"{table.NAME}.md").read_text()

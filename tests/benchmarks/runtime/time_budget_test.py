@@ -11,6 +11,7 @@ from benchmarks.runtime.time_budget import (
     PARSER,
     SPACY_START_CODE,
     dan_weight_flops,
+    parser_weight_flops,
     peer_ratios,
     stage_rows,
     weight_flops,
@@ -32,9 +33,10 @@ def test_stage_rows_give_shares_other_and_the_end_to_end_rate():
 def test_flops_of_the_shipped_graphs():
     # DAN: 8 x 200 and 200 x 2 layers (the 200,002 x 8 table is a lookup, not counted)
     assert dan_weight_flops(CLASSIFIER / "model.int8.onnx") == 2 * (8 * 200 + 200 * 2)
-    no_chars, with_chars = weight_flops(PARSER / "model.int8.onnx", 0.0), weight_flops(PARSER / "model.int8.onnx", 5.0)
+    no_chars, with_chars = parser_weight_flops(PARSER, 0.0), parser_weight_flops(PARSER, 5.0)
     assert 2.5e6 < no_chars < 4e6  # three BiLSTMs and the MLPs
     assert with_chars - no_chars == pytest.approx(5.0 * 2 * 100 * 32 * 3)  # the character CNN, per character
+    assert weight_flops(PARSER / "model.int8.onnx", 5.0) == no_chars  # the CNN is in the encoder's graph alone
 
 
 def test_peer_ratios_divide_green_nlps_rate_by_the_peers():

@@ -1,0 +1,130 @@
+"""The shipped parser's character vectors, kept across batches (`runtime.character_vectors`): each
+word's vector depends on the word alone, the encoder runs only on words not met before, the cache
+stays bounded, and the parse is the same with it cold, warm or started again."""
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from green_nlp.runtime import load
+from green_nlp.runtime.character_vectors import CharacterVectors
+from green_nlp.runtime.errors import ModelFolderError
+from green_nlp.runtime.model_folder import META_FILE, record_file_hashes
+from tests.conftest import FIXTURES, REPO_ROOT
+
+SHIPPED = REPO_ROOT / "pretrained" / "en-ewt-parser"
+LINES = (FIXTURES / "raw_text.txt").read_text(encoding="utf-8").splitlines()
+
+
+class CountingSession:
+    """The real encoder session, counting the words each call encodes (row 0 included)."""
+
+    def __init__(self, session):
+        self.session, self.rows = session, []
+
+    def run(self, names, feed):
+        self.rows.append(len(next(iter(feed.values()))))
+        return self.session.run(names, feed)
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load(SHIPPED)
+
+
+def _fresh(nlp, capacity=None):
+    vectors = nlp.character_vectors
+    counting = CountingSession(vectors.session)
+    fresh = CharacterVectors(counting, vectors.input_name, vectors.output_name, nlp.inputs)
+    if capacity is not None:
+        fresh.capacity = capacity  # below the constructor's floor, to reach the reset with few words
+    return fresh, counting
+
+
+def test_the_shipped_parser_is_split(nlp):
+    assert nlp.character_vectors is not None and nlp.inputs.vectors_input == "char_vectors"
+
+
+def test_a_words_vector_does_not_depend_on_its_batch(nlp):
+    """Three-letter words at exactly the widest convolution's width gave vectors 3e-7 off; the
+    encoder pads one character further, so alone or beside a long word they are the same."""
+    vectors, _ = _fresh(nlp)
+    alone = [vectors(["", word])[1].copy() for word in ("the", "cat", "dog", "a")]
+    vectors.clear()
+    beside = vectors(["", "the", "cat", "dog", "a", "extraordinarily-long-word"])
+    for i, vector in enumerate(alone, start=1):
+        assert np.array_equal(vector, beside[i])
+
+
+def test_the_encoder_runs_only_on_words_not_met_before(nlp):
+    vectors, counting = _fresh(nlp)
+    first = vectors(["", "the", "cat"]).copy()
+    again = vectors(["", "dog", "the", "cat"])
+    assert counting.rows == [3, 1]  # "dog" alone the second time
+    assert np.array_equal(again[[0, 2, 3]], first)
+    assert len(vectors) == 4
+
+
+def test_the_cache_starts_again_when_full_and_the_vectors_stay_the_same(nlp):
+    vectors, counting = _fresh(nlp, capacity=5)
+    before = vectors(["", "a", "b", "c"]).copy()
+    vectors(["", "d", "e", "f"])  # over the capacity: the cache starts again with these words
+    assert len(vectors) == 4 and counting.rows[-1] == 4
+    assert np.array_equal(vectors(["", "a", "b", "c"]), before)
+
+
+def test_parses_are_the_same_with_the_cache_cold_warm_and_cleared(nlp):
+    nlp.character_vectors.clear()
+    cold = [doc.to_conllu() for doc in nlp.parse_many(LINES, batch_size=1, sort_window=1)]
+    warm = [doc.to_conllu() for doc in nlp.parse_many(LINES, batch_size=32, sort_window=64)]
+    nlp.character_vectors.clear()
+    again = [doc.to_conllu() for doc in nlp.parse_many(reversed(LINES), batch_size=3, sort_window=3)]
+    assert cold == warm == list(reversed(again))
+
+
+# ------------------------------------------------------------------ the folder's encoder file
+@pytest.fixture
+def folder(tmp_path):
+    copy = tmp_path / "parser"
+    shutil.copytree(SHIPPED, copy)
+    return copy
+
+
+def _edit(folder, change):
+    meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+    change(meta["inputs"]["characters"])
+    (folder / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
+
+
+def test_a_missing_encoder_file_is_refused_by_name(folder):
+    (folder / "chars.int8.onnx").unlink()
+    with pytest.raises(ModelFolderError, match=r"has no chars.int8.onnx \(inputs.characters.encoder.files.int8\)"):
+        load(folder)
+
+
+def test_a_changed_encoder_file_is_refused(folder):
+    with open(folder / "chars.int8.onnx", "ab") as handle:
+        handle.write(b"\0")
+    with pytest.raises(ModelFolderError, match="chars.int8.onnx does not match the sha256"):
+        load(folder)
+
+
+def test_an_encoder_named_outside_the_folder_is_refused(folder):
+    _edit(folder, lambda chars: chars["encoder"]["files"].update(int8="../elsewhere.onnx"))
+    with pytest.raises(ModelFolderError, match="resolves outside the folder"):
+        load(folder)
+
+
+def test_an_encoder_without_its_vectors_input_is_refused(folder):
+    _edit(folder, lambda chars: chars.pop("vectors_input"))
+    with pytest.raises(ModelFolderError, match='"inputs.characters.vectors_input" must be a string'):
+        load(folder)
+
+
+def test_an_encoder_graph_with_other_names_is_refused(folder):
+    _edit(folder, lambda chars: chars["encoder"].update(output="not_there"))
+    record_file_hashes(folder)
+    with pytest.raises(ModelFolderError, match="not what green_model.json key inputs.characters names"):
+        load(folder)
