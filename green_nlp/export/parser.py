@@ -380,7 +380,10 @@ def export(model: BiaffineDependencyParser, config_params: Any, output_dir: Path
 
 
 def finish_folder(output_dir: Path) -> None:
-    """The written folder's graphs split at the character encoder (`character_split`)."""
+    """The written folder's graphs with cheaper equivalent operators (`graph_shortcuts`), then split
+    at the character encoder (`character_split`)."""
     from green_nlp.export.character_split import split_character_encoder
+    from green_nlp.export.graph_shortcuts import shorten_folder
 
+    shorten_folder(output_dir)
     split_character_encoder(output_dir)

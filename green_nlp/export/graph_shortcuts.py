@@ -1,0 +1,194 @@
+"""Cheaper operators for two parts of an exported parser graph, with the same results.
+
+- **The label biaffine** (`Einsum "...i,oij,...j->...o"`: each word against its greedy head, every
+  label): onnxruntime's Einsum took 15 % of the shipped parser's graph. Written as `x @ W'`
+  reshaped to (batch, words, labels, j), then a batched MatMul with `y` as a column, it gives
+  bit-identical scores (onnxruntime's Einsum reduces in the same order) in about 70 % of the time.
+- **The best lemma script** (`ArgMax` over the logits that a `TopK` also sorts): the first of the
+  top-k indices is the same index (ArgMax without `select_last_index` and TopK both take the lower
+  index of equal scores, onnxruntime runs every node whatever outputs are fetched), so a `Gather`
+  of it replaces a second pass over a few hundred logits per word (3 % of the graph).
+
+Together about 7 % of the shipped parser's graph time. The outputs keep their names, so a folder's
+metadata does not change. `allennlp green-export` applies them to every parser it writes; run
+`python -m green_nlp.export.graph_shortcuts FOLDER` for a folder exported before.
+"""
+
+import argparse
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+
+LABEL_EQUATION = b"...i,oij,...j->...o"
+
+
+def _attribute(node: Any, name: str, default: Any) -> Any:
+    for attribute in node.attribute:
+        if attribute.name == name:
+            return attribute.s if attribute.type == attribute.STRING else attribute.i
+    return default
+
+
+def _rank(model: Any, name: str) -> Optional[int]:
+    infos = [*model.graph.value_info, *model.graph.input, *model.graph.output]
+    for info in infos:
+        if info.name == name and info.type.tensor_type.HasField("shape"):
+            return len(info.type.tensor_type.shape.dim)
+    return None
+
+
+def _label_matmuls(node: Any, weight: np.ndarray) -> tuple[list[Any], list[Any]]:
+    """(nodes, initializers) computing `node`'s Einsum for a rank-3 x and y."""
+    from onnx import helper, numpy_helper
+
+    labels, width_x, width_y = weight.shape
+    prefix = node.name or node.output[0]
+    names = {part: f"{prefix}/{part}" for part in ("weight", "shape", "last", "xw", "xw_4d", "y_col", "scores")}
+    x, _, y = node.input
+    initializers = [
+        numpy_helper.from_array(  # w'[i, o * J + j] = W[o, i, j]
+            np.ascontiguousarray(weight.transpose(1, 0, 2).reshape(width_x, labels * width_y)), names["weight"]
+        ),
+        numpy_helper.from_array(np.array([0, 0, labels, width_y], dtype=np.int64), names["shape"]),
+        numpy_helper.from_array(np.array([-1], dtype=np.int64), names["last"]),
+        numpy_helper.from_array(np.array([width_x, labels, width_y], dtype=np.int64), f"{prefix}/weight_shape"),
+    ]
+    # W itself (the runtime fetches it, `label_weight`, to score relabelled words) made back from w'
+    # by moving its values, so the folder does not hold the matrix twice
+    nodes = [
+        helper.make_node(
+            "Reshape", [names["weight"], f"{prefix}/weight_shape"], [f"{prefix}/weight_3d"], name=f"{prefix}/weight_3d"
+        ),
+        helper.make_node(
+            "Transpose", [f"{prefix}/weight_3d"], [node.input[1]], perm=[1, 0, 2], name=f"{prefix}/weight"
+        ),
+    ]
+    nodes += [
+        helper.make_node("MatMul", [x, names["weight"]], [names["xw"]], name=names["xw"]),
+        helper.make_node("Reshape", [names["xw"], names["shape"]], [names["xw_4d"]], name=names["xw_4d"]),
+        helper.make_node("Unsqueeze", [y, names["last"]], [names["y_col"]], name=names["y_col"]),
+        helper.make_node("MatMul", [names["xw_4d"], names["y_col"]], [names["scores"]], name=names["scores"]),
+        helper.make_node("Squeeze", [names["scores"], names["last"]], list(node.output), name=f"{prefix}/labels"),
+    ]
+    return nodes, initializers
+
+
+def _top_k_indices(model: Any, node: Any, constants: dict[str, np.ndarray]) -> Optional[str]:
+    """The indices output of a sorted, largest-first TopK over the last axis of `node`'s input
+    (an ArgMax over the last axis that takes the first maximum), or None."""
+    if _attribute(node, "axis", 0) != -1 or _attribute(node, "keepdims", 1) != 0:
+        return None
+    if _attribute(node, "select_last_index", 0) != 0:
+        return None
+    for other in model.graph.node:
+        if other.op_type != "TopK" or other.input[0] != node.input[0]:
+            continue
+        k = constants.get(other.input[1])
+        sorted_largest = _attribute(other, "largest", 1) == 1 and _attribute(other, "sorted", 1) == 1
+        if sorted_largest and _attribute(other, "axis", -1) == -1 and k is not None and int(k.reshape(-1)[0]) >= 1:
+            return str(other.output[1])
+    return None
+
+
+def _in_order(nodes: list[Any], available: set[str]) -> list[Any]:
+    """`nodes` with each after the nodes it reads from, otherwise in their order (a Gather of a
+    TopK's indices replaces an ArgMax that came before the TopK)."""
+    ordered: list[Any] = []
+    waiting = list(nodes)
+    known = set(available) | {""}  # "" is an omitted optional input
+    while waiting:
+        ready = next(i for i, node in enumerate(waiting) if all(name in known for name in node.input))
+        node = waiting.pop(ready)
+        ordered.append(node)
+        known.update(node.output)
+    return ordered
+
+
+def shorten(model: Any) -> int:
+    """Rewrite `model` (an onnx ModelProto) in place; the number of nodes replaced."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    inferred = onnx.shape_inference.infer_shapes(model)
+    constants = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
+            constants[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
+    nodes: list[Any] = []
+    added: list[Any] = []
+    replaced = 0
+    for node in model.graph.node:
+        if node.op_type == "Einsum" and _attribute(node, "equation", b"") == LABEL_EQUATION:
+            weight = constants.get(node.input[1])
+            if (
+                weight is not None
+                and weight.ndim == 3
+                and _rank(inferred, node.input[0]) == 3 == _rank(inferred, node.input[2])
+            ):
+                more, tensors = _label_matmuls(node, weight)
+                nodes += more
+                added += tensors
+                replaced += 1
+                continue
+        if node.op_type == "ArgMax":
+            indices = _top_k_indices(model, node, constants)
+            if indices is not None:
+                first = f"{node.name or node.output[0]}/first"
+                added.append(numpy_helper.from_array(np.array(0, dtype=np.int64), first))
+                nodes.append(
+                    helper.make_node("Gather", [indices, first], list(node.output), axis=-1, name=f"{first}_of_top_k")
+                )
+                replaced += 1
+                continue
+        nodes.append(node)
+    produced = {name for node in nodes for name in node.output}
+    kept = [t for t in [*model.graph.initializer, *added] if t.name not in produced]  # the Einsum's W: made from w'
+    del model.graph.initializer[:]
+    model.graph.initializer.extend(kept)
+    del model.graph.node[:]
+    model.graph.node.extend(_in_order(nodes, {t.name for t in kept} | {i.name for i in model.graph.input}))
+    return replaced
+
+
+def shorten_file(path: Path) -> int:
+    """`shorten` the graph at `path`, saved back (checked) when anything changed."""
+    import onnx
+
+    model = onnx.load(str(path))
+    replaced = shorten(model)
+    if replaced:
+        onnx.checker.check_model(model)
+        onnx.save(model, str(path))
+    return replaced
+
+
+def shorten_folder(folder: Path) -> int:
+    """`shorten_file` every main graph of an exported parser folder and record the new hashes."""
+    import json
+
+    from green_nlp.runtime.folder_files import META_FILE
+    from green_nlp.runtime.model_folder import record_file_hashes
+
+    meta = json.loads((Path(folder) / META_FILE).read_text(encoding="utf-8"))
+    if meta.get("family") != "parser":
+        return 0
+    replaced = sum(
+        shorten_file(Path(folder) / name)
+        for name in (meta.get("files") or {}).values()
+        if (Path(folder) / name).is_file()
+    )
+    if replaced:
+        record_file_hashes(Path(folder))
+    return replaced
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("folders", nargs="+", type=Path, help="exported parser folders")
+    for folder in parser.parse_args(argv).folders:
+        print(f"{folder}: {shorten_folder(folder)} nodes replaced")
+
+
+if __name__ == "__main__":
+    main()
