@@ -79,7 +79,7 @@ def folder_state(folder: Path) -> str:
             if inside(folder, f"files.{precision}", files.get(precision, default)).is_file()
         ]
         for precision in held or ["auto"]:  # none held: model_file says which file is missing
-            model_file(folder, meta, precision)
+            companion_graphs(folder, meta, model_file(folder, meta, precision))
     except (ValueError, OSError) as error:
         return f"broken: {error}"
     return "ok"
@@ -187,6 +187,16 @@ def companion_file(folder: Path, meta: dict[str, Any], key: str, files: Any, gra
     if problem:
         raise ModelFolderError(f"{folder}: {path.name} {problem}; re-export the model or restore the file")
     return path
+
+
+def companion_graphs(folder: Path, meta: dict[str, Any], graph: Path) -> list[Path]:
+    """The other graphs the main `graph` runs with, each checked by `companion_file`: a split
+    parser's character encoder (`export.character_split`); none for other folders."""
+    chars = (meta.get("inputs") or {}).get("characters") if meta.get("family") == "parser" else None
+    encoder = chars.get("encoder") if isinstance(chars, dict) else None
+    if not isinstance(encoder, dict):
+        return []
+    return [companion_file(folder, meta, "inputs.characters.encoder.files", encoder.get("files"), graph)]
 
 
 def _named_paths(folder: Path, meta: dict[str, Any]) -> list[Any]:

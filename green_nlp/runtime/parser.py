@@ -96,10 +96,9 @@ class ParserRuntime:
             return
         from green_nlp.runtime import create_session
         from green_nlp.runtime.character_vectors import CharacterVectors
-        from green_nlp.runtime.model_folder import companion_file
+        from green_nlp.runtime.model_folder import companion_graphs
 
-        key = "inputs.characters.encoder.files"
-        path = companion_file(self.folder, self.meta, key, encoder.get("files"), graph)
+        (path,) = companion_graphs(self.folder, self.meta, graph)
         session = create_session(path, threads)
         inputs, outputs = {i.name for i in session.get_inputs()}, {o.name for o in session.get_outputs()}
         if inputs != {chars.get("input")} or encoder.get("output") not in outputs:

@@ -11,7 +11,7 @@ import pytest
 from green_nlp.runtime import load
 from green_nlp.runtime.character_vectors import CharacterVectors
 from green_nlp.runtime.errors import ModelFolderError
-from green_nlp.runtime.model_folder import META_FILE, record_file_hashes
+from green_nlp.runtime.model_folder import META_FILE, folder_state, record_file_hashes
 from tests.conftest import FIXTURES, REPO_ROOT
 
 SHIPPED = REPO_ROOT / "pretrained" / "en-ewt-parser"
@@ -98,10 +98,12 @@ def _edit(folder, change):
     (folder / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
 
 
-def test_a_missing_encoder_file_is_refused_by_name(folder):
+def test_a_missing_encoder_file_is_refused_by_name_and_the_folder_listed_as_broken(folder):
+    assert folder_state(folder) == "ok"
     (folder / "chars.int8.onnx").unlink()
     with pytest.raises(ModelFolderError, match=r"has no chars.int8.onnx \(inputs.characters.encoder.files.int8\)"):
         load(folder)
+    assert folder_state(folder).startswith("broken: ") and "chars.int8.onnx" in folder_state(folder)
 
 
 def test_a_changed_encoder_file_is_refused(folder):
