@@ -142,9 +142,10 @@ def export_archive(
     archive_path: PathLike, output_dir: PathLike, card: Optional[PathLike] = None, *, split_graphs: bool = True
 ) -> Path:
     """Write a runtime folder for an AllenNLP archive: `model.onnx`, `model.int8.onnx` and
-    `green_model.json`, and a family's extra graphs (a parser's character encoder,
-    `export.character_split`; `split_graphs=False` writes the one-graph layout of folders exported
-    before it). Returns the folder."""
+    `green_model.json`; a parser's graphs then get cheaper equivalent operators
+    (`export.graph_shortcuts`) and its character encoder a graph of its own
+    (`export.character_split`). `split_graphs=False` leaves the graphs as traced and quantized, the
+    layout of folders exported before. Returns the folder."""
     archive_path, output_dir = Path(archive_path), Path(output_dir)
     if not archive_path.is_file():
         raise ConfigurationError(f"archive {archive_path} does not exist")
