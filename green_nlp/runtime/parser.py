@@ -245,13 +245,7 @@ class ParserRuntime:
             raise ValueError("no tokens to parse")
         check_sentence_length(words, self.max_sentence_length)
 
-    def _predict(self, sentences: list[Sentence]) -> list[ParsedSentence]:
-        """Sentences in one model call, sorted by length (less padding), returned in input order."""
-        parsed: list[Optional[ParsedSentence]] = [None] * len(sentences)
-        self._decode_runs(self._run_graph(sentences, range(len(sentences))), parsed)
-        return parsed  # type: ignore[return-value]
-
-    def _run_graph(self, sentences: list[Sentence], places: Sequence[int]) -> list["GraphRun"]:
+    def _run_graph(self, sentences: list[Sentence], places: Sequence[int]) -> list[GraphRun]:
         """The graph's outputs for `sentences` (`places[i]`: where sentence i's tree goes), sorted by
         length (less padding); one call but for huge batches (`model_calls`)."""
         for words, _, _ in sentences:
@@ -265,7 +259,7 @@ class ParserRuntime:
             runs.append(GraphRun([places[order[i]] for i in run], part, self.session.run(self._outputs, feed)))
         return runs
 
-    def _decode_runs(self, runs: list["GraphRun"], parsed: list[Optional[ParsedSentence]]) -> None:
+    def _decode_runs(self, runs: list[GraphRun], parsed: list[Optional[ParsedSentence]]) -> None:
         """Each run's trees into `parsed` at their places; `runs` is emptied."""
         for run in runs:
             results = run.results
