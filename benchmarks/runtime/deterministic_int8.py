@@ -12,7 +12,6 @@ that many UD English-EWT train sentences, the inputs the after graph clips to it
 
 import argparse
 import json
-import shutil
 import subprocess
 import tempfile
 import time
@@ -26,12 +25,19 @@ from green_nlp.settings import data_path
 
 
 def folder_at(rev: str, name: str, scratch: Path) -> Path:
+    """The shipped folder `name` as it was at `rev`, every file of it: the folders have changed
+    layout since (the parser's character encoder is a graph of its own), so its graph alone would not
+    fit today's metadata."""
     target = scratch / name
-    shutil.copytree(REPO / "pretrained" / name, target)
-    graph = subprocess.run(
-        ["git", "show", f"{rev}:pretrained/{name}/model.int8.onnx"], cwd=REPO, check=True, capture_output=True
+    target.mkdir(parents=True)
+    listed = subprocess.run(
+        ["git", "ls-tree", "--name-only", f"{rev}:pretrained/{name}"], cwd=REPO, check=True, capture_output=True
     )
-    (target / "model.int8.onnx").write_bytes(graph.stdout)
+    for file_name in listed.stdout.decode().split():
+        blob = subprocess.run(
+            ["git", "show", f"{rev}:pretrained/{name}/{file_name}"], cwd=REPO, check=True, capture_output=True
+        )
+        (target / file_name).write_bytes(blob.stdout)
     record_file_hashes(target)
     return target
 
