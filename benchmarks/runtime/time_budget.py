@@ -220,6 +220,7 @@ def parse_budget(path: Path, repeats: int) -> dict[str, Any]:
     """Stage times of `parse` on the file's lines, one sentence per line (the CLI's default)."""
     from green_nlp.runtime import load
     from green_nlp.runtime.length_batches import by_length
+    from green_nlp.runtime.parser import GraphRun
     from green_nlp.runtime.parser_segmenter import TextSegmenter
 
     nlp = load(PARSER, precision="int8", threads=1)
@@ -240,19 +241,16 @@ def parse_budget(path: Path, repeats: int) -> dict[str, Any]:
         name = nlp.inputs.vectors_input
         return [nlp.session.run(nlp._outputs, {**feed, name: vectors(words)}) for feed, words in zip(feeds, words_of)]
 
-    extra = len(nlp._extra)
-    top = 2 if nlp._lemma_top else 0  # the lemma head's best scripts and their logits come last
+    starts = [0, *itertools.accumulate(len(batch) for batch in batches)]  # each batch's first sentence
+    runs = [
+        GraphRun(list(range(start, start + len(batch))), [(w, None, None) for w in batch], fetched)
+        for start, batch, fetched in zip(starts, batches, outputs)
+    ]
 
     def decode() -> list[Any]:
-        parsed = []
-        for batch, fetched in zip(batches, outputs):
-            results = fetched[: len(fetched) - top]
-            trees = nlp._decode([(w, None, None) for w in batch], *results[: len(results) - extra])
-            for b, tree in enumerate(trees):
-                nlp._fill_extra_columns(tree, [tags[b] for tags in results[len(results) - extra :]])
-                if top:
-                    nlp._choose_lemmas(tree, fetched[-2][b], fetched[-1][b])
-            parsed += trees
+        """The runtime's own decoding of the graph outputs (trees, labels, extra columns, lemmas)."""
+        parsed: list[Any] = [None] * len(sentences)
+        nlp._decode_runs(list(runs), parsed)
         return parsed
 
     trees = decode()

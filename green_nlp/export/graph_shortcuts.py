@@ -24,10 +24,9 @@ LABEL_EQUATION = b"...i,oij,...j->...o"
 
 
 def _attribute(node: Any, name: str, default: Any) -> Any:
-    for attribute in node.attribute:
-        if attribute.name == name:
-            return attribute.s if attribute.type == attribute.STRING else attribute.i
-    return default
+    from onnx import helper
+
+    return next((helper.get_attribute_value(a) for a in node.attribute if a.name == name), default)
 
 
 def _rank(model: Any, name: str) -> Optional[int]:
