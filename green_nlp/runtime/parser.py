@@ -23,7 +23,7 @@ from green_nlp.runtime.lemma_choice import from_folder as attested_words_of
 from green_nlp.runtime.lemma_lexicon import from_folder
 from green_nlp.runtime.lemma_rules import apply_rule
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, split_windows, windows
-from green_nlp.runtime.parser_decoding import ROOT_RELATION, decode_sentence
+from green_nlp.runtime.parser_decoding import ROOT_RELATION, greedy_trees, single_root_mst
 from green_nlp.runtime.parser_inputs import ParserInputs, model_calls
 from green_nlp.runtime.parser_results import ParsedDoc, ParsedSentence
 from green_nlp.runtime.parser_segmenter import TextSegmenter
@@ -86,7 +86,8 @@ class ParserRuntime:
         self._lemma_labels: list[str] = list(meta["labels"].get("lemma_rules") or []) if self._lemma_top else []
         if self._lemma_top:
             self._outputs += [outputs["lemma_rules_top"], outputs["lemma_rules_top_logits"]]
-        self._lemma_cache: dict[tuple[str, Optional[str], str], str] = {}
+        # (form, UPOS, script) -> (lemma, whether it stands: the dictionary's, or `attested_words.settled`)
+        self._lemma_cache: dict[tuple[str, Optional[str], str], tuple[str, bool]] = {}
         self.deprels: list[str] = meta["labels"]["deprel"]
         has_root = ROOT_RELATION in self.deprels and len(self.deprels) > 1
         self._root_label: Optional[int] = self.deprels.index(ROOT_RELATION) if has_root else None
@@ -265,13 +266,13 @@ class ParserRuntime:
             results = run.results
             top, top_logits = results[-2:] if self._lemma_top else (None, None)
             results = results[:-2] if self._lemma_top else results
-            extra = results[len(results) - len(self._extra) :] if self._extra else []
+            extra = [tags.tolist() for tags in results[len(results) - len(self._extra) :]] if self._extra else []
             try:
                 trees = self._decode(run.sentences, *results[: len(results) - len(self._extra)])
                 for b, sentence in enumerate(trees):
-                    self._fill_extra_columns(sentence, [tags[b] for tags in extra])
-                    if top is not None and top_logits is not None and self.attested_words is not None:
-                        self._choose_lemmas(sentence, top[b], top_logits[b])
+                    unsettled = self._fill_extra_columns(sentence, [tags[b] for tags in extra])
+                    if unsettled and top is not None and top_logits is not None:
+                        self._choose_lemmas(sentence, unsettled, top[b], top_logits[b])
             except IndexError:  # a class number past a label list: metadata and graph disagree
                 raise ModelFolderError(
                     f"{self.folder}: the graph gives a class that {META_FILE} has no label for; its label "
@@ -297,82 +298,100 @@ class ParserRuntime:
         label_head: np.ndarray,
         upos_tags: Optional[np.ndarray] = None,
     ) -> list[ParsedSentence]:
+        lengths = np.array([len(words) for words, _, _ in batch])
+        greedy, trees = greedy_trees(arc_scores, lengths)
+        heads = greedy.copy()
+        for b in np.flatnonzero(~trees).tolist():  # not a tree: the maximum spanning tree
+            n = lengths[b]
+            heads[b, :n] = single_root_mst(arc_scores[b, : n + 1, : n + 1])
+        labels = greedy_labels[:, 1:].copy()
+        # scored again: words the tree moved, and (UD: `root` exactly on ROOT's child) words
+        # off ROOT whose best label was `root`, as `nn.tree_decoding.root_consistent_labels`
+        inside = np.arange(heads.shape[1]) < lengths[:, None]
+        redo = heads != greedy
+        if self._root_label is not None:
+            redo |= (labels == self._root_label) & (heads != 0)
+        redo &= inside
+        for b in np.flatnonzero(redo.any(axis=1)).tolist():  # one sentence at a time, as its scores always were
+            rescored = np.nonzero(redo[b])[0]
+            scores = self._label_scores(label_dep[b, rescored + 1], label_head[b, heads[b, rescored]])
+            if self._root_label is not None:
+                scores[:, self._root_label] = -np.inf
+            labels[b, rescored] = scores.argmax(-1)
+        if self._root_label is not None:
+            labels[(heads == 0) & inside] = self._root_label
+        head_rows, label_rows = heads.tolist(), labels.tolist()
+        upos_rows = upos_tags.tolist() if upos_tags is not None and self.upos_labels is not None else None
+        deprels, upos_labels = self.deprels, self.upos_labels
         parsed = []
         for b, (words, upos, text) in enumerate(batch):
             n = len(words)
-            heads = decode_sentence(arc_scores[b], n)
-            labels = greedy_labels[b, 1 : n + 1].copy()
-            greedy_heads = arc_scores[b, 1 : n + 1].argmax(-1)
-            # scored again: words the tree moved, and (UD: `root` exactly on ROOT's child) words
-            # off ROOT whose best label was `root`, as `nn.tree_decoding.root_consistent_labels`
-            redo = heads != greedy_heads
-            if self._root_label is not None:
-                redo |= (labels == self._root_label) & (heads != 0)
-            rescored = np.nonzero(redo)[0]
-            if rescored.size:
-                scores = self._label_scores(label_dep[b, rescored + 1], label_head[b, heads[rescored]])
-                if self._root_label is not None:
-                    scores[:, self._root_label] = -np.inf
-                labels[rescored] = scores.argmax(-1)
-            if self._root_label is not None:
-                labels[heads == 0] = self._root_label
-            if upos_tags is not None and self.upos_labels is not None:
-                upos = [self.upos_labels[t] for t in upos_tags[b, :n].tolist()]
+            if upos_rows is not None and upos_labels is not None:
+                upos = [upos_labels[t] for t in upos_rows[b][:n]]
             parsed.append(
                 ParsedSentence(
                     words=list(words),
-                    heads=[int(h) for h in heads],
-                    deprels=[self.deprels[t] for t in labels.tolist()],
+                    heads=head_rows[b][:n],
+                    deprels=[deprels[t] for t in label_rows[b][:n]],
                     upos=upos,
                     text=text,
                 )
             )
         return parsed
 
-    def _fill_extra_columns(self, sentence: ParsedSentence, tags: list[np.ndarray]) -> None:
-        """LEMMA / FEATS / XPOS of one sentence from the extra heads' best classes (padded rows)."""
+    def _fill_extra_columns(self, sentence: ParsedSentence, tags: list[list[int]]) -> list[int]:
+        """LEMMA / FEATS / XPOS of one sentence from the extra heads' best classes (padded rows); the
+        words whose lemma may yet be chosen (`_lemmas`)."""
         n = len(sentence.words)
+        unsettled: list[int] = []
         for (field, labels), row in zip(self._extra, tags):
-            values = [labels[t] for t in row[:n].tolist()]
+            values = [labels[t] for t in row[:n]]
             if field == "lemma_rules":
-                sentence.lemmas = self._lemmas(sentence.words, sentence.upos, values)
+                sentence.lemmas, unsettled = self._lemmas(sentence.words, sentence.upos, values)
             elif field == "feats":
                 sentence.feats = values
             else:
                 sentence.xpos = values
+        return unsettled
 
-    def _lemmas(self, words: list[str], upos: Optional[list[str]], rules: list[str]) -> list[str]:
+    def _lemmas(self, words: list[str], upos: Optional[list[str]], rules: list[str]) -> tuple[list[str], list[int]]:
         """One lemma per word: the folder's dictionary entry for (form, UPOS) where it has one, else the
-        word's edit script applied. Memoized per (form, UPOS, script): most words of a text repeat, and
-        applying each script afresh was most of the heads' cost after the model itself."""
+        word's edit script applied; and the places of the script lemmas that are no word, which
+        `_choose_lemmas` may replace. Memoized per (form, UPOS, script): most words of a text repeat,
+        and applying each script afresh was most of the heads' cost after the model itself."""
         cache = self._lemma_cache
         if len(cache) > LEMMA_CACHE_SIZE:
             cache.clear()
         tags: Iterable[Optional[str]] = upos if upos is not None and self.lemma_lexicon is not None else repeat(None)
-        lemmas = []
-        for key in zip(words, tags, rules):
-            lemma = cache.get(key)
-            if lemma is None:
+        attested = self.attested_words if self._lemma_top else None
+        lemmas, unsettled = [], []
+        for k, key in enumerate(zip(words, tags, rules)):
+            known = cache.get(key)
+            if known is None:
                 form, tag, rule = key
                 found = self.lemma_lexicon.lookup(form, tag) if tag is not None else None  # type: ignore[union-attr]
-                lemma = cache[key] = found if found is not None else apply_rule(form, rule)
-            lemmas.append(lemma)
-        return lemmas
+                if found is not None:
+                    known = cache[key] = (found, True)
+                else:
+                    lemma = apply_rule(form, rule)
+                    known = cache[key] = (lemma, attested is None or attested.settled(form, lemma))
+            lemmas.append(known[0])
+            if not known[1]:
+                unsettled.append(k)
+        return lemmas, unsettled
 
-    def _choose_lemmas(self, sentence: ParsedSentence, top: np.ndarray, top_logits: np.ndarray) -> None:
-        """Where a word's lemma came from its best script (not the dictionary) and is no word, the
-        next-best script that makes one (`lemma_choice`); as the AllenNLP model does."""
-        attested, labels = self.attested_words, self._lemma_labels
-        if attested is None or sentence.lemmas is None:
+    def _choose_lemmas(
+        self, sentence: ParsedSentence, unsettled: list[int], top: np.ndarray, top_logits: np.ndarray
+    ) -> None:
+        """Where a word's lemma came from its best script (not the dictionary) and is no word (the
+        `unsettled` places), the next-best script that makes one (`lemma_choice`); as the AllenNLP
+        model does."""
+        attested, labels, lemmas = self.attested_words, self._lemma_labels, sentence.lemmas
+        if attested is None or lemmas is None:
             return
-        tags = sentence.upos if sentence.upos is not None and self.lemma_lexicon is not None else None
-        for k, (form, lemma) in enumerate(zip(sentence.words, sentence.lemmas)):
-            if attested.settled(form, lemma):
-                continue
-            if tags is not None and self.lemma_lexicon.lookup(form, tags[k]) is not None:  # type: ignore[union-attr]
-                continue  # the dictionary's lemma stands
+        for k in unsettled:
             alternatives = [(labels[i], logit) for i, logit in zip(top[k].tolist(), top_logits[k].tolist())]
-            sentence.lemmas[k] = attested.choose(form, lemma, alternatives)
+            lemmas[k] = attested.choose(sentence.words[k], lemmas[k], alternatives)
 
     def _label_scores(self, dep: np.ndarray, head: np.ndarray) -> np.ndarray:
         """The label biaffine for aligned (dependent, head) pairs: (k, d), (k, d) -> (k, labels)."""
@@ -381,7 +400,11 @@ class ParserRuntime:
             dep = np.concatenate([dep, np.ones((dep.shape[0], 1), dtype=dep.dtype)], axis=-1)
         if self._bias_y:
             head = np.concatenate([head, np.ones((head.shape[0], 1), dtype=head.dtype)], axis=-1)
-        return np.einsum("ki,oij,kj->ko", dep, weight, head)
+        # (dep @ W) then each pair's row dotted with its head: two BLAS products where a three-operand
+        # einsum looped in C (70 µs a word; the graph scores its greedy labels in this order too)
+        labels, width = weight.shape[0], weight.shape[2]
+        by_dep = dep @ weight.transpose(1, 0, 2).reshape(weight.shape[1], labels * width)
+        return np.matmul(by_dep.reshape(-1, labels, width), head[:, :, None])[:, :, 0]
 
     def label_weight(self) -> np.ndarray:
         """The label biaffine's weight (labels, d+1, d+1), read once from the graph on a dummy input."""

@@ -53,6 +53,26 @@ def single_root_mst(scores: np.ndarray) -> list[int]:
     return [int(head) for head in heads[1:]]
 
 
+def greedy_trees(arc_scores: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A batch's greedy heads (batch, p-1), each word's best over its whole padded row, and whether
+    each sentence's form a tree (batch,), as `is_tree` says: one word on ROOT, every head within
+    the sentence, no cycle. The batch at once in a few numpy calls: `is_tree` per sentence in Python
+    was a third of the decoding's time. Cycles are found by pointer jumping: after k rounds each
+    word points 2^k steps up its path (ROOT points at itself), so a word reaches ROOT within n
+    steps exactly when, after ceil(log2(p)) rounds, it points at ROOT."""
+    greedy = arc_scores[:, 1:, :].argmax(-1)
+    inside = np.arange(greedy.shape[1]) < lengths[:, None]
+    one_root = ((greedy == 0) & inside).sum(axis=1) == 1
+    in_range = ((greedy <= lengths[:, None]) | ~inside).all(axis=1)
+    batch, positions = arc_scores.shape[0], arc_scores.shape[1]
+    up = np.zeros((batch, positions), dtype=np.intp)  # each position's head; padding on ROOT
+    up[:, 1:] = np.where(inside, greedy, 0)
+    for _ in range(max(1, int(np.ceil(np.log2(positions))))):
+        up = np.take_along_axis(up, up, axis=1)
+    reaches_root = ((up[:, 1:] == 0) | ~inside).all(axis=1)
+    return greedy, one_root & in_range & reaches_root
+
+
 def decode_sentence(arc_scores: np.ndarray, length: int) -> np.ndarray:
     """Heads (length,) of one sentence from its padded (p, p) scores, p >= length + 1: the greedy
     heads over the whole padded row (as the model's argmax sees it) when they form a tree, else

@@ -11,7 +11,7 @@ import pytest
 
 from green_nlp.runtime import load, resolve_model
 from green_nlp.runtime.errors import InputError
-from green_nlp.runtime.parser_decoding import decode_sentence, is_tree, single_root_mst
+from green_nlp.runtime.parser_decoding import decode_sentence, greedy_trees, is_tree, single_root_mst
 from green_nlp.runtime.universal_pos import UNIVERSAL_POS
 from tests.conftest import REPO_ROOT
 
@@ -142,6 +142,28 @@ def test_decoding_matches_the_training_code_on_random_scores():
         assert single_root_mst(scores) == decode_mst(scores)
 
 
+def test_the_batch_tree_check_agrees_with_is_tree_sentence_by_sentence():
+    """Random padded batches whose greedy heads are often no tree (two roots, cycles, self-loops, a
+    head in the padding): `greedy_trees` says what `is_tree` says of each sentence's heads."""
+    rng = np.random.default_rng(1)
+    verdicts = []
+    for _ in range(200):
+        lengths = rng.integers(1, 12, size=int(rng.integers(1, 6)))
+        positions = int(lengths.max()) + 1 + int(rng.integers(0, 3))  # padding past the longest, at times
+        scores = rng.normal(size=(len(lengths), positions, positions)).astype(np.float32)
+        for b, n in enumerate(lengths):  # about half the sentences made a greedy tree (a chain to ROOT)
+            if rng.random() < 0.5:
+                for word in range(1, n + 1):
+                    scores[b, word, word - 1] = 9.0
+        greedy, trees = greedy_trees(scores, lengths)
+        for b, n in enumerate(lengths):
+            heads = scores[b, 1 : n + 1].argmax(-1).tolist()
+            assert greedy[b, :n].tolist() == heads
+            assert bool(trees[b]) == is_tree(heads)
+            verdicts.append(bool(trees[b]))
+    assert 0.3 < sum(verdicts) / len(verdicts) < 0.8  # both kinds were met
+
+
 def test_decode_sentence_keeps_greedy_trees_and_repairs_the_rest():
     scores = np.full((4, 4), -5.0, dtype=np.float32)
     scores[1, 2] = scores[2, 0] = scores[3, 2] = 1.0  # greedy: 2 <- 1, ROOT <- 2, 2 <- 3: a tree
@@ -149,3 +171,19 @@ def test_decode_sentence_keeps_greedy_trees_and_repairs_the_rest():
     scores[1, 0] = 2.0  # greedy now puts words 1 and 2 on ROOT: two roots, so the MST decides
     heads = decode_sentence(scores, 3).tolist()
     assert is_tree(heads) and heads.count(0) == 1
+
+
+def test_relabelled_words_are_scored_as_the_label_biaffine_defines():
+    """The runtime scores a moved word's labels with two matrix products; they are the bilinear form
+    `dep' W_o head'` (both with their bias 1) for every label o."""
+    nlp = load(REPO_ROOT / "pretrained" / "en-ewt-parser")
+    weight = nlp.label_weight()
+    rng = np.random.default_rng(2)
+    width = weight.shape[1] - 1
+    dep, head = (rng.normal(size=(5, width)).astype(np.float32) for _ in range(2))
+    scores = nlp._label_scores(dep, head)
+    ones = np.ones((5, 1), dtype=np.float32)
+    expected = np.einsum("ki,oij,kj->ko", np.hstack([dep, ones]), weight, np.hstack([head, ones]))
+    assert scores.shape == (5, weight.shape[0])
+    np.testing.assert_allclose(scores, expected, rtol=1e-4, atol=1e-4)
+    assert (scores.argmax(-1) == expected.argmax(-1)).all()
