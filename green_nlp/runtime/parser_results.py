@@ -26,25 +26,33 @@ class ParsedSentence:
     multiword_tokens: Optional[list[list[str]]] = None
 
     def to_json(self) -> dict[str, Any]:
-        """The `green_dependency_parser` predictor's sentence record."""
-        record: dict[str, Any] = {
-            "words": list(self.words),
-            "upos": list(self.upos) if self.upos else self.upos,
-            "heads": list(self.heads),
-            "deprels": list(self.deprels),
-        }
+        """The `green_dependency_parser` predictor's sentence record (its own copies of the lists)."""
+        record = self._fields()
+        for key, value in record.items():
+            if key == "multiword_tokens":
+                record[key] = [list(columns) for columns in value]
+            elif key == "comments":
+                record[key] = dict(value)
+            elif value:
+                record[key] = list(value)
+        return record
+
+    def _fields(self) -> dict[str, Any]:
+        """The record's keys in the predictor's order, the sentence's own lists in it: what `to_json`
+        copies, and `to_conllu` only reads (copying them was a tenth of writing CoNLL-U)."""
+        record: dict[str, Any] = {"words": self.words, "upos": self.upos, "heads": self.heads, "deprels": self.deprels}
         for key in ("lemmas", "xpos", "feats"):  # the predictor's key order
             values = getattr(self, key)
             if values is not None:
-                record[key] = list(values)
+                record[key] = values
         if self.multiword_tokens:
-            record["multiword_tokens"] = [list(columns) for columns in self.multiword_tokens]
+            record["multiword_tokens"] = self.multiword_tokens
         if self.text:
             record["comments"] = {"text": self.text}
         return record
 
     def to_conllu(self) -> str:
-        return sentence_to_conllu(self.to_json())
+        return sentence_to_conllu(self._fields())
 
 
 @dataclass

@@ -200,6 +200,13 @@ def test_a_label_or_lemma_holding_a_tab_or_line_break_does_not_cut_its_row():
     assert [(row[2], row[7]) for row in rows] == [("x y", "de t"), ("b", "ro ot")]
 
 
+def test_a_label_holding_a_carriage_return_and_line_feed_does_not_cut_its_row():
+    """ "\r\n" is one break to `splitlines` and one "\n" to a count: the row check counts both."""
+    sentence = {"words": ["a", "b"], "heads": [2, 0], "deprels": ["det\r\nx", "root"]}
+    rows = [line.split("\t") for line in sentence_to_conllu(sentence).splitlines() if line and line[0] != "#"]
+    assert [len(row) for row in rows] == [10, 10] and rows[0][7] == "det  x"
+
+
 @pytest.mark.parametrize("multiword", [False, True])
 def test_a_sentence_the_next_follows_at_once_ends_with_space_after_no(multiword):
     from green_nlp.runtime.conllu_output import SentenceText
