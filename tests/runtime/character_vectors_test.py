@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from green_nlp.runtime import load
-from green_nlp.runtime.character_vectors import CharacterVectors
+from green_nlp.runtime.character_vectors import WIDTH_RATIO, CharacterVectors, length_runs
 from green_nlp.runtime.errors import ModelFolderError
 from green_nlp.runtime.model_folder import META_FILE, folder_state, record_file_hashes
 from tests.conftest import FIXTURES, REPO_ROOT
@@ -56,6 +56,28 @@ def test_a_words_vector_does_not_depend_on_its_batch(nlp):
     beside = vectors(["", "the", "cat", "dog", "a", "extraordinarily-long-word"])
     for i, vector in enumerate(alone, start=1):
         assert np.array_equal(vector, beside[i])
+
+
+def test_new_words_are_encoded_in_runs_of_similar_length_with_the_same_vectors(nlp):
+    """Words of very different lengths go through the encoder in several calls, none padding a word
+    past `WIDTH_RATIO` times the run's shortest, and each vector is the word's own."""
+    words = ["", "a", "extraordinarily-long-word", "cat", "x" * 60, "sat", "mat", "encyclopaedia"]
+    vectors, counting = _fresh(nlp)
+    together = vectors(words).copy()
+    assert counting.rows == [5, 2, 1]  # ("", a, cat, sat, mat), (encyclopaedia, extraordinarily-long-word), x * 60
+    for i, word in enumerate(words):
+        vectors.clear()
+        assert np.array_equal(vectors([word])[0], together[i])
+
+
+def test_length_runs_bound_each_runs_width():
+    lengths = [0, 1, 3, 4, 5, 8, 9, 17, 40, 41, 500]
+    runs = length_runs(lengths, min_width=4)
+    assert [i for run in runs for i in run] == list(range(len(lengths)))
+    for run in runs:
+        assert lengths[run[-1]] <= WIDTH_RATIO * max(4, lengths[run[0]])
+    assert [len(run) for run in runs] == [6, 2, 2, 1]
+    assert length_runs([], 4) == []
 
 
 def test_the_encoder_runs_only_on_words_not_met_before(nlp):
