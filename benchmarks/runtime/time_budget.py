@@ -161,19 +161,22 @@ def gemm_rates(repeats: int) -> dict[str, float]:
 
 
 def weight_flops(model_path: Path, chars_per_token: float) -> float:
-    """FLOPs per token of the graph's weight matrices (2 x their size; a character CNN's per character).
-    The biaffine's pairwise products grow with sentence length and are not counted: a lower bound."""
+    """FLOPs per token of the graph's weight matrices (2 x their size; a character CNN's per character,
+    a Conv or the MatMul `graph_shortcuts` made of one). The biaffine's pairwise products grow with
+    sentence length and are not counted: a lower bound."""
     import onnx
+
+    from green_nlp.export.graph_shortcuts import CONVOLUTION_MATMUL
 
     model = onnx.load(str(model_path))
     sizes = {t.name: int(np.prod(t.dims)) for t in model.graph.initializer if len(t.dims) >= 2}
     total = 0.0
     for node in model.graph.node:
         weights = sum(sizes.get(name, 0) for name in node.input)
-        if node.op_type in WEIGHT_OPS:
-            total += 2 * weights
-        elif node.op_type in ("Conv", "ConvInteger"):
+        if node.op_type in ("Conv", "ConvInteger") or node.name.endswith(CONVOLUTION_MATMUL):
             total += 2 * weights * chars_per_token
+        elif node.op_type in WEIGHT_OPS:
+            total += 2 * weights
     return total
 
 

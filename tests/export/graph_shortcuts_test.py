@@ -1,5 +1,6 @@
-"""`export.graph_shortcuts`: the label biaffine as two MatMuls and the best lemma script from the
-top scripts give the outputs of the operators they replace, ties included."""
+"""`export.graph_shortcuts`: the label biaffine as two MatMuls, the best lemma script from the top
+scripts and the character convolution as one MatMul give the outputs of the operators they
+replace, ties included, the convolution bit for bit."""
 
 import numpy as np
 import onnx
@@ -95,8 +96,63 @@ def test_an_argmax_the_top_k_does_not_answer_stays(argmax, top_k):
     assert [node.op_type for node in model.graph.node].count("ArgMax") == 1
 
 
+FILTERS, CHANNELS, KERNEL = 10, 6, 3
+
+
+def _conv_model(**conv_attributes):
+    """Characters' vectors (words, width, channels) -> Transpose -> a 1-D Conv -> the filters' maxima,
+    as the character CNN's exported graph has it."""
+    rng = np.random.default_rng(3)
+    weight = rng.normal(size=(FILTERS, CHANNELS, KERNEL)).astype(np.float32)
+    bias = rng.normal(size=FILTERS).astype(np.float32)
+    nodes = [
+        helper.make_node("Transpose", ["chars"], ["channels_first"], perm=[0, 2, 1]),
+        helper.make_node("Conv", ["channels_first", "w", "b"], ["conv"], kernel_shape=[KERNEL], **conv_attributes),
+        helper.make_node("ReduceMax", ["conv"], ["vectors"], axes=[2], keepdims=0),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "chars",
+        [helper.make_tensor_value_info("chars", TensorProto.FLOAT, ["n", "width", CHANNELS])],
+        [
+            helper.make_tensor_value_info("vectors", TensorProto.FLOAT, ["n", FILTERS]),
+            helper.make_tensor_value_info("conv", TensorProto.FLOAT, ["n", FILTERS, "positions"]),
+        ],
+        [numpy_helper.from_array(weight, "w"), numpy_helper.from_array(bias, "b")],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_the_character_convolution_as_one_matmul_gives_the_same_bits():
+    model = _conv_model()
+    original = onnx.load_from_string(model.SerializeToString())
+    assert shorten(model) == 1
+    onnx.checker.check_model(model)
+    assert "Conv" not in {node.op_type for node in model.graph.node}
+    assert {"w", "b"}.isdisjoint(t.name for t in model.graph.initializer)  # the Conv's weights, read no more
+    rng = np.random.default_rng(4)
+    # from one character past the kernel, as the runtime pads: at exactly the kernel's width (one
+    # window) onnxruntime's Conv takes another path that rounds differently (`runtime.character_vectors`)
+    for words, width in ((1, 4), (64, 4), (7, 5), (40, 9), (3, 30)):
+        feed = {"chars": rng.normal(size=(words, width, CHANNELS)).astype(np.float32)}
+        expected = _plain_run(original, feed)
+        for ours, theirs in zip(_plain_run(model, feed), expected):
+            np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("attributes", [{"pads": [1, 1]}, {"strides": [2]}, {"dilations": [2]}, {"group": 2}])
+def test_a_convolution_that_is_not_plain_stays(attributes):
+    model = _conv_model(**attributes)
+    assert shorten(model) == 0 and "Conv" in {node.op_type for node in model.graph.node}
+
+
+def _plain_run(model, feed):
+    session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return session.run(None, feed)
+
+
 def test_the_shipped_parser_is_shortened_already(tmp_path):
-    """The shipped folder went through the shortcuts: nothing is left to replace."""
+    """The shipped folder went through the shortcuts, its character encoder too: nothing is left to replace."""
     import shutil
 
     folder = tmp_path / "parser"
@@ -105,9 +161,12 @@ def test_the_shipped_parser_is_shortened_already(tmp_path):
     graph = onnx.load(str(folder / "model.int8.onnx")).graph
     assert "Einsum" in {node.op_type for node in graph.node}  # the arc scorer's stays
     assert not any(node.op_type == "ArgMax" and node.output[0] == "lemma_rules_tags" for node in graph.node)
+    assert "Conv" not in {node.op_type for node in onnx.load(str(folder / "chars.int8.onnx")).graph.node}
 
 
 def test_exported_parsers_are_shortened(parser_folders):
     graph = onnx.load(str(parser_folders["quickstart"] / "model.onnx")).graph
     equations = [a.s for node in graph.node if node.op_type == "Einsum" for a in node.attribute]
     assert b"...i,oij,...j->...o" not in equations and b"bxi,oij,byj->boxy" in equations
+    encoder = onnx.load(str(parser_folders["quickstart"] / "chars.onnx")).graph
+    assert "Conv" not in {node.op_type for node in encoder.node} and "MatMul" in {node.op_type for node in encoder.node}
