@@ -53,7 +53,8 @@ def test_the_encoders_embedding_keeps_the_rows_the_character_ids_reach(parser_fo
     words = len(meta["inputs"]["words"]["vocabulary"])
     whole = {t.name: list(t.dims) for t in onnx.load(str(one_graph / name.replace("chars", "model"))).graph.initializer}
     kept = {t.name: list(t.dims) for t in onnx.load(str(parser_folders["quickstart"] / name)).graph.initializer}
-    tables = [table for table, dims in kept.items() if len(dims) == 2 and whole[table] != dims]
+    # (the one-graph folder skipped the shortcuts: the convolution's MatMul weight is the split folder's alone)
+    tables = [table for table, dims in kept.items() if len(dims) == 2 and table in whole and whole[table] != dims]
     assert len(tables) == 1 and "_embedding" in tables[0]
     assert whole[tables[0]][0] == words > rows and kept[tables[0]][0] == rows
 
