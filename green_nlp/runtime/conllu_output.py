@@ -2,7 +2,6 @@
 `green_dependency_parser` predictor writes for the same record."""
 
 from collections.abc import Sequence
-from itertools import repeat
 from typing import Any, Optional
 
 import conllu
@@ -211,9 +210,10 @@ def _plain_block(
 def _rows(comments: dict[str, Any], texts: Sequence[Sequence[str]], heads: Sequence[Any]) -> str:
     forms, lemma_texts, tags, xtags, feat_texts, relations, extras = texts
     lines = [f"# {key} = {value}" if value else f"# {key}" for key, value in comments.items()]
-    n = len(forms)
-    # each row a tab join of its cells, `map` and `zip` in C: twice as fast as a formatted string a row
-    ids, head_texts = map(str, range(1, n + 1)), map(str, heads)
-    cells = zip(ids, forms, lemma_texts, tags, xtags, feat_texts, head_texts, relations, repeat("_", n), extras)
-    lines += map("\t".join, cells)
+    lines += [
+        f"{i}\t{form}\t{lemma}\t{tag}\t{xtag}\t{feat}\t{head}\t{deprel}\t_\t{extra}"
+        for i, form, lemma, tag, xtag, feat, head, deprel, extra in zip(
+            range(1, len(forms) + 1), forms, lemma_texts, tags, xtags, feat_texts, heads, relations, extras
+        )
+    ]
     return "\n".join(lines) + "\n\n"

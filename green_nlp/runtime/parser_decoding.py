@@ -76,8 +76,9 @@ def greedy_trees(arc_scores: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarra
 def decode_sentence(arc_scores: np.ndarray, length: int) -> np.ndarray:
     """Heads (length,) of one sentence from its padded (p, p) scores, p >= length + 1: the greedy
     heads over the whole padded row (as the model's argmax sees it) when they form a tree, else
-    the maximum spanning tree over the sentence's own block."""
-    greedy = arc_scores[1 : length + 1].argmax(-1)
-    if is_tree(greedy.tolist()):
-        return greedy
+    the maximum spanning tree over the sentence's own block; the runtime's decoding of a batch
+    (`greedy_trees`) for one sentence."""
+    greedy, trees = greedy_trees(arc_scores[None], np.array([length]))
+    if trees[0]:
+        return greedy[0, :length]
     return np.asarray(single_root_mst(arc_scores[: length + 1, : length + 1]), dtype=greedy.dtype)
