@@ -58,6 +58,8 @@ TITLES = {
     "(`python -m benchmarks.runtime.thread_cost --runtime-venv VENV`)",
     "parser_release_speed": "The shipped parser across releases, each with its own runtime "
     "(`python -m benchmarks.parser.release_speed`)",
+    "parser_character_encoder": "The shipped parser's character encoder: its convolution as one MatMul, new "
+    "words in runs of similar length (`python -m benchmarks.parser.character_encoder`)",
     "ray_scaling": "Bulk prediction and teacher labeling on Ray (`python -m benchmarks.serve.ray_scaling`)",
     "gpu/parser_distillation": "Parser distillation on a GPU "
     "(`python -m benchmarks.parser.distillation --devices gpu`, "
@@ -81,6 +83,7 @@ ORDER = HEADLINE + [
     "parser_lemma_choice",
     "parser_teacher_scale_table",
     "parser_release_speed",
+    "parser_character_encoder",
     "pretrained_en_sst2_sentiment",
     "dan_runtime_speed",
     "dan_engines",

@@ -12,11 +12,13 @@
   channels)): onnxruntime convolves word by word, a small matrix product each. Each word's windows
   of `k` characters laid side by side in the order onnxruntime's own im2col uses (channel-major,
   then offset) make one MatMul for all the words: bit-identical vectors from one character past
-  the kernel's width, as the runtime pads (78,767 distinct words of UD English-EWT and IMDB
-  reviews, in sorted and shuffled batches of 1-200), the encoder 1.2-2 times as fast by shape,
-  and a fifth less encoder time on EWT test's new words.
+  the kernel's width, as the runtime pads (`python -m benchmarks.parser.character_encoder`: 78,329
+  distinct words of UD English-EWT and IMDB reviews, in sorted and shuffled batches of 1-200). With
+  the runtime's calls over words of similar length, a cold pass of EWT test's feed and encoder took
+  2.38 against 2.70 µs a token; one call a batch pads so widely that the MatMul is no faster there.
 
-Together about 7 % of the shipped parser's main graph time, and a fifth of its encoder's.
+Together about 7 % of the shipped parser's main graph time, and about a tenth of a cold pass's feed
+and encoder.
 The outputs keep their names, so a folder's metadata does not change. `allennlp green-export`
 applies them to every parser it writes; run `python -m green_nlp.export.graph_shortcuts FOLDER`
 for a folder exported before (its main graphs and character encoders).
@@ -29,8 +31,8 @@ from typing import Any, Optional
 import numpy as np
 
 LABEL_EQUATION = b"...i,oij,...j->...o"
-# the name ending of the MatMul that replaces a convolution: it runs once per character window, which
-# counts of a graph's work per word (the time budget's FLOPs) read from it
+# the name ending of the MatMul that replaces a convolution: it runs once per character window, so a
+# count of a graph's work per word (the time budget's FLOPs) counts it per character
 CONVOLUTION_MATMUL = "/windows_by_filters"
 
 

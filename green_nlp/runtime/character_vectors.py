@@ -25,8 +25,9 @@ from green_nlp.runtime.parser_inputs import MAX_WORD_CHARACTERS, WORD_CELLS_PER_
 DEFAULT_CAPACITY = 50_000  # words whose vectors are kept
 _FIRST_ROWS = 1024  # the table starts this tall and doubles as words come
 # an encoder call's longest word at most this many times its shortest (or the least width): EWT test's
-# cold pass took 1.5 against 2.8 µs a token of encoder time with one call a batch; 1.5 and 3 did no better
-WIDTH_RATIO = 2
+# new words are then padded to 9.7 characters a word on average, against 26.7 in one call a batch, and a
+# cold pass's feed and encoder took 2.70 against 3.68 µs a token (`benchmarks.parser.character_encoder`)
+WIDTH_RATIO: float = 2
 
 
 def length_runs(lengths: Sequence[int], min_width: int) -> list[range]:
@@ -78,7 +79,7 @@ class CharacterVectors:
     def _encode(self, words: list[str]) -> np.ndarray:
         """The vectors of `words`, in their order, from encoder calls over words of similar length:
         one call pads every word to its longest (EWT test's new words of a batch, 6.8 characters on
-        average, were padded to 35.6), and a word's vector does not depend on the width."""
+        average, to 26.7), and a word's vector does not depend on the width."""
         lengths = [min(len(word), MAX_WORD_CHARACTERS) for word in words]  # what the encoder reads of a word
         order = sorted(range(len(words)), key=lengths.__getitem__)
         vectors = np.empty((0, 0), dtype=np.float32)
