@@ -185,7 +185,7 @@ def _plain_block(
     is None, a string or an int; else None. Why our own: building a conllu Token per word and
     serializing it field by field was 8 % of `green-nlp parse`; for plain values the format is a tab
     join, `_` for None, and tests/runtime/conllu_output_test.py pins the two to the same bytes."""
-    # each column's set of types (`map` runs in C): a generator a column was a third of the writing
+    # each column's set of types (`map` runs in C), not a Python generator over its values
     if not set(map(type, heads)) <= _INT:
         return None
     texts: list[Sequence[str]] = []

@@ -57,7 +57,7 @@ def greedy_trees(arc_scores: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarra
     """A batch's greedy heads (batch, p-1), each word's best over its whole padded row, and whether
     each sentence's form a tree (batch,), as `is_tree` says: one word on ROOT, every head within
     the sentence, no cycle. The batch at once in a few numpy calls: `is_tree` per sentence in Python
-    was a third of the decoding's time. Cycles are found by pointer jumping: after k rounds each
+    was much of the decoding's time. Cycles are found by pointer jumping: after k rounds each
     word points 2^k steps up its path (ROOT points at itself), so a word reaches ROOT within n
     steps exactly when, after ceil(log2(p)) rounds, it points at ROOT."""
     greedy = arc_scores[:, 1:, :].argmax(-1)

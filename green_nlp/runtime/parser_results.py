@@ -39,7 +39,7 @@ class ParsedSentence:
 
     def _fields(self) -> dict[str, Any]:
         """The record's keys in the predictor's order, the sentence's own lists in it: what `to_json`
-        copies, and `to_conllu` only reads (copying them was a tenth of writing CoNLL-U)."""
+        copies, and `to_conllu` only reads (so it copies nothing)."""
         record: dict[str, Any] = {"words": self.words, "upos": self.upos, "heads": self.heads, "deprels": self.deprels}
         for key in ("lemmas", "xpos", "feats"):  # the predictor's key order
             values = getattr(self, key)
