@@ -30,8 +30,10 @@ from typing import Any
 import numpy as np
 
 from benchmarks.common import REPO, RESULTS, git_bytes, hardware_description, write_results
+from benchmarks.runtime.time_budget import ewt_texts
 from green_nlp.runtime import character_vectors, create_session, load
 from green_nlp.runtime.length_batches import by_length
+from green_nlp.runtime.parser_agreement import read_conllu_words
 from green_nlp.runtime.parser_segmenter import TextSegmenter
 from green_nlp.settings import data_path
 
@@ -42,12 +44,9 @@ BATCH = 32
 
 
 def ewt_forms(split: str) -> Iterator[str]:
-    with open(data_path("ud", "UD_English-EWT", f"en_ewt-ud-{split}.conllu"), encoding="utf-8") as handle:
-        for line in handle:
-            if line[:1].isdigit():
-                columns = line.split("\t")
-                if columns[0].isdigit():
-                    yield columns[1]
+    path = data_path("ud", "UD_English-EWT", f"en_ewt-ud-{split}.conllu")
+    for words, _ in read_conllu_words(path, with_upos=False):
+        yield from words
 
 
 def imdb_words(reviews: int) -> Iterator[str]:
@@ -78,10 +77,9 @@ def same_bits(nlp: Any, before: Any, words: list[str], seed: int = 0) -> dict[st
 
 
 def ewt_batches(nlp: Any) -> list[list[list[str]]]:
-    with open(data_path("ud", "UD_English-EWT", "en_ewt-ud-test.conllu"), encoding="utf-8") as handle:
-        texts = [line[len("# text = ") :] for line in handle if line.startswith("# text = ")]
+    """EWT test's sentences (one a line, the runtime's tokenization) in the runtime's batches."""
     segmenter = TextSegmenter(nlp.segmenter.language, split_sentences=False, rules=nlp.segmenter.rules)
-    sentences = [words for text in texts for _, words in segmenter.segment(text.strip())]
+    sentences = [words for text in ewt_texts(None) for _, words in segmenter.segment(text.strip())]
     return [sorted((sentences[i] for i in batch), key=len) for batch in by_length(list(map(len, sentences)), BATCH)]
 
 

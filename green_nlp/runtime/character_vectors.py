@@ -81,16 +81,13 @@ class CharacterVectors:
         one call pads every word to its longest (EWT test's new words of a batch, 6.8 characters on
         average, to 26.7), and a word's vector does not depend on the width."""
         lengths = [min(len(word), MAX_WORD_CHARACTERS) for word in words]  # what the encoder reads of a word
-        order = sorted(range(len(words)), key=lengths.__getitem__)
-        vectors = np.empty((0, 0), dtype=np.float32)
-        for run in length_runs([lengths[i] for i in order], self.min_width):
-            places = [order[i] for i in run]
-            char_ids = self.inputs.char_id_rows([words[i] for i in places], self.min_width)
-            found = self.session.run([self.output_name], {self.input_name: char_ids})[0]
-            if not vectors.size:
-                vectors = np.empty((len(words), found.shape[1]), dtype=np.float32)
-            vectors[places] = found
-        return vectors
+        order = np.argsort(lengths, kind="stable")
+        ordered = [words[i] for i in order]
+        found = [
+            self.session.run([self.output_name], {self.input_name: self.inputs.char_id_rows(part, self.min_width)})[0]
+            for part in (ordered[run.start : run.stop] for run in length_runs(sorted(lengths), self.min_width))
+        ]
+        return np.asarray(np.concatenate(found)[np.argsort(order)], dtype=np.float32)  # back in `words`' order
 
     def _store(self, words: list[str], vectors: np.ndarray) -> None:
         start = len(self._rows)
