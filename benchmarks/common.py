@@ -3,7 +3,6 @@ Only the standard library at import: the runtime benchmark's torch-free child pr
 
 import json
 import os
-import platform
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -29,15 +28,9 @@ def committed_folder(name: str, rev: str, target: Path) -> Path:
 def hardware_description() -> str:
     import torch
 
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} logical CPUs, torch {torch.__version__}"
+    from benchmarks.machine import cpu_kind
+
+    return f"{cpu_kind()}, {os.cpu_count()} logical CPUs, torch {torch.__version__}"
 
 
 def _cell(value: Any) -> str:

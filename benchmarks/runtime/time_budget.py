@@ -65,6 +65,7 @@ from typing import Any, Optional
 import numpy as np  # noqa: E402
 
 from benchmarks.common import REPO, RESULTS, write_results  # noqa: E402
+from benchmarks.machine import cpu_kind  # noqa: E402
 from benchmarks.reports.energy import cpu_seconds_per_million, method_for, wh_per_million  # noqa: E402
 from benchmarks.runtime.classify_processes import can_import, numba_break_even, whole_classifies  # noqa: E402
 from benchmarks.runtime.parsing.processes import child_times  # noqa: E402
@@ -698,6 +699,7 @@ def report(
         "load_before": load_before,
         "load_after": load_after,
         "cpu": cpu_model(),
+        "cpu_kind": cpu_kind(),  # what the runs table groups by: the name alone can hide a generation
         "logical_cpus": os.cpu_count(),
         "threads": 1,
         "repeats": args.repeats,
@@ -730,7 +732,7 @@ def report(
         f"{rates['onnxruntime_fp32']:.1f}, numpy fp32 {rates['numpy_fp32']:.1f} GFLOP/s at 640x512x512): parser "
         f"{parser_flops / 1e6:.2f} MFLOP a token at the int8 rate (the biaffine's pairwise products not counted), "
         f"DAN {dan_flops:,.0f} FLOP a text at the fp32 rate. {method_for(cpu_model())}. "
-        f"CPU {cpu_model()}, {os.cpu_count()} logical "
+        f"CPU {results['cpu_kind']}, {os.cpu_count()} logical "
         f"CPUs shared with other jobs: load averages (1, 5, 15 min) before {load_before}, after {load_after} "
         "(read the ratios, not the absolute figures). Versions: "
         + ", ".join(f"{k} {v}" for k, v in results["versions"].items())

@@ -8,6 +8,8 @@ those ranges come from. It reads `benchmarks/results/time_budget.json` (the late
 `time_budget.runN.json` beside it, and writes `time_budget_runs.{json,md}` there. The time budget
 runs it itself when it writes to the default results folder. A figure a run did not measure (the
 older runs lack the numba engine, the whole classify processes and spaCy's start alone) is blank.
+Runs are grouped by the kind of CPU they recorded (name, family and model, int8 instructions:
+`benchmarks.machine`); the runs saved before that have only the CPU's name.
 """
 
 import argparse
@@ -22,6 +24,7 @@ from benchmarks.runtime.classify_processes import fastest_figures, numba_break_e
 from benchmarks.runtime.time_budget import SPACY_START
 
 NAME = "time_budget_runs"
+NOT_RECORDED = "family and int8 instructions not recorded"
 RUN_FILE = re.compile(r"^time_budget(?:\.run(\d+))?\.json$")
 
 
@@ -83,6 +86,12 @@ COLUMNS: dict[str, tuple[Callable[[dict[str, Any]], Optional[float]], int]] = {
 }
 
 
+def run_cpu(run: dict[str, Any]) -> str:
+    """The kind of CPU a run names (`benchmarks.machine.cpu_kind`); runs saved before it was recorded
+    have only the CPU's name, which may cover several generations, and say so."""
+    return str(run.get("cpu_kind") or f"{run.get('cpu', 'unknown CPU')}, {NOT_RECORDED}")
+
+
 def saved_runs(results_dir: Path) -> dict[str, dict[str, Any]]:
     """The saved runs by name, run1, run2, ... in order and then `latest` (time_budget.json)."""
     found: list[tuple[float, str, Path]] = []
@@ -107,7 +116,7 @@ def runs_table(runs: dict[str, dict[str, Any]]) -> tuple[dict[str, dict[str, Any
     rows: dict[str, dict[str, Any]] = {}
     values: dict[str, dict[str, list[float]]] = {}
     for name, run in runs.items():
-        cpu = str(run.get("cpu", "unknown CPU"))
+        cpu = run_cpu(run)
         row: dict[str, Any] = {"cpu": cpu}
         for column, (read, decimals) in COLUMNS.items():
             value = read(run)
@@ -136,7 +145,9 @@ def write(results_dir: Path = RESULTS) -> None:
     rows, ranges = runs_table(runs)
     note = (
         "Each saved run of `python -m benchmarks.runtime.time_budget` (`time_budget.runN.json`; `latest`: "
-        "time_budget.json), then each CPU's lowest and highest figure over its runs that measured it. Ratios: "
+        "time_budget.json), then each CPU's lowest and highest figure over its runs that measured it. CPU: its "
+        "name, family and model and its best int8 dot-product instructions (`benchmarks.machine`); the runs "
+        f"saved before those were recorded say '{NOT_RECORDED}', and one such name may cover several CPUs. Ratios: "
         "green_nlp's items per CPU-second over the peer's in the same run (predict: fastText's predict call "
         "alone; same job: both read the lines, predict and write a JSON line per text). Starts: wall seconds "
         "to the first output line (medians of 5). `whole classify lines`: the lines of each whole classify process "

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from benchmarks.runtime.time_budget import SPACY_START
-from benchmarks.runtime.time_budget_runs import runs_table, saved_runs, write
+from benchmarks.runtime.time_budget_runs import NOT_RECORDED, runs_table, saved_runs, write
 
 
 def _run(cpu: str, parse_ratio: float, gemm: float, **more: object) -> dict:
@@ -67,20 +67,34 @@ def test_ranges_are_per_cpu_and_only_over_the_runs_that_measured_the_figure():
     assert rows["run2"]["numba break-even lines"] == "" and rows["run3"]["numba break-even lines"] == "33,000"
     assert rows["run3"]["spaCy's start s"] == "1.25" and rows["run3"]["us a text after start: numba"] == "50"
     assert rows["run3"]["us a text after start: classify"] == "80" and rows["run3"]["whole classify lines"] == "10,001"
-    xeon = ranges["Xeon: range over 3 runs"]
+    xeon = ranges[f"Xeon, {NOT_RECORDED}: range over 3 runs"]
     assert xeon["parse / spaCy"] == "0.97-1.37" and xeon["int8 GEMM GFLOP/s"] == "96-164"
     assert xeon["parse start s"] == "1.50-2.00"  # the run with its own parse start counts
     assert xeon["spaCy's start s"] == "1.25" and xeon["spaCy's start s runs"] == 1  # one run measured it
-    assert ranges["EPYC: range over 1 run"]["parse / spaCy"] == "2.20"
+    assert ranges[f"EPYC, {NOT_RECORDED}: range over 1 run"]["parse / spaCy"] == "2.20"
     assert "numba start s" not in xeon  # no run measured it
+
+
+def test_runs_group_by_the_recorded_cpu_kind_and_older_runs_say_theirs_was_not_recorded():
+    zen3 = "AMD EPYC, family 25 model 1, int8: AVX2 without VNNI"
+    runs = {
+        "run1": _run("AMD EPYC", 2.0, 400),
+        "run2": _run("AMD EPYC", 1.4, 180, cpu_kind=zen3),
+        "latest": _run("AMD EPYC", 1.5, 190, cpu_kind=zen3),
+    }
+    rows, ranges = runs_table(runs)
+    assert rows["run1"]["cpu"] == f"AMD EPYC, {NOT_RECORDED}" and rows["latest"]["cpu"] == zen3
+    assert ranges[f"{zen3}: range over 2 runs"]["parse / spaCy"] == "1.40-1.50"
+    assert ranges[f"AMD EPYC, {NOT_RECORDED}: range over 1 run"]["parse / spaCy"] == "2.00"
 
 
 def test_write_saves_json_and_a_table_with_a_row_per_run_and_per_cpu(tmp_path: Path):
     _save(tmp_path, {"time_budget.json": _run("Xeon", 1.0, 100), "time_budget.run1.json": _run("Xeon", 1.2, 90)})
     write(tmp_path)
     table = (tmp_path / "time_budget_runs.md").read_text()
-    assert "| run1 | Xeon | 90 | 1.20 |" in table and "| latest | Xeon | 100 | 1.00 |" in table
-    assert "| Xeon: range over 2 runs | Xeon | 90-100 | 1.00-1.20 |" in table
+    xeon = f"Xeon, {NOT_RECORDED}"
+    assert f"| run1 | {xeon} | 90 | 1.20 |" in table and f"| latest | {xeon} | 100 | 1.00 |" in table
+    assert f"| {xeon}: range over 2 runs | {xeon} | 90-100 | 1.00-1.20 |" in table
     assert json.loads((tmp_path / "time_budget_runs.json").read_text())["ranges"]
 
 
