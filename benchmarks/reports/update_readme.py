@@ -60,6 +60,8 @@ TITLES = {
     "(`python -m benchmarks.parser.release_speed`)",
     "parser_character_encoder": "The shipped parser's character encoder: its convolution as one MatMul, new "
     "words in runs of similar length (`python -m benchmarks.parser.character_encoder`)",
+    "parser_lemma_head": "The shipped parser with its lemma head run only on the words its dictionary lacks "
+    "(`python -m benchmarks.parser.lemma_head`)",
     "ray_scaling": "Bulk prediction and teacher labeling on Ray (`python -m benchmarks.serve.ray_scaling`)",
     "gpu/parser_distillation": "Parser distillation on a GPU "
     "(`python -m benchmarks.parser.distillation --devices gpu`, "
@@ -84,6 +86,7 @@ ORDER = HEADLINE + [
     "parser_teacher_scale_table",
     "parser_release_speed",
     "parser_character_encoder",
+    "parser_lemma_head",
     "pretrained_en_sst2_sentiment",
     "dan_runtime_speed",
     "dan_engines",

@@ -11,7 +11,8 @@ starts, as a user installs it (numba for the opt-in engine's rows, spaCy's model
   split into stages read (the file's lines), segment (spaCy sentence split + tokenize), index (word
   ids and the batch's distinct words' character vectors from a full cache), model (onnxruntime: the
   character encoder on the words not met before in the pass, then the main graph), decode (trees,
-  labels, extra columns) and write (CoNLL-U), batched 32 sentences per call in length order as
+  labels, extra columns; a split folder's lemma head on the words its dictionary lacks) and write
+  (CoNLL-U), batched 32 sentences per call in length order as
   `parse_many` does. The model stage and end-to-end start each pass with no word's vector kept, as
   a fresh process does.
 - classify (pretrained/en-sst2-sentiment, int8): SST-2 test sentences at batch 1 and 32, stages read,
@@ -182,9 +183,10 @@ def weight_flops(model_path: Path, chars_per_token: float) -> float:
 
 
 def parser_weight_flops(folder: Path, chars_per_token: float) -> float:
-    """`weight_flops` of a parser folder's int8 graphs: the main one and a split folder's character
-    encoder (every word's characters counted, as if no vector were kept: an upper bound there)."""
-    paths = [folder / "model.int8.onnx", folder / "chars.int8.onnx"]
+    """`weight_flops` of a parser folder's int8 graphs: the main one, a split folder's character
+    encoder (every word's characters counted, as if no vector were kept) and lemma head (every word
+    counted, as if the dictionary had none): upper bounds for those two."""
+    paths = [folder / "model.int8.onnx", folder / "chars.int8.onnx", folder / "lemma_head.int8.onnx"]
     return sum(weight_flops(path, chars_per_token) for path in paths if path.is_file())
 
 

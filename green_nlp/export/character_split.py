@@ -36,7 +36,7 @@ def _cut_tensor(graph: Any, index_input: str) -> Optional[str]:
     return None
 
 
-def _renamed(model: Any, old: str, new: str) -> Any:
+def renamed(model: Any, old: str, new: str) -> Any:
     """`model` with every use of tensor `old` named `new` (inputs, outputs, nodes, value infos)."""
     graph = model.graph
     for node in graph.node:
@@ -100,7 +100,7 @@ def split_graph(path: Path, encoder_path: Path, index_input: str, char_input: st
         raise ValueError(f"{path.name}: {char_input!r} reaches the outputs other than through the encoder")
     _trim_tables(encoder, char_input, char_rows)
     for part, target in ((encoder, encoder_path), (main, path)):
-        onnx.checker.check_model(_renamed(part, cut, VECTORS))
+        onnx.checker.check_model(renamed(part, cut, VECTORS))
         onnx.save(part, str(target))
 
 
@@ -109,7 +109,7 @@ def split_character_encoder(folder: Path) -> bool:
     encoder files and their hashes in `green_model.json`. True when it split, False when the folder
     has no character encoder to split or is split already."""
     from green_nlp.runtime.folder_files import META_FILE
-    from green_nlp.runtime.model_folder import indent_of, record_file_hashes
+    from green_nlp.runtime.model_folder import rewrite_meta
 
     folder = Path(folder)
     meta_path = folder / META_FILE
@@ -127,9 +127,7 @@ def split_character_encoder(folder: Path) -> bool:
             files[precision] = ENCODER_FILES[precision]
     chars["vectors_input"] = VECTORS
     chars["encoder"] = {"files": files, "output": VECTORS}
-    indent = indent_of(meta_path.read_text(encoding="utf-8"))
-    meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=indent) + "\n", encoding="utf-8")
-    record_file_hashes(folder)
+    rewrite_meta(folder, meta)
     return True
 
 

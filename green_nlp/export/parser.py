@@ -381,9 +381,12 @@ def export(model: BiaffineDependencyParser, config_params: Any, output_dir: Path
 
 def finish_folder(output_dir: Path) -> None:
     """The written folder's graphs with cheaper equivalent operators (`graph_shortcuts`), then split
-    at the character encoder (`character_split`)."""
+    at the character encoder (`character_split`) and, with a lemma dictionary, at the lemma head
+    (`lemma_head_split`)."""
     from green_nlp.export.character_split import split_character_encoder
     from green_nlp.export.graph_shortcuts import shorten_folder
+    from green_nlp.export.lemma_head_split import split_lemma_head
 
     shorten_folder(output_dir)
     split_character_encoder(output_dir)
+    split_lemma_head(output_dir)

@@ -9,6 +9,9 @@ from typing import Any
 
 from green_nlp.line_stream import LINE_BREAKS
 
+# the `outputs` keys a split parser's lemma head graph gives (`export.lemma_head_split`), not its main graph
+LEMMA_HEAD_OUTPUTS = ("lemma_rules", "lemma_rules_top", "lemma_rules_top_logits")
+
 # family -> (dotted key, the JSON type it must have)
 REQUIRED_KEYS: dict[str, tuple[tuple[str, type], ...]] = {
     "parser": (
@@ -123,6 +126,16 @@ def _bad_index(meta: dict[str, Any], family: str) -> str:
         ):
             if not isinstance(_value(meta, dotted), str):
                 return f'key "{dotted}" must be a string: a folder with a character encoder graph needs it'
+    head = _value(meta, "lemma_head") if family == "parser" else None
+    if head is not None:  # a split folder (`export.lemma_head_split`)
+        if (
+            not isinstance(head, dict)
+            or not isinstance(head.get("files"), dict)
+            or not isinstance(head.get("states"), str)
+        ):
+            return 'key "lemma_head" must be an object with "files" (precision -> file name) and "states" (a string)'
+        if not isinstance(_value(meta, "outputs.lemma_rules"), str):
+            return 'key "outputs.lemma_rules" must be a string: a folder with a lemma head graph needs it'
     first = _value(meta, "ngrams.first_id") if family == "classifier" else None
     if first is not None and (type(first) is not int or first < 1):
         return f'key "ngrams.first_id" must be a whole number of at least 1 (0 is padding), got {first!r}'
@@ -162,7 +175,11 @@ def graph_mismatch(meta: dict[str, Any], graph_inputs: set[str], graph_outputs: 
         if name not in graph_inputs:
             known = ", ".join(sorted(graph_inputs))
             return f'key "{dotted}" names input {name!r}, which the graph does not have (it has {known})'
+    head = meta.get("lemma_head") if meta.get("family") == "parser" else None
+    elsewhere = set(LEMMA_HEAD_OUTPUTS) if isinstance(head, dict) else set()  # checked on the head's graph
     for key, name in (meta.get("outputs") or {}).items():
-        if name and name not in graph_outputs:  # an absent head is null / false
+        if name and key not in elsewhere and name not in graph_outputs:  # an absent head is null / false
             return f'key "outputs.{key}" names output {name!r}, which the graph does not have'
+    if isinstance(head, dict) and head.get("states") not in graph_outputs:
+        return f'key "lemma_head.states" names output {head.get("states")!r}, which the graph does not have'
     return ""

@@ -163,7 +163,7 @@ def model_file(folder: Path, meta: dict[str, Any], precision: str = "auto") -> P
 def companion_file(folder: Path, meta: dict[str, Any], key: str, files: Any, graph: Path) -> Path:
     """The file of `files` (precision -> name, found at dotted `key`) with the precision of the main
     `graph` that `model_file` returned, checked as that graph was (inside the folder, whole ONNX;
-    its sha256 was checked with the folder's other files): a split parser's character encoder."""
+    its sha256 was checked with the folder's other files): a split parser's character encoder or lemma head."""
     main = meta.get("files") or {}
     precision = next(
         (
@@ -189,14 +189,22 @@ def companion_file(folder: Path, meta: dict[str, Any], key: str, files: Any, gra
     return path
 
 
-def companion_graphs(folder: Path, meta: dict[str, Any], graph: Path) -> list[Path]:
-    """The other graphs the main `graph` runs with, each checked by `companion_file`: a split
-    parser's character encoder (`export.character_split`); none for other folders."""
-    chars = (meta.get("inputs") or {}).get("characters") if meta.get("family") == "parser" else None
+def companion_graphs(folder: Path, meta: dict[str, Any], graph: Path) -> dict[str, Path]:
+    """The other graphs the main `graph` runs with, by part, each checked by `companion_file`: a split
+    parser's character encoder ("characters", `export.character_split`) and lemma head ("lemma_head",
+    `export.lemma_head_split`); none for other folders."""
+    if meta.get("family") != "parser":
+        return {}
+    found: dict[str, Path] = {}
+    chars = (meta.get("inputs") or {}).get("characters")
     encoder = chars.get("encoder") if isinstance(chars, dict) else None
-    if not isinstance(encoder, dict):
-        return []
-    return [companion_file(folder, meta, "inputs.characters.encoder.files", encoder.get("files"), graph)]
+    if isinstance(encoder, dict):
+        key = "inputs.characters.encoder.files"
+        found["characters"] = companion_file(folder, meta, key, encoder.get("files"), graph)
+    head = meta.get("lemma_head")
+    if isinstance(head, dict):
+        found["lemma_head"] = companion_file(folder, meta, "lemma_head.files", head.get("files"), graph)
+    return found
 
 
 def _named_paths(folder: Path, meta: dict[str, Any]) -> list[Any]:
@@ -213,6 +221,15 @@ def record_file_hashes(folder: Path) -> None:
     meta = _meta_json(folder)
     record_hashes(folder, meta, [(key, p) for key, p in _named_paths(folder, meta) if p.is_file()])
     path.write_text(json.dumps(meta, ensure_ascii=False, indent=indent_of(text)) + "\n", encoding="utf-8")
+
+
+def rewrite_meta(folder: Path, meta: dict[str, Any]) -> None:
+    """Write `meta` as the folder's `green_model.json` in the indentation the file already has, then
+    record the hashes of the files it names (a split added graphs, or rewrote one)."""
+    path = Path(folder) / META_FILE
+    indent = indent_of(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps(meta, ensure_ascii=False, indent=indent) + "\n", encoding="utf-8")
+    record_file_hashes(folder)
 
 
 def indent_of(text: str) -> int:

@@ -40,6 +40,8 @@ LEMMA_CACHE_SIZE = 100_000  # (form, UPOS, script) -> lemma entries kept (a few 
 GRAPH_RUNS_BEFORE_DECODING = 8
 PENDING_OUTPUT_BYTES = 1 << 25
 
+_UNSEEN: Any = object()  # a cache's miss, where None is a value
+
 # one sentence to parse: (words, UPOS tags or None, sentence text or None)
 Sentence = tuple[list[str], Optional[list[str]], Optional[str]]
 
@@ -73,9 +75,16 @@ class ParserRuntime:
         self._outputs = [outputs["arc_scores"], outputs["greedy_labels"], outputs["label_dep"], outputs["label_head"]]
         if outputs.get("upos"):
             self._outputs.append(outputs["upos"])
-        # (metadata key, its class labels) of each extra head, fetched after UPOS in this order
+        # a split folder's lemma head is a graph of its own (`export.lemma_head_split`), run by
+        # `_head_lemmas` on the words the dictionary lacks; the main graph gives their states instead
+        head = meta.get("lemma_head")
+        self._head_states: Optional[str] = head["states"] if isinstance(head, dict) else None
+        self._lemma_head: Optional[Any] = None  # its session (`load_parts`)
+        # (metadata key, its class labels) of each extra head the main graph gives, after UPOS in this order
         self._extra: list[tuple[str, list[str]]] = [
-            (field, list(meta["labels"][field])) for field in EXTRA_OUTPUTS if outputs.get(field)
+            (field, list(meta["labels"][field]))
+            for field in EXTRA_OUTPUTS
+            if outputs.get(field) and not (field == "lemma_rules" and self._head_states)
         ]
         self._outputs += [outputs[field] for field, _ in self._extra]
         self.lemma_lexicon = from_folder(self.folder, meta)  # (form, UPOS) -> lemma, before the scripts
@@ -84,10 +93,17 @@ class ParserRuntime:
         self.attested_words = attested_words_of(self.folder, meta)
         self._lemma_top = bool(self.attested_words is not None and outputs.get("lemma_rules_top"))
         self._lemma_labels: list[str] = list(meta["labels"].get("lemma_rules") or []) if self._lemma_top else []
-        if self._lemma_top:
-            self._outputs += [outputs["lemma_rules_top"], outputs["lemma_rules_top_logits"]]
+        top_outputs = [outputs["lemma_rules_top"], outputs["lemma_rules_top_logits"]] if self._lemma_top else []
+        if self._head_states:
+            self._outputs.append(self._head_states)
+            self._head_outputs = [outputs["lemma_rules"], *top_outputs]
+            self._rule_labels: list[str] = list(meta["labels"]["lemma_rules"])
+        else:
+            self._outputs += top_outputs
         # (form, UPOS, script) -> (lemma, whether it stands: the dictionary's, or `attested_words.settled`)
         self._lemma_cache: dict[tuple[str, Optional[str], str], tuple[str, bool]] = {}
+        # a split folder's (form, UPOS) -> the dictionary's lemma or None (the head's script decides)
+        self._dictionary_cache: dict[tuple[str, Optional[str]], Optional[str]] = {}
         self.deprels: list[str] = meta["labels"]["deprel"]
         has_root = ROOT_RELATION in self.deprels and len(self.deprels) > 1
         self._root_label: Optional[int] = self.deprels.index(ROOT_RELATION) if has_root else None
@@ -102,26 +118,37 @@ class ParserRuntime:
         self.character_vectors: Optional[Any] = None  # a split folder's (`load_parts`)
 
     def load_parts(self, graph: Path, threads: Optional[int]) -> None:
-        """A split folder's character encoder (`export.character_split`), at `graph`'s precision;
-        `load` calls this once the main graph is loaded. Nothing for a folder of one graph."""
-        chars = self.meta["inputs"].get("characters") or {}
-        encoder = chars.get("encoder")
-        if not encoder or self.inputs.vectors_input is None:
-            return
+        """A split folder's other graphs at `graph`'s precision: its character encoder
+        (`export.character_split`) and lemma head (`export.lemma_head_split`); `load` calls this
+        once the main graph is loaded. Nothing for a folder of one graph."""
         from green_nlp.runtime import create_session
-        from green_nlp.runtime.character_vectors import CharacterVectors
         from green_nlp.runtime.model_folder import companion_graphs
 
-        (path,) = companion_graphs(self.folder, self.meta, graph)
-        session = create_session(path, threads)
-        inputs, outputs = {i.name for i in session.get_inputs()}, {o.name for o in session.get_outputs()}
-        if inputs != {chars.get("input")} or encoder.get("output") not in outputs:
-            raise ModelFolderError(
-                f"{self.folder}: {path.name} takes {sorted(inputs)} and gives {sorted(outputs)}, not what {META_FILE} "
-                "key inputs.characters names (input, encoder.output); re-export the model"
+        parts = companion_graphs(self.folder, self.meta, graph)
+        chars = self.meta["inputs"].get("characters") or {}
+        encoder = chars.get("encoder")
+        if "characters" in parts and encoder and self.inputs.vectors_input is not None:
+            from green_nlp.runtime.character_vectors import CharacterVectors
+
+            session = create_session(parts["characters"], threads)
+            self._check_part(
+                session, parts["characters"], {chars.get("input")}, [encoder.get("output")], "inputs.characters"
             )
-        self.character_vectors = CharacterVectors(session, chars["input"], encoder["output"], self.inputs)
-        self.inputs.vectors = self.character_vectors
+            self.character_vectors = CharacterVectors(session, chars["input"], encoder["output"], self.inputs)
+            self.inputs.vectors = self.character_vectors
+        if "lemma_head" in parts and self._head_states:
+            session = create_session(parts["lemma_head"], threads)
+            self._check_part(session, parts["lemma_head"], {self._head_states}, self._head_outputs, "lemma_head")
+            self._lemma_head = session
+
+    def _check_part(self, session: Any, path: Path, inputs: set[Any], outputs: list[Any], key: str) -> None:
+        """Refuse a companion graph whose inputs and outputs are not what the metadata names."""
+        given, gives = {i.name for i in session.get_inputs()}, {o.name for o in session.get_outputs()}
+        if given != inputs or not set(outputs) <= gives:
+            raise ModelFolderError(
+                f"{self.folder}: {path.name} takes {sorted(given)} and gives {sorted(gives)}, not what {META_FILE} "
+                f"key {key} names; re-export the model"
+            )
 
     # ------------------------------------------------------------- public API
     def parse(self, text: str) -> ParsedDoc:
@@ -263,9 +290,12 @@ class ParserRuntime:
     def _decode_runs(self, runs: list[GraphRun], parsed: list[Optional[ParsedSentence]]) -> None:
         """Each run's trees into `parsed` at their places; `runs` is emptied."""
         for run in runs:
-            results = run.results
-            top, top_logits = results[-2:] if self._lemma_top else (None, None)
-            results = results[:-2] if self._lemma_top else results
+            results, states = run.results, None
+            if self._head_states:  # a split lemma head: the main graph's last output is the words' states
+                results, states = results[:-1], results[-1]
+            fetched_top = self._lemma_top and states is None
+            top, top_logits = results[-2:] if fetched_top else (None, None)
+            results = results[:-2] if fetched_top else results
             extra = [tags.tolist() for tags in results[len(results) - len(self._extra) :]] if self._extra else []
             try:
                 trees = self._decode(run.sentences, *results[: len(results) - len(self._extra)])
@@ -273,6 +303,8 @@ class ParserRuntime:
                     unsettled = self._fill_extra_columns(sentence, [tags[b] for tags in extra])
                     if unsettled and top is not None and top_logits is not None:
                         self._choose_lemmas(sentence, unsettled, top[b], top_logits[b])
+                if states is not None:
+                    self._head_lemmas(trees, states)
             except IndexError:  # a class number past a label list: metadata and graph disagree
                 raise ModelFolderError(
                     f"{self.folder}: the graph gives a class that {META_FILE} has no label for; its label "
@@ -379,6 +411,54 @@ class ParserRuntime:
             if not known[1]:
                 unsettled.append(k)
         return lemmas, unsettled
+
+    def _head_lemmas(self, trees: list[ParsedSentence], states: np.ndarray) -> None:
+        """A split folder's lemmas for one graph call's sentences: the dictionary's entry for (form,
+        UPOS) where it has one, else the word's best edit script from the lemma head graph, run once
+        on the states of just those words. The same lemmas as the head inside the main graph gives
+        (`_lemmas`, `_choose_lemmas`): a word's scripts do not depend on the other words."""
+        lexicon, found = self.lemma_lexicon, self._dictionary_cache
+        if len(found) > LEMMA_CACHE_SIZE:
+            found.clear()
+        places: list[tuple[int, int]] = []  # (sentence, word) of each word the dictionary lacks
+        for b, sentence in enumerate(trees):
+            tags: Iterable[Optional[str]] = (
+                sentence.upos if sentence.upos is not None and lexicon is not None else repeat(None)
+            )
+            lemmas: list[str] = []
+            for k, pair in enumerate(zip(sentence.words, tags)):
+                entry: Optional[str] = found.get(pair, _UNSEEN)
+                if entry is _UNSEEN:
+                    form, tag = pair
+                    entry = found[pair] = lexicon.lookup(form, tag) if tag is not None else None  # type: ignore[union-attr]
+                if entry is None:
+                    places.append((b, k))
+                    entry = ""  # the script's lemma below
+                lemmas.append(entry)
+            sentence.lemmas = lemmas
+        if not places:
+            return
+        rows, columns = np.array(places).T
+        assert self._lemma_head is not None  # loaded with the folder's other graphs
+        fetched = self._lemma_head.run(self._head_outputs, {self._head_states: states[rows, columns][None]})
+        rules = fetched[0][0].tolist()
+        top, top_logits = (fetched[1][0], fetched[2][0]) if self._lemma_top else (None, None)
+        cache, labels, attested, scripts = self._lemma_cache, self._rule_labels, self.attested_words, self._lemma_labels
+        if len(cache) > LEMMA_CACHE_SIZE:
+            cache.clear()
+        for i, (b, k) in enumerate(places):
+            sentence = trees[b]
+            form, rule = sentence.words[k], labels[rules[i]]
+            key = (form, sentence.upos[k] if sentence.upos is not None and lexicon is not None else None, rule)
+            known = cache.get(key)
+            if known is None:
+                lemma = apply_rule(form, rule)
+                known = cache[key] = (lemma, attested is None or attested.settled(form, lemma))
+            lemma = known[0]
+            if not known[1] and attested is not None and top is not None and top_logits is not None:
+                alternatives = [(scripts[j], logit) for j, logit in zip(top[i].tolist(), top_logits[i].tolist())]
+                lemma = attested.choose(form, lemma, alternatives)
+            sentence.lemmas[k] = lemma  # type: ignore[index]
 
     def _choose_lemmas(
         self, sentence: ParsedSentence, unsettled: list[int], top: np.ndarray, top_logits: np.ndarray

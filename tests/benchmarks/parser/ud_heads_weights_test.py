@@ -43,11 +43,13 @@ def head_less_copy(folder: Path) -> Path:
 
     shutil.copytree(resolve_model("en-ewt-parser"), folder)
     meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
-    for field in ("lemma_rules", "feats", "xpos"):
+    for field in ("lemma_rules", "lemma_rules_top", "lemma_rules_top_logits", "feats", "xpos"):
         meta["outputs"].pop(field, None)
-    meta.pop("lemma_lexicon", None)
-    meta.get("sha256", {}).pop("lemma_lexicon.json", None)
-    (folder / "lemma_lexicon.json").unlink(missing_ok=True)
+    # the lemma head's own graph goes too (the main graph's extra output, its states, is left unread)
+    for key, name in (("lemma_lexicon", "lemma_lexicon.json"), ("lemma_head", "lemma_head.int8.onnx")):
+        meta.pop(key, None)
+        meta.get("sha256", {}).pop(name, None)
+        (folder / name).unlink(missing_ok=True)
     (folder / "green_model.json").write_text(json.dumps(meta), encoding="utf-8")
     record_file_hashes(folder)
     return folder

@@ -36,7 +36,9 @@ def test_flops_of_the_shipped_graphs():
     no_chars, with_chars = parser_weight_flops(PARSER, 0.0), parser_weight_flops(PARSER, 5.0)
     assert 2.5e6 < no_chars < 4e6  # three BiLSTMs and the MLPs
     assert with_chars - no_chars == pytest.approx(5.0 * 2 * 100 * 32 * 3)  # the character CNN, per character
-    assert weight_flops(PARSER / "model.int8.onnx", 5.0) == no_chars  # the CNN is in the encoder's graph alone
+    head = weight_flops(PARSER / "lemma_head.int8.onnx", 5.0)
+    assert head == 2 * 284 * 844  # the lemma head's scripts from each word's state, in a graph of its own
+    assert weight_flops(PARSER / "model.int8.onnx", 5.0) + head == no_chars  # the CNN: in the encoder's graph
 
 
 def test_peer_ratios_divide_green_nlps_rate_by_the_peers():
