@@ -2,7 +2,7 @@
 against the same folder as committed at `--rev`, the head inside the main graph, both on this
 checkout's runtime.
 
-    python -m benchmarks.parser.lemma_head [--rev fee4a75] [--repeats 5] [--imdb-reviews 1500]
+    python -m benchmarks.parser.lemma_head [--rev fee4a75] [--repeats 9] [--imdb-reviews 1500]
 
 - **Same answers**: UD English-EWT test's sentence texts (one a line, as `green-nlp parse` reads a
   file) and the first IMDB test reviews (sentence splitting on) through both folders; the lines whose
@@ -10,7 +10,8 @@ checkout's runtime.
 - **Words the head reads**: how many of EWT test's words the split folder's lemma head ran on (the
   words its (form, UPOS) dictionary lacks), against all words.
 - **Time**: `parse_many` plus CoNLL-U over EWT test, each pass with no word's character vector kept
-  (as a fresh process), the two folders in turn, CPU µs a token, medians of `--repeats`.
+  (as a fresh process), the two folders in turn, CPU µs a token, medians of `--repeats` rounds, and
+  the split folder's time over the other's within each round (the two passes ran back to back).
 
 Results: benchmarks/results/parser_lemma_head.{json,md}.
 """
@@ -77,22 +78,23 @@ def token_count(nlp: Any, texts: list[str]) -> int:
     return sum(len(words) for text in texts for _, words in nlp.segmenter.segment(text))
 
 
-def timings(folders: dict[str, Any], texts: list[str], repeats: int) -> dict[str, float]:
-    """CPU µs a token of a whole pass (parse + CoNLL-U), the folders in turn, medians of `repeats`."""
+def timings(folders: dict[str, Any], texts: list[str], repeats: int) -> dict[str, list[float]]:
+    """CPU µs a token of whole passes (parse + CoNLL-U), the folders in turn, `repeats` rounds after
+    one that warms up."""
     tokens = token_count(folders["before"], texts)
-    seconds: dict[str, list[float]] = {name: [] for name in folders}
-    for _ in range(repeats + 1):  # the first round warms up
+    rounds: dict[str, list[float]] = {name: [] for name in folders}
+    for _ in range(repeats + 1):
         for name, nlp in folders.items():
             start = time.process_time()
             io.StringIO().write("".join(conllu_lines(nlp, texts)))
-            seconds[name].append(time.process_time() - start)
-    return {name: statistics.median(values[1:]) / tokens * 1e6 for name, values in seconds.items()}
+            rounds[name].append((time.process_time() - start) / tokens * 1e6)
+    return {name: values[1:] for name, values in rounds.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--rev", default=BEFORE, help="the revision whose en-ewt-parser is the 'before'")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--imdb-reviews", type=int, default=1500)
     parser.add_argument("--output-dir", type=Path, default=RESULTS)
     args = parser.parse_args()
@@ -111,7 +113,10 @@ def main() -> None:
             name: [doc.to_conllu() for doc in load(folder, "int8", 1).parse_many(reviews)]
             for name, folder in (("before", before_folder), ("split", SHIPPED))
         }
-        times = timings(folders, texts, args.repeats)
+        rounds = timings(folders, texts, args.repeats)
+    times = {name: statistics.median(values) for name, values in rounds.items()}
+    # each round's two passes ran back to back: their ratio is steadier than either time
+    ratios = [split / before for before, split in zip(rounds["before"], rounds["split"])]
     results = {
         "rev": args.rev,
         "ewt_lines_differing": differing(ewt["before"], ewt["split"]),
@@ -121,6 +126,8 @@ def main() -> None:
         "ewt_words": words,
         "words_through_the_head": head_rows,
         "us_per_token": times,
+        "us_per_token_rounds": rounds,
+        "split_over_before": {"median": statistics.median(ratios), "low": min(ratios), "high": max(ratios)},
         "hardware": hardware_description(),
     }
     labels = {"before": f"lemma head inside the main graph ({args.rev})", "split": "lemma head apart (shipped)"}
@@ -132,7 +139,8 @@ def main() -> None:
         f"(sentence splitting on). The split folder's lemma head read {head_rows:,} of EWT test's {words:,} words "
         f"({head_rows / words:.1%}): the others' lemmas are the (form, UPOS) dictionary's. Times: whole passes "
         f"(parse_many, batches of {BATCH}, and CoNLL-U; no character vector kept), CPU µs a token, the two folders "
-        f"in turn, medians of {args.repeats}; {results['hardware']}. "
+        f"in turn, medians of {args.repeats} rounds; the split folder's time over the other's in the same round: "
+        f"median {statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f}); {results['hardware']}. "
         "Written by `python -m benchmarks.parser.lemma_head`."
     )
     write_results(args.output_dir, NAME, results, rows, ["µs a token (parse + CoNLL-U)"], note, "folder")
