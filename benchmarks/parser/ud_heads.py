@@ -57,6 +57,7 @@ def export_pair(archive: Path, work_dir: Path) -> tuple[Path, Path]:
     meta = json.loads((with_heads / "green_model.json").read_text(encoding="utf-8"))
     meta.pop("sha256", None)
     meta.pop("lemma_lexicon", None)
+    meta.pop("lemma_head", None)  # with a dictionary, `with_heads` has its lemma head in a graph of its own
     meta.update(export(model, config, without))
     quantize_int8(without / "model.onnx", without / "model.int8.onnx")
     (without / "green_model.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")

@@ -8,9 +8,11 @@ eleven on UD English-EWT test. Yet the head is the graph's widest matrix product
 scripts a word) and its top-k, computed for every word. Run apart, it reads only the words the
 dictionary lacks.
 
-Each word's scripts are the same bits either way: the head reads one word's state alone, through an
-integer matrix product (int8: the states are quantized with a fixed scale, `deterministic_int8`),
-then per-element operators and a top-k over that word's row. A folder without a lemma dictionary
+Each word's scripts are the same bits either way: the head reads one word's state alone, through a
+matrix product (int8: integer, on states quantized with a fixed scale, `deterministic_int8`; fp32:
+onnxruntime computes each row alike however many rows it is given, which
+`tests/export/lemma_head_split_test.py` checks for 1 to all rows), then per-element operators and a
+top-k over that word's row. A folder without a lemma dictionary
 (every word would need the head), without a lemma head, or split already is left as it is.
 
 Run it on an exported folder (`python -m green_nlp.export.lemma_head_split FOLDER`); `allennlp
