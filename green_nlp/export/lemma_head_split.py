@@ -103,9 +103,9 @@ def split_lemma_head(folder: Path) -> bool:
     outputs = meta.get("outputs") or {}
     if meta.get("family") != "parser" or meta.get("lemma_head") or not meta.get("lemma_lexicon"):
         return False
-    head_outputs = [outputs[key] for key in LEMMA_HEAD_OUTPUTS if outputs.get(key)]
     if not outputs.get("lemma_rules"):
         return False
+    head_outputs = [outputs[key] for key in LEMMA_HEAD_OUTPUTS if outputs.get(key)]
     files: dict[str, str] = {}
     for precision, name in (meta.get("files") or {}).items():
         if (folder / name).is_file():

@@ -395,18 +395,13 @@ class ParserRuntime:
         if len(cache) > LEMMA_CACHE_SIZE:
             cache.clear()
         tags: Iterable[Optional[str]] = upos if upos is not None and self.lemma_lexicon is not None else repeat(None)
-        attested = self.attested_words if self._lemma_top else None
         lemmas, unsettled = [], []
         for k, key in enumerate(zip(words, tags, rules)):
             known = cache.get(key)
             if known is None:
                 form, tag, rule = key
                 found = self.lemma_lexicon.lookup(form, tag) if tag is not None else None  # type: ignore[union-attr]
-                if found is not None:
-                    known = cache[key] = (found, True)
-                else:
-                    lemma = apply_rule(form, rule)
-                    known = cache[key] = (lemma, attested is None or attested.settled(form, lemma))
+                known = cache[key] = (found, True) if found is not None else self._scripted(form, rule)
             lemmas.append(known[0])
             if not known[1]:
                 unsettled.append(k)
@@ -443,22 +438,35 @@ class ParserRuntime:
         fetched = self._lemma_head.run(self._head_outputs, {self._head_states: states[rows, columns][None]})
         rules = fetched[0][0].tolist()
         top, top_logits = (fetched[1][0], fetched[2][0]) if self._lemma_top else (None, None)
-        cache, labels, attested, scripts = self._lemma_cache, self._rule_labels, self.attested_words, self._lemma_labels
+        cache, labels = self._lemma_cache, self._rule_labels
         if len(cache) > LEMMA_CACHE_SIZE:
             cache.clear()
-        for i, (b, k) in enumerate(places):
+        for i, (b, k) in enumerate(places):  # as `_lemmas` and `_choose_lemmas` do for these words
             sentence = trees[b]
             form, rule = sentence.words[k], labels[rules[i]]
             key = (form, sentence.upos[k] if sentence.upos is not None and lexicon is not None else None, rule)
             known = cache.get(key)
             if known is None:
-                lemma = apply_rule(form, rule)
-                known = cache[key] = (lemma, attested is None or attested.settled(form, lemma))
+                known = cache[key] = self._scripted(form, rule)
             lemma = known[0]
-            if not known[1] and attested is not None and top is not None and top_logits is not None:
-                alternatives = [(scripts[j], logit) for j, logit in zip(top[i].tolist(), top_logits[i].tolist())]
-                lemma = attested.choose(form, lemma, alternatives)
+            if not known[1] and top is not None and top_logits is not None:
+                lemma = self._chosen(form, lemma, top[i], top_logits[i])
             sentence.lemmas[k] = lemma  # type: ignore[index]
+
+    def _scripted(self, form: str, rule: str) -> tuple[str, bool]:
+        """`form`'s lemma by edit script `rule`, and whether it stands: always without a word list
+        to choose against, else where `attested_words.settled` says so."""
+        lemma = apply_rule(form, rule)
+        attested = self.attested_words if self._lemma_top else None
+        return lemma, attested is None or attested.settled(form, lemma)
+
+    def _chosen(self, form: str, lemma: str, top: np.ndarray, top_logits: np.ndarray) -> str:
+        """The lemma `lemma_choice` picks for a word whose script lemma is no word, from the head's
+        best scripts (`top`) and their logits."""
+        assert self.attested_words is not None  # a lemma stands unless there is a word list (`_scripted`)
+        labels = self._lemma_labels
+        alternatives = [(labels[i], logit) for i, logit in zip(top.tolist(), top_logits.tolist())]
+        return self.attested_words.choose(form, lemma, alternatives)
 
     def _choose_lemmas(
         self, sentence: ParsedSentence, unsettled: list[int], top: np.ndarray, top_logits: np.ndarray
@@ -466,12 +474,11 @@ class ParserRuntime:
         """Where a word's lemma came from its best script (not the dictionary) and is no word (the
         `unsettled` places), the next-best script that makes one (`lemma_choice`); as the AllenNLP
         model does."""
-        attested, labels, lemmas = self.attested_words, self._lemma_labels, sentence.lemmas
-        if attested is None or lemmas is None:
+        lemmas = sentence.lemmas
+        if self.attested_words is None or lemmas is None:
             return
         for k in unsettled:
-            alternatives = [(labels[i], logit) for i, logit in zip(top[k].tolist(), top_logits[k].tolist())]
-            lemmas[k] = attested.choose(sentence.words[k], lemmas[k], alternatives)
+            lemmas[k] = self._chosen(sentence.words[k], lemmas[k], top[k], top_logits[k])
 
     def _label_scores(self, dep: np.ndarray, head: np.ndarray) -> np.ndarray:
         """The label biaffine for aligned (dependent, head) pairs: (k, d), (k, d) -> (k, labels)."""
