@@ -11,6 +11,7 @@ from setuptools import find_packages, setup
 RUNTIME = [
     "numpy>=1.24",
     "onnxruntime>=1.17",
+    "protobuf>=4.22",  # onnxruntime's own dependency; reads graph weights without onnx (runtime/onnx_reading.py)
     "spacy>=3.8",  # its tokenizer splits raw text as the AllenNLP predictors did
     "ufal.chu-liu-edmonds>=1.0",  # exact maximum spanning trees for the parser
     "conllu>=6",
@@ -45,7 +46,7 @@ setup(
         # `--ray` for green-predict / green-label-teacher / green-nlp parse|tag|classify (docs/distributed.md)
         "ray": ["ray[data]>=2.40"],
         # `--engine numba` for the DAN (green_nlp/runtime/dan_numba.py): compiled from wheels, no C build
-        "numba": ["numba>=0.60", "onnx>=1.16"],
+        "numba": ["numba>=0.60"],
         # the fastText peer of `python -m benchmarks.runtime.dan --fasttext` (skipped without it)
         "benchmarks": ["fasttext-numpy2>=0.10"],
     },

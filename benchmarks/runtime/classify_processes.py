@@ -47,7 +47,7 @@ def classify_commands(venv: Path, path: Path, out: Path, fasttext_model: Optiona
     green, python = str(venv / "bin" / "green-nlp"), str(venv / "bin" / "python")
     cli = [green, "classify", CLASSIFIER_NAME, str(path), "--no-progress", "--threads", "1"]
     commands = {"green-nlp classify": [*cli, "-o", str(out / "onnxruntime.jsonl")]}
-    if can_import(python, "numba") and can_import(python, "onnx"):
+    if can_import(python, "numba"):
         commands["green-nlp classify --engine numba"] = [*cli, "--engine", "numba", "-o", str(out / "numba.jsonl")]
     if fasttext_model is not None:
         script = out / "fasttext_classify.py"

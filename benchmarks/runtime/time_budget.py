@@ -623,7 +623,7 @@ def measure(args: argparse.Namespace, texts: list[str], gold: list[str]) -> dict
         classify = {size: classify_budget(classify_file, size, args.repeats) for size in (1, 32)}
         numba_engine = (  # the opt-in engine, where this venv has it (`pip install 'green_nlp[numba]'`)
             {size: classify_budget(classify_file, size, args.repeats, "numba") for size in (1, 32)}
-            if importlib.util.find_spec("numba") and importlib.util.find_spec("onnx")
+            if importlib.util.find_spec("numba")
             else {}
         )
         spacy_peer = spacy_rate(parse_file, args.repeats)

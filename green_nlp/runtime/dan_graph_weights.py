@@ -2,7 +2,7 @@
 
 Why read the graph instead of a second weight file: the graph is what the onnxruntime engine runs
 and what the folder's sha256 and card vouch for, so the numba engine computes from the same bytes.
-The graph is read with the `onnx` package (the `numba` extra installs it) and accepted only in the
+The graph is read by `onnx_reading` (protobuf, without the slow-to-import `onnx` package) and accepted only in the
 one layout `green_nlp.export.deterministic_int8` writes for the DAN, node for node: the int8 table
 summed as int32 and scaled once, divided by the n-gram count (at least 1), then two float layers
 on int8 weights scaled back. Any other graph (an fp32 export, an older per-call int8 graph, a
@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy
+
+from green_nlp.runtime.onnx_reading import read_onnx_graph
 
 # the op types of the deterministic int8 DAN graph, in the exporter's node order
 DAN_INT8_LAYOUT = [
@@ -70,18 +72,15 @@ class DanWeights:
 
 def read_dan_weights(path: Path) -> DanWeights:
     """The weights of the DAN graph at `path`; `GraphLayoutError` says why a graph is not one."""
-    import onnx  # the numba extra's: the light runtime does not need it
-    from onnx import numpy_helper
-
-    graph = onnx.load(str(path)).graph
-    layout = [node.op_type for node in graph.node]
+    graph = read_onnx_graph(path)
+    layout = graph.op_types
     if layout != DAN_INT8_LAYOUT:
         raise GraphLayoutError(
             f"{path.name} is not the deterministic int8 DAN graph (its nodes are {' '.join(layout[:8])} ...); "
             "the numba engine runs only that graph: use the onnxruntime engine"
         )
-    arrays: dict[str, Any] = {tensor.name: numpy_helper.to_array(tensor) for tensor in graph.initializer}
-    constants = [numpy_helper.to_array(node.attribute[0].t) for node in graph.node if node.op_type == "Constant"]
+    arrays: dict[str, Any] = graph.initializers
+    constants = graph.constants
     if [value.ravel().tolist() for value in constants] != [
         [1],
         [0],

@@ -19,7 +19,7 @@ from green_nlp.runtime.dan_graph_weights import read_dan_weights
 from green_nlp.runtime.ngram_table import NgramTable
 from green_nlp.runtime.ngram_tokenizer import NgramTokenizer
 
-INSTALL_HINT = "the numba engine needs numba and onnx: pip install 'green_nlp[numba]'"
+INSTALL_HINT = "the numba engine needs numba: pip install 'green_nlp[numba]'"
 _BREAK = chr(1)  # dan_numba_kernel.TEXT_BREAK
 
 

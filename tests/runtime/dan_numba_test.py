@@ -131,3 +131,17 @@ def test_cli_engine_numba_writes_the_same_labels(tmp_path):
             k: v for k, v in b.items() if k not in ("probs", "logits")
         }
     assert len(records["numba"]) == 4 and "error" in records["numba"][1]
+
+
+def test_numba_engine_starts_without_the_onnx_package():
+    """Importing onnx (its ml_dtypes set-up) took more than half of the engine's start: the engine
+    reads the graph with protobuf, so a venv without onnx runs it, and the runtime never imports it."""
+    script = (
+        "import sys; sys.modules['onnx'] = None\n"  # any `import onnx` now fails
+        "from green_nlp.runtime import load\n"
+        f"model = load({SHIPPED!r}).set_engine('numba')\n"
+        "print(model.classify('a fine film').label, 'ml_dtypes' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO_ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [load(SHIPPED).classify("a fine film").label, "False"]
