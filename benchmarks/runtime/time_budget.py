@@ -230,7 +230,8 @@ def parse_budget(path: Path, repeats: int) -> dict[str, Any]:
     from green_nlp.runtime.parser_segmenter import TextSegmenter
 
     nlp = load(PARSER, precision="int8", threads=1)
-    nlp.segmenter = TextSegmenter(nlp.segmenter.language, split_sentences=False)
+    # one sentence a line, as the CLI's default; with the folder's tokenizer rules, as the CLI applies them
+    nlp.segmenter = TextSegmenter(nlp.segmenter.language, split_sentences=False, rules=nlp.segmenter.rules)
     lines = read_lines(path)
     sentences = [words for line in lines for _, words in nlp.segmenter.segment(line.strip())]
     batches = [[sentences[i] for i in batch] for batch in by_length([len(w) for w in sentences], PARSE_BATCH)]

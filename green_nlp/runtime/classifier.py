@@ -219,7 +219,7 @@ class ClassifierRuntime:
     def set_engine(self, engine: str) -> "ClassifierRuntime":
         """Which engine classifies from now on: "onnxruntime" (the default: the session `load` opened)
         or "numba" (the same int8 graph's arithmetic compiled by numba, several times faster per text
-        at small batches once started, but about 1.5 s slower to start; `dan_numba`). Choose
+        at small batches once started, but about half a second slower to start; `dan_numba`). Choose
         it before classifying: every text of a run should get one engine's answers."""
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")

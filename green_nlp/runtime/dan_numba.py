@@ -5,9 +5,10 @@ Chosen per runtime (`ClassifierRuntime.set_engine("numba")`, `green-nlp classify
 never switched mid-run: every text of a run gets the same engine's answer. It agrees with the
 onnxruntime engine on every SST-2 label and n-gram count and on probabilities to about 1e-7
 (float32 sums in another order), but not bit for bit. Its price is the start: importing numba and
-onnx and numba's set-up on its first call, cached machine code or not (about 1.5 s more than the
-onnxruntime engine on a slow core; a first run also compiles, several seconds), which is why the
-onnxruntime engine stays the default for one-off lines.
+numba's set-up on its first call, cached machine code or not (about half a second more than the
+onnxruntime engine; a first run also compiles, several seconds), which is why the onnxruntime
+engine stays the default for one-off lines. The graph is read with protobuf (`onnx_reading`): the
+`onnx` package's import alone cost more than that on a slow core.
 """
 
 from collections.abc import Sequence

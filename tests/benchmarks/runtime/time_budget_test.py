@@ -10,7 +10,9 @@ from benchmarks.runtime.time_budget import (
     CLASSIFIER,
     PARSER,
     SPACY_START_CODE,
+    conllu_words,
     dan_weight_flops,
+    parse_budget,
     parser_weight_flops,
     peer_ratios,
     stage_rows,
@@ -170,3 +172,14 @@ def test_classify_commands_run_the_numba_engine_only_where_the_venv_has_it(tmp_p
     assert set(commands) == {"green-nlp classify"} | ({"green-nlp classify --engine numba"} if has_numba else set())
     with_peer = classify_commands(venv, tmp_path / "in.txt", tmp_path, tmp_path / "model.bin")
     assert with_peer["fastText script"][0] == sys.executable and (tmp_path / "fasttext_classify.py").exists()
+
+
+def test_the_parse_stages_tokenize_as_the_command_line_does(tmp_path):
+    """The in-process stages split words with the folder's tokenizer rules, as `green-nlp parse`
+    does: "e-mail" and "anti-American" stay one word, so the tokens a second are the command's."""
+    path, out = tmp_path / "lines.txt", tmp_path / "parsed.conllu"
+    path.write_text("They chanted anti-American slogans in an e-mail.\nIt's fine, isn't it?\n", encoding="utf-8")
+    budget = parse_budget(path, repeats=1)
+    command = [sys.executable, "-m", "green_nlp.cli", "parse", str(PARSER), str(path), "-o", str(out), "--no-progress"]
+    subprocess.run(command, check=True, capture_output=True, cwd=REPO_ROOT, timeout=600)
+    assert budget["tokens"] == conllu_words(out) == 16
