@@ -62,6 +62,9 @@ def _break_even(run: dict[str, Any]) -> Optional[float]:
 COLUMNS: dict[str, tuple[Callable[[dict[str, Any]], Optional[float]], int]] = {
     "int8 GEMM GFLOP/s": (lambda run: run.get("gemm_gflops", {}).get("onnxruntime_int8"), 0),
     "parse / spaCy": (_ratio("parse vs spaCy en_core_web_sm"), 2),
+    # the in-process stages' words (25,531 on EWT test before run36, without the folder's tokenizer
+    # rules; 25,085 with them, as `green-nlp parse` splits them)
+    "parse tokens, in process": (lambda run: run.get("parse", {}).get("tokens"), 0),
     "parse / spaCy, whole processes": (_ratio("parse whole process vs spaCy script"), 2),
     "parse start s": (_cold("green-nlp parse en-ewt-parser"), 2),
     "spaCy's start s": (_cold(SPACY_START), 2),
@@ -155,6 +158,8 @@ def write(results_dir: Path = RESULTS) -> None:
         "`us a text after start`: CPU-µs a text of whole `green-nlp classify` processes, default engine, numba "
         "engine and a fastText script, after their start (each one's fastest whole run minus its fastest "
         "first-line run, recomputed here from every run's saved times; the break-even from the same). "
+        "`parse tokens, in process`: the words the in-process parse stages split EWT test into; from run36 on with "
+        "the model folder's tokenizer rules, as `green-nlp parse` splits them. "
         "Blank: not measured in that run. Written by `python -m benchmarks.runtime.time_budget_runs`."
     )
     shown = ["cpu", *COLUMNS]
