@@ -143,7 +143,7 @@ def _runtime_parser() -> argparse.ArgumentParser:
                 choices=ENGINES,
                 default="onnxruntime",
                 help="onnxruntime (default) or numba: the same int8 graph compiled by numba, several times "
-                "faster per text at small batches but about 1.5 s slower to start (pip install "
+                "faster per text at small batches but about half a second slower to start (pip install "
                 "'green_nlp[numba]'); for files, not one-off lines",
             )
             command.add_argument(

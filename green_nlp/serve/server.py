@@ -96,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("onnxruntime", "numba"),
         default="onnxruntime",
         help="the classifiers' engine: numba runs the same int8 graph compiled (pip install 'green_nlp[numba]'), "
-        "several times faster per text, at about 1.5 s more start-up, paid once",
+        "several times faster per text, at about half a second more start-up, paid once",
     )
     runtime.add_argument(
         "--graceful-timeout", type=float, default=30.0, help="seconds to let in-flight requests finish after SIGTERM"
