@@ -1,11 +1,12 @@
 """An ONNX file's node op types, Constant tensors and initializers as numpy arrays, read without
 the `onnx` package.
 
-Why not `onnx.load`: importing `onnx` imports ml_dtypes, whose set-up alone took about 0.8 s on a
-slow core: more than half of the numba engine's start, and more than a whole onnxruntime start.
-protobuf (a dependency of onnxruntime) parses the file instead, from a descriptor of just the ONNX
-messages and fields read here; their numbers are onnx.proto's, and protobuf skips every other
-field. A test reads the shipped graphs both ways and compares every array.
+Why not `onnx.load`: importing `onnx` imports and sets up ml_dtypes, which took about half of the
+numba engine's start on a slow core (its first line came 1.39-1.51 s after the start with `onnx`,
+0.70-0.87 s without, in the time budget's runs on one AMD EPYC). protobuf (a dependency of
+onnxruntime) parses the file instead, from a descriptor of just the ONNX messages and fields read
+here; their numbers are onnx.proto's, and protobuf skips every other field. A test reads the
+shipped graphs both ways and compares every array.
 """
 
 from dataclasses import dataclass
