@@ -34,3 +34,13 @@ fi
 grep -q "needs the training stack" train.out || { echo "[runtime install] unclear train error:" >&2; cat train.out >&2; exit 1; }
 ! grep -q Traceback train.out || { echo "[runtime install] train error was a traceback" >&2; exit 1; }
 echo "[runtime install] green-nlp train refused clearly: $(tail -1 train.out | cut -c1-80)..."
+# the numba extra: numba alone (the engine reads its graph with protobuf, not onnx), the same labels
+"$work/venv/bin/python" -m pip install -q "$repo[numba]" 2>&1 | { grep -v "is ignored: it is neither a file nor a directory" || true; }
+if "$work/venv/bin/python" -c "import onnx" 2>/dev/null; then
+  echo "[runtime install] the numba extra installed onnx" >&2; exit 1
+fi
+"$work/venv/bin/green-nlp" classify sentiment-copy "$repo/fixtures/raw_text.txt" --engine numba -o numba.jsonl --no-progress
+labels() { "$work/venv/bin/python" -c 'import json, sys; print([json.loads(l).get("label") for l in open(sys.argv[1])])' "$1"; }
+[ "$(labels numba.jsonl)" = "$(labels sentiment.jsonl)" ] || { echo "[runtime install] numba labels differ" >&2; exit 1; }
+TIMEFORMAT="[runtime install] green-nlp classify --engine numba took %R s (numba's cache filled)"
+time "$work/venv/bin/green-nlp" classify sentiment-copy "$repo/fixtures/raw_text.txt" --engine numba -o numba.jsonl --no-progress
