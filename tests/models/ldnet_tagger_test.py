@@ -127,7 +127,9 @@ def test_crf_decoding_matches_brute_force_over_allowed_sequences():
             )
             if ok:
                 score = float(
-                    _sequence_score(emissions[0], crf.transitions, crf.start_transitions, crf.end_transitions, tags)
+                    _sequence_score(
+                        emissions[0], crf.transitions, crf.start_transitions, crf.end_transitions, tags
+                    ).detach()
                 )
                 if score > best:
                     best, best_tags = score, list(tags)
