@@ -227,11 +227,9 @@ def parse_budget(path: Path, repeats: int) -> dict[str, Any]:
     from green_nlp.runtime import load
     from green_nlp.runtime.length_batches import by_length
     from green_nlp.runtime.parser import GraphRun
-    from green_nlp.runtime.parser_segmenter import TextSegmenter
 
     nlp = load(PARSER, precision="int8", threads=1)
-    # one sentence a line, as the CLI's default; with the folder's tokenizer rules, as the CLI applies them
-    nlp.segmenter = TextSegmenter(nlp.segmenter.language, split_sentences=False, rules=nlp.segmenter.rules)
+    nlp.segmenter.split_sentences = False  # one sentence a line, as the CLI sets it (the folder's rules kept)
     lines = read_lines(path)
     sentences = [words for line in lines for _, words in nlp.segmenter.segment(line.strip())]
     batches = [[sentences[i] for i in batch] for batch in by_length([len(w) for w in sentences], PARSE_BATCH)]

@@ -19,10 +19,6 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError
 
 _PACKAGE = "green_nlp.onnx_subset"
-_OPTIONAL, _REPEATED = (
-    descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL,
-    descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED,
-)
 _T = descriptor_pb2.FieldDescriptorProto
 # message -> (field name, number in onnx.proto, type, repeated, message type)
 _MESSAGES: dict[str, list[tuple[str, int, int, bool, str]]] = {
@@ -83,7 +79,9 @@ def _model_class() -> Any:
     for name, fields in _MESSAGES.items():
         message = file.message_type.add(name=name)
         for field, number, kind, repeated, type_name in fields:
-            added = message.field.add(name=field, number=number, type=kind, label=_REPEATED if repeated else _OPTIONAL)
+            added = message.field.add(
+                name=field, number=number, type=kind, label=_T.LABEL_REPEATED if repeated else _T.LABEL_OPTIONAL
+            )
             if type_name:
                 added.type_name = f".{_PACKAGE}.{type_name}"
     pool = descriptor_pool.DescriptorPool()
