@@ -45,6 +45,17 @@ def _predictor_args_problem(argv: list[str]) -> Optional[str]:
     return None
 
 
+def missing_file_message(error: FileNotFoundError) -> str:
+    """The error, and what to do about it where `settings.missing_file_hint` knows (a path under
+    GREEN_NLP_DATA, a relative path), unless the message says so already (green_nlp's readers do)."""
+    from green_nlp.settings import DATA_ENV_VAR, missing_file_hint
+
+    message = str(error)
+    if error.filename is None or DATA_ENV_VAR in message or "current folder" in message:
+        return message
+    return message + missing_file_hint(error.filename)
+
+
 def run_allennlp(argv: list[str]) -> None:
     """`allennlp ARGV...` with green_nlp registered first, so its subcommands exist in any folder."""
     sys.argv = ["green-nlp", *argv]
@@ -84,6 +95,14 @@ def run_allennlp(argv: list[str]) -> None:
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
         print(f"green-nlp {argv[0]}: {error} ({TRACEBACK_VARIABLE}=1 shows the traceback)", file=sys.stderr)
+        sys.exit(2)
+    except FileNotFoundError as error:  # a data file, archive or config a path names is not there
+        if os.environ.get(TRACEBACK_VARIABLE):
+            raise
+        print(
+            f"green-nlp {argv[0]}: {missing_file_message(error)} ({TRACEBACK_VARIABLE}=1 shows the traceback)",
+            file=sys.stderr,
+        )
         sys.exit(2)
     except TypeError as error:  # a predictor argument the predictor does not take
         if os.environ.get(TRACEBACK_VARIABLE) or "unexpected keyword argument" not in str(error):

@@ -57,6 +57,27 @@ def data_path(*parts: str) -> Path:
     return data_dir().joinpath(*parts)
 
 
+def missing_file_hint(path: "os.PathLike[str] | str") -> str:
+    """What to do about a data file that is not there, for the end of its error message ("" when
+    nothing more can be said): a path under the data root names `GREEN_NLP_DATA`, a relative one
+    the folder it was read from (the configs name the fixtures relative to the repository root)."""
+    given = Path(path).expanduser()
+    root = data_dir().resolve()
+    absolute = given if given.is_absolute() else Path.cwd() / given
+    if absolute.resolve().is_relative_to(root):
+        state = "which does not exist" if not root.is_dir() else "which lacks this file"
+        return (
+            f" ({DATA_ENV_VAR} is {root}, {state}: set {DATA_ENV_VAR} to the folder holding the data sets, "
+            "as the README's Real data section says)"
+        )
+    if not given.is_absolute():
+        return (
+            f" (a relative path, read from the current folder {Path.cwd()}: run the command from the "
+            "repository root, or give the file's absolute path)"
+        )
+    return ""
+
+
 def minilm_dir() -> Optional[Path]:
     """The MiniLM model folder: `GREEN_NLP_MINILM` if set, else the installed package's, else None."""
     if os.environ.get(MINILM_ENV_VAR):

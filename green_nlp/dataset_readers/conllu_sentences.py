@@ -22,6 +22,7 @@ from conllu.exceptions import ParseException
 from conllu.parser import parse_id_value, parse_int_value
 
 from green_nlp.line_stream import STRAY_BOM, split_lines
+from green_nlp.settings import missing_file_hint
 
 NUM_COLUMNS = 10
 ID_COLUMN, HEAD_COLUMN = 1, 7  # 1-based, as the CoNLL-U format page numbers them
@@ -275,7 +276,7 @@ def read_conllu(
     or, with `on_error`, hand it each malformed sentence's error and go on with the next sentence."""
     path = Path(file_path)
     if not path.exists():
-        raise FileNotFoundError(f"CoNLL-U file not found: {path}")
+        raise FileNotFoundError(f"CoNLL-U file not found: {path}{missing_file_hint(path)}")
     found_any = malformed = False
     for block in _blocks(path):
         try:

@@ -21,16 +21,33 @@ def test_the_patch_is_installed_once():
 
 def test_a_folder_that_is_not_empty_names_recover_and_force(tmp_path):
     (tmp_path / "config.json").write_text('{"model": {"mlp_dropout": 1.5}}', encoding="utf-8")
+    (tmp_path / "model_state_e0_b0.th").write_bytes(b"")  # a run that saved a checkpoint
     with pytest.raises(ConfigurationError, match=r"Specify --recover .* -r \(--recover\) resumes .* -f \(--force\)"):
         training_util.create_serialization_dir(Params({"model": {"mlp_dropout": 0.3}}), str(tmp_path), False, False)
 
 
 def test_a_recovered_config_that_differs_names_the_keys(tmp_path):
     (tmp_path / "config.json").write_text('{"model": {"mlp_dropout": 1.5}, "seed": 1}', encoding="utf-8")
+    (tmp_path / "best.th").write_bytes(b"")
     with pytest.raises(ConfigurationError, match=r"It differs in model.mlp_dropout: 0.3 here, 1.5 there; -f"):
         training_util.create_serialization_dir(
             Params({"model": {"mlp_dropout": 0.3}, "seed": 1}), str(tmp_path), True, False
         )
+
+
+@pytest.mark.parametrize("recover", [False, True])
+def test_a_folder_without_a_checkpoint_is_not_said_to_hold_a_run_to_resume(tmp_path, recover):
+    """A run that stopped before its first checkpoint (a missing data file) left config.json only."""
+    (tmp_path / "config.json").write_text('{"model": {"mlp_dropout": 0.3}, "seed": 2}', encoding="utf-8")
+    (tmp_path / "out.log").write_text("", encoding="utf-8")
+    with pytest.raises(ConfigurationError) as refused:
+        training_util.create_serialization_dir(
+            Params({"model": {"mlp_dropout": 0.3}, "seed": 1}), str(tmp_path), recover, False
+        )
+    message = str(refused.value)
+    assert "It holds no checkpoint" in message and "nothing to resume: -f (--force) deletes the folder" in message
+    assert "resumes the run it holds" not in message
+    assert ("It differs in seed: 1 here, 2 there." in message) == recover
 
 
 def test_other_refusals_are_left_as_they_are(tmp_path):
@@ -65,5 +82,7 @@ def test_the_corrected_run_after_a_bad_value_is_told_about_force(tmp_path):
     again = subprocess.run([*command, "-r"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
     assert again.returncode == 2, again.stderr[-2000:]
     assert re.search(
-        r"It differs in model.mlp_dropout: [\d.]+ here, 1.5 there; -f \(--force\) deletes the folder", again.stderr
+        r"It differs in model.mlp_dropout: [\d.]+ here, 1.5 there\. It holds no checkpoint .* nothing to resume: "
+        r"-f \(--force\) deletes the folder",
+        again.stderr,
     )

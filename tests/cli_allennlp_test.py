@@ -1,0 +1,40 @@
+"""`green-nlp train` on a data file that is not there: one line saying what to set, and the folder
+it leaves behind is not said to hold a run to resume."""
+
+import os
+import subprocess
+import sys
+
+from tests.conftest import REPO_ROOT
+
+
+def green_nlp(args: list[str], cwd, data=None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    env.pop("GREEN_NLP_TRACEBACK", None)
+    if data is not None:
+        env["GREEN_NLP_DATA"] = str(data)
+    command = [sys.executable, "-m", "green_nlp.cli", *args]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_a_missing_data_folder_names_the_setting_on_one_line_and_the_retry_is_told_about_force(tmp_path):
+    config = str(REPO_ROOT / "training_configs" / "parser" / "ud_ewt.jsonnet")
+    run, missing = tmp_path / "run", tmp_path / "no-data"
+    first = green_nlp(["train", config, "-s", str(run)], tmp_path, data=missing)
+    assert first.returncode == 2 and "Traceback" not in first.stderr, first.stderr[-2000:]
+    last = first.stderr.strip().splitlines()[-1]
+    assert last.startswith("green-nlp train: CoNLL-U file not found: ") and "en_ewt-ud-train.conllu" in last
+    assert f"(GREEN_NLP_DATA is {missing}, which does not exist: set GREEN_NLP_DATA" in last
+    again = green_nlp(["train", config, "-s", str(run)], tmp_path, data=missing)
+    assert again.returncode == 2 and "Traceback" not in again.stderr
+    assert "It holds no checkpoint" in again.stderr and "resumes the run it holds" not in again.stderr
+
+
+def test_a_config_with_relative_paths_run_from_another_folder_says_where_it_looked(tmp_path):
+    config = str(REPO_ROOT / "training_configs" / "parser" / "quickstart.jsonnet")
+    result = green_nlp(["train", config, "-s", str(tmp_path / "run")], tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert (
+        f"(a relative path, read from the current folder {tmp_path}: run the command from the repository root"
+        in result.stderr
+    )
