@@ -402,7 +402,8 @@ def run_runtime(argv: list[str]) -> int:
         print(f"green-nlp {args.command}: {note}", file=sys.stderr)
     if args.fail_on_error and report.failed:
         print(
-            f"green-nlp {args.command}: {report.failed} lines failed or were blank (--fail-on-error): exit status 1",
+            f"green-nlp {args.command}: {line_stream.line_count(report.failed)} failed or were blank "
+            "(--fail-on-error): exit status 1",
             file=sys.stderr,
         )
         return 1

@@ -40,6 +40,13 @@ def test_a_line_that_gives_its_input_twice_is_refused():
         text_or_tokens('{"text": "A b.", "words": ["C", "d"]}')
 
 
+def test_a_parse_json_line_without_an_input_names_every_field_parse_reads():
+    """parse and tag read words too; a refusal that named only the text fields hid that way in."""
+    with pytest.raises(ValueError, match="^JSON line needs one of the fields 'text', 'sentence' or 'words'$"):
+        text_or_tokens('{"txt": "A b."}')
+    assert text_or_tokens('{"sentence": "A b."}') == "A b."
+
+
 def test_parse_shard_rejects_what_cannot_work():
     assert parse_shard("1/4") == (1, 4)
     for bad in ("4/4", "-1/2", "1", "a/b", "0/0"):

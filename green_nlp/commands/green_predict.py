@@ -43,6 +43,7 @@ from green_nlp.line_stream import (  # noqa: F401
     is_stream,
     json_error,
     json_record,
+    line_count,
     read_lines,
     shard_bounds,
     with_line_comment,
@@ -248,7 +249,7 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
         raise ConfigurationError(f"cannot write the output: {error}") from None
     print(report.summary("green-predict", args.input_file, shard), file=sys.stderr)
     if getattr(args, "fail_on_error", False) and report.failed:
-        print(f"green-predict: {report.failed} lines failed or were blank (--fail-on-error)", file=sys.stderr)
+        print(f"green-predict: {line_count(report.failed)} failed or were blank (--fail-on-error)", file=sys.stderr)
         sys.exit(1)
 
 

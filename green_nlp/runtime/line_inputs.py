@@ -8,6 +8,8 @@ from typing import Any, Optional, Union
 
 from green_nlp.line_stream import json_object, json_or_text
 
+TEXT_FIELDS = ("text", "sentence")  # a JSON line's fields that hold raw text, as `json_or_text` reads them
+
 
 @dataclass(frozen=True)
 class Tokens:
@@ -46,8 +48,10 @@ def text_or_tokens(line: str) -> Union[str, Tokens]:
     if _looks_like_conllu(line):
         raise ValueError(CONLLU_REFUSAL)
     record = json_object(line)  # checks each field's type; None for plain text
+    if record is not None and not {"words", *TEXT_FIELDS} & record.keys():
+        raise ValueError(f"JSON line needs one of the fields {', '.join(map(repr, TEXT_FIELDS))} or 'words'")
     if record is None or "words" not in record:
-        return json_or_text(line)
+        return json_or_text(line, TEXT_FIELDS)
     words, upos = record["words"], record.get("upos")
     if not words:
         raise ValueError("field 'words' is empty")
