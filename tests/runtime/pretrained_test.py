@@ -64,6 +64,16 @@ def test_each_card_states_license_and_measured_figures(name):
     assert (PRETRAINED / name / "README.md").read_text(encoding="utf-8").startswith(f"# {name}")
 
 
+@pytest.mark.parametrize("name", SHIPPED)
+def test_each_card_gives_the_folder_size_it_has(name):
+    """Steps after a build (graph splits, an n-gram index) changed the files but not the card's row,
+    which `green-nlp serve` lists; `python scripts/card_folder_size.py` writes it again."""
+    folder = PRETRAINED / name
+    size = sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
+    card = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))["card"]
+    assert card["metrics"]["folder size"] == f"{size / 1e6:.1f} MB"
+
+
 def test_the_parser_parses_raw_text_in_one_line():
     doc = green_nlp.load("en-ewt-parser").parse("The cat sat on the mat. It was happy.")
     assert len(doc.sentences) == 2
