@@ -7,7 +7,8 @@ that change its files (the parser's graph split at the character encoder and at 
 DAN's n-gram index) say so in the card's own sections but left the metrics table's `folder size` at
 the size as built, which `green_model.json` (and `green-nlp serve`'s model list) repeats. This
 measures the folder, rewrites that row, copies the card into `green_model.json` again and records
-the hashes, until the size no longer moves (the card and metadata are part of the folder).
+the hashes, until the size no longer moves (the card and metadata are part of the folder); run it
+after editing a card by hand too, so the recorded hash is the card's.
 """
 
 import argparse
@@ -30,20 +31,20 @@ def size_row(folder: Path) -> str:
 
 
 def refresh(folder: Path) -> str:
-    """Rewrite the card's row, its copy in the metadata and the hashes; the row written."""
+    """Rewrite the card's row, its copy in the metadata and the hashes (also after any other edit of
+    the card); the row written."""
     card = folder / CARD
     for _ in range(3):  # the rewrite changes the card's and metadata's bytes: at most once more
         row = size_row(folder)
         text = card.read_text(encoding="utf-8")
         if len(ROW.findall(text)) != 1:
             raise SystemExit(f"{card}: expected one '| folder size | X MB |' row in the metrics table")
-        if ROW.search(text).group(0) == row:  # type: ignore[union-attr]
-            return row
         card.write_text(ROW.sub(row, text), encoding="utf-8")
-        meta_path = folder / META_FILE
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
         meta["card"] = read_model_card(card)
         rewrite_meta(folder, meta)  # in the file's own indentation, with the card's new hash
+        if size_row(folder) == row:
+            return row
     raise SystemExit(f"{folder}: the size kept moving")
 
 

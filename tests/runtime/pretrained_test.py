@@ -74,6 +74,23 @@ def test_each_card_gives_the_folder_size_it_has(name):
     assert card["metrics"]["folder size"] == f"{size / 1e6:.1f} MB"
 
 
+def test_the_parser_cards_lemma_examples_are_what_it_gives():
+    """The card's Limits show lemmas of words EWT train lacks; a rebuilt model must not leave them stale."""
+    import re
+
+    card = (PRETRAINED / "en-ewt-parser" / "README.md").read_text(encoding="utf-8")
+    examples = dict(re.findall(r"`(\w+)` -> `(\w+)`", card[card.index("- Lemmas of words EWT train lacks") :]))
+    assert len(examples) == 4
+    model = green_nlp.load("en-ewt-parser")
+    sentences = [
+        "It rained.",
+        "The leaves fell as the mice ran past the geese.",
+        "They were hoping, coping and taping boxes.",
+    ]
+    given = {w: lemma for text in sentences for s in model.parse(text) for w, lemma in zip(s.words, s.lemmas)}
+    assert {form: given[form] for form in examples} == examples
+
+
 def test_the_parser_parses_raw_text_in_one_line():
     doc = green_nlp.load("en-ewt-parser").parse("The cat sat on the mat. It was happy.")
     assert len(doc.sentences) == 2
