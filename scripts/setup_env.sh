@@ -42,7 +42,25 @@ else
   pip_install "$venv" --no-deps -r requirements/allennlp.txt
   echo "$lock_hash" > "$venv/.green_nlp_lock"
 fi
-# green_nlp itself: editable, no deps (they are all above).
+# green_nlp itself: editable, no deps (they are all above). A venv shared by clones has one editable
+# install: say so when it moves from another clone that is still there.
+before=$("$venv/bin/python" -I - <<'PY' 2>/dev/null || true
+import json
+from importlib import metadata
+from urllib.parse import unquote, urlparse
+
+try:
+    url = json.loads(metadata.distribution("green_nlp").read_text("direct_url.json") or "{}").get("url", "")
+except metadata.PackageNotFoundError:
+    url = ""
+print(unquote(urlparse(url).path) if url.startswith("file://") else "")
+PY
+)
+if [ -n "$before" ] && [ "$before" != "$repo" ] && [ -d "$before/green_nlp" ]; then
+  echo "[setup] note: this venv's green_nlp was the clone at $before; it is now this one, for both clones'"
+  echo "[setup]   commands (outside a clone's root, import green_nlp loads this clone's code)."
+  echo "[setup]   For a venv of this clone's own: GREEN_NLP_VENV=/some/dir bash scripts/setup_env.sh"
+fi
 log=$(mktemp)
 "$venv/bin/python" -m pip install -q --no-deps --no-build-isolation -e . >"$log" 2>&1 || { cat "$log"; exit 1; }
 rm -f "$log"
