@@ -203,8 +203,8 @@ class DependencyParserPredictor(Predictor):
             record = self._sentence_record(metadata["words"], metadata.get("upos"), output)
             source = metadata.get("sentence")
             if source is not None:
-                # the file's LEMMA / XPOS / FEATS where the model does not predict them
-                kept = {key: getattr(source, key) for key in ("lemmas", "xpos", "feats") if key not in record}
+                # the file's UPOS / LEMMA / XPOS / FEATS where the model neither predicts nor reads them
+                kept = {key: getattr(source, key) for key in ("upos", "lemmas", "xpos", "feats") if key not in record}
                 record.update(kept, misc=source.misc, comments=source.metadata, gold_upos=source.upos)
                 if source.multiword_tokens:
                     record["multiword_tokens"] = [columns for _, columns in source.multiword_tokens]
@@ -221,12 +221,10 @@ class DependencyParserPredictor(Predictor):
     @staticmethod
     def _sentence_record(words: list[str], upos: Optional[list[str]], output: dict[str, Any]) -> dict[str, Any]:
         """The sentence's JSON record; `lemmas`, `xpos`, `feats` only from a model with those heads."""
-        record = {
-            "words": words,
-            "upos": output.get("predicted_upos", upos),
-            "heads": output["predicted_heads"],
-            "deprels": output["predicted_deprels"],
-        }
+        record = {"words": words, "heads": output["predicted_heads"], "deprels": output["predicted_deprels"]}
+        tags = output.get("predicted_upos", upos)
+        if tags is not None:  # none given nor predicted: no column (sanitize would make None the string "None")
+            record["upos"] = tags
         for key in ("lemmas", "xpos", "feats"):
             if f"predicted_{key}" in output:
                 record[key] = output[f"predicted_{key}"]

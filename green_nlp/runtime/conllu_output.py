@@ -138,7 +138,11 @@ def sentence_to_conllu(sentence: dict[str, Any]) -> str:
 
     def column(name: str) -> list[Optional[Any]]:
         values = sentence.get(name)
-        return list(values) if values else [None] * n
+        if not values:
+            return [None] * n
+        if isinstance(values, str) or len(values) != n:  # zipped with the words, it would cut them short
+            raise ValueError(f"the sentence's {name!r} is {_describe(values)}, not one value for each of its {n} words")
+        return list(values)
 
     upos, lemmas, xpos, feats, misc = (column(name) for name in ("upos", "lemmas", "xpos", "feats", "misc"))
     comments = {key: one_line(value) for key, value in (sentence.get("comments") or {}).items()}
@@ -165,6 +169,10 @@ def sentence_to_conllu(sentence: dict[str, Any]) -> str:
             [conllu.models.Token(token) for token in tokens], metadata=conllu.models.Metadata(comments)
         ).serialize()
     return with_multiword_tokens(block, multiword_tokens)
+
+
+def _describe(values: Any) -> str:
+    return f"the string {values[:20]!r}" if isinstance(values, str) else f"{len(values)} values"
 
 
 _INT, _STR, _STR_OR_NONE = frozenset([int]), frozenset([str]), frozenset([str, type(None)])

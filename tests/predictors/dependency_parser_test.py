@@ -131,3 +131,28 @@ def test_a_gold_upos_archive_refuses_tags_of_another_tagset_and_keeps_the_other_
     assert "sentences" in outputs[0] and "sentences" in outputs[2]
     assert outputs[1]["error"].startswith("'upos' item 1 is 'DT', not a tag this model knows (")
     assert "not a Universal POS tag" in outputs[1]["error"]
+
+
+def test_a_parser_without_upos_writes_every_word_and_keeps_a_conllu_files_upos(parser_archives, tmp_path):
+    """A model that neither reads nor predicts UPOS gave the record `upos: None`, which AllenNLP's
+    sanitize turns into the string "None": its CoNLL-U had four rows, one for each of N, o, n, e."""
+    words_only = Predictor.from_path(str(parser_archives["words_only"]), "green_dependency_parser")
+    words = ["the", "cat", "sees", "a", "dog", "on", "the", "mat", "."]
+    output = words_only.predict_json({"words": words})
+    assert "upos" not in output["sentences"][0]
+    rows = [line.split("\t") for line in words_only.dump_line(output).splitlines() if line and line[0].isdigit()]
+    assert [row[1] for row in rows] == words and {row[3] for row in rows} == {"_"}
+    gold = next(iter(read_conllu(FIXTURES / "ud" / "synthetic-dev.conllu")))
+    instance = words_only._dataset_reader.text_to_instance(gold.words, gold.upos)
+    (written,) = words_only.predict_batch_instance([instance])
+    assert written["sentences"][0]["upos"] == gold.upos
+
+
+def test_a_sentence_column_that_is_not_one_value_a_word_is_refused():
+    from green_nlp.runtime.conllu_output import sentence_to_conllu
+
+    sentence = {"words": ["a", "b", "c", "d", "e"], "heads": [0, 1, 1, 1, 1], "deprels": ["root"] + ["dep"] * 4}
+    with pytest.raises(ValueError, match="the sentence's 'upos' is the string 'None', not one value for each of its 5"):
+        sentence_to_conllu({**sentence, "upos": "None"})
+    with pytest.raises(ValueError, match="'lemmas' is 2 values, not one value for each of its 5 words"):
+        sentence_to_conllu({**sentence, "lemmas": ["a", "b"]})
