@@ -76,7 +76,6 @@ def run_allennlp(argv: list[str]) -> None:
     apply_one("nltk_download")  # before allennlp-models asks nltk for corpora (offline: 8 lines of errors)
     import allennlp.__main__  # noqa: F401  (AllenNLP's logging set-up, as `allennlp` does it)
     from allennlp.commands import main as allennlp_main
-    from allennlp.common.checks import ConfigurationError
     from allennlp.common.util import install_sigterm_handler
 
     import green_nlp
@@ -89,25 +88,46 @@ def run_allennlp(argv: list[str]) -> None:
         sys.exit(2)
     try:
         allennlp_main(prog="green-nlp")
-    except ConfigurationError as error:
-        # AllenNLP's way to reject a setting (a config value, --cuda-device without a GPU, an unknown
-        # --predictor); its traceback buries the one line a user can act on
-        if os.environ.get(TRACEBACK_VARIABLE):
+    except Exception as error:
+        message = None if os.environ.get(TRACEBACK_VARIABLE) else one_line_message(error, argv)
+        if message is None:
             raise
-        print(f"green-nlp {argv[0]}: {error} ({TRACEBACK_VARIABLE}=1 shows the traceback)", file=sys.stderr)
+        print(f"green-nlp {argv[0]}: {message} ({TRACEBACK_VARIABLE}=1 shows the traceback)", file=sys.stderr)
         sys.exit(2)
-    except FileNotFoundError as error:  # a data file, archive or config a path names is not there
-        if os.environ.get(TRACEBACK_VARIABLE):
-            raise
-        print(
-            f"green-nlp {argv[0]}: {missing_file_message(error)} ({TRACEBACK_VARIABLE}=1 shows the traceback)",
-            file=sys.stderr,
-        )
-        sys.exit(2)
-    except TypeError as error:  # a predictor argument the predictor does not take
-        if os.environ.get(TRACEBACK_VARIABLE) or "unexpected keyword argument" not in str(error):
-            raise
-        if not any(arg.startswith("--predictor-args") for arg in argv):
-            raise
-        print(f"green-nlp {argv[0]}: --predictor-args: {error}", file=sys.stderr)
-        sys.exit(2)
+
+
+def one_line_message(error: Exception, argv: list[str]) -> Optional[str]:
+    """What to print instead of the traceback, or None to show it: AllenNLP's way to reject a setting
+    (`ConfigurationError`: a config value, --cuda-device without a GPU, an unknown --predictor), a
+    missing file, a predictor argument the predictor does not take, an error green_nlp raised for the
+    user (`raised_by_green_nlp`), and Jsonnet's errors; their tracebacks bury the line to act on."""
+    from allennlp.common.checks import ConfigurationError
+
+    if isinstance(error, ConfigurationError):
+        return str(error)
+    if isinstance(error, FileNotFoundError):  # a data file, archive or config a path names is not there
+        return missing_file_message(error)
+    predictor_args = any(arg.startswith("--predictor-args") for arg in argv)
+    if isinstance(error, TypeError) and "unexpected keyword argument" in str(error) and predictor_args:
+        return f"--predictor-args: {error}"
+    if isinstance(error, (ValueError, TypeError, OSError)) and raised_by_green_nlp(error):
+        return str(error)  # a malformed data line at file:line, a bad option value, a folder for a file
+    if isinstance(error, RuntimeError) and str(error).startswith(JSONNET_ERRORS):
+        return f"the config or its -o overrides are not valid Jsonnet: {' '.join(str(error).split())}"
+    return None
+
+
+JSONNET_ERRORS = ("STATIC ERROR", "RUNTIME ERROR")
+
+
+def raised_by_green_nlp(error: BaseException) -> bool:
+    """Whether the error was raised in green_nlp's own code (its innermost Python frame is in the
+    package): those messages are written for users (a malformed CoNLL-U line at file:line, a data
+    file that is a folder), while the same types from torch or AllenNLP are bugs to show whole."""
+    package = Path(__file__).resolve().parent
+    frame = error.__traceback__
+    if frame is None:
+        return False
+    while frame.tb_next is not None:
+        frame = frame.tb_next
+    return Path(frame.tb_frame.f_code.co_filename).resolve().is_relative_to(package)

@@ -38,3 +38,39 @@ def test_a_config_with_relative_paths_run_from_another_folder_says_where_it_look
         f"(a relative path, read from the current folder {tmp_path}: run the command from the repository root"
         in result.stderr
     )
+
+
+def test_a_malformed_data_line_is_one_line_naming_file_and_line(tmp_path):
+    bad = tmp_path / "cycle.conllu"
+    rows = ["1\ta\t_\tX\t_\t_\t2\tdep\t_\t_", "2\tb\t_\tX\t_\t_\t1\tdep\t_\t_", "3\tc\t_\tX\t_\t_\t0\troot\t_\t_"]
+    bad.write_text("\n".join(rows) + "\n\n", encoding="utf-8")
+    archive = str(REPO_ROOT / "fixtures" / "archives" / "tiny_parser_teacher.tar.gz")
+    result = green_nlp(["evaluate", archive, str(bad)], tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert f"green-nlp evaluate: {bad}:1: words [1, 2] form a cycle of HEAD links" in result.stderr
+
+
+def test_bad_option_values_and_bad_jsonnet_are_one_line(tmp_path):
+    archive = str(REPO_ROOT / "fixtures" / "archives" / "tiny_parser_teacher.tar.gz")
+    text = tmp_path / "in.txt"
+    text.write_text('{"words": ["a"], "upos": ["DET"]}\n', encoding="utf-8")
+    result = green_nlp(["predict", archive, str(text), "--batch-size", "0"], tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "green-nlp predict: --batch-size must be positive, got 0" in result.stderr
+    config = str(REPO_ROOT / "training_configs" / "parser" / "quickstart.jsonnet")
+    result = green_nlp(["train", config, "-s", str(tmp_path / "run"), "-o", "{bad"], REPO_ROOT)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "green-nlp train: the config or its -o overrides are not valid Jsonnet: STATIC ERROR" in result.stderr
+
+
+def test_only_errors_raised_in_green_nlp_are_shortened():
+    import numpy as np
+
+    from green_nlp.cli_allennlp import raised_by_green_nlp
+    from green_nlp.line_stream import parse_shard
+
+    for call, ours in ((lambda: parse_shard("a/b"), True), (lambda: np.zeros(-1), False)):
+        try:
+            call()
+        except ValueError as error:
+            assert raised_by_green_nlp(error) is ours
