@@ -332,9 +332,10 @@ class LineModel(Generic[Inputs, Result]):
     """What the streamer needs from a model: read a line, predict a batch, write a result.
 
     `load` raises ValueError/TypeError for a line it cannot read; a result that is a dict with an
-    `error` key is the model's own per-line error record. When the whole first batch fails with one
-    of `fatal_errors`, the model and the input kind do not fit and the run stops with that error
-    instead of reporting every line; a batch that fails with one of `abort_errors` (a broken model
+    `error` key is the model's own per-line error record. When a run's first `FATAL_AFTER_LINES`
+    readable lines (or all of them, in a shorter input) fail with one of `fatal_errors`, the model
+    and the input kind do not fit and the run stops with that error, writing nothing, instead of
+    reporting every line (`FatalWatch`); a batch that fails with one of `abort_errors` (a broken model
     folder) stops the run at once, whatever came before. `records`, when given, writes every line's record (see
     `LineRecords`) instead of `dump`; `warning` names what is doubtful about a result (counted in
     the summary), or gives None; `tally` gives counts to add up over the run (`StreamReport.tallies`),
@@ -351,6 +352,68 @@ class LineModel(Generic[Inputs, Result]):
     warning: Optional[Callable[[Result], Optional[str]]] = None
     tally: Optional[Callable[[Result], Mapping[str, int]]] = None
     note: Optional[Callable[[Mapping[str, int]], Optional[str]]] = None
+
+
+# readable lines that must all fail with a model's fatal error (input of a kind it cannot take) before a
+# run stops with that error: the default sort window, so that `green-nlp parse` decides on the same
+# lines whatever --batch-size and --sort-window, and `allennlp predict`'s batches of one do too
+FATAL_AFTER_LINES = 512
+
+Held = TypeVar("Held")
+
+
+@dataclass
+class Outcome:
+    """A batch's results by line number, the lines that failed with why, and the error every readable
+    line failed with when it is one of the model's `fatal_errors` (else None)."""
+
+    results: dict[int, Any]
+    failed: dict[int, str]
+    fatal: Optional[BaseException]
+
+
+class FatalWatch(Generic[Held]):
+    """Decides whether a run's input is of a kind the model cannot take: the batches whose every
+    readable line failed with a fatal error are held back, unwritten, from the start of the run
+    until a batch does not (then they are handed back to be written as failed lines, and the run
+    goes on) or until `FATAL_AFTER_LINES` readable lines failed so (then the run stops with the
+    error, as it does at the end of a shorter input). The decision depends on the lines alone, not
+    on how they were cut into batches."""
+
+    def __init__(self, after_lines: Optional[int] = None) -> None:
+        self.after_lines = FATAL_AFTER_LINES if after_lines is None else after_lines
+        self.deciding = True
+        self.held: list[Held] = []
+        self.lines = 0
+        self.error: Optional[BaseException] = None
+
+    def after(self, fatal: Optional[BaseException], inputs: int, item: Held) -> list[Held]:
+        """What to write now, in order, after a batch of `inputs` readable lines (`item`), given the
+        error all of them failed with (`fatal`, None if not); raises that error once decided."""
+        if self.deciding and fatal is not None:
+            self.held.append(item)
+            self.lines += inputs
+            self.error = self.error or fatal
+            if self.lines >= self.after_lines:
+                raise self.error from None
+            return []
+        if self.deciding and inputs == 0:  # blank or unreadable lines only: nothing decided yet
+            self.held.append(item)
+            return []
+        self.deciding = False
+        return self.release() + [item]
+
+    def release(self) -> list[Held]:
+        """The held batches (the run goes on, or its input broke off), to write as they are."""
+        held, self.held = self.held, []
+        return held
+
+    def finish(self) -> list[Held]:
+        """At the end of the input: stop with the error if every readable line failed with it, else
+        what is still held (batches of blank or unreadable lines only)."""
+        if self.deciding and self.error is not None:
+            raise self.error from None
+        return self.release()
 
 
 class LineStreamer(Generic[Inputs, Result]):
@@ -383,6 +446,14 @@ class LineStreamer(Generic[Inputs, Result]):
         batch: list[Entry] = []
         readable = 0
         desc = f"shard {shard[0]}/{shard[1]}" if shard != (0, 1) else input_path.name
+        watch: FatalWatch[tuple[list[Entry], Outcome]] = FatalWatch()
+
+        def predict(batch: list[Entry]) -> None:
+            outcome = self._outcome(batch)
+            inputs = sum(kind == "input" for _, kind, _ in batch)
+            for held, held_outcome in watch.after(outcome.fatal, inputs, (batch, outcome)):
+                self._write(input_path, held, held_outcome, output, report, errors)
+
         with progress_bar(progress, total=None if end is None else end - start, unit="lines", desc=desc) as bar:
             try:
                 for number, raw in read_lines(input_path, start, end):
@@ -391,15 +462,19 @@ class LineStreamer(Generic[Inputs, Result]):
                     batch.append(entry)
                     readable += entry[1] == "input"
                     if readable == self.batch_size:
-                        self._predict(input_path, batch, output, report, errors)
+                        predict(batch)
                         batch, readable = [], 0
             except DamagedInput as error:  # the lines read before the damage still get their records
                 if batch:
-                    self._predict(input_path, batch, output, report, errors)
+                    predict(batch)
+                for held, held_outcome in watch.release():
+                    self._write(input_path, held, held_outcome, output, report, errors)
                 error.report = report
                 raise
             if batch:
-                self._predict(input_path, batch, output, report, errors)
+                predict(batch)
+            for held, held_outcome in watch.finish():
+                self._write(input_path, held, held_outcome, output, report, errors)
         return report
 
     def read_entry(self, number: int, raw: bytes) -> Entry:
@@ -424,11 +499,19 @@ class LineStreamer(Generic[Inputs, Result]):
         output: IO[str],
         report: StreamReport,
         errors: Optional[IO[str]],
-    ) -> None:
-        """Predict the readable lines of `batch` and write every line's record in line order."""
+    ) -> Optional[BaseException]:
+        """Predict the readable lines of `batch` and write every line's record in line order; the
+        error every readable line failed with when it is one of the model's `fatal_errors` (the
+        caller decides, over the run's first lines, whether the run stops: `FatalWatch`)."""
+        outcome = self._outcome(batch)
+        self._write(path, batch, outcome, output, report, errors)
+        return outcome.fatal
+
+    def _outcome(self, batch: list[Entry]) -> "Outcome":
+        """The model's results for the readable lines of `batch`: the whole batch in one call, or
+        line by line once that call fails, so one bad line does not lose the others."""
         numbers = [number for number, kind, _ in batch if kind == "input"]
         inputs = [payload for _, kind, payload in batch if kind == "input"]
-        failed: dict[int, str] = {}
         try:
             results: list[Optional[Result]] = list(self.model.predict_batch(inputs)) if inputs else []
         except self.model.abort_errors:  # the model itself is broken (its folder): no later line can be right
@@ -437,21 +520,32 @@ class LineStreamer(Generic[Inputs, Result]):
             attempts = [self._predict_one(one) for one in inputs]
             failures = [error for _, error in attempts if error is not None]
             fatal = self.model.fatal_errors
-            if (
-                fatal
-                and report.predicted == 0
-                and len(failures) == len(inputs)
-                and all(isinstance(error, fatal) for error in failures)
-            ):
-                raise failures[0] from None  # model and input kind do not fit: every line would fail the same way
-            results = [result for result, _ in attempts]
+            every_line_fatal = (
+                bool(fatal) and len(failures) == len(inputs) and all(isinstance(e, fatal) for e in failures)
+            )
             failed = {n: f"{type(error).__name__}: {error}" for n, (_, error) in zip(numbers, attempts) if error}
-        outcomes = dict(zip(numbers, results))
+            return Outcome(
+                dict(zip(numbers, (result for result, _ in attempts))),
+                failed,
+                failures[0] if every_line_fatal else None,
+            )
+        return Outcome(dict(zip(numbers, results)), {}, None)
+
+    def _write(
+        self,
+        path: Path,
+        batch: list[Entry],
+        outcome: "Outcome",
+        output: IO[str],
+        report: StreamReport,
+        errors: Optional[IO[str]],
+    ) -> None:
+        """Every line's record of `batch`, in line order, handed to the output in one call."""
         written: list[str] = []  # the batch's records, handed over in one call; those made before an
         # error or Ctrl-C are still written, whole
         try:
             for number, kind, payload in batch:
-                record = self._record(path, number, kind, payload, outcomes, failed, report, errors)
+                record = self._record(path, number, kind, payload, outcome.results, outcome.failed, report, errors)
                 if record is not None:
                     written.append(record)
         finally:

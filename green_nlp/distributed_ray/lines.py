@@ -28,6 +28,7 @@ from green_nlp.distributed_ray.options import RayOptions, require_ray
 from green_nlp.distributed_ray.pool import ActorPool, connected, crash_point, wait_until_loaded
 from green_nlp.line_stream import (
     Entry,
+    FatalWatch,
     LineModel,
     LineStreamer,
     StreamReport,
@@ -51,9 +52,10 @@ class BatchResult:
     blank: int
     warnings: Counter
     skipped: list[tuple[int, str]] = field(default_factory=list)
-    fatal: Optional[str] = None  # the model cannot take this kind of input (raised if nothing was predicted yet)
+    fatal: Optional[str] = None  # every readable line failed with a fatal error (the driver's FatalWatch decides)
     fatal_type: Optional[type] = None
     tallies: Counter = field(default_factory=Counter)
+    inputs: int = 0  # readable lines in the batch
 
 
 def _skipped(errors: io.StringIO) -> list[tuple[int, str]]:
@@ -85,15 +87,9 @@ class LineWorker:
 
     def predict(self, path: str, batch: list[Entry]) -> BatchResult:
         crash_point()
-        fatal: Optional[BaseException] = None
         report, output, errors = StreamReport(), io.StringIO(), io.StringIO()
-        try:
-            self._streamer._predict(Path(path), batch, output, report, errors)
-        except self._streamer.model.fatal_errors as error:  # raised only when nothing was predicted before
-            fatal = error  # the driver knows whether that holds for the whole file; keep the per-line result too
-            report, output, errors = StreamReport(predicted=1), io.StringIO(), io.StringIO()
-            self._streamer._predict(Path(path), batch, output, report, errors)
-            report.predicted -= 1
+        # the per-line records, and whether every line failed with a fatal error: the driver decides
+        fatal = self._streamer._predict(Path(path), batch, output, report, errors)
         return BatchResult(
             output.getvalue(),
             report.predicted,
@@ -103,6 +99,7 @@ class LineWorker:
             None if fatal is None else str(fatal),
             None if fatal is None else type(fatal),
             report.tallies,
+            sum(kind == "input" for _, kind, _ in batch),
         )
 
 
@@ -147,22 +144,31 @@ class _Writer:
     def __init__(self, path: Path, output: IO[str], errors: Optional[IO[str]], bar: Any) -> None:
         self.path, self.output, self.errors, self.bar = path, output, errors, bar
         self.report = StreamReport()
+        self.watch: FatalWatch[BatchResult] = FatalWatch()  # as LineStreamer.run decides
 
     def write(self, kind: str, payload: Any) -> None:
         if kind == "read":
             self.bar.update(payload)
         else:
             result: BatchResult = require_ray().get(payload)
-            if result.fatal is not None and self.report.predicted == 0:
-                raise (result.fatal_type or RuntimeError)(result.fatal)
-            self.output.write(result.text)
-            for number, why in result.skipped:
-                LineStreamer._skip(self.path, number, why, self.report, self.errors)
-            self.report.predicted += result.predicted
-            self.report.blank += result.blank
-            self.report.warnings.update(result.warnings)
-            self.report.tallies.update(result.tallies)
-            self.output.flush()
+            fatal = None if result.fatal is None else (result.fatal_type or RuntimeError)(result.fatal)
+            for held in self.watch.after(fatal, result.inputs, result):
+                self._write(held)
+
+    def finish(self) -> None:
+        """At the end of the input: stop with the fatal error, or write what is still held."""
+        for held in self.watch.finish():
+            self._write(held)
+
+    def _write(self, result: BatchResult) -> None:
+        self.output.write(result.text)
+        for number, why in result.skipped:
+            LineStreamer._skip(self.path, number, why, self.report, self.errors)
+        self.report.predicted += result.predicted
+        self.report.blank += result.blank
+        self.report.warnings.update(result.warnings)
+        self.report.tallies.update(result.tallies)
+        self.output.flush()
 
 
 def stream_lines(
@@ -204,6 +210,7 @@ def stream_lines(
                     in_flight -= head_kind == "batch"
             while pending:
                 writer.write(*pending.popleft())
+            writer.finish()
         if timings is not None:
             timings.update(
                 connect=connect_seconds, load=loaded - clock - connect_seconds, stream=time.perf_counter() - loaded

@@ -8,8 +8,8 @@ from typing import Any, Optional
 
 class InputKindError(ValueError):
     """This model cannot read this kind of input at all (e.g. raw text for a parser trained with
-    gold UPOS input): every line would fail the same way, so a file run stops at once with this
-    message instead of skipping each line."""
+    gold UPOS input): every line would fail the same way, so a file run whose first lines all fail
+    so (`line_stream.FatalWatch`) stops with this message instead of skipping each line."""
 
 
 class ModelFolderError(ValueError):
