@@ -17,6 +17,7 @@ from typing import Any, Optional, Union
 from green_nlp.runtime.errors import ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.folder_schema import graph_mismatch
+from green_nlp.runtime.length_batches import check_count
 from green_nlp.runtime.model_folder import available_models, model_file, read_meta, resolve_model
 
 # family -> "module:class", built as cls(folder, meta, session)
@@ -40,8 +41,7 @@ def create_session(path: Path, threads: Optional[int] = None) -> Any:
 
     options = onnxruntime.SessionOptions()
     if threads is not None:
-        if threads < 1:
-            raise ValueError(f"threads must be positive, got {threads}")
+        check_count("threads", threads)
         cpus = os.cpu_count() or 1
         if threads > THREADS_PER_CPU * cpus:
             # onnxruntime starts them all; thousands took minutes and hundreds of MB before a line

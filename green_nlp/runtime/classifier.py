@@ -20,7 +20,8 @@ import numpy as np
 from green_nlp.names import NGRAM_DAN, current_name
 from green_nlp.runtime.errors import InputError, InputFailure, ModelFolderError
 from green_nlp.runtime.folder_files import HASHES_KEY, META_FILE, inside, sha256_file
-from green_nlp.runtime.input_checks import check_text
+from green_nlp.runtime.input_checks import check_many, check_text
+from green_nlp.runtime.length_batches import check_count
 from green_nlp.runtime.ngram_extractor import NgramExtractor, pad
 from green_nlp.runtime.ngram_index import INDEX_VERSION, NgramIndex
 from green_nlp.runtime.text_sentences import split_sentences
@@ -307,8 +308,8 @@ class ClassifierRuntime:
         `classify`) gives an `InputFailure` in its place, its error naming it by its 0-based index
         (`texts[2] ...`), as does a text without a known n-gram with `no_known_features="error"`.
         `split_sentences` as in `classify`."""
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be positive, got {batch_size}")
+        check_many("texts", texts)
+        check_count("batch_size", batch_size)
         check_no_features_setting(no_known_features)
         split = self._split(split_sentences)
         strict = no_known_features == "error"

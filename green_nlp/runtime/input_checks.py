@@ -7,7 +7,7 @@ file readers drop it (else it stays inside the first word and changes its parse)
 empty or hold a tab, line break or NUL, and a UPOS list must have one tag per word.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
 from green_nlp.line_stream import text_problem, word_list_problem
@@ -54,6 +54,17 @@ def _as_list(name: str, values: Any) -> list[str]:
         error = InputTypeError if not isinstance(values[index], str) else InputError
         raise error(f"{name}[{index}]", problem)
     return values
+
+
+def check_many(name: str, items: Any) -> None:
+    """An InputTypeError for what a *_many call cannot take as its inputs: one string (it would be
+    read as its characters, each a text) or a dict (its keys would be the texts)."""
+    if isinstance(items, (str, bytes)):
+        raise InputTypeError(
+            name, "is one string, not a list: each of its characters would be one input; give [...] for one"
+        )
+    if isinstance(items, Mapping):
+        raise InputTypeError(name, "is a dict, not a list (its keys would be read as the inputs): give a list of them")
 
 
 def check_sentence_length(words: Sequence[str], limit: int, sentence: Optional[int] = None) -> None:

@@ -9,7 +9,8 @@ the answers back in input order. Sorting is stable, so a window always gives the
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
-from typing import TypeVar, Union
+from numbers import Integral
+from typing import Any, TypeVar, Union
 
 from green_nlp.runtime.errors import InputError, InputFailure
 
@@ -23,10 +24,17 @@ DEFAULT_SORT_WINDOW = 512
 
 def check_batching(batch_size: int, sort_window: int) -> None:
     """Refuse settings that cannot batch anything, naming the setting."""
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be positive, got {batch_size}")
-    if sort_window < 1:
-        raise ValueError(f"sort_window must be positive (1: no sorting across texts), got {sort_window}")
+    check_count("batch_size", batch_size)
+    check_count("sort_window", sort_window, " (1: no sorting across texts)")
+
+
+def check_count(name: str, value: Any, note: str = "") -> None:
+    """A positive whole number, or a ValueError (TypeError for another type) naming the setting:
+    `"2"`, `2.0` or `True` compared or sliced with ended in an error that named none."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be a positive whole number, got {value!r} ({type(value).__name__})")
+    if value < 1:
+        raise ValueError(f"{name} must be positive{note}, got {value}")
 
 
 def windows(items: Iterable[Item], size: int) -> Iterator[list[Item]]:

@@ -87,6 +87,10 @@ def folder_state(folder: Path) -> str:
 
 def resolve_model(name_or_path: Union[str, Path]) -> Path:
     """The model folder for a path or a model name; an unknown name lists the names available."""
+    if not isinstance(name_or_path, (str, os.PathLike)):
+        raise TypeError(f"a model is a name or a folder path, got {name_or_path!r} ({type(name_or_path).__name__})")
+    if not str(name_or_path).strip():  # Path("") is the current folder: never what an empty setting meant
+        raise FileNotFoundError("the model name or folder is empty: give a model name (green-nlp models) or a folder")
     path = Path(name_or_path).expanduser()
     if is_model_folder(path):
         return path

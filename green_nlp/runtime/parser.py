@@ -18,7 +18,7 @@ import numpy as np
 
 from green_nlp.runtime.errors import InputError, InputFailure, InputKindError, InputTypeError, ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE
-from green_nlp.runtime.input_checks import check_sentence_length, check_text, check_tokens
+from green_nlp.runtime.input_checks import check_many, check_sentence_length, check_text, check_tokens
 from green_nlp.runtime.lemma_choice import from_folder as attested_words_of
 from green_nlp.runtime.lemma_lexicon import from_folder
 from green_nlp.runtime.lemma_rules import apply_rule
@@ -169,6 +169,7 @@ class ParserRuntime:
         file in file order). A text the model cannot take (see `parse`) gives an `InputFailure` in
         its place, its error naming it by its 0-based index (`texts[2] ...`); the other texts of its
         window are parsed as they would be without it."""
+        check_many("texts", lines)
         check_batching(batch_size, sort_window)
         self._check_raw_text_model()
         for groups in split_windows(lines, sort_window, self._text_sentences):
@@ -192,6 +193,7 @@ class ParserRuntime:
         """Many pre-tokenized (words, UPOS or None) sentences, in input order; batched as
         `parse_many`, and as there a sentence the model cannot take (see `parse_tokens`) gives an
         `InputFailure` in its place (`sentences[4]: words[1] is empty or only whitespace`)."""
+        check_many("sentences", sentences)
         check_batching(batch_size, sort_window)
         for number, chunk in enumerate(windows(sentences, sort_window)):
             groups: list[Union[list[Sentence], InputFailure]] = []

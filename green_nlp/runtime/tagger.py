@@ -16,7 +16,7 @@ import numpy as np
 from green_nlp.names import LDNET_TAGGER, current_name
 from green_nlp.runtime.errors import InputError, InputFailure, ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE
-from green_nlp.runtime.input_checks import check_text, check_tokens
+from green_nlp.runtime.input_checks import check_many, check_text, check_tokens
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, split_windows, windows
 from green_nlp.runtime.parser_inputs import ParserInputs, Vocab, model_calls
 from green_nlp.runtime.parser_segmenter import TextSegmenter
@@ -63,6 +63,7 @@ class TaggerRuntime:
         `sort_window` texts are read at a time, their sentences sorted by length and tagged
         `batch_size` per model call (see `length_batches`). A text the model cannot take gives an
         `InputFailure` in its place, its error naming it by its 0-based index (`texts[2] ...`)."""
+        check_many("texts", lines)
         check_batching(batch_size, sort_window)
         for groups in split_windows(lines, sort_window, self._text_sentences):
             yield from self._tag_grouped(groups, batch_size)
@@ -80,6 +81,7 @@ class TaggerRuntime:
     ) -> Iterator[Union[list[str], InputFailure]]:
         """The tags of many pre-tokenized sentences, in input order; batched as `tag_many`, and as
         there a sentence the model cannot take gives an `InputFailure` in its place."""
+        check_many("sentences", sentences)
         check_batching(batch_size, sort_window)
         for number, chunk in enumerate(windows(sentences, sort_window)):
             groups: list[Union[list[list[str]], InputFailure]] = []

@@ -188,3 +188,32 @@ def test_a_text_over_spacys_length_limit_fails_alone(parser, monkeypatch):
     results = list(parser.parse_many(["A cat sat .", "word " * 10, "A dog ran ."]))
     assert [r.error is None for r in results] == [True, False, True]
     assert str(results[1].error).startswith("texts[1] has 49 characters, over the 30 spaCy's tokenizer takes")
+
+
+def test_a_many_call_refuses_one_string_or_a_dict_in_place_of_a_list(parser, classifier):
+    """parse_many("abc") parsed a, b and c; classify_many({"text": ...}) classified the key."""
+    for call, name in [
+        (lambda items: parser.parse_many(items), "texts"),
+        (lambda items: parser.parse_sentences(items), "sentences"),
+        (lambda items: classifier.classify_many(items), "texts"),
+    ]:
+        with pytest.raises(InputTypeError, match=f"^{name} is one string, not a list: each of its characters"):
+            list(call("good"))
+        with pytest.raises(InputTypeError, match=f"^{name} is a dict, not a list"):
+            list(call({"text": "good"}))
+    assert len(list(classifier.classify_many(("good", "bad")))) == 2  # any other iterable still streams
+
+
+@pytest.mark.parametrize("value", ["2", 2.0, True, None])
+def test_counts_of_the_wrong_type_are_refused_naming_the_setting(parser, classifier, value):
+    if value is not None:
+        with pytest.raises(TypeError, match=f"^batch_size must be a positive whole number, got {value!r}"):
+            list(parser.parse_many(["a b"], batch_size=value))
+        with pytest.raises(TypeError, match=f"^batch_size must be a positive whole number, got {value!r}"):
+            list(classifier.classify_many(["good"], batch_size=value))
+        with pytest.raises(TypeError, match=f"^threads must be a positive whole number, got {value!r}"):
+            load("en-sst2-sentiment", threads=value)
+    with pytest.raises(TypeError, match="^a model is a name or a folder path, got None"):
+        load(None)  # type: ignore[arg-type]
+    with pytest.raises(FileNotFoundError, match="^the model name or folder is empty"):
+        load(" ")
