@@ -440,7 +440,10 @@ def _listing(command: str) -> int:
 
     folders, summaries = model_folders(), available_models()
     for name, summary in summaries.items():  # state: "ok", or "broken: " and why it would not load
-        print(f"{name}\t{folder_state(folders[name])}\t{summary}")
+        state = folder_state(folders[name])
+        if summary.startswith("unreadable: ") and state.startswith("broken: "):
+            summary = "unreadable"  # the state gives the reason; once is enough
+        print(f"{name}\t{state}\t{summary}")
     return 0
 
 

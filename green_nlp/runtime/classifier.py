@@ -200,14 +200,17 @@ class ClassifierRuntime:
         ngram_meta, analyzer = meta["ngrams"], meta["analyzer"]
         self._list_sha256 = ""  # the n-gram list's, where its index was checked against it
         ngrams = self._ngrams(ngram_meta)
-        self.extractor = NgramExtractor(
-            ngrams,
-            tuple(analyzer["ngram_range"]),
-            analyzer["token_pattern"],
-            bool(analyzer["lowercase"]),
-            int(ngram_meta["first_id"]),
-            ngram_list=self._checked_ngram_list if isinstance(ngrams, NgramIndex) else None,
-        )
+        try:
+            self.extractor = NgramExtractor(
+                ngrams,
+                tuple(analyzer["ngram_range"]),
+                analyzer["token_pattern"],
+                bool(analyzer["lowercase"]),
+                int(ngram_meta["first_id"]),
+                ngram_list=self._checked_ngram_list if isinstance(ngrams, NgramIndex) else None,
+            )
+        except ValueError as error:  # its analyzer or n-gram settings (a token_pattern that does not compile)
+            raise ModelFolderError(f"{self.folder}: {META_FILE}: {error}") from None
         self._input = meta["inputs"]["ngram_ids"]
         self._outputs = [meta["outputs"]["logits"], meta["outputs"]["probs"]]
         # True: each text's sentences are classified and their logits averaged (`mean_of_sentences`),

@@ -89,6 +89,9 @@ def bad_value(meta: dict[str, Any]) -> str:
         for i, label in enumerate(labels):
             if not isinstance(label, str) or any(c in label for c in _ROW_BREAKERS):
                 return f'key "{dotted}" entry {i} ({label!r}) must be a string without tabs or line breaks'
+        twice = next((label for i, label in enumerate(labels) if label in labels[:i]), None)
+        if twice is not None:  # its classes' scores would be written under one name, one of them lost
+            return f'key "{dotted}" lists {twice!r} twice: each class needs a label of its own'
     for key in POSITIVE_KEYS.get(family, ()):  # top-level keys, optional: present means a number
         if key not in meta:
             continue

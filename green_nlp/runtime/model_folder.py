@@ -69,7 +69,11 @@ def available_models() -> dict[str, str]:
 
 
 def folder_state(folder: Path) -> str:
-    """ "ok" when the folder would load at every precision it holds, else "broken: " and the reason."""
+    """ "ok" when the folder loads at every precision it holds, else "broken: " and the reason:
+    each is loaded as `green-nlp parse|tag|classify` would load it (the checks on its metadata,
+    labels, analyzer and n-gram index run only then), one thread, and dropped."""
+    from green_nlp.runtime import load
+
     try:
         meta = read_meta(folder)
         files = meta.get("files") or {}
@@ -80,6 +84,7 @@ def folder_state(folder: Path) -> str:
         ]
         for precision in held or ["auto"]:  # none held: model_file says which file is missing
             companion_graphs(folder, meta, model_file(folder, meta, precision))
+            load(folder, precision=precision, threads=1)
     except (ValueError, OSError) as error:
         return f"broken: {error}"
     return "ok"

@@ -11,6 +11,7 @@ n-gram count when read. `ngrams.txt` stays the readable list; a folder without t
 one of another version, is built from it as before.
 """
 
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -87,6 +88,19 @@ class NgramIndex:
     @classmethod
     def read(cls, path: Path, count: int) -> "NgramIndex":
         """The index at `path`, which must hold `count` n-grams; ValueError says what is wrong."""
+        try:
+            return cls._read(path, count)
+        except (zipfile.BadZipFile, EOFError, KeyError) as error:  # a cut or damaged zip of arrays
+            raise ValueError(f"is not a readable index of numpy arrays ({error})") from None
+        except ValueError as error:
+            if "allow_pickle" in str(error):  # numpy's advice to load it with pickle: never, here
+                raise ValueError(
+                    "holds pickled data, not the plain arrays an index holds (it is never unpickled)"
+                ) from None
+            raise
+
+    @classmethod
+    def _read(cls, path: Path, count: int) -> "NgramIndex":
         with numpy.load(path, allow_pickle=False) as arrays:
             missing = [key for key in _KEYS if key not in arrays.files]
             if missing:

@@ -47,7 +47,10 @@ class NgramTokenizer:
     def __init__(self, token_pattern: str = DEFAULT_TOKEN_PATTERN, lowercase: bool = True) -> None:
         self.token_pattern = token_pattern
         self.lowercase = lowercase
-        self._regex = re.compile(token_pattern)
+        try:
+            self._regex = re.compile(token_pattern)
+        except (re.error, TypeError) as error:
+            raise ValueError(f"token_pattern {token_pattern!r} is not a regular expression: {error}") from None
         if self._regex.groups > 1:
             raise ValueError(f"token_pattern {token_pattern!r} has more than one capturing group")
         # the default pattern (the reader's): ASCII fast path, and batches joined by SEPARATOR, which

@@ -57,6 +57,13 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
         ("en-ewt-parser", _set("inputs.characters.min_padding_length", 10**7), "min_padding_length"),
         ("en-sst2-sentiment", _set("ngrams.first_id", -5), "first_id"),
         ("en-sst2-sentiment", _set("labels", ["positive", 3]), "entry 1"),
+        ("en-sst2-sentiment", _set("labels", ["positive", "positive"]), "lists 'positive' twice"),
+        ("en-ewt-parser", _set("labels.upos", ["NOUN"] * 19), "lists 'NOUN' twice"),
+        (
+            "en-sst2-sentiment",
+            _set("analyzer.token_pattern", "(unclosed"),
+            "token_pattern '\\(unclosed' is not a regular",
+        ),
     ],
 )
 def test_metadata_the_runtime_cannot_use_is_refused_at_load(tmp_path, name, edit, expected):
@@ -114,3 +121,16 @@ def test_metadata_nested_too_deeply_is_unreadable_json_not_a_crash(tmp_path):
     (folder / META_FILE).write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     with pytest.raises(ModelFolderError, match="nested too deeply"):
         load(folder)
+
+
+def test_green_nlp_models_lists_a_folder_that_would_not_load_as_broken(tmp_path, monkeypatch, capsys):
+    """`models` read the metadata only: folders that classify refused (a bad analyzer) were `ok`."""
+    _copy(tmp_path, "en-sst2-sentiment", _set("analyzer.token_pattern", "(unclosed"))
+    monkeypatch.setenv("GREEN_NLP_MODELS", str(tmp_path))
+    from green_nlp.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["models"])
+    assert done.value.code == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("en-sst2-sentiment\t"))
+    assert row.split("\t")[1].startswith("broken: ") and "is not a regular expression" in row

@@ -71,3 +71,16 @@ def test_one_text_lookups_fall_back_to_the_index_s_ngrams(listed, monkeypatch):
     from_list = NgramTable(vocabulary)
     from_index = NgramTable(NgramIndex.from_ngrams(vocabulary), ngram_list=lambda: listed)
     assert all(from_index.text_ids(text, 1, 4) == from_list.text_ids(text, 1, 4) for text in texts)
+
+
+def test_a_cut_or_pickled_index_is_refused_as_unreadable_without_advice_to_unpickle(tmp_path):
+    path = tmp_path / "ngrams.index.npz"
+    _write(path)
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(ValueError, match="^is not a readable index of numpy arrays"):
+        NgramIndex.read(path, 2)
+    with open(path, "wb") as handle:  # a pickled object array (np.save would add .npy to the name)
+        np.save(handle, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    with pytest.raises(ValueError, match="^holds pickled data") as refused:
+        NgramIndex.read(path, 2)
+    assert "allow_pickle" not in str(refused.value)
