@@ -159,7 +159,7 @@ def _head(path: str, line_number: int, raw: str, words: int) -> int:
             path,
             line_number,
             f"column {HEAD_COLUMN} (HEAD): HEAD {raw!r} is not a non-negative integer "
-            "(HEAD must be ASCII digits, or _ for a sentence without a tree)",
+            "(HEAD must be ASCII digits; _ only on every word of a sentence without a tree)",
         )
     if head > words:
         _fail(path, line_number, f"HEAD {raw} is out of range: the sentence has {words} words")

@@ -47,15 +47,23 @@ class SentenceTaggerPredictor(Predictor):
         check_json_fields(inputs)
         if "words" in inputs:
             return [list(inputs["words"])] if inputs["words"] else []
-        if "sentence" not in inputs:
+        # `text` as green-nlp tag and the parser and classifier predictors read it
+        texts = [inputs[key] for key in ("sentence", "text") if key in inputs]
+        if not texts:
             written = sorted(key for key in inputs if key != "line")  # `line`: added by allennlp predict
-            raise ValueError(f"input needs a 'sentence' (text) or 'words' (list of tokens) key; the line has {written}")
-        return self._segmenter.split(inputs["sentence"])
+            raise ValueError(
+                f"input needs a 'sentence' or 'text' (text) or 'words' (list of tokens) key; the line has {written}"
+            )
+        return self._segmenter.split(texts[0])  # both: the same text (check_json_fields)
 
     @staticmethod
     def _no_words(inputs: JsonDict) -> str:
         """Why a line without words cannot be tagged (the parser predictor's words, for tagging)."""
-        return "no tokens to tag" if "words" in inputs else "no words to tag in 'sentence'"
+        return (
+            "no tokens to tag"
+            if "words" in inputs
+            else f"no words to tag in {'sentence' if 'sentence' in inputs else 'text'!r}"
+        )
 
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:
         sentences = self._sentences(json_dict)

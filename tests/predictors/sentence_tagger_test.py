@@ -93,6 +93,17 @@ def test_a_line_without_words_is_an_error_record_as_in_the_parser_predictor(tagg
     assert parser.predict_json(dict(record))["error"] == why.replace("tag", "parse")
 
 
+def test_a_text_field_is_read_as_green_nlp_tag_and_the_other_predictors_read_it(tagger):
+    assert tagger.predict_json({"text": "Peter lives in Paris ."}) == tagger.predict_json(
+        {"sentence": "Peter lives in Paris ."}
+    )
+    assert tagger.predict_json({"text": "Paris .", "sentence": "Paris ."})["words"] == ["Paris", "."]
+    with pytest.raises(ValueError, match="fields 'sentence' and 'text' hold different texts: give one"):
+        tagger.predict_json({"text": "Paris .", "sentence": "Rome ."})
+    with pytest.raises(ValueError, match=r"^input needs a 'sentence' or 'text' \(text\) or 'words'"):
+        tagger.predict_json({"txt": "Paris ."})
+
+
 def test_raw_text_without_words_and_its_neighbours_in_one_batch(tagger):
     lines = ["Peter lives in Paris .", "   ", "Mary works for BMW ."]
     got = tagger.predict_batch_json([tagger.load_line(line) for line in lines])
