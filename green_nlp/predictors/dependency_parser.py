@@ -17,6 +17,7 @@ from green_nlp.line_stream import check_json_fields, comment_block, json_object
 from green_nlp.predictors.spacy_segmenter import SpacySegmenter
 from green_nlp.runtime.conllu_output import sentence_to_conllu as to_conllu
 from green_nlp.runtime.lemma_choice import AttestedWords  # shared with the ONNX runtime
+from green_nlp.runtime.line_inputs import looks_like_conllu
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
 from green_nlp.runtime.universal_pos import first_unknown_tag, unknown_tag_problem
 
@@ -107,6 +108,11 @@ class DependencyParserPredictor(Predictor):
         if record is not None:
             record.setdefault("line", self._line_number)
             return record
+        if looks_like_conllu(line):  # parsed as prose it would give a tree of its column values
+            raise ValueError(
+                "this looks like CoNLL-U, which predict reads as raw text or JSON lines only: "
+                "read a CoNLL-U file with --use-dataset-reader"
+            )
         return {"sentence": line.strip(), "line": self._line_number}
 
     def _sentences(self, inputs: JsonDict) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ class Tokens:
     upos: Optional[list[str]] = None
 
 
-def _looks_like_conllu(line: str) -> bool:
+def looks_like_conllu(line: str) -> bool:
     """A CoNLL-U word row (ID, then 9 more tab-separated columns) or one of its sentence comments."""
     fields = line.split("\t")
     if len(fields) == 10 and fields[0].replace("-", "").replace(".", "").isdigit():
@@ -38,14 +38,14 @@ def starts_as_conllu(first_lines: Iterable[str]) -> bool:
     refused whole (every line would fail), a stray row inside a text file fails alone."""
     for line in first_lines:
         if line.strip():
-            return _looks_like_conllu(line)
+            return looks_like_conllu(line)
     return False
 
 
 def text_or_tokens(line: str) -> Union[str, Tokens]:
     """A line as text (plain, or JSON with "text"/"sentence"), or as `Tokens` (JSON with "words").
     A CoNLL-U row is refused: parsed as prose it would give a tree of its column values."""
-    if _looks_like_conllu(line):
+    if looks_like_conllu(line):
         raise ValueError(CONLLU_REFUSAL)
     record = json_object(line)  # checks each field's type; None for plain text
     if record is not None and not {"words", *TEXT_FIELDS} & record.keys():

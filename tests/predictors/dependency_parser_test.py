@@ -156,3 +156,11 @@ def test_a_sentence_column_that_is_not_one_value_a_word_is_refused():
         sentence_to_conllu({**sentence, "upos": "None"})
     with pytest.raises(ValueError, match="'lemmas' is 2 values, not one value for each of its 5 words"):
         sentence_to_conllu({**sentence, "lemmas": ["a", "b"]})
+
+
+def test_a_conllu_row_given_as_raw_text_is_refused_saying_how_to_read_conllu(predictor):
+    """Without --use-dataset-reader, each row of a CoNLL-U file was parsed as a sentence of its columns."""
+    for line in ["1\tThe\tthe\tDET\tDT\t_\t2\tdet\t_\t_", "# text = The cat sat."]:
+        with pytest.raises(ValueError, match="looks like CoNLL-U, .* read a CoNLL-U file with --use-dataset-reader"):
+            predictor.load_line(line)
+    assert predictor.load_line("1 cat sat on 2 mats")["sentence"] == "1 cat sat on 2 mats"
