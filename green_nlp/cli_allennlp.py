@@ -3,6 +3,7 @@ with green_nlp registered first, a predict that would overwrite its input refuse
 AllenNLP rejects reported in one line instead of a traceback."""
 
 import os
+import pickle
 import sys
 from pathlib import Path
 from typing import Optional
@@ -110,7 +111,7 @@ def one_line_message(error: Exception, argv: list[str]) -> Optional[str]:
     predictor_args = any(arg.startswith("--predictor-args") for arg in argv)
     if isinstance(error, TypeError) and "unexpected keyword argument" in str(error) and predictor_args:
         return f"--predictor-args: {error}"
-    if isinstance(error, (ValueError, TypeError, OSError)) and raised_by_green_nlp(error):
+    if isinstance(error, (ValueError, TypeError, OSError, pickle.UnpicklingError)) and raised_by_green_nlp(error):
         return str(error)  # a malformed data line at file:line, a bad option value, a folder for a file
     if isinstance(error, RuntimeError) and str(error).startswith(JSONNET_ERRORS):
         return f"the config or its -o overrides are not valid Jsonnet: {' '.join(str(error).split())}"

@@ -158,3 +158,44 @@ def test_green_nlp_never_unpickles_without_weights_only():
                 offenders.append(f"{path.name}: torch.load({match.group(1)})")
         offenders += [f"{path.name}: {m}" for m in re.findall(r"\b(?:pickle|dill|cloudpickle|joblib)\.loads?\(", text)]
     assert not offenders, offenders
+
+
+def _garbage(folder: Path) -> None:
+    (folder / "weights.th").write_bytes(b"garbage" * 100)
+
+
+def _cut(folder: Path) -> None:
+    weights = folder / "weights.th"
+    weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])
+
+
+def _grown_vocabulary(folder: Path) -> None:
+    with open(folder / "vocabulary" / "deprel_labels.txt", "a", encoding="utf-8") as labels:
+        labels.write("extra1\nextra2\n")
+
+
+@pytest.mark.parametrize(
+    "damage, member, reason",
+    [
+        (_garbage, "weights.th", "UnpicklingError: its bytes are not a weights file torch wrote"),
+        (_cut, "weights.th", "cannot be loaded"),
+        # allennlp then looks for best.th, a serialization folder's name for the weights
+        (lambda folder: (folder / "weights.th").unlink(), "best.th", "No such file or directory: 'best.th'"),
+        (
+            _grown_vocabulary,
+            "weights.th",
+            "do not fit its vocabulary and config (size mismatch for label_scorer.weight",
+        ),
+    ],
+)
+def test_a_damaged_archive_is_one_error_naming_it_not_its_temporary_folder(tmp_path, damage, member, reason):
+    folder = _extract(TEACHER, tmp_path / "unpacked")
+    damage(folder)
+    bad_archive = tmp_path / "model.tar.gz"
+    _repack(folder, bad_archive)
+    with pytest.raises(ConfigurationError) as refused:
+        load_archive(str(bad_archive))
+    message = str(refused.value)
+    assert message.startswith(f"archive {bad_archive} ({member}) cannot be loaded: ") and reason in message
+    assert "It is damaged, or its files were changed" in message and "/tmp" + "/tmp" not in message
+    assert "weights_only" not in message and not isinstance(refused.value, PickledCodeRefused)

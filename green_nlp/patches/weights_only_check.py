@@ -12,7 +12,9 @@ torch's own refusal names neither the file nor the archive, and tells the user t
 `weights_only=False`, i.e. to run the code. `apply` wraps allennlp's `_load_model` (every archive
 and `--weights-file` load) and `Checkpointer.load_checkpoint` (`allennlp train -r`) so that the
 refusal is a `PickledCodeRefused` naming the archive (or file) and saying that green_nlp will not
-load pickled code.
+load pickled code. The same wrapper turns the other ways an archive's model fails to build (weights
+cut short, missing or not torch's, a vocabulary that does not fit them) into one `ConfigurationError`
+naming the archive and member, where torch and allennlp named a temporary folder or nothing.
 """
 
 import functools
@@ -23,6 +25,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Optional
 
+from green_nlp.patches.archive_extraction import archive_of
 from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
 
 logger = logging.getLogger(__name__)
@@ -53,8 +56,6 @@ def refusal(source: str, error: Exception) -> PickledCodeRefused:
 
 
 def _source_of(weights_path: str, serialization_dir: str) -> str:
-    from green_nlp.patches.archive_extraction import archive_of
-
     archive = archive_of(serialization_dir)
     inside = os.path.normpath(weights_path).startswith(os.path.normpath(serialization_dir) + os.sep)
     if archive is not None and inside:
@@ -62,15 +63,44 @@ def _source_of(weights_path: str, serialization_dir: str) -> str:
     return f"weights file {weights_path}"
 
 
+def damaged(source: str, serialization_dir: str, error: Exception) -> Exception:
+    """A `ConfigurationError` for a model that cannot be built from its archive's files (weights cut
+    short, missing or not torch's, a vocabulary that does not fit the weights), naming the archive
+    and its member instead of the temporary folder it was extracted to; one line."""
+    from allennlp.common.checks import ConfigurationError
+
+    reason = " ".join(str(error).split())
+    if isinstance(error, pickle.UnpicklingError):  # torch's text advises unpickling it: never, here
+        reason = "its bytes are not a weights file torch wrote"
+    mismatch = re.search(r"size mismatch for [\w.]+: .*?(?=size mismatch for|$)", reason)
+    if mismatch:  # torch lists every tensor; the first says what does not fit
+        reason = f"its weights do not fit its vocabulary and config ({mismatch.group(0).strip()})"
+    reason = reason.replace(os.path.normpath(serialization_dir) + os.sep, "")
+    return ConfigurationError(
+        f"{source} cannot be loaded: {type(error).__name__}: {reason[:300]}. It is damaged, or its files were "
+        "changed after allennlp wrote it; train or archive the model again"
+    )
+
+
 def _named_load_model(original: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(original)
     def load_model(config: Any, weights_path: str, serialization_dir: str, cuda_device: int = -1) -> Any:
+        from allennlp.common.checks import ConfigurationError
+
         try:
             return original(config, weights_path, serialization_dir, cuda_device)
         except pickle.UnpicklingError as error:
             if isinstance(error, PickledCodeRefused):
                 raise
+            if "Unsupported global" not in str(error):  # not an object asked for: bytes that are no pickle
+                raise damaged(_source_of(weights_path, serialization_dir), serialization_dir, error) from None
             raise refusal(_source_of(weights_path, serialization_dir), error) from None
+        except ConfigurationError:
+            raise
+        except (OSError, RuntimeError, KeyError, EOFError, ValueError) as error:
+            if archive_of(serialization_dir) is None:  # a training run's own folder: its error as it is
+                raise
+            raise damaged(_source_of(weights_path, serialization_dir), serialization_dir, error) from None
 
     load_model._green_nlp_patched = True  # type: ignore[attr-defined]
     return load_model

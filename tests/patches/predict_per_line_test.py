@@ -162,7 +162,7 @@ def test_tagger_keeps_every_good_line_in_order(tmp_path):
         "EU rejects German call .",
         "Angela Merkel visited Britain on Monday .",
     ]
-    mismatched = json.dumps({"text": "Paris is nice ."}).encode()  # the tagger reads "sentence" or "words"
+    mismatched = json.dumps({"review": "Paris is nice ."}).encode()  # the tagger reads "sentence", "text" or "words"
     input_file, expected = _write_input(tmp_path, [t.encode() for t in texts], mismatched)
     predictor = Predictor.from_archive(load_archive(str(TAGGER)))
     good_outputs = [predictor.predict_json({"sentence": t}) for t in texts]
@@ -172,7 +172,7 @@ def test_tagger_keeps_every_good_line_in_order(tmp_path):
     _check_records(records, expected, good_outputs, _json_error_line, lambda a, b: a == b)
     _check_stderr(result.stderr, input_file, expected)
     assert set(records[4]) == {"error", "line"} and "'sentence'" in records[4]["error"]
-    assert records[4]["error"].endswith("the line has ['text']")  # not the line number predict adds (issue 44)
+    assert records[4]["error"].endswith("the line has ['review']")  # not the line number predict adds (issue 44)
 
 
 def _tagger_case(folder: Path) -> tuple[Path, list[tuple[str, int]], list[Any]]:
@@ -183,7 +183,7 @@ def _tagger_case(folder: Path) -> tuple[Path, list[tuple[str, int]], list[Any]]:
         "John lives in New York .",
         "EU rejects German call .",
     ]
-    input_file, expected = _write_input(folder, [t.encode() for t in texts], json.dumps({"text": "x"}).encode())
+    input_file, expected = _write_input(folder, [t.encode() for t in texts], json.dumps({"review": "x"}).encode())
     predictor = Predictor.from_archive(load_archive(str(TAGGER)))
     return input_file, expected, [predictor.predict_json({"sentence": t}) for t in texts]
 
