@@ -125,7 +125,9 @@ class ConlluDependenciesReader(DatasetReader):
         )
         on_error = self._report_malformed if self._skip_malformed else None
         sentences = self.shard_iterable(read_conllu(file_path, on_error=on_error))
+        trees: Optional[bool] = None  # whether the file's sentences have trees (HEAD given), from its first
         for sentence in sentences:
+            trees = self._check_trees(trees, sentence, file_path)
             if (
                 self._cross_fit_folds is not None
                 and sentence_fold(sentence.words, self._cross_fit_folds) == self._leave_out_fold
@@ -149,6 +151,20 @@ class ConlluDependenciesReader(DatasetReader):
                 self._leave_out_fold,
                 self._cross_fit_folds,
             )
+
+    @staticmethod
+    def _check_trees(trees: Optional[bool], sentence: DependencySentence, file_path: str) -> bool:
+        """Whether this file's sentences have trees, refusing a sentence that differs from the first:
+        instances with and without gold heads cannot share a batch (AllenNLP's "non-homogeneous
+        Instances" error, naming neither file nor line), and a file without any is parsed only."""
+        has = sentence.heads is not None
+        if trees is not None and has != trees:
+            this, first = ("has a tree", "has none") if has else ("has no tree (HEAD _)", "has one")
+            raise ConlluFormatError(
+                f"{file_path}:{sentence.first_line}: this sentence {this} but the file's first sentence "
+                f"{first}: give every sentence of a file its HEAD and DEPREL (to train or evaluate), or none (to parse)"
+            )
+        return has
 
     def sentence_to_instance(self, sentence: DependencySentence) -> Instance:
         return self.text_to_instance(

@@ -61,6 +61,19 @@ def test_sentences_without_heads_are_read_for_prediction(tmp_path):
     assert instance.fields["upos"].labels == ["INTJ", "ADV"]
 
 
+@pytest.mark.parametrize("first_has_tree", [True, False])
+def test_a_file_mixing_sentences_with_and_without_trees_is_refused_at_the_first_that_differs(tmp_path, first_has_tree):
+    """Mixed, a batch held instances with and without gold heads: AllenNLP's "non-homogeneous
+    Instances" error, naming neither file nor line."""
+    tree = "1\tHello\t_\tINTJ\t_\t_\t0\troot\t_\t_\n2\tthere\t_\tADV\t_\t_\t1\tadvmod\t_\t_\n\n"
+    no_tree = "1\tHello\t_\tINTJ\t_\t_\t_\t_\t_\t_\n2\tthere\t_\tADV\t_\t_\t_\t_\t_\t_\n\n"
+    path = tmp_path / "mixed.conllu"
+    path.write_text((tree + no_tree) if first_has_tree else (no_tree + tree))
+    expected = "has no tree (HEAD _)" if first_has_tree else "has a tree"
+    with pytest.raises(ConlluFormatError, match=f"^{re.escape(str(path))}:4: this sentence {re.escape(expected)} but"):
+        list(ConlluDependenciesReader().read(path))
+
+
 BAD_CONLLU = {
     "conllu_wrong_column_count.conllu": (1, "expected 10 tab-separated columns, found 9"),
     "conllu_non_integer_head.conllu": (2, "HEAD 'x' is not a non-negative integer"),
