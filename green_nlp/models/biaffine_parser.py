@@ -190,6 +190,7 @@ class BiaffineDependencyParser(Model, Distillable):
         self.attested_words: Optional[AttestedWords] = None
 
         self._attachment_scores = AttachmentScores()
+        self._batches_without_trees = 0  # since the metrics were last reset (`get_metrics`)
         self._upos_accuracy = CategoricalAccuracy() if predict_upos else None
         initializer(self)
 
@@ -345,6 +346,7 @@ class BiaffineDependencyParser(Model, Distillable):
         }
         output: dict[str, Any] = {}
         gold_label_scores: Optional[torch.Tensor] = None
+        self._batches_without_trees += head_indices is None or head_tags is None
         if head_indices is not None and head_tags is not None:
             # shared by the loss (and a distiller's KL term) and the training figures
             gold_heads = self._with_root(head_indices)
@@ -464,6 +466,16 @@ class BiaffineDependencyParser(Model, Distillable):
         ]
 
     def get_metrics(self, reset: bool = False) -> dict[str, float]:
+        if reset and self._batches_without_trees and not self._attachment_scores._total_words:
+            # `allennlp evaluate` on sentences without HEAD / DEPREL reported UAS and LAS of 0.0 (a
+            # predictor never asks for the metrics, so parsing such a file is not refused)
+            self._batches_without_trees = 0
+            raise ConfigurationError(
+                "no sentence of the data has a gold tree (HEAD and DEPREL are _): there is nothing to score; "
+                "give a CoNLL-U file with trees to evaluate, or parse it with predict --use-dataset-reader"
+            )
+        if reset:
+            self._batches_without_trees = 0
         scores = self._attachment_scores.get_metric(reset)
         metrics = {"UAS": scores["UAS"], "LAS": scores["LAS"]}
         if self._upos_accuracy is not None:

@@ -226,3 +226,29 @@ def test_greedy_attachments_score_by_hand():
     assert metric.get_metric(reset=True) == figures
     tree = model.decode(scores)["heads"].tolist()[0]
     assert tree != [2, 1, 2] and tree.count(0) == 1  # decoding proper breaks the cycle
+
+
+def test_metrics_over_sentences_without_trees_are_refused_not_zero(tmp_path):
+    """`allennlp evaluate` on a file whose HEAD and DEPREL are _ printed UAS 0.0 and LAS 0.0."""
+    from allennlp.models.archival import load_archive
+
+    from green_nlp.dataset_readers import read_conllu
+
+    archive = load_archive(str(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"))
+    model, reader = archive.model, archive.validation_dataset_reader
+    model.eval()
+    sentence = next(iter(read_conllu(FIXTURES / "ud" / "synthetic-dev.conllu")))
+
+    def instance(with_tree: bool):
+        trees = (sentence.heads, sentence.deprels) if with_tree else ()
+        made = reader.text_to_instance(sentence.words, sentence.upos, *trees)
+        reader.apply_token_indexers(made)
+        return made
+
+    model.forward_on_instances([instance(False)])
+    with pytest.raises(ConfigurationError, match="^no sentence of the data has a gold tree"):
+        model.get_metrics(reset=True)
+    model.forward_on_instances([instance(False)])
+    model.forward_on_instances([instance(True)])
+    assert model.get_metrics(reset=True)["UAS"] > 0  # some words scored: the metrics stand
+    model.get_metrics(reset=True)  # nothing run since the reset: nothing to refuse
