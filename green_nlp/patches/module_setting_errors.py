@@ -4,14 +4,16 @@ allennlp 2.10.1 builds every module of a config with `FromParams.from_params`; w
 raises reaches the user as is. A value torch refuses (`"hidden_size": -5` in a parser's encoder)
 ended `allennlp train` with `ValueError: hidden_size must be greater than zero` under a traceback
 through allennlp's and torch's code, without the config section it came from. The replacement runs
-the same `from_params` and, when building an `nn.Module` raises ValueError or TypeError, raises it
-again with the section and the class in front (`model.encoder: hidden_size must be greater than zero
+the same `from_params` and, when building an `nn.Module` (or any component that is not green_nlp's
+own: an optimizer, a data loader, a trainer) raises ValueError or TypeError, raises it again with
+the section and the class in front (`model.encoder: hidden_size must be greater than zero
 (building LstmSeq2SeqEncoder)`) as a `ConfigurationError` that is still a ValueError or TypeError, so
 `green-nlp train` prints it on one line. The innermost module names the error; the modules around it
 pass it on unchanged.
 """
 
 import functools
+import os
 from typing import Any
 
 from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
@@ -38,9 +40,24 @@ def section_of(params: Any) -> str:
     return str(getattr(params, "history", "") or "").rstrip(".")
 
 
+def refuses_settings(cls: type, error: BaseException) -> bool:
+    """Whether a ValueError or TypeError while building `cls` is a setting it refused: any torch
+    module's, and any error raised outside green_nlp (an optimizer's negative learning rate, a data
+    loader's batch size of 0, a trainer's `patience` given as a string). green_nlp's own readers and
+    callbacks already name what is wrong and stay as they are."""
+    import torch
+
+    if issubclass(cls, torch.nn.Module):
+        return True
+    frame = error.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # green_nlp/
+    return frame is None or not os.path.abspath(frame.tb_frame.f_code.co_filename).startswith(package + os.sep)
+
+
 def apply() -> bool:
     """Wrap `FromParams.from_params`; True if this call installed the wrapper."""
-    import torch
     from allennlp.common.from_params import FromParams
 
     original = FromParams.__dict__["from_params"]
@@ -55,7 +72,7 @@ def apply() -> bool:
         try:
             return original.__func__(cls, params, *args, **kwargs)
         except (ValueError, TypeError) as error:
-            if isinstance(error, named) or not section or not issubclass(cls, torch.nn.Module):
+            if isinstance(error, named) or not section or not refuses_settings(cls, error):
                 raise
             wrapper = value_error if isinstance(error, ValueError) else type_error
             raise wrapper(f"{section}: {error} (building {cls.__name__})") from error

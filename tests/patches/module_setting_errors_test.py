@@ -50,3 +50,15 @@ def test_green_nlp_train_says_it_on_one_line_named_once(tmp_path):
         "green-nlp train: model.encoder: hidden_size must be greater than zero (building LstmSeq2SeqEncoder)"
     ), result.stderr[-2000:]
     assert "Traceback" not in result.stderr
+
+
+def test_allennlp_and_torch_components_that_refuse_a_setting_name_its_section_too():
+    import torch
+    from allennlp.training.optimizers import Optimizer
+
+    parameters = [("w", torch.nn.Parameter(torch.zeros(2)))]
+    params = Params({"type": "adam", "lr": -0.1}, history="trainer.optimizer.")
+    with pytest.raises(
+        ValueError, match=r"^trainer\.optimizer: Invalid learning rate: -0\.1 \(building AdamOptimizer\)"
+    ):
+        Optimizer.from_params(params, model_parameters=parameters)
