@@ -138,6 +138,23 @@ def load_for_export(archive_path: PathLike) -> tuple[Model, Any]:
     return archive.model.eval(), archive.config
 
 
+def check_output_folder(output_dir: Path, family: str) -> None:
+    """Refuse a folder that holds anything but an exported model of the same family: its files would
+    stay beside the new ones (a tagger's folder became a parser's with the tagger's files in it)."""
+    if not output_dir.is_dir() or not any(output_dir.iterdir()):
+        return
+    meta_path = output_dir / META_FILE
+    try:
+        held = json.loads(meta_path.read_text(encoding="utf-8")).get("family") if meta_path.is_file() else None
+    except (OSError, ValueError, AttributeError):
+        held = None
+    if held != family:
+        what = f"an exported {held} model" if held else "other files"
+        raise ConfigurationError(
+            f"{output_dir} holds {what}, not an exported {family} model: give a new or empty folder to export into"
+        )
+
+
 def export_archive(
     archive_path: PathLike, output_dir: PathLike, card: Optional[PathLike] = None, *, split_graphs: bool = True
 ) -> Path:
@@ -149,9 +166,12 @@ def export_archive(
     archive_path, output_dir = Path(archive_path), Path(output_dir)
     if not archive_path.is_file():
         raise ConfigurationError(f"archive {archive_path} does not exist")
+    if output_dir.exists() and not output_dir.is_dir():
+        raise ConfigurationError(f"{output_dir} is a file: give a folder to export into (a new or empty one)")
     model, config = load_for_export(archive_path)
     family = model_family(model)
     module = family_module(family, model)
+    check_output_folder(output_dir, family)
     output_dir.mkdir(parents=True, exist_ok=True)
     family_meta = module.export(model, config, output_dir)
     check_onnx(output_dir / FP32_FILE)
