@@ -30,6 +30,14 @@ from green_nlp.runtime.errors import InputKindError, ModelFolderError
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW
 
 
+def file_path(value: str) -> Path:
+    """A file argument; an empty one is refused by argparse (Path('') is the current folder, which
+    the messages then called '.')."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty file name: give a file")
+    return Path(value)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     if sys.stderr is None:  # started with 2>&-: messages go nowhere rather than end the run
@@ -103,12 +111,12 @@ def _runtime_parser() -> argparse.ArgumentParser:
         command = commands.add_parser(name, help=help_text)
         command.add_argument("model", help="a shipped model's name (see `green-nlp models`) or an exported folder")
         command.add_argument(
-            "input_file", type=Path, help='one text per line (or a JSON object with "text"); - for standard input'
+            "input_file", type=file_path, help='one text per line (or a JSON object with "text"); - for standard input'
         )
-        command.add_argument("-o", "--output-file", type=Path, help="where to write the output (default: stdout)")
+        command.add_argument("-o", "--output-file", type=file_path, help="where to write the output (default: stdout)")
         command.add_argument("--format", choices=formats, default=formats[0], help="output format")
         command.add_argument(
-            "--errors-file", type=Path, help="also write every failed line as JSON {file, line, error}"
+            "--errors-file", type=file_path, help="also write every failed line as JSON {file, line, error}"
         )
         command.add_argument(
             "--fail-on-error",

@@ -172,3 +172,15 @@ def test_green_predict_silent_keeps_only_warnings_and_the_summary(tmp_path: Path
     assert all(" - allennlp.common.plugins - " in line for line in info), info  # logged before green_nlp loads
     assert "1 line predicted, 0 skipped" in quiet.stderr
     assert loud.stderr.count(" - INFO - ") > len(info) + 20
+
+
+@pytest.mark.parametrize(
+    "args", [["parse", "en-ewt-parser", ""], ["classify", "en-sst2-sentiment", "x.txt", "-o", " "]]
+)
+def test_an_empty_file_name_is_refused_by_name_not_read_as_the_current_folder(args, capsys):
+    from green_nlp.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert stopped.value.code == 2
+    assert "an empty file name: give a file" in capsys.readouterr().err
