@@ -101,8 +101,10 @@ def one_line_message(error: Exception, argv: list[str]) -> Optional[str]:
     """What to print instead of the traceback, or None to show it: AllenNLP's way to reject a setting
     (`ConfigurationError`: a config value, --cuda-device without a GPU, an unknown --predictor), a
     missing file, a predictor argument the predictor does not take, an error green_nlp raised for the
-    user (`raised_by_green_nlp`), and Jsonnet's errors; their tracebacks bury the line to act on."""
+    user (`error_origin`), and Jsonnet's errors; their tracebacks bury the line to act on."""
     from allennlp.common.checks import ConfigurationError
+
+    from green_nlp.error_origin import raised_in_green_nlp
 
     if isinstance(error, ConfigurationError):
         return str(error)
@@ -111,7 +113,7 @@ def one_line_message(error: Exception, argv: list[str]) -> Optional[str]:
     predictor_args = any(arg.startswith("--predictor-args") for arg in argv)
     if isinstance(error, TypeError) and "unexpected keyword argument" in str(error) and predictor_args:
         return f"--predictor-args: {error}"
-    if isinstance(error, (ValueError, TypeError, OSError, pickle.UnpicklingError)) and raised_by_green_nlp(error):
+    if isinstance(error, (ValueError, TypeError, OSError, pickle.UnpicklingError)) and raised_in_green_nlp(error):
         return str(error)  # a malformed data line at file:line, a bad option value, a folder for a file
     if isinstance(error, RuntimeError) and str(error).startswith(JSONNET_ERRORS):
         return f"the config or its -o overrides are not valid Jsonnet: {' '.join(str(error).split())}"
@@ -119,16 +121,3 @@ def one_line_message(error: Exception, argv: list[str]) -> Optional[str]:
 
 
 JSONNET_ERRORS = ("STATIC ERROR", "RUNTIME ERROR")
-
-
-def raised_by_green_nlp(error: BaseException) -> bool:
-    """Whether the error was raised in green_nlp's own code (its innermost Python frame is in the
-    package): those messages are written for users (a malformed CoNLL-U line at file:line, a data
-    file that is a folder), while the same types from torch or AllenNLP are bugs to show whole."""
-    package = Path(__file__).resolve().parent
-    frame = error.__traceback__
-    if frame is None:
-        return False
-    while frame.tb_next is not None:
-        frame = frame.tb_next
-    return Path(frame.tb_frame.f_code.co_filename).resolve().is_relative_to(package)

@@ -66,11 +66,11 @@ def test_bad_option_values_and_bad_jsonnet_are_one_line(tmp_path):
 def test_only_errors_raised_in_green_nlp_are_shortened():
     import numpy as np
 
-    from green_nlp.cli_allennlp import raised_by_green_nlp
+    from green_nlp.error_origin import raised_in_green_nlp
     from green_nlp.line_stream import parse_shard
 
     for call, ours in ((lambda: parse_shard("a/b"), True), (lambda: np.zeros(-1), False)):
         try:
             call()
         except ValueError as error:
-            assert raised_by_green_nlp(error) is ours
+            assert raised_in_green_nlp(error) is ours

@@ -13,7 +13,6 @@ pass it on unchanged.
 """
 
 import functools
-import os
 from typing import Any
 
 from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
@@ -47,13 +46,9 @@ def refuses_settings(cls: type, error: BaseException) -> bool:
     callbacks already name what is wrong and stay as they are."""
     import torch
 
-    if issubclass(cls, torch.nn.Module):
-        return True
-    frame = error.__traceback__
-    while frame is not None and frame.tb_next is not None:
-        frame = frame.tb_next
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # green_nlp/
-    return frame is None or not os.path.abspath(frame.tb_frame.f_code.co_filename).startswith(package + os.sep)
+    from green_nlp.error_origin import raised_in_green_nlp
+
+    return issubclass(cls, torch.nn.Module) or not raised_in_green_nlp(error)
 
 
 def apply() -> bool:

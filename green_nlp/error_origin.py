@@ -1,0 +1,21 @@
+"""Where an exception was raised: in green_nlp's own code, or in a library under it.
+
+The command line shortens an error to one line only where green_nlp raised it (its messages name the
+file, line or setting a user can change), and a config section is put in front of an error only
+where a library raised it; the same exception types from torch or AllenNLP otherwise keep their
+traceback. Imports nothing heavy.
+"""
+
+import os
+
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def raised_in_green_nlp(error: BaseException) -> bool:
+    """Whether the error's innermost Python frame is in the green_nlp package."""
+    frame = error.__traceback__
+    if frame is None:
+        return False
+    while frame.tb_next is not None:
+        frame = frame.tb_next
+    return os.path.abspath(frame.tb_frame.f_code.co_filename).startswith(PACKAGE + os.sep)
