@@ -444,11 +444,12 @@ def _listing(command: str) -> int:
         for path in sorted(folder.rglob("*.jsonnet")):
             print(path.relative_to(folder))
         return 0
-    from green_nlp.runtime.model_folder import available_models, folder_state, model_folders
+    from green_nlp.runtime import folder_loads
+    from green_nlp.runtime.model_folder import available_models, model_folders
 
     folders, summaries = model_folders(), available_models()
     for name, summary in summaries.items():  # state: "ok", or "broken: " and why it would not load
-        state = folder_state(folders[name])
+        state = folder_loads(folders[name])
         if summary.startswith("unreadable: ") and state.startswith("broken: "):
             summary = "unreadable"  # the state gives the reason; once is enough
         print(f"{name}\t{state}\t{summary}")

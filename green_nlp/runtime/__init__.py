@@ -18,7 +18,14 @@ from green_nlp.runtime.errors import ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.folder_schema import graph_mismatch
 from green_nlp.runtime.length_batches import check_count
-from green_nlp.runtime.model_folder import available_models, model_file, read_meta, resolve_model
+from green_nlp.runtime.model_folder import (
+    available_models,
+    folder_state,
+    held_precisions,
+    model_file,
+    read_meta,
+    resolve_model,
+)
 
 # family -> "module:class", built as cls(folder, meta, session)
 FAMILY_CLASSES = {
@@ -100,3 +107,18 @@ def load(name_or_path: Union[str, Path], precision: str = "auto", threads: Optio
     if load_parts is not None:
         load_parts(graph, threads)
     return model
+
+
+def folder_loads(folder: Path) -> str:
+    """ "ok" when the folder loads at every precision it holds, as `green-nlp parse|tag|classify`
+    would load it (the checks on its labels, analyzer and n-gram index run only then; one thread,
+    then dropped), else "broken: " and the reason; what `green-nlp models` lists."""
+    state = folder_state(folder)
+    if state != "ok":
+        return state
+    try:
+        for precision in held_precisions(folder, read_meta(folder)) or ["auto"]:
+            load(folder, precision=precision, threads=1)
+    except (ValueError, OSError) as error:
+        return f"broken: {error}"
+    return "ok"

@@ -68,23 +68,23 @@ def available_models() -> dict[str, str]:
     return found
 
 
-def folder_state(folder: Path) -> str:
-    """ "ok" when the folder loads at every precision it holds, else "broken: " and the reason:
-    each is loaded as `green-nlp parse|tag|classify` would load it (the checks on its metadata,
-    labels, analyzer and n-gram index run only then), one thread, and dropped."""
-    from green_nlp.runtime import load
+def held_precisions(folder: Path, meta: dict[str, Any]) -> list[str]:
+    """The precisions whose main graph the folder holds ("fp32", "int8")."""
+    files = meta.get("files") or {}
+    return [
+        precision
+        for precision, default in (("fp32", FP32_FILE), ("int8", INT8_FILE))
+        if inside(folder, f"files.{precision}", files.get(precision, default)).is_file()
+    ]
 
+
+def folder_state(folder: Path) -> str:
+    """ "ok" when the folder's metadata and graph files would load at every precision it holds, else
+    "broken: " and the reason (`green_nlp.runtime.folder_loads` also builds the model)."""
     try:
         meta = read_meta(folder)
-        files = meta.get("files") or {}
-        held = [
-            precision
-            for precision, default in (("fp32", FP32_FILE), ("int8", INT8_FILE))
-            if inside(folder, f"files.{precision}", files.get(precision, default)).is_file()
-        ]
-        for precision in held or ["auto"]:  # none held: model_file says which file is missing
+        for precision in held_precisions(folder, meta) or ["auto"]:  # none held: model_file says which file is missing
             companion_graphs(folder, meta, model_file(folder, meta, precision))
-            load(folder, precision=precision, threads=1)
     except (ValueError, OSError) as error:
         return f"broken: {error}"
     return "ok"
