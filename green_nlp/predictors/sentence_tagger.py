@@ -47,14 +47,13 @@ class SentenceTaggerPredictor(Predictor):
         check_json_fields(inputs)
         if "words" in inputs:
             return [list(inputs["words"])] if inputs["words"] else []
-        # `text` as green-nlp tag and the parser and classifier predictors read it
-        texts = [inputs[key] for key in ("sentence", "text") if key in inputs]
-        if not texts:
-            written = sorted(key for key in inputs if key != "line")  # `line`: added by allennlp predict
+        key = "sentence" if "sentence" in inputs else "text"  # `text`, as green-nlp tag and the parser read it
+        if key not in inputs:
+            written = sorted(name for name in inputs if name != "line")  # `line`: added by allennlp predict
             raise ValueError(
                 f"input needs a 'sentence' or 'text' (text) or 'words' (list of tokens) key; the line has {written}"
             )
-        return self._segmenter.split(texts[0])  # both: the same text (check_json_fields)
+        return self._segmenter.split(inputs[key])  # both given: the same text (check_json_fields)
 
     @staticmethod
     def _no_words(inputs: JsonDict) -> str:

@@ -20,7 +20,6 @@ from green_nlp.runtime.folder_schema import graph_mismatch
 from green_nlp.runtime.length_batches import check_count
 from green_nlp.runtime.model_folder import (
     available_models,
-    folder_state,
     held_precisions,
     model_file,
     read_meta,
@@ -112,10 +111,8 @@ def load(name_or_path: Union[str, Path], precision: str = "auto", threads: Optio
 def folder_loads(folder: Path) -> str:
     """ "ok" when the folder loads at every precision it holds, as `green-nlp parse|tag|classify`
     would load it (the checks on its labels, analyzer and n-gram index run only then; one thread,
-    then dropped), else "broken: " and the reason; what `green-nlp models` lists."""
-    state = folder_state(folder)
-    if state != "ok":
-        return state
+    then dropped), else "broken: " and the reason; what `green-nlp models` lists. `load` makes
+    every check `model_folder.folder_state` makes, and more."""
     try:
         for precision in held_precisions(folder, read_meta(folder)) or ["auto"]:
             load(folder, precision=precision, threads=1)
