@@ -3,7 +3,10 @@ AllenNLP reader that turns them into tokens + label for a transformer teacher.
 
 Formats (chosen by `format`, or by the file name with `"auto"`):
 
-- `sst2` (`*.tsv`): `label<TAB>text`, with a header line `label<TAB>sentence` or `label<TAB>content`.
+- `sst2` (`*.tsv`): `label<TAB>text`, with a header line `label<TAB>sentence` or `label<TAB>content`;
+  a header the other way round (`sentence<TAB>label`, as GLUE's SST-2 files have it) puts the text
+  first. Without a header, a line whose label column holds several words and whose text is one
+  word is refused as swapped columns, not learnt as a class named after a sentence.
 - `trec` (`*.txt`, latin-1): `COARSE:fine question`; the label is the coarse or the fine class.
 - `jsonl` (`*.jsonl`, `*.jsonl.gz`): one object per line with `text` and `label` (`null` for
   IMDB's `train_unsup`: an unlabeled example). Teacher caches are jsonl too (header line skipped).
@@ -42,6 +45,7 @@ logger = logging.getLogger(__name__)
 FORMATS = ("auto", "sst2", "trec", "jsonl", "lines")
 SPLITS = ("all", "train", "dev")
 SST2_HEADERS = ({"label", "sentence"}, {"label", "content"})
+LABEL_FIRST, TEXT_FIRST = False, True  # the SST-2 column orders
 
 
 class TextFormatError(ValueError):
@@ -90,13 +94,29 @@ def _lines(path: str, encoding: str) -> Iterator[tuple]:
             yield number, line.rstrip("\r\n")
 
 
-def _parse_sst2(path: str, number: int, line: str) -> TextExample:
+def _sst2_header(line: str) -> Optional[bool]:
+    """The column order a header line names (`TEXT_FIRST` for `sentence<TAB>label`), or None where
+    the line is not a header."""
+    columns = [column.strip() for column in line.strip().split("\t")]
+    if set(columns) not in SST2_HEADERS or len(columns) != 2:
+        return None
+    return TEXT_FIRST if columns[1] == "label" else LABEL_FIRST
+
+
+def _parse_sst2(path: str, number: int, line: str, order: bool = LABEL_FIRST) -> TextExample:
     parts = line.split("\t")
+    layout = "text<TAB>label" if order == TEXT_FIRST else "label<TAB>text"
     if len(parts) != 2:
-        raise TextFormatError(f"{path}:{number}: expected 'label<TAB>text' (2 columns), found {len(parts)}")
-    label, text = parts[0].strip(), parts[1].strip()
+        raise TextFormatError(f"{path}:{number}: expected '{layout}' (2 columns), found {len(parts)}")
+    label, text = (parts[1].strip(), parts[0].strip()) if order == TEXT_FIRST else (parts[0].strip(), parts[1].strip())
     if not label:
         raise TextFormatError(f"{path}:{number}: empty label")
+    if order == LABEL_FIRST and len(label.split()) > 1 and len(text.split()) == 1:
+        raise TextFormatError(
+            f"{path}:{number}: the label column holds several words ({label[:40]!r}) and the text one "
+            f"({text[:40]!r}): the columns look swapped; write 'label<TAB>text', or start the file with "
+            "the header line 'sentence<TAB>label'"
+        )
     return TextExample(text, label, f"{path}:{number}")
 
 
@@ -136,6 +156,7 @@ def read_examples(
         format = detect_format(path)
     encoding = encoding or ("latin-1" if format == "trec" else "utf-8")
     skipped = 0
+    order = LABEL_FIRST
     for number, line in _lines(path, encoding):
         if format == "lines":
             yield TextExample(line.strip(), None, f"{path}:{number}")
@@ -143,9 +164,11 @@ def read_examples(
         if not line.strip():
             continue
         if format == "sst2":
-            if number == 1 and set(line.strip().split("\t")) in SST2_HEADERS:
+            header = _sst2_header(line) if number == 1 else None
+            if header is not None:
+                order = header
                 continue
-            example = _parse_sst2(path, number, line)
+            example = _parse_sst2(path, number, line, order)
         elif format == "trec":
             example = _parse_trec(path, number, line, fine_labels)
         else:

@@ -23,6 +23,29 @@ def test_sst2_both_header_variants_are_skipped():
     assert {e.label for e in train} == {"0", "1"}
 
 
+def test_a_text_first_header_puts_the_text_first(tmp_path):
+    # GLUE's SST-2 files: "sentence<TAB>label"; read label first, every sentence became a class
+    glue = tmp_path / "glue_train.tsv"
+    glue.write_text("sentence\tlabel\nhide new secretions \t0\ngood\t1\n", encoding="utf-8")
+    examples = list(read_examples(glue))
+    assert [(e.label, e.text) for e in examples] == [("0", "hide new secretions"), ("1", "good")]
+    short = tmp_path / "glue_dev.tsv"
+    short.write_text("sentence\tlabel\nno label here\n", encoding="utf-8")
+    with pytest.raises(TextFormatError, match=r"glue_dev.tsv:2: expected 'text<TAB>label' \(2 columns\), found 1"):
+        list(read_examples(short))
+
+
+def test_swapped_columns_without_a_header_are_refused(tmp_path):
+    swapped = tmp_path / "swapped.tsv"
+    swapped.write_text("good\t1\nhide new secretions\t0\n", encoding="utf-8")
+    with pytest.raises(TextFormatError, match=r"swapped.tsv:2: the label column holds several words .*look swapped"):
+        list(read_examples(swapped))
+    # a one-word text under a one-word label, or several words on both sides, is read as written
+    fine = tmp_path / "fine.tsv"
+    fine.write_text("1\tgood\nvery good\tquite a film\n", encoding="utf-8")
+    assert [(e.label, e.text) for e in read_examples(fine)] == [("1", "good"), ("very good", "quite a film")]
+
+
 def test_trec_is_latin1_with_coarse_or_fine_labels():
     coarse = list(read_examples(DAN / "trec_tiny.txt"))
     assert [e.label for e in coarse] == ["DESC", "HUM", "LOC", "NUM"]
