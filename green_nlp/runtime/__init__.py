@@ -53,7 +53,8 @@ def create_session(path: Path, threads: Optional[int] = None) -> Any:
             # onnxruntime starts them all; thousands took minutes and hundreds of MB before a line
             raise ValueError(
                 f"threads={threads} is more than {THREADS_PER_CPU} per CPU ({cpus} here): the extra threads "
-                f"would only wait for a core; use at most {cpus}"
+                f"would only wait for a core; give at most {THREADS_PER_CPU * cpus}, and no more than {cpus} "
+                "to gain speed"
             )
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1

@@ -202,8 +202,10 @@ def test_one_onnxruntime_thread_is_the_default_and_none_leaves_it_to_onnxruntime
     assert intra_op(load("en-sst2-sentiment", threads=None)) == 0  # onnxruntime's own default: every core
     with pytest.raises(ValueError, match="threads must be positive"):
         load("en-sst2-sentiment", threads=0)
-    too_many = 4 * (os.cpu_count() or 1) + 1  # thousands of threads took minutes to start
-    with pytest.raises(ValueError, match=rf"^threads={too_many} is more than 4 per CPU .*; use at most"):
+    cpus = os.cpu_count() or 1
+    too_many = 4 * cpus + 1  # thousands of threads took minutes to start
+    advice = rf"give at most {4 * cpus}, and no more than {cpus} to gain speed$"
+    with pytest.raises(ValueError, match=rf"^threads={too_many} is more than 4 per CPU .*; {advice}"):
         load("en-sst2-sentiment", threads=too_many)
 
 
