@@ -8,7 +8,9 @@ torch, and pre-tokenized input needs no tokenizer at all.
 parse|tag` do by default, so that a corpus of one sentence per line keeps its sentences.
 
 `rules` (a model folder's learned `TokenizationRules`) then bring spaCy's tokens to the
-treebank's word conventions (`e-mail`, `!!` one word; `alot` two).
+treebank's word conventions (`e-mail`, `!!` one word; `alot` two). Before them, the pieces of an
+emoji sequence that spaCy cuts apart (a lone zero-width joiner, a skin tone) are joined again
+(`grapheme_pieces`).
 
 HTML line breaks (`<br>`, `<br />`: IMDB's reviews and much scraped text mark paragraphs so) are
 never words: with `split_sentences` they end a sentence, as the teacher-labelling step splits the
@@ -21,6 +23,7 @@ from typing import Any, Optional
 
 from green_nlp.runtime.conllu_output import SentenceText, multiword_columns
 from green_nlp.runtime.errors import InputError
+from green_nlp.runtime.grapheme_pieces import join_grapheme_pieces, may_hold_pieces
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
 # spaCy's sentencizer keeps every punctuation mark after a sentence's end with that sentence; one
@@ -105,6 +108,8 @@ class TextSegmenter:
     def _words(self, tokens: Any) -> list[str]:
         """The words of a spaCy Doc or Span: its non-space tokens, brought to the rules' conventions."""
         pairs = [(token.text, bool(token.whitespace_)) for token in tokens]
+        if may_hold_pieces(pairs):
+            pairs = join_grapheme_pieces(pairs)
         if any("'" in text or "’" in text for text, _ in pairs):  # a contraction in capitals, maybe
             pairs = self._cut_capital_contractions(pairs)
         if self.rules is None:

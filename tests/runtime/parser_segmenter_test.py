@@ -123,3 +123,9 @@ def test_new_words_get_only_the_lexical_attributes_the_segmenter_reads() -> None
     assert vocab[","].is_punct and not vocab["Zyxwvut"].is_punct
     # the others (shape, number-likeness, ...) are not computed: half the tokenizer's time on new words
     assert vocab["Zyxwvut"].shape_ == "" and not vocab["42"].like_num
+
+
+def test_emoji_sequences_stay_one_word() -> None:
+    # spaCy alone: 'runs', 'away', '🏃', a lone zero-width joiner, '♂', a selector glued to '.'
+    words = TextSegmenter(split_sentences=False).segment("runs away 🏃\u200d♂\ufe0f. I \u2764\ufe0f NY 👍🏽")[0][1]
+    assert words == ["runs", "away", "🏃\u200d♂\ufe0f", ".", "I", "\u2764\ufe0f", "NY", "👍🏽"]
