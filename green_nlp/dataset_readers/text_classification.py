@@ -18,8 +18,9 @@ is already one of the names is kept, so caches and files written with the names 
 
 Empty documents: a blank line is skipped (in `lines` it still counts as a line, so line numbers
 stay those of the file); a labeled line whose text is empty is skipped with a warning naming
-`file:line`, and the count of such lines is logged. Anything else malformed raises
-`TextFormatError` naming `file:line`.
+`file:line`, and the count of such lines is logged. A labeled file with no example left (empty, or
+only a header and blank lines) is refused. Anything else malformed raises `TextFormatError` naming
+`file:line`.
 """
 
 import codecs
@@ -155,7 +156,7 @@ def read_examples(
     if format == "auto":
         format = detect_format(path)
     encoding = encoding or ("latin-1" if format == "trec" else "utf-8")
-    skipped = 0
+    skipped = read = 0
     order = LABEL_FIRST
     for number, line in _lines(path, encoding):
         if format == "lines":
@@ -179,9 +180,15 @@ def read_examples(
             skipped += 1
             logger.warning("%s: empty text, example skipped", example.source)
             continue
+        read += 1
         yield example
     if skipped:
         logger.warning("%s: skipped %d examples with empty text", path, skipped)
+    if format != "lines" and not read:
+        # `allennlp evaluate` on such a file wrote `{}`, and nothing said that the file held nothing
+        raise TextFormatError(
+            f"{path}:1: file contains no examples (it is empty, or holds only blank lines, a header or empty texts)"
+        )
 
 
 LabelNames = Optional[Mapping[str, str]]

@@ -80,7 +80,7 @@ def test_bad_settings_are_refused(tmp_path, settings, message):
 def test_an_empty_corpus_is_refused(tmp_path):
     empty = tmp_path / "empty.tsv"
     empty.write_text("label\tsentence\n")
-    with pytest.raises(ValueError, match="empty corpus"):
+    with pytest.raises(ValueError, match=r"empty.tsv:1: file contains no examples"):
         write_augmented_texts(str(empty), str(tmp_path / "out.txt"))
 
 

@@ -46,6 +46,20 @@ def test_swapped_columns_without_a_header_are_refused(tmp_path):
     assert [(e.label, e.text) for e in read_examples(fine)] == [("1", "good"), ("very good", "quite a film")]
 
 
+@pytest.mark.parametrize(
+    "name, content",
+    [("empty.tsv", ""), ("header.tsv", "label\tsentence\n\n"), ("blank.jsonl", "\n\n"), ("texts.tsv", "1\t \n")],
+)
+def test_a_labeled_file_without_examples_is_refused(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(TextFormatError, match=rf"{name}:1: file contains no examples"):
+        list(read_examples(path))
+    # raw lines for prediction: an empty file is no input, not an error
+    (tmp_path / "none.txt").write_text("", encoding="utf-8")
+    assert list(read_examples(tmp_path / "none.txt", format="lines")) == []
+
+
 def test_trec_is_latin1_with_coarse_or_fine_labels():
     coarse = list(read_examples(DAN / "trec_tiny.txt"))
     assert [e.label for e in coarse] == ["DESC", "HUM", "LOC", "NUM"]
