@@ -10,7 +10,8 @@ parse|tag` do by default, so that a corpus of one sentence per line keeps its se
 `rules` (a model folder's learned `TokenizationRules`) then bring spaCy's tokens to the
 treebank's word conventions (`e-mail`, `!!` one word; `alot` two). Before them, the pieces of an
 emoji sequence that spaCy cuts apart (a lone zero-width joiner, a skin tone) are joined again
-(`grapheme_pieces`).
+(`grapheme_pieces`). Long runs of punctuation are cut out before spaCy tokenizes, which it does in
+time quadratic in their length (`punctuation_runs`).
 
 HTML line breaks (`<br>`, `<br />`: IMDB's reviews and much scraped text mark paragraphs so) are
 never words: with `split_sentences` they end a sentence, as the teacher-labelling step splits the
@@ -24,6 +25,7 @@ from typing import Any, Optional
 from green_nlp.runtime.conllu_output import SentenceText, multiword_columns
 from green_nlp.runtime.errors import InputError
 from green_nlp.runtime.grapheme_pieces import join_grapheme_pieces, may_hold_pieces
+from green_nlp.runtime.punctuation_runs import tokenize
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
 
 # spaCy's sentencizer keeps every punctuation mark after a sentence's end with that sentence; one
@@ -62,7 +64,7 @@ class TextSegmenter:
         if not self.split_sentences:
             if "<" in text:
                 text = LINE_BREAK.sub(" ", text)
-            words = self._words(self._pipeline().make_doc(text))
+            words = self._words(tokenize(self._pipeline(), text))
             return [(text.strip(), words)] if words else []
         return self._split(text)
 
@@ -96,7 +98,10 @@ class TextSegmenter:
         for paragraph in LINE_BREAK.split(text) if "<" in text else [text]:
             if not paragraph.strip():
                 continue
-            doc = self._pipeline()(paragraph)
+            nlp = self._pipeline()
+            doc = tokenize(nlp, paragraph)
+            for _, component in nlp.pipeline:  # the sentencizer
+                doc = component(doc)
             for start, end in _sentence_bounds(doc):
                 span = doc[start:end]
                 words = self._words(span)

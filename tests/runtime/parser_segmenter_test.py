@@ -129,3 +129,10 @@ def test_emoji_sequences_stay_one_word() -> None:
     # spaCy alone: 'runs', 'away', '🏃', a lone zero-width joiner, '♂', a selector glued to '.'
     words = TextSegmenter(split_sentences=False).segment("runs away 🏃\u200d♂\ufe0f. I \u2764\ufe0f NY 👍🏽")[0][1]
     assert words == ["runs", "away", "🏃\u200d♂\ufe0f", ".", "I", "\u2764\ufe0f", "NY", "👍🏽"]
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_a_long_punctuation_run_is_one_word(split: bool) -> None:
+    # spaCy alone: 5,000 words, each `=` cut off after a search of what is left (quadratic time)
+    sentences = TextSegmenter(split_sentences=split).segment("See below. " + "=" * 5000 + " Done")
+    assert [word for _, words in sentences for word in words] == ["See", "below", ".", "=" * 5000, "Done"]
