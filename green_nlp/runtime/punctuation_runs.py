@@ -2,9 +2,9 @@
 
 spaCy peels prefixes and suffixes off a whitespace-free stretch one at a time, searching what is
 left after each: a stretch that it splits into n pieces costs about n squared. In English, `=`, `+`,
-`!`, `?`, `*`, `#`, `_`, brackets and quotes are split so: a line of 2,000 `=` took about a second
-to tokenize, 10,000 took 25 (a separator line in scraped text, or a request meant to stall a
-server), and every such token then became a word of its own, far past the parser's sentence limit.
+`!`, `?`, `*`, `#`, `_`, brackets and quotes are split so: a line of thousands of `=` took seconds
+to tokenize (a separator line in scraped text, or a request meant to stall a server), and every
+such token then became a word of its own, far past the parser's sentence limit.
 
 So a run of one such character of `LONG_RUN` or more, and a stretch of `LONG_STRETCH` or more
 punctuation characters of mixed kinds, are cut out before spaCy sees the text: each run of one
