@@ -27,7 +27,7 @@ from green_nlp.serve import import_guard
 from green_nlp.serve.batcher import MicroBatcher, Outcome, Overloaded
 from green_nlp.serve.models import FORMAT_METHODS, TASK_FORMATS, ServedModel
 from green_nlp.serve.render import render
-from green_nlp.serve.requests import ApiError, Limits, TextsRequest, read_request
+from green_nlp.serve.requests import ApiError, Limits, TextsRequest, read_request, shown
 
 logger = logging.getLogger("green_nlp.serve")
 RENDER = "render"  # the page's task: the model's own task, answered as an HTML fragment
@@ -76,7 +76,7 @@ class ModelServer:
         if model is None:
             raise ApiError(
                 404,
-                f"no model {name!r} on this server: use one of {', '.join(sorted(self.models))} "
+                f"no model {shown(name)} on this server: use one of {', '.join(sorted(self.models))} "
                 "(GET /v1/models lists them)",
             )
         if task == RENDER:
@@ -234,7 +234,7 @@ def create_app(
         assert isinstance(error, HTTPException)
         return JSONResponse(
             {
-                "error": f"{error.detail}: {request.method} {request.url.path} is not part of this API "
+                "error": f"{error.detail}: {request.method} {cut(request.url.path)} is not part of this API "
                 "(GET /, /health, /v1/models; POST /v1/{model}/parse|tag|classify)"
             },
             status_code=error.status_code,
@@ -242,6 +242,8 @@ def create_app(
         )
 
     async def internal_error(request: Request, error: Exception) -> Response:
+        # Starlette answers this outside the middleware, so StatusCounter never sees the 500
+        server.status_counts[500] = server.status_counts.get(500, 0) + 1
         logger.error("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
         return JSONResponse(
             {"error": f"internal error ({type(error).__name__}); the server log has the details"}, status_code=500
@@ -266,8 +268,15 @@ def create_app(
         middleware=[Middleware(StatusCounter, counts=server.status_counts)],
         lifespan=lifespan,
     )
+    # `/health/` is a 404 that says what the API has, not a bare 307 to a URL built from the Host header
+    app.router.redirect_slashes = False
     app.state.server = server
     return app
+
+
+def cut(text: str, limit: int = 200) -> str:
+    """A URL path as an error message quotes it: at most `limit` characters."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class StatusCounter:

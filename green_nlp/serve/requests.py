@@ -61,6 +61,12 @@ def decode_json(body: bytes) -> Any:
             f"malformed JSON ({error.msg} at line {error.lineno} column {error.colno}): "
             'send {"text": "..."} or {"texts": ["...", "..."]}',
         ) from None
+    except ValueError:  # (after JSONDecodeError, a subclass) Python's cap on the digits of an integer
+        raise ApiError(
+            400,
+            f"the JSON holds a number of over {sys.get_int_max_str_digits():,} digits, which it cannot read: "
+            'send {"text": "..."} or {"texts": ["...", "..."]}',
+        ) from None
     except RecursionError:
         # Python's json parser recurses once per level; a request needs two ({"texts": [...]})
         raise ApiError(
@@ -68,6 +74,17 @@ def decode_json(body: bytes) -> Any:
             f"the JSON is nested too deeply (over about {sys.getrecursionlimit():,} levels): a request is "
             '{"text": "..."} or {"texts": ["...", "..."]}, two levels at most',
         ) from None
+
+
+def shown(value: Any, limit: int = 80) -> str:
+    """A value the client sent, as JSON and cut to `limit` characters: an error message echoes it
+    without echoing a megabyte back."""
+    text = (
+        json.dumps(value, ensure_ascii=False)
+        if isinstance(value, (str, int, float, bool, type(None)))
+        else _json_type(value)
+    )
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def text_problem(text: Any, limits: Limits, where: str) -> Optional[str]:
@@ -110,10 +127,13 @@ def read_request(
         raise ApiError(400, f'the body must be a JSON object such as {{"text": "..."}}, got {_json_type(payload)}')
     unknown = sorted(set(payload) - set(ALLOWED_FIELDS))
     if unknown:
+        named = ", ".join(shown(field) for field in unknown[:5]) + (
+            f" and {len(unknown) - 5:,} more" if len(unknown) > 5 else ""
+        )
         raise ApiError(
             400,
-            f'unknown field(s) {", ".join(map(repr, unknown))}: a request has "text" (one '
-            'string) or "texts" (a list of strings), and optionally "format"',
+            f'unknown field(s) {named}: a request has "text" (one string) or "texts" (a list of strings), '
+            'and optionally "format"',
         )
     if ("text" in payload) == ("texts" in payload):
         raise ApiError(400, 'give exactly one of "text" (one string) or "texts" (a list of strings)')
@@ -148,7 +168,7 @@ def choose_format(given: Any, query_format: Optional[str], accept: str, formats:
         accepted = [part.split(";")[0].strip().lower() for part in accept.split(",")]
         chosen = next((ACCEPT_FORMATS[a] for a in accepted if ACCEPT_FORMATS.get(a) in formats), formats[0])
     if chosen not in formats:
-        raise ApiError(400, f"format {chosen!r} is not one this task writes: use one of {', '.join(formats)}")
+        raise ApiError(400, f"format {shown(chosen)} is not one this task writes: use one of {', '.join(formats)}")
     return chosen
 
 

@@ -13,7 +13,8 @@ CASES = [
     ("empty body", PARSE, b"", 400, "empty"),
     ("not UTF-8", PARSE, b'{"text": "\xff\xfe"}', 400, "UTF-8"),
     ("not an object", PARSE, b'["The cat."]', 400, "JSON object"),
-    ("unknown field", PARSE, b'{"txt": "The cat."}', 400, "'txt'"),
+    ("unknown field", PARSE, b'{"txt": "The cat."}', 400, '"txt"'),
+    ("a number of thousands of digits", PARSE, b'{"text": ' + b"1" * 5000 + b"}", 400, "digits"),
     ("neither field", PARSE, b"{}", 400, "exactly one"),
     ("both fields", PARSE, b'{"text": "a", "texts": ["b"]}', 400, "exactly one"),
     ("text not a string", PARSE, b'{"text": 42}', 400, "must be a string"),
@@ -42,6 +43,22 @@ def test_bad_request_gets_a_4xx_that_says_what_to_fix(client, case):
 def test_wrong_method_and_unknown_path(client):
     assert client.get(f"/v1/{PARSER}/parse").status_code == 405
     assert "not part of this API" in client.get("/v1/nothing/here/at/all").json()["error"]
+
+
+def test_a_trailing_slash_is_a_json_404_not_a_redirect(client):
+    for method, path in [("POST", PARSE + "/"), ("GET", "/health/"), ("GET", "/v1/models/")]:
+        response = client.request(method, path, json={"text": "a"}, follow_redirects=False)
+        assert response.status_code == 404 and "not part of this API" in response.json()["error"]
+
+
+def test_an_error_message_quotes_what_was_sent_cut_short(client):
+    fields = {f"field{number}": 1 for number in range(1000)}
+    error = client.post(PARSE, json={"text": "a", **fields}).json()["error"]
+    assert '"field0", "field1"' in error and "and 995 more" in error and len(error) < 400
+    error = client.post(PARSE, json={"text": "a", "format": "x" * 5_000}).json()["error"]
+    assert error.startswith('format "xxx') and len(error) < 300
+    error = client.post("/v1/" + "m" * 60_000 + "/parse", json={"text": "a"}).json()["error"]
+    assert len(error) < 600
 
 
 def test_a_bad_text_inside_texts_fails_alone(client):
