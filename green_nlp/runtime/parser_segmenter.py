@@ -11,7 +11,8 @@ parse|tag` do by default, so that a corpus of one sentence per line keeps its se
 treebank's word conventions (`e-mail`, `!!` one word; `alot` two). Before them, the pieces of an
 emoji sequence that spaCy cuts apart (a lone zero-width joiner, a skin tone) are joined again
 (`grapheme_pieces`). Long runs of punctuation are cut out before spaCy tokenizes, which it does in
-time quadratic in their length (`punctuation_runs`).
+time quadratic in their length (`punctuation_runs`). Hashtags, @-mentions and URLs whose ends spaCy
+cuts off are whole again (`web_tokens`).
 
 HTML line breaks (`<br>`, `<br />`: IMDB's reviews and much scraped text mark paragraphs so) are
 never words: with `split_sentences` they end a sentence, as the teacher-labelling step splits the
@@ -27,6 +28,7 @@ from green_nlp.runtime.errors import InputError
 from green_nlp.runtime.grapheme_pieces import join_grapheme_pieces, may_hold_pieces
 from green_nlp.runtime.punctuation_runs import tokenize
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
+from green_nlp.runtime.web_tokens import join_web_tokens, may_hold_web_tokens
 
 # spaCy's sentencizer keeps every punctuation mark after a sentence's end with that sentence; one
 # of these with a space before it and none after opens the next sentence instead (`said. "No."`)
@@ -115,6 +117,8 @@ class TextSegmenter:
         pairs = [(token.text, bool(token.whitespace_)) for token in tokens]
         if may_hold_pieces(pairs):
             pairs = join_grapheme_pieces(pairs)
+        if may_hold_web_tokens(pairs):
+            pairs = join_web_tokens(pairs)
         if any("'" in text or "’" in text for text, _ in pairs):  # a contraction in capitals, maybe
             pairs = self._cut_capital_contractions(pairs)
         if self.rules is None:
