@@ -71,18 +71,35 @@ class LemmaLexicon:
 
     @classmethod
     def from_conllu(cls, path: Union[str, Path], min_share: float = MIN_SHARE) -> "LemmaLexicon":
-        """From a CoNLL-U training file's syntactic words (multiword-token and empty-node lines skipped)."""
+        """From a CoNLL-U training file's syntactic words (multiword-token and empty-node lines skipped).
 
-        def words() -> Iterable[tuple[str, str, str]]:
+        The first part of a word written apart (`goeswith`: EWT's `Daniel R Castagnola@ENRON...`, `non
+        respect`) is left out: UD gives it the whole word's lemma, which the part alone does not have
+        (every `Daniel` got an e-mail address as its lemma, `non` got `nonrespect`)."""
+
+        def sentences() -> Iterable[list[list[str]]]:
+            rows: list[list[str]] = []
             with open(path, encoding="utf-8") as handle:
                 for number, line in enumerate(handle, 1):
-                    if not line.strip() or line.startswith("#"):
+                    if not line.strip():
+                        yield rows
+                        rows = []
+                        continue
+                    if line.startswith("#"):
                         continue
                     columns = line.rstrip("\n").split("\t")
                     if len(columns) != 10:
                         raise ValueError(f"{path}:{number}: expected 10 tab-separated columns, got {len(columns)}")
                     if columns[0].isdigit():
-                        yield columns[1], columns[3], columns[2]
+                        rows.append(columns)
+            yield rows
+
+        def words() -> Iterable[tuple[str, str, str]]:
+            for rows in sentences():
+                split_words = {row[6] for row in rows if row[7] == "goeswith"}
+                for row in rows:
+                    if row[0] not in split_words:
+                        yield row[1], row[3], row[2]
 
         return cls.from_words(words(), min_share)
 

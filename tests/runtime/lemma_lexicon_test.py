@@ -86,6 +86,16 @@ def test_from_conllu_reads_syntactic_words_only(tmp_path):
     assert lexicon.lookup("n't", "PART") == "not" and lexicon.lookup("don't", "_") is None and len(lexicon) == 2
 
 
+def test_the_first_part_of_a_word_written_apart_is_left_out(tmp_path):
+    # UD gives the first part of a goeswith word the whole word's lemma (EWT: `non respect`)
+    split = ["1\tnon\tnonrespect\tNOUN\tAFX\t_\t0\troot\t_\t_", "2\trespect\t_\tX\tGW\t_\t1\tgoeswith\t_\t_"]
+    whole = ["1\tnon\tnon\tNOUN\tNN\t_\t2\tcompound\t_\t_", "2\tissue\tissue\tNOUN\tNN\t_\t0\troot\t_\t_"]
+    path = tmp_path / "train.conllu"
+    path.write_text("\n".join(split) + "\n\n" + "\n".join(whole) + "\n", encoding="utf-8")  # no blank line at the end
+    lexicon = LemmaLexicon.from_conllu(path)
+    assert lexicon.lookup("non", "NOUN") == "non" and lexicon.lookup("issue", "NOUN") == "issue" and len(lexicon) == 2
+
+
 def test_a_folder_entry_must_name_a_readable_file(tmp_path):
     assert from_folder(tmp_path, {}) is None
     with pytest.raises(ModelFolderError, match="lemma_lexicon must be an object"):
