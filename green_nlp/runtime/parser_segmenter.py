@@ -119,7 +119,7 @@ class TextSegmenter:
             pairs = join_grapheme_pieces(pairs)
         if may_hold_web_tokens(pairs):
             pairs = join_web_tokens(pairs)
-        if any("'" in text or "’" in text for text, _ in pairs):  # a contraction in capitals, maybe
+        if any("'" in text or "’" in text for text, _ in pairs):  # a contraction spaCy left whole, maybe
             pairs = self._cut_capital_contractions(pairs)
         if self.rules is None:
             return [text for text, _ in pairs if text and not text.isspace()]
@@ -137,8 +137,14 @@ class TextSegmenter:
 
     def _capital_contraction(self, text: str) -> Optional[list[str]]:
         """`I'M`, `YOU'RE`, `CAN'T` cut where spaCy cuts `i'm`, `you're`, `can't` (its contraction
-        exceptions are written in lower and title case only, so capitals kept them one word); None
-        for any other token."""
+        exceptions are written in lower and title case only, so capitals kept them one word), and
+        `we'll` cut where it followed punctuation with no space (`ok...we'll`: spaCy looks for its
+        exceptions only in a whole chunk between spaces, so the token it split off kept them
+        one word); None for any other token."""
+        if text[:1].isalpha():  # (`'ve` alone is `'` + `ve`: a piece spaCy cut off stays as it is)
+            alone = [token.text for token in self._pipeline().tokenizer(text)]
+            if len(alone) > 1 and "".join(alone) == text:
+                return alone
         lower = text.lower()
         if lower == text or len(lower) != len(text):
             return None

@@ -72,6 +72,10 @@ def test_whitespace_tokens_between_sentences_count_as_space(gap: str, followed: 
         ("I’M here", ["I", "’M", "here"]),
         ("O'NEIL and ROCK'N'ROLL stay", ["O'NEIL", "and", "ROCK'N'ROLL", "stay"]),
         ("I'm fine", ["I", "'m", "fine"]),
+        # after punctuation with no space spaCy left these whole; a piece it cut off stays as it is
+        ("ok...we'll see", ["ok", "...", "we", "'ll", "see"]),
+        ("okay..won't crave it", ["okay", "..", "wo", "n't", "crave", "it"]),
+        ("boy--who'd know", ["boy", "--", "who", "'d", "know"]),
     ],
 )
 def test_a_contraction_in_capitals_is_cut_as_in_lower_case(text: str, words: list[str]) -> None:
