@@ -7,6 +7,7 @@ from typing import Any, Optional
 import conllu
 
 from green_nlp.line_stream import LINE_BREAKS
+from green_nlp.runtime.invisible_characters import is_gap
 
 
 def multiword_columns(words: Sequence[str], groups: Sequence[tuple[int, int]]) -> list[list[str]]:
@@ -44,25 +45,26 @@ def one_line(value: Any) -> Any:
 
 
 def gaps_after(text: str, words: Sequence[str]) -> Optional[list[str]]:
-    """The whitespace that follows each word where `words` spell `text` in order (whitespace
-    between them skipped), the last word's `" "` (the sentence's end); None where they do not spell
-    it (words given by the user, not split from this text)."""
+    """The whitespace that follows each word where `words` spell `text` in order (whitespace and
+    characters that show nothing, `invisible_characters`, between them skipped), the last word's
+    `" "` (the sentence's end); None where they do not spell it (words given by the user, not split
+    from this text)."""
     gaps, position, end = [], 0, len(text)
     for word in words:
-        while position < end and text[position].isspace():
+        while position < end and is_gap(text[position]):
             position += 1
         if not word or not text.startswith(word, position):
             return None
         position += len(word)
         start = position
-        while position < end and text[position].isspace():
+        while position < end and is_gap(text[position]):
             position += 1
         gaps.append(" " if position >= end else text[start:position])
     return gaps if position >= end else None
 
 
 # UD's MISC escapes for SpacesAfter (universaldependencies.org/misc.html): the common whitespace by
-# letter, any other as \uXXXX; a pipe or backslash never occurs (whitespace only)
+# letter, any other as \uXXXX; a pipe or backslash never occurs (whitespace and invisible characters only)
 _SPACE_ESCAPES = {" ": "\\s", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 

@@ -12,7 +12,8 @@ treebank's word conventions (`e-mail`, `!!` one word; `alot` two). Before them, 
 emoji sequence that spaCy cuts apart (a lone zero-width joiner, a skin tone) are joined again
 (`grapheme_pieces`). Long runs of punctuation are cut out before spaCy tokenizes, which it does in
 time quadratic in their length (`punctuation_runs`). Hashtags, @-mentions and URLs whose ends spaCy
-cuts off are whole again (`web_tokens`).
+cuts off are whole again (`web_tokens`). Characters that show nothing (a zero-width space, a control
+character) are never a word, nor the end of one (`invisible_characters`).
 
 HTML line breaks (`<br>`, `<br />`: IMDB's reviews and much scraped text mark paragraphs so) are
 never words: with `split_sentences` they end a sentence, as the teacher-labelling step splits the
@@ -26,6 +27,7 @@ from typing import Any, Optional
 from green_nlp.runtime.conllu_output import SentenceText, multiword_columns
 from green_nlp.runtime.errors import InputError
 from green_nlp.runtime.grapheme_pieces import join_grapheme_pieces, may_hold_pieces
+from green_nlp.runtime.invisible_characters import may_hold_invisible, strip_invisible
 from green_nlp.runtime.punctuation_runs import tokenize
 from green_nlp.runtime.treebank_tokenization import TokenizationRules
 from green_nlp.runtime.web_tokens import join_web_tokens, may_hold_web_tokens
@@ -115,8 +117,10 @@ class TextSegmenter:
     def _words(self, tokens: Any) -> list[str]:
         """The words of a spaCy Doc or Span: its non-space tokens, brought to the rules' conventions."""
         pairs = [(token.text, bool(token.whitespace_)) for token in tokens]
-        if may_hold_pieces(pairs):
+        if may_hold_pieces(pairs):  # first: an emoji's zero-width joiner shows nothing, but is part of it
             pairs = join_grapheme_pieces(pairs)
+        if may_hold_invisible(pairs):
+            pairs = strip_invisible(pairs)
         if may_hold_web_tokens(pairs):
             pairs = join_web_tokens(pairs)
         if any("'" in text or "’" in text for text, _ in pairs):  # a contraction spaCy left whole, maybe
