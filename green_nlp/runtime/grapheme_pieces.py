@@ -53,9 +53,9 @@ def _joined_prefix(before: str, text: str) -> int:
     return end
 
 
-def may_hold_pieces(pairs: list[tuple[str, bool]]) -> bool:
-    """A cheap test first: only text outside ASCII can hold a piece of a cluster."""
-    return not "".join(text for text, _ in pairs).isascii()
+def may_hold_pieces(text: str) -> bool:
+    """A cheap test first, on the tokens' text: only text outside ASCII can hold a piece of a cluster."""
+    return not text.isascii()
 
 
 def join_grapheme_pieces(pairs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:

@@ -23,10 +23,9 @@ def is_gap(char: str) -> bool:
     return char.isspace() or is_invisible(char)
 
 
-def may_hold_invisible(pairs: list[tuple[str, bool]]) -> bool:
-    """A cheap test first: ASCII text holds none but the C0 controls, which spaCy tokenizes as
-    whitespace or keeps in a token."""
-    text = "".join(text for text, _ in pairs)
+def may_hold_invisible(text: str) -> bool:
+    """A cheap test first, on the tokens' text: ASCII text holds none but the C0 controls (a tab
+    among them, which spaCy makes a whitespace token)."""
     return not text.isascii() or not text.isprintable()
 
 

@@ -117,11 +117,12 @@ class TextSegmenter:
     def _words(self, tokens: Any) -> list[str]:
         """The words of a spaCy Doc or Span: its non-space tokens, brought to the rules' conventions."""
         pairs = [(token.text, bool(token.whitespace_)) for token in tokens]
-        if may_hold_pieces(pairs):  # first: an emoji's zero-width joiner shows nothing, but is part of it
+        joined = "".join(text for text, _ in pairs)  # one string for the cheap tests: most text needs no pass
+        if may_hold_pieces(joined):  # first: an emoji's zero-width joiner shows nothing, but is part of it
             pairs = join_grapheme_pieces(pairs)
-        if may_hold_invisible(pairs):
+        if may_hold_invisible(joined):
             pairs = strip_invisible(pairs)
-        if may_hold_web_tokens(pairs):
+        if may_hold_web_tokens(joined):
             pairs = join_web_tokens(pairs)
         if any("'" in text or "’" in text for text, _ in pairs):  # a contraction spaCy left whole, maybe
             pairs = self._cut_capital_contractions(pairs)

@@ -40,7 +40,6 @@ def _continues(joined: list[tuple[str, bool]], text: str) -> bool:
     return bool(URL_OR_MENTION.match(before)) and WORD_CHARACTERS.fullmatch(text) is not None
 
 
-def may_hold_web_tokens(pairs: list[tuple[str, bool]]) -> bool:
-    """A cheap test first: whether the text holds a `#`, an `@`, `://` or `www.` at all."""
-    text = "".join(text for text, _ in pairs)
+def may_hold_web_tokens(text: str) -> bool:
+    """A cheap test first, on the tokens' text: whether it holds a `#`, an `@`, `://` or `www.` at all."""
     return "#" in text or "@" in text or "://" in text or "www." in text.lower()

@@ -37,5 +37,5 @@ def test_other_cuts_and_spaced_tokens_stay() -> None:
 
 
 def test_ascii_text_skips_the_pass() -> None:
-    assert not may_hold_pieces([("plain", True), ("text", False)])
-    assert may_hold_pieces([("I", True), ("❤", False), (EMOJI_STYLE, True)])
+    assert not may_hold_pieces("plaintext")
+    assert may_hold_pieces("I❤" + EMOJI_STYLE)
