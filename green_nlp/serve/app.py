@@ -91,7 +91,7 @@ class ModelServer:
         try:
             return await self.batchers[(name, task)].submit(texts)
         except Overloaded as error:
-            raise ApiError(503, str(error)) from None
+            raise ApiError(503, str(error), retry_after=1) from None
 
     def health(self) -> dict[str, Any]:
         per_model: dict[str, Any] = {}
@@ -124,6 +124,11 @@ def rss_mb() -> Any:
 async def read_body(request: Request, limit: int, timeout: float = 30.0) -> bytes:
     """The body, refused with 413 as soon as it passes `limit` bytes (Starlette has no body limit of its
     own), or with 408 when it takes over `timeout` seconds (a slow sender holds a connection and a task)."""
+    encoding = request.headers.get("content-encoding", "identity").strip().lower()
+    if encoding not in ("", "identity"):
+        raise ApiError(
+            415, f"Content-Encoding {shown(encoding)} is not read here: send the JSON uncompressed", close=True
+        )
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise ApiError(
@@ -194,11 +199,11 @@ def create_app(
         checked = read_request(
             body, limits, formats, request.query_params.get("format"), request.headers.get("accept", "")
         )
+        if task == RENDER and not checked.single:  # refused before the model runs on every text
+            raise ApiError(400, f'POST /v1/{name}/render draws one text: send {{"text": "..."}}')
         outcomes = await server.run(name, model_task, checked.runnable)
         if task != RENDER:
             return answer(checked, outcomes, model)
-        if not checked.single:
-            raise ApiError(400, f'POST /v1/{name}/render draws one text: send {{"text": "..."}}')
         outcome = outcomes[0]
         if outcome.error is not None:
             raise ApiError(422 if outcome.input_error else 500, outcome.error)
@@ -224,8 +229,10 @@ def create_app(
 
     async def api_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, ApiError)
-        headers = {"connection": "close"} if error.close else None
-        return JSONResponse({"error": error.message}, status_code=error.status, headers=headers)
+        headers = {"connection": "close"} if error.close else {}
+        if error.retry_after is not None:
+            headers["retry-after"] = str(error.retry_after)
+        return JSONResponse({"error": error.message}, status_code=error.status, headers=headers or None)
 
     async def favicon(request: Request) -> Response:
         return Response(FAVICON, media_type="image/svg+xml", headers={"cache-control": "max-age=86400"})

@@ -15,11 +15,12 @@ from typing import Any, Optional
 class ApiError(Exception):
     """A request the server refuses: `status` (4xx, or 503 when overloaded) and a message for the client."""
 
-    def __init__(self, status: int, message: str, close: bool = False) -> None:
+    def __init__(self, status: int, message: str, close: bool = False, retry_after: Optional[int] = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.close = close  # answer with `Connection: close` (the rest of the body is not worth reading)
+        self.retry_after = retry_after  # seconds, for a `Retry-After` header (503: try again soon)
 
 
 @dataclass(frozen=True)
