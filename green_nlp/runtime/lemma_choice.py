@@ -53,7 +53,11 @@ class AttestedWords:
         return len(self.words)
 
     def settled(self, form: str, lemma: str) -> bool:
-        """Whether the best script's lemma stands: it is the form itself, or an attested word."""
+        """Whether the best script's lemma stands: it is the form itself, or an attested word. `_`
+        (no lemma: the word list holds it, from EWT's lemma column) stands only for a form with an
+        `@`, where EWT writes it (`Edison@ENRON`); a word such as `bee` or `molybdenum` had it kept."""
+        if lemma == NO_LEMMA:
+            return form == NO_LEMMA or "@" in form
         return lemma == form or lemma.lower() in self.words
 
     def choose(

@@ -74,3 +74,12 @@ def test_an_underscore_lemma_becomes_the_form_where_no_script_helps():
     whole_underscore = make_rule("Rice@ENRON", "_")
     assert WORDS.choose("Penycate", "_", [(whole_underscore, 0.7), (STRIP_ED, 0.2)]) == "Penycate"
     assert WORDS.choose("_", "_", []) == "_"
+
+
+def test_an_underscore_in_the_word_list_does_not_settle_a_word() -> None:
+    # the shipped list holds `_` (EWT's lemma column has it): `bee` and `molybdenum` kept `_` as their lemma
+    with_underscore = AttestedWords(["_", "bee", "star"])
+    whole_underscore = make_rule("Rice@ENRON", "_")
+    assert with_underscore.choose("bee", "_", [(whole_underscore, 0.9)]) == "bee"
+    assert with_underscore.choose("Edison@ENRON", "_", [(whole_underscore, 0.9)]) == "_"  # as EWT writes it
+    assert not with_underscore.settled("molybdenum", "_") and with_underscore.settled("_", "_")
