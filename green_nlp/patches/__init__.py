@@ -18,6 +18,8 @@ few of its behaviours are unsafe or lossy. Each module below fixes one of them, 
 - `config_keys`: a misspelt config key is an error naming it and the closest valid key.
 - `serialization_dir_advice`: a refused `-s` folder names the differing config keys and `-f`.
 - `module_setting_errors`: a value a torch module refuses is an error naming its config section.
+- `setting_ranges`: a trainer's `grad_norm`, `grad_clipping` or `num_epochs` and a batch sampler's
+  size of 0 or below are refused naming the config key (they trained the wrong way or crashed late).
 
 `green_nlp.plugin` calls `apply_all()` once, before any component is registered; that covers
 `--include-package green_nlp`, `.allennlp_plugins`, `green_nlp.register()` and `green-nlp`
@@ -54,6 +56,7 @@ PATCHES = (
     "config_keys",
     "serialization_dir_advice",
     "module_setting_errors",
+    "setting_ranges",
 )
 
 # Applied by name where they are needed (patch -> who applies it), not by apply_all().

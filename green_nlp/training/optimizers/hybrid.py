@@ -52,6 +52,11 @@ class HybridAdamOptimizer(Optimizer):
             raise ConfigurationError(
                 "green_hybrid_adam makes its own two groups; use sparse_parameters, not parameter_groups"
             )
+        if max_dense_grad_norm is not None and not max_dense_grad_norm > 0:
+            # torch scales the gradients by the limit over their norm: below zero it trained the wrong way
+            raise ConfigurationError(
+                f"max_dense_grad_norm must be positive (leave it out for no clipping), got {max_dense_grad_norm}"
+            )
         patterns = sparse_parameters if sparse_parameters is not None else ["ngram_embedding"]
         trainable = [(name, p) for name, p in model_parameters if p.requires_grad]
         self.sparse_names = [name for name, _ in trainable if any(re.search(r, name) for r in patterns)]

@@ -70,6 +70,13 @@ def test_wrong_split_is_rejected():
         _step(model, optimizer)
 
 
+@pytest.mark.parametrize("limit", [-1.0, 0.0])
+def test_a_clipping_limit_of_zero_or_below_is_refused(limit):
+    # torch scales the gradients by the limit over their norm: -1 trained the wrong way, 0 not at all
+    with pytest.raises(ConfigurationError, match="max_dense_grad_norm must be positive"):
+        HybridAdamOptimizer(list(_model().named_parameters()), max_dense_grad_norm=limit)
+
+
 # the restored optimizer's rate is stepped by the scheduler alone, to see that the scheduler reaches
 # both inner optimizers: torch warns that no optimizer step came first, which is the point here
 @pytest.mark.filterwarnings("ignore:Detected call of `lr_scheduler.step\\(\\)` before:UserWarning")

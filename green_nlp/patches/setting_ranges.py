@@ -1,0 +1,71 @@
+"""Trainer and batch settings that AllenNLP takes without a check, refused with their config key.
+
+allennlp 2.10.1 builds its trainer and batch samplers from whatever numbers a config gives:
+- `trainer.grad_norm` below zero trained the wrong way (torch's clipping scales every gradient by
+  the limit over the norm, so a negative limit flips their sign): a parser's loss climbed to
+  thousands and LAS fell to 0 with exit status 0; a limit of 0 set every gradient to zero;
+- `trainer.grad_clipping` of 0 or below likewise;
+- `trainer.num_epochs` of 0 or below trained nothing, then stopped with a traceback about a missing
+  `best.th` while archiving;
+- `data_loader.batch_sampler.batch_size` (or `max_tokens`) of 0 stopped in a ZeroDivisionError
+  inside the sampler, and a negative one with an error about `__len__`.
+Each is now a `ConfigurationError` that `green-nlp train` prints on one line, before training starts.
+"""
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from green_nlp.patches.versions import ALLENNLP_VERSION, WrittenFor
+
+WRITTEN_FOR = WrittenFor("allennlp", ALLENNLP_VERSION)
+
+
+def _positive(key: str, value: Any, meaning: str) -> None:
+    from allennlp.common.checks import ConfigurationError
+
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise ConfigurationError(f"{key} must be a positive number ({meaning}), got {value!r}")
+
+
+def check_trainer(settings: dict[str, Any]) -> None:
+    """The trainer's clipping limits and epochs, as given to `GradientDescentTrainer`."""
+    grad_norm = settings.get("grad_norm", False)
+    if grad_norm is not None and grad_norm is not False:  # no clipping (allennlp's defaults); 0 == False
+        _positive("trainer.grad_norm", grad_norm, "the largest gradient norm; leave it out for no clipping")
+    if settings.get("grad_clipping") is not None:
+        _positive("trainer.grad_clipping", settings["grad_clipping"], "the largest gradient value; leave it out")
+    if "num_epochs" in settings:
+        _positive("trainer.num_epochs", settings["num_epochs"], "1 or more")
+
+
+def _checked(init: Callable[..., None], check: Callable[[dict[str, Any]], None]) -> Callable[..., None]:
+    @functools.wraps(init)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> None:
+        check(kwargs)
+        init(self, *args, **kwargs)
+
+    wrapper._green_nlp_patched = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def apply() -> bool:
+    """Wrap the constructors; True if this call installed the wrappers."""
+    from allennlp.data.samplers import BucketBatchSampler, MaxTokensBatchSampler
+    from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
+
+    if getattr(GradientDescentTrainer.__init__, "_green_nlp_patched", False):
+        return False
+    GradientDescentTrainer.__init__ = _checked(GradientDescentTrainer.__init__, check_trainer)  # type: ignore[method-assign]
+
+    def batch_size(settings: dict[str, Any]) -> None:
+        if "batch_size" in settings:
+            _positive("data_loader.batch_sampler.batch_size", settings["batch_size"], "instances per batch")
+
+    def max_tokens(settings: dict[str, Any]) -> None:
+        if "max_tokens" in settings:
+            _positive("data_loader.batch_sampler.max_tokens", settings["max_tokens"], "tokens per batch")
+
+    BucketBatchSampler.__init__ = _checked(BucketBatchSampler.__init__, batch_size)  # type: ignore[method-assign]
+    MaxTokensBatchSampler.__init__ = _checked(MaxTokensBatchSampler.__init__, max_tokens)  # type: ignore[method-assign]
+    return True
