@@ -104,7 +104,7 @@ def one_line_message(error: Exception, argv: list[str]) -> Optional[str]:
     user (`error_origin`), and Jsonnet's errors; their tracebacks bury the line to act on."""
     from allennlp.common.checks import ConfigurationError
 
-    from green_nlp.error_origin import raised_in_green_nlp
+    from green_nlp.error_origin import raised_by, raised_in_green_nlp
 
     if isinstance(error, ConfigurationError):
         return str(error)
@@ -115,6 +115,11 @@ def one_line_message(error: Exception, argv: list[str]) -> Optional[str]:
         return f"--predictor-args: {error}"
     if isinstance(error, (ValueError, TypeError, OSError, pickle.UnpicklingError)) and raised_in_green_nlp(error):
         return str(error)  # a malformed data line at file:line, a bad option value, a folder for a file
+    if isinstance(error, ValueError) and raised_by(error, "with_overrides"):  # allennlp's merge of -o into the config
+        return (
+            f"-o overrides: {error}; an override key is a dotted path the config has (trainer.num_epochs), "
+            "or a whole section as JSON"
+        )
     if isinstance(error, RuntimeError) and str(error).startswith(JSONNET_ERRORS):
         return f"the config or its -o overrides are not valid Jsonnet: {' '.join(str(error).split())}"
     return None

@@ -19,3 +19,13 @@ def raised_in_green_nlp(error: BaseException) -> bool:
     while frame.tb_next is not None:
         frame = frame.tb_next
     return os.path.abspath(frame.tb_frame.f_code.co_filename).startswith(PACKAGE + os.sep)
+
+
+def raised_by(error: BaseException, function: str) -> bool:
+    """Whether the error's innermost Python frame is a function of this name (in any package)."""
+    frame = error.__traceback__
+    if frame is None:
+        return False
+    while frame.tb_next is not None:
+        frame = frame.tb_next
+    return frame.tb_frame.f_code.co_name == function

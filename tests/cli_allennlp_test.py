@@ -63,6 +63,13 @@ def test_bad_option_values_and_bad_jsonnet_are_one_line(tmp_path):
     assert "green-nlp train: the config or its -o overrides are not valid Jsonnet: STATIC ERROR" in result.stderr
 
 
+def test_an_override_the_config_has_no_place_for_is_one_line(tmp_path):
+    config = str(REPO_ROOT / "training_configs" / "parser" / "quickstart.jsonnet")
+    result = green_nlp(["train", config, "-s", str(tmp_path / "run"), "-o", '{"trainr.num_epochs": 1}'], REPO_ROOT)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "green-nlp train: -o overrides: overrides dict contains unused keys: ['trainr.num_epochs']" in result.stderr
+
+
 def test_only_errors_raised_in_green_nlp_are_shortened():
     import numpy as np
 
