@@ -32,7 +32,7 @@ from green_nlp.runtime.lemma_lexicon import LemmaLexicon
 from green_nlp.runtime.lemma_rules import apply_rules
 from green_nlp.runtime.parser_decoding import ROOT_RELATION
 from green_nlp.training.distiller import Distillable
-from green_nlp.training.parser_distiller import ParserDistillationInput
+from green_nlp.training.parser_distiller import ParserDistillationInput, ParserDistiller
 
 # The optional UD heads: model option -> (forward argument / field, vocabulary namespace, output key)
 EXTRA_HEADS = {
@@ -88,6 +88,8 @@ class BiaffineDependencyParser(Model, Distillable):
     batches score `greedy_attachments()` instead, each word's best head with no tree constraint, under
     dropout: a cheap progress figure, close to but not the same as what the trees would score.
     """
+
+    distiller_kind = ParserDistiller
 
     default_predictor = "green_dependency_parser"
 

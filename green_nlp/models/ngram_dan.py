@@ -57,6 +57,8 @@ class NgramDan(Model, Distillable):
     `accuracy` and is left out of the loss; in training it is an error.
     """
 
+    distiller_kind = LogitDistiller
+
     default_predictor = "green_text_classifier"
 
     def __init__(

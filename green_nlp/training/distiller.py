@@ -60,6 +60,9 @@ class Distillable:
     its archive, which then could not load without the teacher.
     """
 
+    # the Distiller subclass this family trains with (its distillation callback's); None: any
+    distiller_kind: Optional[type] = None
+
     def attach_distiller(self, distiller: Optional[Distiller[Any]]) -> None:
         """Train with `distiller` from the next batch on; `None` detaches (back to `default_distiller()`)."""
         if distiller is not None and not isinstance(distiller, Distiller):

@@ -9,6 +9,9 @@ from allennlp.training.callbacks.callback import TrainerCallback
 
 from green_nlp.training.distiller import Distiller
 
+# a distiller's class name -> the callback that gives it (named, not imported: no import circle)
+CALLBACKS = {"LogitDistiller": "green_logit_distillation", "ParserDistiller": "green_parser_distillation"}
+
 
 class DistillationSchedule(TrainerCallback):
     """
@@ -24,6 +27,8 @@ class DistillationSchedule(TrainerCallback):
         Clark et al. (2019): move linearly from pure distillation (KL only) at the first batch to
         pure gold supervision (CE only) at the last.
     """
+
+    distiller_kind: Optional[type] = None  # the Distiller subclass it gives (set by each callback)
 
     def __init__(
         self,
@@ -51,6 +56,17 @@ class DistillationSchedule(TrainerCallback):
         if not hasattr(student, "attach_distiller"):
             raise ConfigurationError(f"{type(student).__name__} cannot be distilled: it has no attach_distiller()")
         return student
+
+    def _check_family(self, student: Any) -> None:
+        """Refuse a callback of another model family before any teacher loads (a parser under
+        `green_logit_distillation` ended in an AttributeError deep in the first batch)."""
+        kind = getattr(student, "distiller_kind", None)
+        if kind is not None and self.distiller_kind is not None and not issubclass(kind, self.distiller_kind):
+            right = CALLBACKS.get(kind.__name__, "its own distillation callback")
+            raise ConfigurationError(
+                f"{type(student).__name__} is distilled with a {kind.__name__}, not this callback's "
+                f"{self.distiller_kind.__name__}: use {right} in trainer.callbacks"
+            )
 
     def _attach(self, trainer: Any) -> None:
         """Give `self.distiller` to the student and set the schedule going."""

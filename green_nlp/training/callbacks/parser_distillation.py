@@ -41,6 +41,8 @@ class ParserDistillationCallback(DistillationSchedule):
     cache_teacher_outputs : `bool`, optional (default = `True`)
     """
 
+    distiller_kind = ParserDistiller
+
     def __init__(
         self,
         serialization_dir: str,
@@ -72,6 +74,7 @@ class ParserDistillationCallback(DistillationSchedule):
     def on_start(self, trainer: Any, is_primary: bool = True, **kwargs: Any) -> None:
         super().on_start(trainer, is_primary, **kwargs)
         student = self._student(trainer)  # refused before any teacher is loaded
+        self._check_family(student)
         device = next(student.parameters()).device
         teachers = []
         for fold, path in enumerate(self.teacher_archives):
