@@ -27,7 +27,7 @@ from green_nlp.serve import import_guard
 from green_nlp.serve.batcher import MicroBatcher, Outcome, Overloaded
 from green_nlp.serve.models import FORMAT_METHODS, TASK_FORMATS, ServedModel
 from green_nlp.serve.render import render
-from green_nlp.serve.requests import ApiError, Limits, TextsRequest, read_request, shown
+from green_nlp.serve.requests import ApiError, Limits, TextsRequest, clipped, read_request, shown
 
 logger = logging.getLogger("green_nlp.serve")
 RENDER = "render"  # the page's task: the model's own task, answered as an HTML fragment
@@ -241,7 +241,7 @@ def create_app(
         assert isinstance(error, HTTPException)
         return JSONResponse(
             {
-                "error": f"{error.detail}: {request.method} {cut(request.url.path)} is not part of this API "
+                "error": f"{error.detail}: {request.method} {clipped(request.url.path, 200)} is not part of this API "
                 "(GET /, /health, /v1/models; POST /v1/{model}/parse|tag|classify)"
             },
             status_code=error.status_code,
@@ -279,11 +279,6 @@ def create_app(
     app.router.redirect_slashes = False
     app.state.server = server
     return app
-
-
-def cut(text: str, limit: int = 200) -> str:
-    """A URL path as an error message quotes it: at most `limit` characters."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class StatusCounter:

@@ -77,6 +77,11 @@ def decode_json(body: bytes) -> Any:
         ) from None
 
 
+def clipped(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, marked with `...` where cut."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def shown(value: Any, limit: int = 80) -> str:
     """A value the client sent, as JSON and cut to `limit` characters: an error message echoes it
     without echoing a megabyte back."""
@@ -85,7 +90,7 @@ def shown(value: Any, limit: int = 80) -> str:
         if isinstance(value, (str, int, float, bool, type(None)))
         else _json_type(value)
     )
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return clipped(text, limit)
 
 
 def text_problem(text: Any, limits: Limits, where: str) -> Optional[str]:
