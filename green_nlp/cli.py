@@ -371,8 +371,8 @@ def run_runtime(argv: list[str]) -> int:
         for option, value in (("--batch-size", args.batch_size), ("--sort-window", args.sort_window)):
             if value < 1:
                 raise line_stream.UsageError(f"{option} must be positive, got {value}")
-        if args.command in ("parse", "tag") and not line_stream.is_stream(args.input_file):
-            _refuse_conllu(args.input_file)
+        if not line_stream.is_stream(args.input_file):
+            _refuse_conllu(args.input_file, args.command)
         threads = DEFAULT_THREADS if args.threads is None else args.threads
         model = runtime_line_model(*_model_args(args, threads))
         streamer = line_stream.LineStreamer(model, args.sort_window)
@@ -549,17 +549,14 @@ class NamedWrites:
         return getattr(self._stream, name)
 
 
-def _refuse_conllu(path: Path) -> None:
+def _refuse_conllu(path: Path, command: str) -> None:
     """A file that starts as CoNLL-U is refused before the model loads (exit 2): read as raw text,
-    every row would fail (issue 44)."""
-    from itertools import islice
-
+    every row would fail (parse, tag: issue 44) or be classified as a text of its own (classify)."""
     from green_nlp import line_stream
-    from green_nlp.runtime.line_inputs import CONLLU_REFUSAL, starts_as_conllu
+    from green_nlp.runtime.line_inputs import CONLLU_REFUSAL, CONLLU_TEXTS_REFUSAL, file_starts_as_conllu
 
-    first = [line_stream.decode_line(raw)[0] or "" for _, raw in islice(line_stream.read_lines(path), 20)]
-    if starts_as_conllu(first):
-        raise line_stream.UsageError(f"{path}: {CONLLU_REFUSAL}")
+    if file_starts_as_conllu(path):
+        raise line_stream.UsageError(f"{path}: {CONLLU_TEXTS_REFUSAL if command == 'classify' else CONLLU_REFUSAL}")
 
 
 def _model_args(args: argparse.Namespace, threads: Optional[int]) -> tuple[Any, ...]:

@@ -18,8 +18,10 @@ few of its behaviours are unsafe or lossy. Each module below fixes one of them, 
 - `config_keys`: a misspelt config key is an error naming it and the closest valid key.
 - `serialization_dir_advice`: a refused `-s` folder names the differing config keys and `-f`.
 - `module_setting_errors`: a value a torch module refuses is an error naming its config section.
-- `setting_ranges`: a trainer's `grad_norm`, `grad_clipping` or `num_epochs` and a batch sampler's
-  size of 0 or below are refused naming the config key (they trained the wrong way or crashed late).
+- `setting_ranges`: a trainer's `grad_norm`, `grad_clipping` or `num_epochs`, a batch sampler's
+  size, `max_vocab_size` of 0 or below and a learning rate of 0 with no scheduler are refused
+  naming the config key (they trained the wrong way, trained nothing or crashed late).
+- `choice_suggestions`: a misspelt registered name (`"type": "lstmm"`) names the closest ones.
 
 `green_nlp.plugin` calls `apply_all()` once, before any component is registered; that covers
 `--include-package green_nlp`, `.allennlp_plugins`, `green_nlp.register()` and `green-nlp`
@@ -57,6 +59,7 @@ PATCHES = (
     "serialization_dir_advice",
     "module_setting_errors",
     "setting_ranges",
+    "choice_suggestions",
 )
 
 # Applied by name where they are needed (patch -> who applies it), not by apply_all().

@@ -13,7 +13,10 @@ green_nlp predictor's run (without `--use-dataset-reader`) through `green_nlp.li
   object with `error` and `line` in the JSON outputs), and a `file:line: why` warning on stderr;
 - line numbers are those of the file (blank lines count; blank lines give no output, as before).
 
-Standard input (`-`) and .gz/.bz2/.xz files stream the same way. Other predictors and
+A file whose first line is a CoNLL-U row or sentence comment is refused whole, before any line is
+predicted, naming `--use-dataset-reader` for the parser (every row would fail alone; a classifier
+would classify each row as a text). Standard input (`-`) and .gz/.bz2/.xz files stream the same
+way. Other predictors and
 `--use-dataset-reader` keep AllenNLP's own behaviour. The patch is narrow and idempotent: `apply()`
 returns True the first time, False after.
 """
@@ -148,6 +151,21 @@ def _streamable_input(input_file: str) -> Optional[Path]:
     return path if path.is_file() else None
 
 
+def conllu_refusal(predictor: Any, path: Path) -> Optional[str]:
+    """Why a file that starts as CoNLL-U is refused whole, before any line is predicted (read as
+    text, the parser gave an error record for every row and a classifier classified each row), or
+    None for any other input (standard input is not read ahead)."""
+    from green_nlp.line_stream import STDIN
+    from green_nlp.predictors import DependencyParserPredictor
+    from green_nlp.runtime.line_inputs import CONLLU_TEXTS_REFUSAL, file_starts_as_conllu
+
+    if path == STDIN or not file_starts_as_conllu(path):
+        return None
+    if isinstance(predictor, DependencyParserPredictor):
+        return "this looks like CoNLL-U, which predict reads as raw text or JSON lines only: add --use-dataset-reader"
+    return CONLLU_TEXTS_REFUSAL
+
+
 def run_per_line(manager: Any, path: Path) -> None:
     """One `_PredictManager` run through the streamer: outputs and error records in line order."""
     from green_nlp.line_stream import LineStreamer
@@ -181,6 +199,13 @@ def apply() -> bool:
         if path is None:
             original(self)
             return
+        refusal = conllu_refusal(self._predictor, path)
+        if refusal is not None:
+            from allennlp.common.checks import ConfigurationError
+
+            if self._output_file is not None:  # AllenNLP opened it; nothing was written
+                self._output_file.close()
+            raise ConfigurationError(f"{self._input_file}: {refusal}")
         run_per_line(self, path)
 
     run.__doc__ = original.__doc__

@@ -8,11 +8,18 @@ allennlp 2.10.1 builds its trainer and batch samplers from whatever numbers a co
 - `trainer.num_epochs` of 0 or below trained nothing, then stopped with a traceback about a missing
   `best.th` while archiving;
 - `data_loader.batch_sampler.batch_size` (or `max_tokens`) of 0 stopped in a ZeroDivisionError
-  inside the sampler, and a negative one with an error about `__len__`.
+  inside the sampler, and a negative one with an error about `__len__`;
+- an optimizer whose every learning rate is 0 (`trainer.optimizer.lr`) trained nothing and
+  exited 0, also under a scheduler that only scales that rate (`reduce_on_plateau`,
+  `slanted_triangular`...); with one that may set its own (`noam`) it stays allowed. torch
+  refuses a negative rate itself;
+- `vocabulary.max_vocab_size` of 0 was ignored (no limit), and -N dropped the N least frequent
+  tokens (a Python slice, `[:-N]`), for the whole config or for one namespace.
 Each is now a `ConfigurationError` that `green-nlp train` prints on one line, before training starts.
 """
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -37,12 +44,64 @@ def check_trainer(settings: dict[str, Any]) -> None:
         _positive("trainer.grad_clipping", settings["grad_clipping"], "the largest gradient value; leave it out")
     if "num_epochs" in settings:
         _positive("trainer.num_epochs", settings["num_epochs"], "1 or more")
+    check_learning_rate(settings)
+
+
+# allennlp 2.10.1's schedulers that scale the optimizer's own rate, so that from 0 they stay at 0
+# (`noam`, `cosine`, `polynomial_decay` and `combined` may set a rate of their own)
+SCALING_SCHEDULERS = frozenset(
+    {
+        "ConstantLearningRateScheduler",
+        "ConstantWithWarmupLearningRateScheduler",
+        "CosineWithWarmupLearningRateScheduler",
+        "CosineHardRestartsWithWarmupLearningRateScheduler",
+        "StepLearningRateScheduler",
+        "MultiStepLearningRateScheduler",
+        "ExponentialLearningRateScheduler",
+        "ReduceOnPlateauLearningRateScheduler",
+        "LinearWithWarmup",
+        "SlantedTriangular",
+    }
+)
+
+
+def check_learning_rate(settings: dict[str, Any]) -> None:
+    """An optimizer whose every parameter group has a learning rate of 0, with no scheduler that
+    could set another."""
+    from allennlp.common.checks import ConfigurationError
+
+    groups = getattr(settings.get("optimizer"), "param_groups", None) or []
+    rates = [group.get("lr") for group in groups]
+    scheduler = settings.get("learning_rate_scheduler")
+    only_scaled = scheduler is None or type(scheduler).__name__ in SCALING_SCHEDULERS
+    if rates and all(rate == 0 for rate in rates) and only_scaled:
+        raise ConfigurationError(
+            "trainer.optimizer.lr is 0, so no weight would change"
+            + (f" (its scheduler, {type(scheduler).__name__}, only scales it)" if scheduler is not None else "")
+            + ": give a positive learning rate"
+        )
+
+
+def check_vocabulary(settings: dict[str, Any]) -> None:
+    """`max_vocab_size`: None (no limit), a positive count, or a positive count per namespace."""
+    limit = settings.get("max_vocab_size")
+    if limit is None:
+        return
+    meaning = "the most tokens a namespace keeps; leave it out for no limit"
+    if isinstance(limit, dict):
+        for namespace, value in limit.items():
+            _positive(f"vocabulary.max_vocab_size.{namespace}", value, meaning)
+    else:
+        _positive("vocabulary.max_vocab_size", limit, meaning)
 
 
 def _checked(init: Callable[..., None], check: Callable[[dict[str, Any]], None]) -> Callable[..., None]:
+    """`init` that first calls `check` with its arguments by name (positional ones included)."""
+    signature = inspect.signature(init)
+
     @functools.wraps(init)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> None:
-        check(kwargs)
+        check(signature.bind_partial(self, *args, **kwargs).arguments)
         init(self, *args, **kwargs)
 
     wrapper._green_nlp_patched = True  # type: ignore[attr-defined]
@@ -52,6 +111,7 @@ def _checked(init: Callable[..., None], check: Callable[[dict[str, Any]], None])
 def apply() -> bool:
     """Wrap the constructors; True if this call installed the wrappers."""
     from allennlp.data.samplers import BucketBatchSampler, MaxTokensBatchSampler
+    from allennlp.data.vocabulary import Vocabulary
     from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
 
     if getattr(GradientDescentTrainer.__init__, "_green_nlp_patched", False):
@@ -68,4 +128,5 @@ def apply() -> bool:
 
     BucketBatchSampler.__init__ = _checked(BucketBatchSampler.__init__, batch_size)  # type: ignore[method-assign]
     MaxTokensBatchSampler.__init__ = _checked(MaxTokensBatchSampler.__init__, max_tokens)  # type: ignore[method-assign]
+    Vocabulary._extend = _checked(Vocabulary._extend, check_vocabulary)  # type: ignore[method-assign]
     return True

@@ -31,6 +31,11 @@ CONLLU_REFUSAL = (
     "this looks like CoNLL-U, which green-nlp reads as raw text or JSON lines only: give its "
     'sentences as {"words": [...], "upos": [...]} lines, or use allennlp predict --use-dataset-reader'
 )
+# a classifier or tagger has no CoNLL-U reader: each row would be classified or tagged as a text
+CONLLU_TEXTS_REFUSAL = (
+    "this looks like CoNLL-U, but the model reads one text per line (plain, or JSON with 'text'): "
+    "give each sentence's text (its `# text =` comment) on a line of its own"
+)
 
 
 def starts_as_conllu(first_lines: Iterable[str]) -> bool:
@@ -40,6 +45,15 @@ def starts_as_conllu(first_lines: Iterable[str]) -> bool:
         if line.strip():
             return looks_like_conllu(line)
     return False
+
+
+def file_starts_as_conllu(path: Any) -> bool:
+    """`starts_as_conllu` over a file's first 20 lines (compressed files read as `line_stream` reads them)."""
+    from itertools import islice
+
+    from green_nlp.line_stream import decode_line, read_lines
+
+    return starts_as_conllu(decode_line(raw)[0] or "" for _, raw in islice(read_lines(path), 20))
 
 
 def text_or_tokens(line: str) -> Union[str, Tokens]:

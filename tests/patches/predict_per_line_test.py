@@ -311,6 +311,35 @@ def test_patch_is_idempotent_and_marked():
     assert _PredictManager.run is run
 
 
+CONLLU_FILE = "# sent_id = 1\n# text = Dogs bark .\n1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\n"
+
+
+PARSER_LINE = json.dumps({"words": ["Dogs", "bark", "."], "upos": ["NOUN", "VERB", "PUNCT"]})
+
+
+@pytest.mark.parametrize(
+    "archive, good_line, why",
+    [
+        (PARSER, PARSER_LINE, "predict reads as raw text or JSON lines only: add --use-dataset-reader"),
+        (None, "Dogs bark .", "the model reads one text per line"),  # the tiny DAN: it would classify each row
+    ],
+)
+def test_a_conllu_file_is_refused_whole_before_any_line(tmp_path, archive, good_line, why):
+    from allennlp.common.checks import ConfigurationError
+
+    predict_per_line.apply()
+    predictor = Predictor.from_archive(load_archive(str(archive or tiny_dan_run() / "model.tar.gz")))
+    path, out = tmp_path / "input.conllu", tmp_path / "out.txt"
+    path.write_text(CONLLU_FILE + good_line + "\n")
+    manager = _PredictManager(predictor, str(path), str(out), 1, False, False)
+    with pytest.raises(ConfigurationError, match=f"^{path}: this looks like CoNLL-U.*{why}"):
+        manager.run()
+    assert out.read_text() == "" and manager._output_file.closed
+    path.write_text(good_line + "\n" + CONLLU_FILE)  # a row inside a text file fails alone, as before
+    _PredictManager(predictor, str(path), str(out), 1, False, False).run()
+    assert len(out.read_text().strip().splitlines()) >= 2
+
+
 def test_other_predictors_keep_allennlps_behaviour(tmp_path):
     predict_per_line.apply()
     path = tmp_path / "input.jsonl"

@@ -5,7 +5,10 @@ import subprocess
 import sys
 
 import pytest
+import torch
 from allennlp.common.checks import ConfigurationError
+from allennlp.data import Vocabulary
+from allennlp.training.learning_rate_schedulers import NoamLR, ReduceOnPlateauLearningRateScheduler
 
 from green_nlp.patches import setting_ranges
 from green_nlp.patches.setting_ranges import check_trainer
@@ -42,9 +45,37 @@ def test_the_defaults_and_good_values_pass() -> None:
         check_trainer(settings)
 
 
+def _adam(*rates: float) -> torch.optim.Optimizer:
+    """A real torch Adam with one parameter group per rate."""
+    return torch.optim.Adam([{"params": [torch.nn.Parameter(torch.zeros(2))], "lr": rate} for rate in rates])
+
+
+def test_a_learning_rate_of_zero_is_refused_unless_a_scheduler_may_set_one() -> None:
+    with pytest.raises(ConfigurationError, match=r"^trainer.optimizer.lr is 0, so no weight would change"):
+        check_trainer({"optimizer": _adam(0.0)})
+    frozen = _adam(0.0, 0.0)
+    plateau = ReduceOnPlateauLearningRateScheduler(frozen)
+    with pytest.raises(ConfigurationError, match="its scheduler, ReduceOnPlateauLearningRateScheduler, only scales it"):
+        check_trainer({"optimizer": frozen, "learning_rate_scheduler": plateau})
+    noam = _adam(0.0)
+    check_trainer({"optimizer": noam, "learning_rate_scheduler": NoamLR(noam, model_size=8, warmup_steps=10)})
+    check_trainer({"optimizer": _adam(0.0, 1e-3)})  # one frozen group beside a training one
+    check_trainer({"optimizer": _adam(1e-3)})
+
+
+@pytest.mark.parametrize("limit", [0, -1, {"tokens": 0}])
+def test_a_vocabulary_limit_below_one_is_refused(limit) -> None:
+    counts = {"tokens": {"a": 3, "b": 2, "c": 1}}
+    with pytest.raises(ConfigurationError, match=r"vocabulary.max_vocab_size\S* must be a positive number"):
+        Vocabulary(counter=counts, max_vocab_size=limit)
+    kept = Vocabulary(counter=counts, max_vocab_size={"tokens": 2})  # the most frequent two, and the padding and OOV
+    assert kept.get_token_to_index_vocabulary("tokens").keys() == {"@@PADDING@@", "@@UNKNOWN@@", "a", "b"}
+
+
 @pytest.mark.parametrize(
     "override, message",
     [
+        ('{"trainer.optimizer.lr": 0}', "trainer.optimizer.lr is 0, so no weight would change"),
         ('{"trainer.grad_norm": -5}', "trainer.grad_norm must be a positive number"),
         (
             '{"data_loader.batch_sampler.batch_size": 0}',

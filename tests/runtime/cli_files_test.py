@@ -221,3 +221,16 @@ def test_a_stopped_run_says_so_and_leaves_whole_records(tmp_path: Path, signal_n
     assert f"stopped by {name}: the records written before it are whole" in err and "Traceback" not in err
     text = out.read_text(encoding="utf-8")
     assert text.endswith("\n\n") and text.count("# line = ") == text.count("\n\n") > 0
+
+
+def test_a_conllu_file_given_to_classify_is_refused_whole(tmp_path: Path, capsys):
+    source = tmp_path / "in.conllu"
+    source.write_text("# sent_id = 1\n# text = Dogs bark.\n1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert _run(["classify", "en-sst2-sentiment", str(source), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{source}: this looks like CoNLL-U, but the model reads one text per line" in err
+    assert not out.exists()
+    source.write_text("Dogs bark.\n# text = a comment line of a text file, classified\n", encoding="utf-8")
+    assert _run(["classify", "en-sst2-sentiment", str(source), "-o", str(out)]) == 0
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 2
