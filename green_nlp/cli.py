@@ -196,7 +196,8 @@ def _runtime_parser() -> argparse.ArgumentParser:
 
 def _records(command: str, output_format: str) -> Any:
     """One record per input line, carrying its line number: JSON lines with "line" first, or
-    CoNLL-style blocks opened by `# line = n`; a failed or blank line's record says why."""
+    CoNLL-style blocks opened by `# line = n` (CoNLL-U: `# sent_id` first); a failed or blank line's
+    record says why."""
     from green_nlp import line_stream
 
     if command == "classify":  # the same bytes as json_record, several times cheaper per text
@@ -214,7 +215,7 @@ def _records(command: str, output_format: str) -> Any:
         return [block for block in result.to_conll().split("\n\n") if block.strip()]
 
     return line_stream.LineRecords(
-        ok=lambda number, result: line_stream.with_line_comment(number, blocks(result)),
+        ok=lambda number, result: line_stream.with_line_comment(number, blocks(result), output_format == "conllu"),
         error=line_stream.comment_block,
     )
 

@@ -645,12 +645,20 @@ def comment_block(number: Optional[int], why: str) -> str:
     return f"# line = {number}\n# error = {' '.join(why.split())}\n\n"
 
 
-def with_line_comment(number: int, blocks: Sequence[str]) -> str:
+def with_line_comment(number: int, blocks: Sequence[str], sent_ids: bool = False) -> str:
     """CoNLL-style sentence blocks, each opened by `# line = n` (with `--split-sentences` a line
-    may give several blocks; they share its number)."""
+    may give several blocks; they share its number). `sent_ids`: CoNLL-U blocks, each opened by
+    the `# sent_id` UD's validator requires, unique in the file and the same in every shard or
+    batch order: `n` for a line's only sentence, `n-1`, `n-2`... for several."""
     if not blocks:
         return f"# line = {number}\n\n"
-    return "".join(f"# line = {number}\n" + block.rstrip("\n") + "\n\n" for block in blocks)
+    if not sent_ids:
+        return "".join(f"# line = {number}\n" + block.rstrip("\n") + "\n\n" for block in blocks)
+    ids = [str(number)] if len(blocks) == 1 else [f"{number}-{k}" for k in range(1, len(blocks) + 1)]
+    return "".join(
+        f"# sent_id = {sent_id}\n# line = {number}\n" + block.rstrip("\n") + "\n\n"
+        for sent_id, block in zip(ids, blocks)
+    )
 
 
 # Fields every green_nlp entry point reads from a JSON line, and what each must hold.

@@ -74,14 +74,14 @@ def predictor_line_model(predictor: Predictor) -> LineModel[JsonDict, JsonDict]:
 
 def line_records(predictor: Predictor) -> LineRecords[JsonDict]:
     """JSON outputs get `"line": n` first and failed or blank lines `{"line": n, "error": why}`; the
-    parser's CoNLL-U opens each sentence block with `# line = n`, and a failed line is the block
+    parser's CoNLL-U opens each sentence block with `# sent_id` and `# line = n`, and a failed line is the block
     `# line = n` / `# error = why`."""
     if getattr(predictor, "_output_format", "json") != "conllu":
         return LineRecords(ok=json_record, error=json_error)
 
     def ok(number: int, outputs: JsonDict) -> str:
         text = predictor.dump_line(outputs)
-        return with_line_comment(number, [block for block in text.split("\n\n") if block.strip()])
+        return with_line_comment(number, [block for block in text.split("\n\n") if block.strip()], sent_ids=True)
 
     return LineRecords(ok=ok, error=comment_block)
 

@@ -71,7 +71,9 @@ def check_learning_rate(settings: dict[str, Any]) -> None:
     from allennlp.common.checks import ConfigurationError
 
     groups = getattr(settings.get("optimizer"), "param_groups", None) or []
-    rates = [group.get("lr") for group in groups]
+    # the configured rate: a scheduler has already set `lr` to its first step's (0 in a warm-up) and
+    # keeps the configured one as `initial_lr`
+    rates = [group.get("initial_lr", group.get("lr")) for group in groups]
     scheduler = settings.get("learning_rate_scheduler")
     only_scaled = scheduler is None or type(scheduler).__name__ in SCALING_SCHEDULERS
     if rates and all(rate == 0 for rate in rates) and only_scaled:

@@ -8,7 +8,11 @@ import pytest
 import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import Vocabulary
-from allennlp.training.learning_rate_schedulers import NoamLR, ReduceOnPlateauLearningRateScheduler
+from allennlp.training.learning_rate_schedulers import (
+    LinearWithWarmup,
+    NoamLR,
+    ReduceOnPlateauLearningRateScheduler,
+)
 
 from green_nlp.patches import setting_ranges
 from green_nlp.patches.setting_ranges import check_trainer
@@ -57,6 +61,9 @@ def test_a_learning_rate_of_zero_is_refused_unless_a_scheduler_may_set_one() -> 
     plateau = ReduceOnPlateauLearningRateScheduler(frozen)
     with pytest.raises(ConfigurationError, match="its scheduler, ReduceOnPlateauLearningRateScheduler, only scales it"):
         check_trainer({"optimizer": frozen, "learning_rate_scheduler": plateau})
+    warming = _adam(1e-3)  # a warm-up's first step sets lr to 0: the configured rate is what counts
+    check_trainer({"optimizer": warming, "learning_rate_scheduler": LinearWithWarmup(warming, 2, 10, warmup_steps=5)})
+    assert warming.param_groups[0]["lr"] == 0
     noam = _adam(0.0)
     check_trainer({"optimizer": noam, "learning_rate_scheduler": NoamLR(noam, model_size=8, warmup_steps=10)})
     check_trainer({"optimizer": _adam(0.0, 1e-3)})  # one frozen group beside a training one

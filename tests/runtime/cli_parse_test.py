@@ -41,7 +41,7 @@ def test_parse_reports_bad_lines_and_keeps_the_rest_in_order(parser_folders, tmp
     why[5] += "starting with '{' is read as JSON (give text that starts with a brace as {\"text\": ...})"
     why[7] = "holds a NUL byte at column 2 (binary data?)"
     expected = "".join(
-        f"# line = {n}\n" + next(docs).to_conllu().rstrip("\n") + "\n\n"
+        f"# sent_id = {n}\n# line = {n}\n" + next(docs).to_conllu().rstrip("\n") + "\n\n"
         if n in (1, 3, 6, 8)
         else f"# line = {n}\n# error = {why[n]}\n\n"
         for n in range(1, 9)

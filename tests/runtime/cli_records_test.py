@@ -69,16 +69,23 @@ def test_parse_conllu_numbers_blocks_and_splits_only_when_asked(tmp_path: Path):
     source, out = _mixed(tmp_path), tmp_path / "out.conllu"
     assert _run(["parse", "en-ewt-parser", str(source), "-o", str(out)]) == 0
     blocks = _blocks(out)
-    assert [block.split("\n")[0] for block in blocks] == [f"# line = {n}" for n in range(1, 10)]
+    failed = {2, 3, 5, 6, 8}  # a failed line's block is its number and why: it has no sentence to name
+    opening = [f"# line = {n}" if n in failed else f"# sent_id = {n}\n# line = {n}" for n in range(1, 10)]
+    assert [block.split("\n# text = ")[0].split("\n# error = ")[0] for block in blocks] == opening
     assert blocks[1] == f"# line = 2\n# error = {BLANK}"
-    assert blocks[0].split("\n")[1] == "# text = The cat sat. It was happy."
+    assert blocks[0].split("\n")[2] == "# text = The cat sat. It was happy."
     split = tmp_path / "split.conllu"
     assert _run(["parse", "en-ewt-parser", str(source), "-o", str(split), "--split-sentences"]) == 0
     split_blocks = _blocks(split)
-    assert [block.split("\n")[0] for block in split_blocks] == ["# line = 1"] + [f"# line = {n}" for n in range(1, 10)]
+    # UD's validator wants a sent_id unique in the file: a line's sentences are n-1, n-2 ...
+    assert [block.split("\n")[0] for block in split_blocks[:3]] == ["# sent_id = 1-1", "# sent_id = 1-2", "# line = 2"]
     nlp = load("en-ewt-parser")
     expected = [sentence.to_conllu() for sentence in nlp.parse("The cat sat. It was happy.").sentences]
-    assert [block + "\n\n" for block in split_blocks[:2]] == ["# line = 1\n" + block for block in expected]
+    assert [block + "\n\n" for block in split_blocks[:2]] == [
+        f"# sent_id = 1-{k}\n# line = 1\n" + block for k, block in enumerate(expected, start=1)
+    ]
+    sent_ids = [line for block in split_blocks for line in block.split("\n") if line.startswith("# sent_id = ")]
+    assert len(sent_ids) == len(set(sent_ids)) == 5
 
 
 def test_tag_gives_one_numbered_record_per_line(tmp_path: Path):
