@@ -26,6 +26,7 @@ from typing import Any, Optional
 
 from green_nlp.runtime.conllu_output import SentenceText, multiword_columns
 from green_nlp.runtime.errors import InputError
+from green_nlp.runtime.glued_marks import cut_glued_marks, may_hold_glued_marks
 from green_nlp.runtime.grapheme_pieces import join_grapheme_pieces, may_hold_pieces
 from green_nlp.runtime.invisible_characters import may_hold_invisible, strip_invisible
 from green_nlp.runtime.punctuation_runs import tokenize
@@ -124,6 +125,8 @@ class TextSegmenter:
             pairs = strip_invisible(pairs)
         if may_hold_web_tokens(joined):
             pairs = join_web_tokens(pairs)
+        if may_hold_glued_marks(joined):  # before the contractions: `what?Don't` ends in one
+            pairs = cut_glued_marks(pairs)
         if any("'" in text or "’" in text for text, _ in pairs):  # a contraction spaCy left whole, maybe
             pairs = self._cut_capital_contractions(pairs)
         if self.rules is None:
