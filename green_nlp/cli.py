@@ -215,7 +215,9 @@ def _records(command: str, output_format: str) -> Any:
         return [block for block in result.to_conll().split("\n\n") if block.strip()]
 
     return line_stream.LineRecords(
-        ok=lambda number, result: line_stream.with_line_comment(number, blocks(result), output_format == "conllu"),
+        ok=lambda number, result: line_stream.with_line_comment(
+            number, blocks(result), sent_ids=output_format == "conllu"
+        ),
         error=line_stream.comment_block,
     )
 

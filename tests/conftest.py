@@ -23,6 +23,13 @@ def require_data(*parts: str) -> Path:
     return path
 
 
+def ewt_texts(split: str) -> list[str]:
+    """The `# text =` of each UD English-EWT sentence of `split` (train, dev, test), or skip."""
+    path = require_data("ud", "UD_English-EWT", f"en_ewt-ud-{split}.conllu")
+    prefix = "# text = "
+    return [line[len(prefix) :] for line in path.read_text("utf-8").splitlines() if line.startswith(prefix)]
+
+
 # Test folders whose tests must not run beside each other on two xdist workers: Ray tests start or join
 # the machine's default local cluster (`--ray auto` would join the other worker's), DDP tests bind torch's
 # default master port. `--dist loadgroup` (scripts/test.sh) keeps each group on one worker.

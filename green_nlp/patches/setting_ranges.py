@@ -13,8 +13,11 @@ allennlp 2.10.1 builds its trainer and batch samplers from whatever numbers a co
   exited 0, also under a scheduler that only scales that rate (`reduce_on_plateau`,
   `slanted_triangular`...); with one that may set its own (`noam`) it stays allowed. torch
   refuses a negative rate itself;
-- `vocabulary.max_vocab_size` of 0 was ignored (no limit), and -N dropped the N least frequent
-  tokens (a Python slice, `[:-N]`), for the whole config or for one namespace.
+- `vocabulary.max_vocab_size` of 0 was ignored (no limit), -N dropped the N least frequent
+  tokens (a Python slice, `[:-N]`) and 2.0 failed in that slice, for the whole config or for one
+  namespace (a namespace's `null` still means no limit).
+`allennlp find-lr` builds the same trainer, so a config whose rate is 0 is refused there too, though
+find-lr sets its own rates: give the config a positive one.
 Each is now a `ConfigurationError` that `green-nlp train` prints on one line, before training starts.
 """
 
@@ -73,7 +76,8 @@ def check_learning_rate(settings: dict[str, Any]) -> None:
     groups = getattr(settings.get("optimizer"), "param_groups", None) or []
     # the configured rate: a scheduler has already set `lr` to its first step's (0 in a warm-up) and
     # keeps the configured one as `initial_lr`
-    rates = [group.get("initial_lr", group.get("lr")) for group in groups]
+    # (a group whose parameter_groups regex matched nothing trains nothing either way: not counted)
+    rates = [group.get("initial_lr", group.get("lr")) for group in groups if group.get("params")]
     scheduler = settings.get("learning_rate_scheduler")
     only_scaled = scheduler is None or type(scheduler).__name__ in SCALING_SCHEDULERS
     if rates and all(rate == 0 for rate in rates) and only_scaled:
@@ -85,16 +89,21 @@ def check_learning_rate(settings: dict[str, Any]) -> None:
 
 
 def check_vocabulary(settings: dict[str, Any]) -> None:
-    """`max_vocab_size`: None (no limit), a positive count, or a positive count per namespace."""
+    """`max_vocab_size`: None (no limit), a whole number of 1 or more, or one per namespace (None
+    there: that namespace has no limit, as AllenNLP reads it)."""
     limit = settings.get("max_vocab_size")
-    if limit is None:
-        return
-    meaning = "the most tokens a namespace keeps; leave it out for no limit"
-    if isinstance(limit, dict):
-        for namespace, value in limit.items():
-            _positive(f"vocabulary.max_vocab_size.{namespace}", value, meaning)
-    else:
-        _positive("vocabulary.max_vocab_size", limit, meaning)
+    limits = limit.items() if isinstance(limit, dict) else [(None, limit)]
+    for namespace, value in limits:
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            from allennlp.common.checks import ConfigurationError
+
+            key = "vocabulary.max_vocab_size" + (f".{namespace}" if namespace is not None else "")
+            raise ConfigurationError(
+                f"{key} must be a whole number of 1 or more (the most tokens a namespace keeps; leave it out "
+                f"for no limit), got {value!r}"
+            )
 
 
 def _checked(init: Callable[..., None], check: Callable[[dict[str, Any]], None]) -> Callable[..., None]:

@@ -4,6 +4,7 @@ and the way to keep a tokenization of one's own. Both kinds may share a file."""
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Optional, Union
 
 from green_nlp.line_stream import json_object, json_or_text
@@ -31,9 +32,10 @@ CONLLU_REFUSAL = (
     "this looks like CoNLL-U, which green-nlp reads as raw text or JSON lines only: give its "
     'sentences as {"words": [...], "upos": [...]} lines, or use allennlp predict --use-dataset-reader'
 )
-# a classifier or tagger has no CoNLL-U reader: each row would be classified or tagged as a text
+# a classifier (green-nlp classify, allennlp predict) or a tagger under allennlp predict has no CoNLL-U
+# reader: each row would be classified or tagged as a text
 CONLLU_TEXTS_REFUSAL = (
-    "this looks like CoNLL-U, but the model reads one text per line (plain, or JSON with 'text'): "
+    "this looks like CoNLL-U, but the model reads one text per line (plain text or a JSON line): "
     "give each sentence's text (its `# text =` comment) on a line of its own"
 )
 
@@ -47,7 +49,7 @@ def starts_as_conllu(first_lines: Iterable[str]) -> bool:
     return False
 
 
-def file_starts_as_conllu(path: Any) -> bool:
+def file_starts_as_conllu(path: Path) -> bool:
     """`starts_as_conllu` over a file's first 20 lines (compressed files read as `line_stream` reads them)."""
     from itertools import islice
 

@@ -67,16 +67,23 @@ def test_a_learning_rate_of_zero_is_refused_unless_a_scheduler_may_set_one() -> 
     noam = _adam(0.0)
     check_trainer({"optimizer": noam, "learning_rate_scheduler": NoamLR(noam, model_size=8, warmup_steps=10)})
     check_trainer({"optimizer": _adam(0.0, 1e-3)})  # one frozen group beside a training one
+    unmatched = torch.optim.Adam(
+        [{"params": [torch.nn.Parameter(torch.zeros(2))], "lr": 0.0}, {"params": [], "lr": 0.1}]
+    )  # a parameter_groups regex that matched nothing: its rate trains nothing
+    with pytest.raises(ConfigurationError, match="lr is 0"):
+        check_trainer({"optimizer": unmatched})
     check_trainer({"optimizer": _adam(1e-3)})
 
 
-@pytest.mark.parametrize("limit", [0, -1, {"tokens": 0}])
+@pytest.mark.parametrize("limit", [0, -1, 2.0, True, {"tokens": 0}])
 def test_a_vocabulary_limit_below_one_is_refused(limit) -> None:
     counts = {"tokens": {"a": 3, "b": 2, "c": 1}}
-    with pytest.raises(ConfigurationError, match=r"vocabulary.max_vocab_size\S* must be a positive number"):
+    with pytest.raises(ConfigurationError, match=r"vocabulary.max_vocab_size\S* must be a whole number of 1 or more"):
         Vocabulary(counter=counts, max_vocab_size=limit)
     kept = Vocabulary(counter=counts, max_vocab_size={"tokens": 2})  # the most frequent two, and the padding and OOV
     assert kept.get_token_to_index_vocabulary("tokens").keys() == {"@@PADDING@@", "@@UNKNOWN@@", "a", "b"}
+    unlimited = Vocabulary(counter=counts, max_vocab_size={"tokens": None})  # AllenNLP's "no limit" for a namespace
+    assert unlimited.get_vocab_size("tokens") == 5
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ import pytest
 
 from green_nlp.runtime.parser_segmenter import TextSegmenter
 from green_nlp.runtime.web_tokens import join_web_tokens, may_hold_web_tokens
-from tests.conftest import require_data
+from tests.conftest import ewt_texts
 
 
 @pytest.mark.parametrize(
@@ -46,16 +46,7 @@ def test_the_segmenter_keeps_them_whole() -> None:
 def test_ewt_test_text_is_split_as_before() -> None:
     """The shipped parser's test scores were measured before these joins: they change no word there
     (on EWT dev they join the two `#audiobooks`, which EWT writes as one word)."""
-    texts = {
-        split: [
-            line[len("# text = ") :]
-            for line in require_data("ud", "UD_English-EWT", f"en_ewt-ud-{split}.conllu")
-            .read_text("utf-8")
-            .splitlines()
-            if line.startswith("# text = ")
-        ]
-        for split in ("test", "dev")
-    }
+    texts = {split: ewt_texts(split) for split in ("test", "dev")}
     segmenter = TextSegmenter(split_sentences=False)
     changed = {split: [] for split in texts}
     for split, lines in texts.items():
