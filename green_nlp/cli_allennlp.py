@@ -121,8 +121,26 @@ def one_line_message(error: Exception, argv: list[str]) -> Optional[str]:
             "or a whole section as JSON"
         )
     if isinstance(error, RuntimeError) and str(error).startswith(JSONNET_ERRORS):
-        return f"the config or its -o overrides are not valid Jsonnet: {' '.join(str(error).split())}"
+        return jsonnet_message(str(error))
     return None
 
 
 JSONNET_ERRORS = ("STATIC ERROR", "RUNTIME ERROR")
+RUNTIME_ERROR = "RUNTIME ERROR: "
+UNDEFINED_VARIABLE = "undefined external variable: "
+
+
+def jsonnet_message(text: str) -> str:
+    """Jsonnet's error as one line. A static error is a syntax error in the config or its -o
+    overrides; a runtime error is the config's own (`error` for a value it does not take, a missing
+    `std.extVar`): its message and where it stopped, without Jsonnet's stack of frames."""
+    lines = text.strip().split("\n")
+    if not lines[0].startswith(RUNTIME_ERROR):
+        return f"the config or its -o overrides are not valid Jsonnet: {' '.join(text.split())}"
+    message = lines[0][len(RUNTIME_ERROR) :]
+    where = lines[1].strip().split("\t")[0] if len(lines) > 1 else ""
+    said = f"the config stopped with an error: {message}" + (f" (at {where})" if where else "")
+    if message.startswith(UNDEFINED_VARIABLE):  # AllenNLP gives a config the environment's variables
+        name = message[len(UNDEFINED_VARIABLE) :]
+        said += f"; set it in the environment ({name}=... green-nlp train ...): the config's header says what it takes"
+    return said

@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO_ROOT
 
 
@@ -81,3 +83,27 @@ def test_only_errors_raised_in_green_nlp_are_shortened():
             call()
         except ValueError as error:
             assert raised_in_green_nlp(error) is ours
+
+
+def test_a_configs_own_jsonnet_error_is_its_message_and_place(tmp_path, monkeypatch):
+    """A missing `std.extVar` or a value the config's `error` refuses is the config's message and where
+    it stopped, not 'not valid Jsonnet' with Jsonnet's stack of frames (the student config's header
+    names the variables it takes)."""
+    import _jsonnet
+
+    from green_nlp.cli_allennlp import jsonnet_message
+
+    config = str(REPO_ROOT / "training_configs" / "parser" / "student.jsonnet")
+    for name in ("TREEBANK", "SIZE", "DISTILLED", "SEED"):
+        monkeypatch.delenv(name, raising=False)  # the run's environment must not set the config's variables
+    result = green_nlp(["train", config, "-s", str(tmp_path / "run")], REPO_ROOT)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("green-nlp train: the config stopped with an error: undefined external variable: ")
+    assert "student.jsonnet:" in last and "set it in the environment" in last and "\t" not in last
+    variables = {"TREEBANK": "ud_ewt", "SIZE": "33", "DISTILLED": "true", "SEED": "1", "GREEN_NLP_DATA": "data"}
+    with pytest.raises(RuntimeError) as refused:
+        _jsonnet.evaluate_file(config, ext_vars=variables)
+    said = jsonnet_message(str(refused.value))
+    assert said.startswith("the config stopped with an error: SIZE must be one of 20, 40, 60, 80, not 33 (at ")
+    assert "\n" not in said and "set it in the environment" not in said
