@@ -15,7 +15,8 @@ INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf"})  # control and format characters
 
 
 def is_invisible(char: str) -> bool:
-    return unicodedata.category(char) in INVISIBLE_CATEGORIES
+    # Python counts every Cc and Cf character unprintable: a letter is settled without the category lookup
+    return not char.isprintable() and unicodedata.category(char) in INVISIBLE_CATEGORIES
 
 
 def is_gap(char: str) -> bool:

@@ -49,17 +49,13 @@ class DistillationSchedule(TrainerCallback):
         self.total_batches: Optional[int] = None
         self.distiller: Optional[Distiller] = None
 
-    @staticmethod
-    def _student(trainer: Any) -> Any:
-        """The model being trained; refused when it cannot hold a distiller."""
+    def _student(self, trainer: Any) -> Any:
+        """The model being trained; refused when it cannot hold a distiller, or when it is of another
+        family than this callback's (each callback asks before any teacher loads: a parser under
+        `green_logit_distillation` ended in an AttributeError deep in the first batch)."""
         student = trainer.model
         if not hasattr(student, "attach_distiller"):
             raise ConfigurationError(f"{type(student).__name__} cannot be distilled: it has no attach_distiller()")
-        return student
-
-    def _check_family(self, student: Any) -> None:
-        """Refuse a callback of another model family before any teacher loads (a parser under
-        `green_logit_distillation` ended in an AttributeError deep in the first batch)."""
         kind = getattr(student, "distiller_kind", None)
         if kind is not None and self.distiller_kind is not None and not issubclass(kind, self.distiller_kind):
             right = CALLBACKS.get(kind.__name__, "its own distillation callback")
@@ -67,6 +63,7 @@ class DistillationSchedule(TrainerCallback):
                 f"{type(student).__name__} is distilled with a {kind.__name__}, not this callback's "
                 f"{self.distiller_kind.__name__}: use {right} in trainer.callbacks"
             )
+        return student
 
     def _attach(self, trainer: Any) -> None:
         """Give `self.distiller` to the student and set the schedule going."""

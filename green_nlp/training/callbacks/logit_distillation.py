@@ -23,7 +23,6 @@ class LogitDistillationCallback(DistillationSchedule):
     distiller_kind = LogitDistiller
 
     def on_start(self, trainer: Any, is_primary: bool = True, **kwargs: Any) -> None:
-        self._check_family(self._student(trainer))
         super().on_start(trainer, is_primary, **kwargs)
         self.distiller = LogitDistiller(self.temperature, self.kl_weight, self.ce_weight)
         self._attach(trainer)

@@ -74,7 +74,6 @@ class ParserDistillationCallback(DistillationSchedule):
     def on_start(self, trainer: Any, is_primary: bool = True, **kwargs: Any) -> None:
         super().on_start(trainer, is_primary, **kwargs)
         student = self._student(trainer)  # refused before any teacher is loaded
-        self._check_family(student)
         device = next(student.parameters()).device
         teachers = []
         for fold, path in enumerate(self.teacher_archives):

@@ -51,7 +51,7 @@ class SilverDistillationCallback(ParserDistillationCallback):
         if self.teacher_archives:
             super().on_start(trainer, is_primary, **kwargs)
             return
-        self._check_family(self._student(trainer))
+        self._student(trainer)
         super(ParserDistillationCallback, self).on_start(trainer, is_primary, **kwargs)  # skip its teacher loading
         self.distiller = ParserDistiller(
             None, self.temperature, self.kl_weight, self.ce_weight, self.cache_teacher_outputs
