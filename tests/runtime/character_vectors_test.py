@@ -8,6 +8,7 @@ import shutil
 import numpy as np
 import pytest
 
+from green_nlp.runtime import character_vectors as character_vectors_module
 from green_nlp.runtime import load
 from green_nlp.runtime.character_vectors import WIDTH_RATIO, CharacterVectors, length_runs
 from green_nlp.runtime.errors import ModelFolderError
@@ -78,6 +79,55 @@ def test_length_runs_bound_each_runs_width():
         assert lengths[run[-1]] <= WIDTH_RATIO * max(4, lengths[run[0]])
     assert [len(run) for run in runs] == [6, 2, 2, 1]
     assert length_runs([], 4) == []
+
+
+def test_length_runs_bound_each_calls_cells(monkeypatch):
+    """A window's many words of one length go through the encoder in calls of at most
+    `CHARACTER_CELLS_PER_CALL` cells (words times width), not in one call of any size."""
+    monkeypatch.setattr(character_vectors_module, "CHARACTER_CELLS_PER_CALL", 100)
+    runs = length_runs([10] * 25 + [12] * 5 + [500], min_width=4)
+    assert [len(run) for run in runs] == [10, 10, 8, 2, 1]  # 10 x 10, 10 x 10, 8 x 12, 2 x 12; 500 alone
+    assert [len(run) for run in length_runs([3] * 30, min_width=20)] == [5] * 6  # padded to the least width
+
+
+def test_a_windows_words_are_encoded_ahead_in_few_calls_and_the_batches_then_find_them(nlp):
+    words = ["", "the", "cat", "sat", "on", "mat", "extraordinarily-long-word"]
+    vectors, counting = _fresh(nlp)
+    vectors.encode_ahead(words + ["the", "cat"])  # repeats encoded once
+    assert counting.rows == [6, 1] and len(vectors) == 7
+    ahead = vectors(["", "cat", "the"]).copy()
+    assert counting.rows == [6, 1]  # kept: no call for the batch
+    vectors.clear()
+    assert np.array_equal(vectors(["", "cat", "the"]), ahead)
+
+
+def test_encoding_ahead_leaves_the_batches_to_themselves_when_it_would_fill_half_the_cache(nlp):
+    vectors, counting = _fresh(nlp, capacity=8)
+    vectors.encode_ahead(["", "a", "b", "c", "d", "e"])  # 6 words, over half of 8
+    assert counting.rows == [] and len(vectors) == 0
+    vectors.encode_ahead(["", "a", "b"])
+    assert counting.rows == [3]
+
+
+def test_a_parse_encodes_its_windows_words_ahead_in_fewer_calls_with_the_same_trees(nlp):
+    """Batch by batch the encoder ran once or more per batch; encoding a window's new words ahead,
+    the parse makes fewer calls and gives the same CoNLL-U (the vectors are each word's own)."""
+    shipped = nlp.character_vectors
+    counting = CountingSession(shipped.session)
+    shipped.clear()
+    try:
+        shipped.session = counting
+        ahead = [doc.to_conllu() for doc in nlp.parse_many(LINES, batch_size=2, sort_window=64)]
+        calls_ahead = len(counting.rows)
+        shipped.clear()
+        counting.rows.clear()
+        shipped.encode_ahead = lambda words: None  # batch by batch, as before
+        alone = [doc.to_conllu() for doc in nlp.parse_many(LINES, batch_size=2, sort_window=64)]
+    finally:
+        shipped.session = counting.session
+        del shipped.encode_ahead
+    assert ahead == alone
+    assert calls_ahead < len(counting.rows)
 
 
 def test_the_encoder_runs_only_on_words_not_met_before(nlp):
