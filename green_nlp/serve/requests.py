@@ -46,7 +46,12 @@ class TextsRequest:
 
 
 ALLOWED_FIELDS = ("text", "texts", "format")
-ACCEPT_FORMATS = {"text/x-conllu": "conllu", "text/conllu": "conllu", "text/x-conll": "conll"}
+ACCEPT_FORMATS = {
+    "text/x-conllu": "conllu",
+    "text/conllu": "conllu",
+    "text/x-conll": "conll",
+    "application/json": "json",
+}
 
 
 def decode_json(body: bytes) -> Any:
@@ -168,14 +173,37 @@ def read_request(
 
 
 def choose_format(given: Any, query_format: Optional[str], accept: str, formats: Sequence[str]) -> str:
-    """The output format: the body's "format", else ?format=, else a CoNLL(-U) Accept header, else JSON."""
+    """The output format: the body's "format", else ?format=, else the Accept header's most preferred
+    format this task writes (CoNLL-U, CoNLL or JSON), else JSON."""
     chosen = given if given is not None else query_format
     if chosen is None:
-        accepted = [part.split(";")[0].strip().lower() for part in accept.split(",")]
-        chosen = next((ACCEPT_FORMATS[a] for a in accepted if ACCEPT_FORMATS.get(a) in formats), formats[0])
+        chosen = next((name for name in accepted_formats(accept) if name in formats), formats[0])
     if chosen not in formats:
         raise ApiError(400, f"format {shown(chosen)} is not one this task writes: use one of {', '.join(formats)}")
     return chosen
+
+
+def accepted_formats(accept: str) -> list[str]:
+    """The formats an Accept header names, most preferred first: by their `q` (1 when absent), ties in
+    the header's order; `q=0` (not acceptable) and unknown media types left out. Hand-written: the
+    standard library parses no Accept header, and this server needs only the media types' names."""
+    weighted: list[tuple[float, int, str]] = []
+    for place, part in enumerate(accept.split(",")):
+        media, *parameters = [piece.strip() for piece in part.split(";")]
+        name = ACCEPT_FORMATS.get(media.lower())
+        if name is None:
+            continue
+        quality = 1.0
+        for parameter in parameters:
+            key, _, value = parameter.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    quality = float(value.strip())
+                except ValueError:
+                    quality = 0.0  # a q the client wrote wrong: not taken as a preference
+        if quality > 0:
+            weighted.append((-quality, place, name))
+    return [name for _, _, name in sorted(weighted)]
 
 
 def _json_type(value: Any) -> str:
