@@ -1,6 +1,7 @@
-"""The shipped parser's character encoder before and after two changes: its convolution as one MatMul
-(`green_nlp.export.graph_shortcuts`) and a batch's new words encoded in runs of similar length
-(`green_nlp.runtime.character_vectors.length_runs`), against the encoder graph committed at `--rev`.
+"""The shipped parser's character encoder before and after three changes: its convolution as one MatMul
+(`green_nlp.export.graph_shortcuts`), a batch's new words encoded in runs of similar length
+(`green_nlp.runtime.character_vectors.length_runs`), and a window's new words encoded ahead of its
+batches (`CharacterVectors.encode_ahead`), against the encoder graph committed at `--rev`.
 
     python -m benchmarks.parser.character_encoder [--rev 39f405a] [--repeats 5] [--imdb-reviews 3000]
 
@@ -12,7 +13,9 @@
   mean width they are padded to in one call a batch and in the runs.
 - **Time**: a cold pass over those batches (no word's vector kept at its start, as a fresh process),
   the batch's feed with its encoder calls, CPU µs a token, for both graphs in one call a batch and in
-  runs; the four interleaved, medians of `--repeats`.
+  runs, and the shipped graph in runs with the pass's words encoded ahead of its batches
+  (`CharacterVectors.encode_ahead`, as `parse_many` encodes a window's); the five interleaved,
+  medians of `--repeats`; and the encoder calls of a cold pass batch by batch and encoded ahead.
 
 Results: benchmarks/results/parser_character_encoder.{json,md}.
 """
@@ -107,12 +110,39 @@ def padding(batches: list[list[list[str]]], min_width: int) -> dict[str, float]:
     }
 
 
-def cold_pass(nlp: Any, batches: list[list[list[str]]]) -> float:
+class CountingSession:
+    """An encoder session counting its calls."""
+
+    def __init__(self, session: Any) -> None:
+        self.session, self.calls = session, 0
+
+    def run(self, names: Any, feed: Any) -> Any:
+        self.calls += 1
+        return self.session.run(names, feed)
+
+
+def cold_pass(nlp: Any, batches: list[list[list[str]]], ahead: bool = False) -> float:
+    """CPU seconds of the batches' feeds from an empty cache; `ahead`: their words encoded first,
+    as `parse_many` encodes a window's (`CharacterVectors.encode_ahead`)."""
     nlp.character_vectors.clear()
     start = time.process_time()
+    if ahead:
+        nlp.character_vectors.encode_ahead(["", *(word for batch in batches for words in batch for word in words)])
     for batch in batches:
         nlp.inputs.feed(batch, [None] * len(batch))
     return time.process_time() - start
+
+
+def encoder_calls(nlp: Any, batches: list[list[list[str]]], ahead: bool) -> int:
+    """The encoder calls of one cold pass."""
+    vectors = nlp.character_vectors
+    shipped = vectors.session
+    vectors.session = counting = CountingSession(shipped)
+    try:
+        cold_pass(nlp, batches, ahead)
+    finally:
+        vectors.session = shipped
+    return counting.calls
 
 
 def timings(nlp: Any, before: Any, batches: list[list[list[str]]], repeats: int) -> dict[str, float]:
@@ -123,7 +153,8 @@ def timings(nlp: Any, before: Any, batches: list[list[list[str]]], repeats: int)
         "Conv, one call a batch": (before, float("inf")),
         "Conv, runs": (before, ratio),
         "MatMul, one call a batch": (shipped, float("inf")),
-        "MatMul, runs (shipped)": (shipped, ratio),
+        "MatMul, runs": (shipped, ratio),
+        "MatMul, runs, the pass's words encoded ahead (shipped)": (shipped, ratio),
     }
     tokens = sum(len(words) for batch in batches for words in batch)
     seconds: dict[str, list[float]] = {name: [] for name in setups}
@@ -131,7 +162,7 @@ def timings(nlp: Any, before: Any, batches: list[list[list[str]]], repeats: int)
         for _ in range(repeats):
             for name, (session, width_ratio) in setups.items():
                 vectors.session, character_vectors.WIDTH_RATIO = session, width_ratio
-                seconds[name].append(cold_pass(nlp, batches))
+                seconds[name].append(cold_pass(nlp, batches, ahead="ahead" in name))
     finally:
         vectors.session, character_vectors.WIDTH_RATIO = shipped, ratio
     return {name: statistics.median(times) / tokens * 1e6 for name, times in seconds.items()}
@@ -154,6 +185,7 @@ def main() -> None:
     differing = same_bits(nlp, before, words)
     padded = padding(batches, nlp.character_vectors.min_width)
     times = timings(nlp, before, batches, args.repeats)
+    calls = {"batch by batch": encoder_calls(nlp, batches, False), "encoded ahead": encoder_calls(nlp, batches, True)}
     results = {
         "rev": args.rev,
         "distinct_words": len(words),
@@ -161,6 +193,7 @@ def main() -> None:
         "words_with_differing_vectors": differing,
         "padding": padded,
         "us_per_token_cold_pass": times,
+        "encoder_calls_cold_pass": calls,
         "hardware": hardware_description(),
     }
     rows = {name: {"µs a token (feed + encoder, cold pass)": value} for name, value in times.items()}
@@ -171,7 +204,9 @@ def main() -> None:
         f"{differing['shuffled']} in shuffled ones (1-200 words a call). EWT test's batches of {BATCH}: "
         f"{padded['new_words']:,} new words of {padded['mean_length']:.1f} characters on average, padded to "
         f"{padded['mean_width_one_call']:.1f} in one call a batch and {padded['mean_width_runs']:.1f} in runs "
-        f"(longest at most {character_vectors.WIDTH_RATIO}x the shortest). Times: cold passes of those batches "
+        f"(longest at most {character_vectors.WIDTH_RATIO}x the shortest). Encoder calls in a cold pass of runs: "
+        f"{calls['batch by batch']} batch by batch, {calls['encoded ahead']} with the pass's words encoded ahead "
+        "(as `parse_many` encodes a window's). Times: cold passes of those batches "
         f"(feed and encoder calls), CPU µs a token, medians of {args.repeats}, interleaved; "
         f"{results['hardware']}. Written by `python -m benchmarks.parser.character_encoder`."
     )
