@@ -11,7 +11,10 @@ green_nlp predictor's run (without `--use-dataset-reader`) through `green_nlp.li
 - each bad line becomes the predictor's own error record, `predictor.dump_line({"error": why,
   "line": N})`, at its place in the output (`# line = N` / `# error = why` in the parser's CoNLL-U, a JSON
   object with `error` and `line` in the JSON outputs), and a `file:line: why` warning on stderr;
-- line numbers are those of the file (blank lines count; blank lines give no output, as before).
+- line numbers are those of the file (blank lines count; blank lines give no output, as before);
+- the parser's CoNLL-U sentence blocks open with `# sent_id = N` (`N-1`, `N-2`... for a line of
+  several sentences) and `# line = N`, as `allennlp green-predict` writes them: UD's validator
+  requires a unique `sent_id`, and each block says which input line it came from.
 
 A file whose first line is a CoNLL-U row or sentence comment is refused whole, before any line is
 predicted, naming `--use-dataset-reader` for the parser (every row would fail alone; a classifier
@@ -96,7 +99,7 @@ def _model(predictor: Any) -> Any:
     physical line number and echo, and each good output its line number."""
     from allennlp.common.checks import ConfigurationError
 
-    from green_nlp.commands.green_predict import predictor_line_model
+    from green_nlp.commands.green_predict import line_records, predictor_line_model
     from green_nlp.line_stream import LineModel
 
     base = predictor_line_model(predictor)
@@ -121,9 +124,12 @@ def _model(predictor: Any) -> Any:
             for inputs, result in zip(batch, results)
         ]
 
+    # the parser's CoNLL-U blocks open with `# sent_id` and `# line`, as `allennlp green-predict` writes them
+    records = line_records(predictor) if getattr(predictor, "_output_format", None) == "conllu" else None
+
     def dump(numbered: tuple[int, str, JsonDict]) -> str:
         number, echo, result = numbered
-        text = _Text(base.dump(result))
+        text = _Text(records.ok(number, result) if records is not None else base.dump(result))
         text.number, text.echo = number, echo
         return text
 

@@ -124,7 +124,15 @@ def test_parser_conllu_output_keeps_every_good_line_in_order(tmp_path):
             return None
         return int(first[len("# line = ") :])
 
-    _check_records(blocks, expected, good_outputs, error_line, lambda a, b: a == b)
+    def numbered(block: str, output: str) -> bool:
+        """A good line's block: `# sent_id = N` and `# line = N` (one sentence a line), then the output."""
+        sent_id, line, rest = block.split("\n", 2)
+        number = line[len("# line = ") :]
+        return line.startswith("# line = ") and sent_id == f"# sent_id = {number}" and rest == output
+
+    _check_records(blocks, expected, good_outputs, error_line, numbered)
+    numbers = [int(block.split("# line = ", 1)[1].split("\n", 1)[0]) for block in blocks]
+    assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers)  # each block its own line, in order
     _check_stderr(result.stderr, input_file, expected)
     assert "not valid UTF-8" in blocks[2] and "'upos' has 1 tags for 2 'words'" in blocks[4]
     assert "broken JSON" in blocks[6]
