@@ -27,6 +27,11 @@ class GreenExport(Subcommand):
             default=None,
             help="a model card (experiments/model_cards/*.md) whose test figures and license go into the folder",
         )
+        subparser.add_argument(
+            "--overwrite",
+            action="store_true",
+            help="replace the exported model of the same family that output_dir holds (its files are removed first)",
+        )
         subparser.set_defaults(func=_run)
         return subparser
 
@@ -34,5 +39,5 @@ class GreenExport(Subcommand):
 def _run(args: argparse.Namespace) -> None:
     from green_nlp.export import export_archive
 
-    folder = export_archive(args.archive_file, args.output_dir, card=args.card)
+    folder = export_archive(args.archive_file, args.output_dir, card=args.card, overwrite=args.overwrite)
     print(f"exported {args.archive_file} -> {folder}")

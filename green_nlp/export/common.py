@@ -138,11 +138,15 @@ def load_for_export(archive_path: PathLike) -> tuple[Model, Any]:
     return archive.model.eval(), archive.config
 
 
-def check_output_folder(output_dir: Path, family: str) -> None:
-    """Refuse a folder that holds anything but an exported model of the same family: its files would
-    stay beside the new ones (a tagger's folder became a parser's with the tagger's files in it)."""
+def check_output_folder(output_dir: Path, family: str, overwrite: bool = False) -> list[Path]:
+    """Refuse a folder that holds anything but an exported model of the same family (its files would
+    stay beside the new ones: a tagger's folder became a parser's with the tagger's files in it), and
+    such a model too unless `overwrite`: re-exporting over it replaced its graphs and metadata
+    silently and left its card, lemma dictionary and tokenizer rules describing the model that was
+    there (a shipped folder's among them). Returns the old model's files, which `export_archive`
+    removes before writing; a folder holding files its model does not name is refused even then."""
     if not output_dir.is_dir() or not any(output_dir.iterdir()):
-        return
+        return []
     meta_path = output_dir / META_FILE
     try:
         held = json.loads(meta_path.read_text(encoding="utf-8")).get("family") if meta_path.is_file() else None
@@ -153,16 +157,56 @@ def check_output_folder(output_dir: Path, family: str) -> None:
         raise ConfigurationError(
             f"{output_dir} holds {what}, not an exported {family} model: give a new or empty folder to export into"
         )
+    if not overwrite:
+        raise ConfigurationError(
+            f"{output_dir} already holds an exported {family} model: give a new or empty folder, or pass "
+            "--overwrite to replace it (its files are removed first)"
+        )
+    old = model_files(output_dir)
+    others = sorted(path.name for path in output_dir.iterdir() if path not in old)
+    if others:
+        raise ConfigurationError(
+            f"{output_dir} holds files its exported model does not name ({', '.join(others[:5])}"
+            f"{', ...' if len(others) > 5 else ''}): move them elsewhere, or give a new or empty folder"
+        )
+    return sorted(old)
+
+
+def model_files(folder: Path) -> set[Path]:
+    """The files of the exported model in `folder`: its metadata and every existing file the metadata
+    names or records a hash of (a name it cannot resolve inside the folder is not counted)."""
+    from green_nlp.runtime.errors import ModelFolderError
+    from green_nlp.runtime.folder_files import HASHES_KEY, inside, named_files
+
+    meta_path = folder / META_FILE
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    hashed = meta.get(HASHES_KEY) if isinstance(meta.get(HASHES_KEY), dict) else {}
+    found = {meta_path}
+    for key, name in [*named_files(meta), *((f"{HASHES_KEY}.{name}", name) for name in hashed)]:
+        try:
+            path = inside(folder, key, name)
+        except ModelFolderError:
+            continue
+        if path.is_file() and path.parent == folder.resolve():
+            found.add(folder / path.name)
+    return found
 
 
 def export_archive(
-    archive_path: PathLike, output_dir: PathLike, card: Optional[PathLike] = None, *, split_graphs: bool = True
+    archive_path: PathLike,
+    output_dir: PathLike,
+    card: Optional[PathLike] = None,
+    *,
+    split_graphs: bool = True,
+    overwrite: bool = False,
 ) -> Path:
     """Write a runtime folder for an AllenNLP archive: `model.onnx`, `model.int8.onnx` and
     `green_model.json`; a parser's graphs then get cheaper equivalent operators
     (`export.graph_shortcuts`) and its character encoder a graph of its own
     (`export.character_split`). `split_graphs=False` leaves the graphs as traced and quantized, the
-    layout of folders exported before. Returns the folder."""
+    layout of folders exported before. `overwrite`: a folder holding an exported model of the same
+    family has that model's files removed first (else it is refused, `check_output_folder`).
+    Returns the folder."""
     archive_path, output_dir = Path(archive_path), Path(output_dir)
     if not archive_path.is_file():
         raise ConfigurationError(f"archive {archive_path} does not exist")
@@ -171,7 +215,8 @@ def export_archive(
     model, config = load_for_export(archive_path)
     family = model_family(model)
     module = family_module(family, model)
-    check_output_folder(output_dir, family)
+    for old_file in check_output_folder(output_dir, family, overwrite):
+        old_file.unlink()
     output_dir.mkdir(parents=True, exist_ok=True)
     family_meta = module.export(model, config, output_dir)
     check_onnx(output_dir / FP32_FILE)

@@ -1,5 +1,6 @@
-"""green-export writes into a new or empty folder, or over an exported model of the same family:
-another family's folder (or any other files) kept its files beside the new ones."""
+"""green-export writes into a new or empty folder, or with --overwrite over an exported model of the
+same family, whose files go first: another family's folder (or any other files) kept its files
+beside the new ones, and a re-export over a model left its card and dictionaries describing it."""
 
 import json
 
@@ -24,7 +25,9 @@ def test_only_a_new_empty_or_same_family_folder_is_exported_into(tmp_path):
     tagger = tmp_path / "tagger"
     tagger.mkdir()
     (tagger / "green_model.json").write_text(json.dumps({"family": "tagger"}), encoding="utf-8")
-    check_output_folder(tagger, "tagger")
+    assert check_output_folder(tagger, "tagger", overwrite=True) == [tagger / "green_model.json"]
+    with pytest.raises(ConfigurationError, match="already holds an exported tagger model: .* pass --overwrite"):
+        check_output_folder(tagger, "tagger")
     with pytest.raises(ConfigurationError, match="holds an exported tagger model, not an exported parser model"):
         check_output_folder(tagger, "parser")
     (tmp_path / "notes").mkdir()
@@ -33,3 +36,36 @@ def test_only_a_new_empty_or_same_family_folder_is_exported_into(tmp_path):
         ConfigurationError, match="holds other files, not an exported parser model: give a new or empty"
     ):
         check_output_folder(tmp_path / "notes", "parser")
+
+
+ARCHIVE = FIXTURES / "archives" / "tiny_parser_teacher.tar.gz"
+
+
+def test_a_model_is_replaced_only_with_overwrite_and_none_of_its_files_stay(tmp_path):
+    folder = export_archive(ARCHIVE, tmp_path / "parser")
+    meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
+    # what a shipped folder holds beside the graphs: a card and a dictionary the metadata names
+    (folder / "README.md").write_text("# an older model's card\n", encoding="utf-8")
+    (folder / "tokenizer_rules.json").write_text("{}", encoding="utf-8")
+    meta["card"] = {"file": "README.md"}
+    meta["tokenizer_rules"] = {"file": "tokenizer_rules.json"}
+    (folder / "green_model.json").write_text(json.dumps(meta), encoding="utf-8")
+    before = (folder / "model.int8.onnx").read_bytes()
+
+    with pytest.raises(ConfigurationError, match="already holds an exported parser model"):
+        export_archive(ARCHIVE, folder)
+    assert (folder / "README.md").is_file() and (folder / "model.int8.onnx").read_bytes() == before  # untouched
+
+    export_archive(ARCHIVE, folder, overwrite=True)
+    assert not (folder / "README.md").exists() and not (folder / "tokenizer_rules.json").exists()
+    fresh = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
+    assert "card" in fresh and fresh.get("tokenizer_rules") is None
+    assert (folder / "model.int8.onnx").is_file()
+
+
+def test_overwrite_refuses_a_folder_holding_files_its_model_does_not_name(tmp_path):
+    folder = export_archive(ARCHIVE, tmp_path / "parser")
+    (folder / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"holds files its exported model does not name \(notes.txt\)"):
+        export_archive(ARCHIVE, folder, overwrite=True)
+    assert (folder / "notes.txt").read_text(encoding="utf-8") == "mine" and (folder / "green_model.json").is_file()
