@@ -190,6 +190,15 @@ def run_per_line(manager: Any, path: Path) -> None:
             manager._output_file.close()
 
 
+def _refuse(manager: Any, message: str) -> None:
+    """End the run before any line is predicted, with `message` (the CLI's one-line error)."""
+    from allennlp.common.checks import ConfigurationError
+
+    if manager._output_file is not None:  # AllenNLP opened it; nothing was written
+        manager._output_file.close()
+    raise ConfigurationError(message)
+
+
 def apply() -> bool:
     """Patch `_PredictManager.run` (once); True if this call patched it, False if it already was."""
     from allennlp.commands.predict import _PredictManager
@@ -199,6 +208,8 @@ def apply() -> bool:
     original: Callable[[Any], None] = _PredictManager.run
 
     def run(self: Any) -> None:
+        if self._input_file != "-" and Path(self._input_file).is_dir():  # AllenNLP's open() ended in a traceback
+            _refuse(self, f"{self._input_file} is a folder, not an input file: give a file, or - for standard input")
         path = None
         if self._dataset_reader is None and _green_predictor(self._predictor):
             path = _streamable_input(self._input_file)
@@ -207,11 +218,7 @@ def apply() -> bool:
             return
         refusal = conllu_refusal(self._predictor, path)
         if refusal is not None:
-            from allennlp.common.checks import ConfigurationError
-
-            if self._output_file is not None:  # AllenNLP opened it; nothing was written
-                self._output_file.close()
-            raise ConfigurationError(f"{self._input_file}: {refusal}")
+            _refuse(self, f"{self._input_file}: {refusal}")
         run_per_line(self, path)
 
     run.__doc__ = original.__doc__

@@ -322,6 +322,21 @@ def test_patch_is_idempotent_and_marked():
 CONLLU_FILE = "# sent_id = 1\n# text = Dogs bark .\n1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\n"
 
 
+@pytest.mark.parametrize("reader", [False, True])
+def test_a_folder_as_the_input_is_refused_in_one_line_before_any_prediction(tmp_path, reader):
+    """AllenNLP opened the folder as a file and ended in IsADirectoryError's traceback."""
+    from allennlp.common.checks import ConfigurationError
+
+    predict_per_line.apply()
+    predictor = Predictor.from_archive(load_archive(str(PARSER)))
+    folder, out = tmp_path / "texts", tmp_path / "out.txt"
+    folder.mkdir()
+    manager = _PredictManager(predictor, str(folder), str(out), 1, False, reader)  # with --use-dataset-reader too
+    with pytest.raises(ConfigurationError, match=f"^{folder} is a folder, not an input file: give a file, or -"):
+        manager.run()
+    assert out.read_text() == "" and manager._output_file.closed
+
+
 PARSER_LINE = json.dumps({"words": ["Dogs", "bark", "."], "upos": ["NOUN", "VERB", "PUNCT"]})
 
 
