@@ -110,7 +110,9 @@ class ParserRuntime:
         self.upos_labels: Optional[list[str]] = meta["labels"].get("upos")
         self.max_sentence_length = int(meta.get("max_sentence_length", 1000))
         self.segmenter = TextSegmenter(
-            meta.get("tokenizer", {}).get("language", "en"), rules=tokenization_rules(self.folder, meta)
+            meta.get("tokenizer", {}).get("language", "en"),
+            rules=tokenization_rules(self.folder, meta),
+            folder=self.folder,
         )
         scorer = meta.get("label_scorer", {})
         self._bias_x, self._bias_y = bool(scorer.get("bias_x", True)), bool(scorer.get("bias_y", True))

@@ -22,10 +22,12 @@ silver text; without it they count as spaces, and the sentence's text has a spac
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Optional
 
 from green_nlp.runtime.conllu_output import SentenceText, multiword_columns
-from green_nlp.runtime.errors import InputError
+from green_nlp.runtime.errors import InputError, ModelFolderError
+from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.glued_marks import cut_glued_marks, may_hold_glued_marks
 from green_nlp.runtime.grapheme_pieces import join_grapheme_pieces, may_hold_pieces
 from green_nlp.runtime.invisible_characters import may_hold_invisible, strip_invisible
@@ -41,11 +43,18 @@ LINE_BREAK = re.compile(r"<br\s*/?\s*>", re.IGNORECASE)  # <br>, <br/>, <br />, 
 
 class TextSegmenter:
     def __init__(
-        self, language: str = "en", split_sentences: bool = True, rules: Optional[TokenizationRules] = None
+        self,
+        language: str = "en",
+        split_sentences: bool = True,
+        rules: Optional[TokenizationRules] = None,
+        folder: Optional[Path] = None,
     ) -> None:
         self.language = language
         self.split_sentences = split_sentences
         self.rules = rules
+        # the model folder whose metadata names `language`: a language spaCy cannot tokenize is then
+        # the folder's fault (ModelFolderError, which ends a run), not each text's
+        self.folder = folder
         self._nlp: Any = None
         self._inner_mark_pattern: Optional[re.Pattern[str]] = None
 
@@ -56,7 +65,13 @@ class TextSegmenter:
             try:
                 nlp = spacy.blank(self.language)
             except Exception as error:  # spaCy raises its own ImportError/KeyError variants
-                raise ValueError(f"spaCy has no tokenizer rules for language {self.language!r}: {error}") from error
+                problem = f"spaCy has no tokenizer rules for language {self.language!r}: {str(error).rstrip('. ')}"
+                if self.folder is None:
+                    raise ValueError(problem) from error
+                raise ModelFolderError(
+                    f"{self.folder}: {META_FILE} key tokenizer.language: {problem}; set it to a language code "
+                    "spacy.blank() takes (install the packages spaCy names for it, if any)"
+                ) from None
             nlp.add_pipe("sentencizer")
             _keep_read_attributes(nlp.vocab)
             self._nlp = nlp

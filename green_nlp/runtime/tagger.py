@@ -44,7 +44,9 @@ class TaggerRuntime:
         self.labels: list[str] = list(meta["labels"])
         self.transitions, self.to_first, self.from_last = constrained_scores(meta["crf"])
         self.segmenter = TextSegmenter(
-            meta.get("tokenizer", {}).get("language", "en"), rules=tokenization_rules(self.folder, meta)
+            meta.get("tokenizer", {}).get("language", "en"),
+            rules=tokenization_rules(self.folder, meta),
+            folder=self.folder,
         )
 
     # ------------------------------------------------------------- public API

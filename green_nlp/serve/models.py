@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from green_nlp.runtime.errors import ModelFolderError
+
 # task (the URL's last part) -> the runtime method that does it on many texts; a model offers the
 # tasks its runtime class has, so a new family (the tagger) works as soon as its class exists
 TASK_METHODS = {"parse": "parse_many", "tag": "tag_many", "classify": "classify_many"}
@@ -94,11 +96,15 @@ def load_models(
 
 def warm_up(model: ServedModel) -> list[str]:
     """One call per task, so the first user does not pay for spaCy's import and onnxruntime's first
-    run; returns the tasks' refusals (a gold-UPOS parser cannot take raw text) for the log."""
+    run; returns the tasks' refusals (a gold-UPOS parser cannot take raw text) for the log.
+    A folder no text can go through (its tokenizer's language is one spaCy cannot load) raises its
+    ModelFolderError: the server then does not start, rather than answer every request 422."""
     problems = []
     for task in model.tasks:
         try:
             model.predictor(task)(["Warm up the model."])
+        except ModelFolderError:
+            raise
         except ValueError as error:
             problems.append(f"{model.name}/{task}: {error}")
     return problems

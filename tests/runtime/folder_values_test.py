@@ -134,3 +134,19 @@ def test_green_nlp_models_lists_a_folder_that_would_not_load_as_broken(tmp_path,
     assert done.value.code == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("en-sst2-sentiment\t"))
     assert row.split("\t")[1].startswith("broken: ") and "is not a regular expression" in row
+
+
+@pytest.mark.parametrize("language", ["zz", "ja"])  # no such language; one whose tokenizer needs another package
+def test_a_tokenizer_language_spacy_cannot_load_stops_the_run_naming_the_key(tmp_path, capsys, language):
+    """Every line failed alone with the same message and the run ended 0: the folder is at fault."""
+    folder = _copy(tmp_path, "en-ewt-parser", _set("tokenizer.language", language))
+    source = tmp_path / "in.txt"
+    source.write_text("Hello there.\nA second line.\n", encoding="utf-8")
+    assert run_runtime(["parse", str(folder), str(source), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert f"{folder}: green_model.json key tokenizer.language: spaCy has no tokenizer rules for language" in err
+    assert err.count("tokenizer.language") == 1 and "Traceback" not in err
+    nlp = load(folder)
+    assert nlp.parse_tokens(["Hello", "there", "."]).sentences[0].heads  # pre-tokenized input needs no tokenizer
+    with pytest.raises(ModelFolderError, match="set it to a language code spacy.blank"):
+        nlp.parse("Hello there.")

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from green_nlp.serve.launcher import ServerProcess
+from tests.conftest import REPO_ROOT
 from tests.serve.conftest import PARSER
 
 PARSE = f"/v1/{PARSER}/parse"
@@ -179,6 +180,29 @@ def test_bad_timeouts_and_caps_are_refused_before_loading():
 
     for option, value in (("--header-timeout", "0"), ("--body-timeout", "nan"), ("--max-connections", "0")):
         assert main([PARSER, option, value]) == 2
+
+
+def test_a_model_whose_tokenizer_language_spacy_cannot_load_stops_the_start(tmp_path):
+    """The server started, /health said ok and every request got 422 for the folder's fault."""
+    import json
+    import shutil
+
+    import subprocess
+    import sys
+
+    from green_nlp.runtime.model_folder import record_file_hashes
+
+    folder = tmp_path / "parser"
+    shutil.copytree(REPO_ROOT / "pretrained" / PARSER, folder)
+    meta = json.loads((folder / "green_model.json").read_text(encoding="utf-8"))
+    meta["tokenizer"]["language"] = "zz"
+    (folder / "green_model.json").write_text(json.dumps(meta), encoding="utf-8")
+    record_file_hashes(folder)
+    command = [sys.executable, "-m", "green_nlp.cli", "serve", str(folder), "--host", "127.0.0.1", "--port", "0"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)  # a fresh process: no torch
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "key tokenizer.language: spaCy has no tokenizer rules for language 'zz'" in result.stderr
+    assert "Uvicorn running" not in result.stderr and "Traceback" not in result.stderr
 
 
 def test_sigterm_says_stopped():
