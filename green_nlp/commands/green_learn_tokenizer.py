@@ -5,7 +5,8 @@ conventions (green_nlp.runtime.treebank_tokenization), from its training file.
         --folder pretrained/en-ewt-parser
 
 `--folder` adds them to an exported parser or tagger folder (its `green_model.json` names the file
-and records its sha256), so the runtime tokenizes raw text the treebank's way; `--output` writes the
+and records its sha256), so the runtime tokenizes raw text the treebank's way (a folder that has
+rules already is refused unless `--replace`); `--output` writes the
 JSON alone (for the `green_dependency_parser` predictor's `tokenizer_rules`). With `--dev`, the words
 matched before and after are measured on that file and kept in the JSON's "figures".
 """
@@ -13,6 +14,7 @@ matched before and after are measured on that file and kept in the JSON's "figur
 import argparse
 import json
 import logging
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Optional
@@ -37,6 +39,9 @@ class GreenLearnTokenizer(Subcommand):
         subparser.add_argument("--dev", default=None, help="CoNLL-U to measure the words matched before and after")
         subparser.add_argument("--output", default=None, help="the rules' JSON file to write")
         subparser.add_argument("--folder", default=None, help="an exported parser/tagger folder to add the rules to")
+        subparser.add_argument(
+            "--replace", action="store_true", help="replace the tokenizer rules the --folder already has"
+        )
         subparser.add_argument("--language", default="en", help="spaCy's tokenizer language (default en)")
         subparser.add_argument("--min-count", type=int, default=2, help="times a text rule must be seen right")
         subparser.add_argument("--min-share", type=float, default=0.5, help="share of its occurrences it is right")
@@ -59,6 +64,11 @@ def _run(args: argparse.Namespace) -> None:
         "min_shape_count": args.min_shape_count,
         "min_shape_share": args.min_shape_share,
     }
+    if args.folder:
+        try:
+            check_folder(Path(args.folder), args.replace)  # before learning: a refusal costs nothing
+        except ConfigurationError as error:  # one line, not AllenNLP's traceback
+            raise SystemExit(f"green-learn-tokenizer: {error.message}") from None
     try:
         payload = learn_tokenizer(
             Path(args.train_file), Path(args.dev) if args.dev else None, args.language, thresholds
@@ -67,9 +77,13 @@ def _run(args: argparse.Namespace) -> None:
         raise SystemExit(f"green-learn-tokenizer: {error}") from None
     if args.output:
         Path(args.output).write_text(rules_text(payload), encoding="utf-8")
+    replaced = held_rules(Path(args.folder)) if args.folder else None
     if args.folder:
         add_to_folder(Path(args.folder), payload)
     print(json.dumps(payload["figures"], indent=1))
+    written = [str(path) for path in (args.output, args.folder and Path(args.folder) / FILE) if path]
+    summary = f"{payload['figures']['rules']} rules learnt from {args.train_file}, written to {' and '.join(written)}"
+    print(summary + (f" (replacing {replaced})" if replaced else ""), file=sys.stderr)
 
 
 def learn_tokenizer(train: Path, dev: Optional[Path], language: str, thresholds: dict[str, Any]) -> dict[str, Any]:
@@ -100,8 +114,8 @@ def rules_text(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, indent=1) + "\n"
 
 
-def add_to_folder(folder: Path, payload: dict[str, Any]) -> None:
-    """Write the rules into an exported folder and name them in its metadata (hashes rewritten)."""
+def folder_meta(folder: Path) -> dict[str, Any]:
+    """An exported parser or tagger folder's metadata, or a ConfigurationError saying why not."""
     meta_path = folder / META_FILE
     if not meta_path.is_file():
         raise ConfigurationError(f"{folder}: no {META_FILE}; --folder takes an exported model folder")
@@ -109,6 +123,37 @@ def add_to_folder(folder: Path, payload: dict[str, Any]) -> None:
     if meta.get("family") not in ("parser", "tagger"):
         family = meta.get("family")
         raise ConfigurationError(f"{folder}: a {family!r} folder reads no words; the rules are for parsers and taggers")
+    return meta
+
+
+def held_rules(folder: Path) -> Optional[str]:
+    """What tokenizer rules the folder already has (`395 rules learnt from en_ewt-ud-train.conllu`), or None."""
+    rules = (folder_meta(folder).get("tokenizer") or {}).get("rules")
+    if not isinstance(rules, dict) or not (folder / FILE).is_file():
+        return None
+    try:
+        count = json.loads((folder / FILE).read_text(encoding="utf-8")).get("figures", {}).get("rules")
+    except (OSError, ValueError, AttributeError):
+        count = None
+    learnt = f"{count} rules" if isinstance(count, int) else "the rules"
+    return f"{learnt} learnt from {rules.get('source') or 'an unnamed file'}"
+
+
+def check_folder(folder: Path, replace: bool) -> None:
+    """Refuse a folder that is not an exported parser or tagger, or that has rules already unless
+    `replace`: they were replaced silently, a shipped folder's learnt from a whole treebank among them."""
+    held = held_rules(folder)
+    if held and not replace:
+        raise ConfigurationError(
+            f"{folder} already has tokenizer rules ({held}): pass --replace to replace them, or give "
+            "--output alone to write the new rules elsewhere"
+        )
+
+
+def add_to_folder(folder: Path, payload: dict[str, Any]) -> None:
+    """Write the rules into an exported folder and name them in its metadata (hashes rewritten)."""
+    meta_path = folder / META_FILE
+    meta = folder_meta(folder)
     (folder / FILE).write_text(rules_text(payload), encoding="utf-8")
     tokenizer = meta.setdefault("tokenizer", {})
     tokenizer["rules"] = {"file": FILE, "source": payload["source"]}

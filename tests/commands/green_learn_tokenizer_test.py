@@ -35,6 +35,38 @@ def test_the_command_writes_rules_into_a_folder_that_the_runtime_then_follows(pa
     assert words == ["Thanks", "a", "lot", "for", "the", "e-mail", "!!"]
 
 
+def _learn(folder, *options):
+    return subprocess.run(
+        [sys.executable, "-m", "allennlp", "green-learn-tokenizer", str(TREEBANK), "--folder", str(folder), *options]
+        + ["--include-package", "green_nlp"],
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_a_folders_rules_are_replaced_only_with_replace_and_the_run_says_what_it_replaced(parser_folders, tmp_path):
+    """A folder's rules (a shipped one's learnt from a whole treebank) were replaced without a word."""
+    folder = tmp_path / "parser"
+    shutil.copytree(parser_folders["quickstart"], folder)
+    first = _learn(folder)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert f"rules learnt from {TREEBANK}, written to {folder / FILE}" in first.stderr
+    assert "replacing" not in first.stderr
+    rules = (folder / FILE).read_text()
+    meta = (folder / "green_model.json").read_text()
+
+    again = _learn(folder, "--min-count", "50")  # fewer rules: would silently undo the first ones
+    assert again.returncode != 0 and "Traceback" not in again.stderr
+    assert f"{folder} already has tokenizer rules (" in again.stderr and "pass --replace" in again.stderr
+    assert f"learnt from {TREEBANK.name})" in again.stderr
+    assert (folder / FILE).read_text() == rules and (folder / "green_model.json").read_text() == meta
+
+    replaced = _learn(folder, "--min-count", "50", "--replace")
+    assert replaced.returncode == 0, replaced.stderr[-2000:]
+    assert f"(replacing {json.loads(rules)['figures']['rules']} rules learnt from {TREEBANK.name})" in replaced.stderr
+    assert json.loads((folder / FILE).read_text())["figures"]["min_count"] == 50
+
+
 def test_the_predictor_tokenizes_with_the_same_rules(quickstart_archive, tmp_path):
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps(learn_tokenizer(TREEBANK, None, "en", {})), encoding="utf-8")
