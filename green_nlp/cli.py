@@ -329,6 +329,9 @@ def runtime_line_model(
         segmenter.split_sentences = split_sentences
         if command == "parse" and not split_sentences:
             warning = _several_sentences_warning(segmenter)
+    if hasattr(nlp, "length_advice"):
+        split = "" if split_sentences else "split a line of several sentences (--split-sentences), "
+        nlp.length_advice = f"{split}cut the sentence into shorter ones, or raise the limit (--max-sentence-length)"
     elif command == "classify":
         nlp.split_sentences = split_sentences
         nlp.set_engine(engine)

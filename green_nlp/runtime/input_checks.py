@@ -67,17 +67,20 @@ def check_many(name: str, items: Any) -> None:
         raise InputTypeError(name, "is a dict, not a list (its keys would be read as the inputs): give a list of them")
 
 
-def check_sentence_length(words: Sequence[str], limit: int, sentence: Optional[int] = None) -> None:
+# what to do about a sentence over the limit, by default (the Python API); `green-nlp parse` and the
+# server say it in their own terms (`ParserRuntime.length_advice`)
+LENGTH_ADVICE = "split it into shorter sentences, or raise the limit (nlp.max_sentence_length)"
+
+
+def check_sentence_length(
+    words: Sequence[str], limit: int, sentence: Optional[int] = None, advice: Optional[str] = None
+) -> None:
     """An InputError for a sentence over the model's `limit` tokens: a pre-tokenized sentence, or
-    sentence number `sentence` (1-based) of a text."""
+    sentence number `sentence` (1-based) of a text; `advice` says what to do (`LENGTH_ADVICE`)."""
     if len(words) <= limit:
         return
     if sentence is None:
         subject, what = "sentence", f"has {len(words):,} tokens"
     else:
         subject, what = "text", f"has a sentence of {len(words):,} tokens (sentence {sentence})"
-    raise InputError(
-        subject,
-        f"{what}, over max_sentence_length={limit}; split it (green-nlp parse --split-sentences for a line "
-        "of several sentences) or raise the limit (--max-sentence-length; nlp.max_sentence_length in Python)",
-    )
+    raise InputError(subject, f"{what}, over max_sentence_length={limit}; {advice or LENGTH_ADVICE}")

@@ -87,6 +87,8 @@ def load_models(
             raise ValueError(f"two models would both be served as {name!r}; rename one folder")
         meta = read_meta(folder)
         runtime = load(folder, precision=precision, threads=threads)
+        if hasattr(runtime, "length_advice"):  # the server parses each text's sentences; its limit is the folder's
+            runtime.length_advice = "send it as shorter sentences"
         if getattr(runtime, "family", None) == "classifier":
             runtime.split_sentences = split_sentences
             runtime.set_engine(engine)

@@ -182,7 +182,12 @@ def test_max_sentence_length_can_be_raised_within_bounds(tmp_path: Path):
     source.write_text(" ".join(f"w{i}" for i in range(1100)) + "\nA short one.\n")
     default = _run(["parse", "en-ewt-parser", str(source), "-o", "a.conllu"], cwd=tmp_path)
     assert default.returncode == 0 and "1 line predicted, 1 skipped" in default.stderr
-    assert "--max-sentence-length" in default.stderr  # the error says how to raise it
+    # the error says how to split it and raise the limit, in the command's own options
+    assert "split a line of several sentences (--split-sentences), cut the sentence" in default.stderr
+    assert "raise the limit (--max-sentence-length)" in default.stderr
+    assert "nlp.max_sentence_length" not in default.stderr
+    split = _run(["parse", "en-ewt-parser", str(source), "-o", "s.conllu", "--split-sentences"], cwd=tmp_path)
+    assert "(--split-sentences)" not in split.stderr and "cut the sentence into shorter ones" in split.stderr
     raised = _run(
         ["parse", "en-ewt-parser", str(source), "-o", "b.conllu", "--max-sentence-length", "1200"], cwd=tmp_path
     )

@@ -96,9 +96,8 @@ def test_parse_sentences_yields_failures_in_place(parser):
     assert [str(r.error) for r in results[1:]] == [
         "sentences[1]: words[1] is empty or only whitespace",
         "sentences[2] must be a (words, upos or None) pair",
-        "sentences[3] has 1,001 tokens, over max_sentence_length=1000; split it (green-nlp parse "
-        "--split-sentences for a line of several sentences) or raise the limit (--max-sentence-length; "
-        "nlp.max_sentence_length in Python)",
+        "sentences[3] has 1,001 tokens, over max_sentence_length=1000; split it into shorter sentences, "
+        "or raise the limit (nlp.max_sentence_length)",  # in Python, Python's terms
     ]
 
 

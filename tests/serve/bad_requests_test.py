@@ -69,6 +69,8 @@ def test_a_bad_text_inside_texts_fails_alone(client):
     assert [list(slot) for slot in results[1:4]] == [["error", "status"]] * 3
     assert "must be a string" in results[1]["error"] and "limit of 3,000" in results[2]["error"]
     assert "max_sentence_length" in results[3]["error"]  # refused by the runtime inside a shared model call
+    # advice in a client's terms: no command-line option nor Python attribute it could not set
+    assert results[3]["error"].endswith("send it as shorter sentences") and "--" not in results[3]["error"]
     assert results[0]["sentences"][0]["words"] == ["The", "cat", "sat", "."]
     assert results[4]["sentences"][0]["words"] == ["Dogs", "bark", "."]
 

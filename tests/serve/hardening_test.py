@@ -186,7 +186,6 @@ def test_a_model_whose_tokenizer_language_spacy_cannot_load_stops_the_start(tmp_
     """The server started, /health said ok and every request got 422 for the folder's fault."""
     import json
     import shutil
-
     import subprocess
     import sys
 
