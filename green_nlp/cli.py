@@ -401,8 +401,9 @@ def run_runtime(argv: list[str]) -> int:
         print(f"green-nlp {args.command}: {error}", file=sys.stderr)
         return 2
     except line_stream.DamagedInput as error:  # the lines before the damage were written
-        if error.report is not None:
-            print(error.report.summary(f"green-nlp {args.command}", args.input_file, shard), file=sys.stderr)
+        report = error.report
+        if report is not None and (report.predicted or report.errors or report.blank):  # not "0 lines predicted"
+            print(report.summary(f"green-nlp {args.command}", args.input_file, shard), file=sys.stderr)
         print(f"green-nlp {args.command}: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (`... | head`): stop quietly, as a shell pipeline expects

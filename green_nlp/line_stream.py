@@ -232,10 +232,11 @@ def read_lines(path: Path, start: int = 0, end: Optional[int] = None) -> Iterato
         with open_bytes(path) as stream:
             for number, raw in enumerate(split_lines(stream), start=1):
                 if number == 1 and raw[:2] in UTF16_MARKS:
-                    source = "" if is_stream(path) else f" {path}"
+                    convert = "iconv -f UTF-16 -t UTF-8"
+                    command = f"pipe it through {convert}" if is_stream(path) else f"{convert} {path} > utf8.txt"
                     raise DamagedInput(
                         f"{path}: cannot be read: it is UTF-16 text (it starts with a UTF-16 byte-order mark), "
-                        f"and lines must be UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8{source} > utf8.txt"
+                        f"and lines must be UTF-8; convert it first, e.g. {command}"
                     )
                 if number <= start:
                     continue

@@ -234,3 +234,17 @@ def test_a_conllu_file_given_to_classify_is_refused_whole(tmp_path: Path, capsys
     source.write_text("Dogs bark.\n# text = a comment line of a text file, classified\n", encoding="utf-8")
     assert _run(["classify", "en-sst2-sentiment", str(source), "-o", str(out)]) == 0
     assert len(out.read_text(encoding="utf-8").splitlines()) == 2
+
+
+def test_utf16_on_standard_input_is_refused_without_an_empty_summary(tmp_path: Path):
+    """It printed '0 lines predicted, 0 skipped, 0 blank' before the refusal, and an iconv command
+    with no file to read."""
+    source = tmp_path / "u16.txt"
+    source.write_bytes(TEXT.encode("utf-16"))
+    with open(source, "rb") as stdin:
+        run = _cli(["classify", "en-sst2-sentiment", "-"], stdin=stdin)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.strip().splitlines() == [
+        "green-nlp classify: -: cannot be read: it is UTF-16 text (it starts with a UTF-16 byte-order mark), and "
+        "lines must be UTF-8; convert it first, e.g. pipe it through iconv -f UTF-16 -t UTF-8"
+    ]
