@@ -780,8 +780,9 @@ def _refuse_two_inputs(record: dict[str, Any]) -> None:
         )
 
 
-def json_object(line: str) -> Optional[dict[str, Any]]:
-    """A line's JSON object (fields checked by `check_json_fields`), or None when the line is text.
+def json_object(line: str, check: bool = True) -> Optional[dict[str, Any]]:
+    """A line's JSON object (its fields checked by `check_json_fields` unless `check` is off), or None
+    when the line is text.
 
     A line that starts with `{` is JSON: one that does not parse is an error for that line, not text
     to parse, tag or classify as if it were prose (give such text as `{"text": ...}`). A line that
@@ -803,7 +804,7 @@ def json_object(line: str) -> Optional[dict[str, Any]]:
         ) from None
     if not isinstance(value, dict):  # `{` then valid JSON that is not an object cannot happen; be sure
         raise ValueError("a JSON line must be an object")
-    return check_json_fields(value)
+    return check_json_fields(value) if check else value
 
 
 def _refuse_json_array(stripped: str) -> None:
@@ -828,12 +829,17 @@ def json_or_text(line: str, keys: Sequence[str] = ("text", "sentence")) -> str:
 
     A line that starts with `{` is taken as JSON (see `json_object`).
     """
-    value = json_object(line)
+    value = json_object(line, check=False)
     if value is None:
         return line
-    for key in keys:
-        if key in value:
-            if not isinstance(value[key], str):
-                raise ValueError(f"field {key!r} must be a string, got {_kind(value[key])}")
-            return value[key]
-    raise ValueError(f"JSON line needs one of the fields {', '.join(map(repr, keys))}")
+    wanted = ", ".join(map(repr, keys))
+    if not any(key in value for key in keys):
+        if "words" in value:  # whatever its words: `{"words": "abc"}` was told to make them a list
+            either = " or ".join(map(repr, keys))
+            raise ValueError(f"this model reads a text (field {either}), not tokens ('words'): give the text")
+        raise ValueError(f"JSON line needs one of the fields {wanted}")
+    check_json_fields(value)
+    key = next(key for key in keys if key in value)
+    if not isinstance(value[key], str):
+        raise ValueError(f"field {key!r} must be a string, got {_kind(value[key])}")
+    return value[key]

@@ -47,6 +47,18 @@ def test_a_parse_json_line_without_an_input_names_every_field_parse_reads():
     assert text_or_tokens('{"sentence": "A b."}') == "A b."
 
 
+@pytest.mark.parametrize("words", ['"abc"', '["a", "b"]', "null"])
+def test_a_text_models_json_line_with_words_says_it_reads_a_text_whatever_the_words(words):
+    """`{"words": "abc"}` was told to make its words a list of strings, which classify then refused
+    for having no text: say at once that a text is what it reads."""
+    with pytest.raises(ValueError, match=r"^this model reads a text \(field 'text' or 'sentence'\), not tokens"):
+        json_or_text(f'{{"words": {words}}}')
+    with pytest.raises(ValueError, match="^JSON line needs one of the fields 'text', 'sentence'$"):
+        json_or_text('{"txt": "A b."}')
+    with pytest.raises(ValueError, match="gives both 'words' and 'text': give one"):
+        json_or_text('{"text": "A b.", "words": ["a", "b"]}')
+
+
 def test_parse_shard_rejects_what_cannot_work():
     assert parse_shard("1/4") == (1, 4)
     for bad in ("4/4", "-1/2", "1", "a/b", "0/0"):
