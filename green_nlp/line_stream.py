@@ -287,6 +287,15 @@ BLANK_LINE = "blank line (no text)"
 Entry = tuple[int, str, Any]
 
 
+def failure_message(error: BaseException) -> str:
+    """Why a line failed, for its record: a ValueError's or TypeError's own message (what the model's
+    input checks write for the user), any other error's with its class (`IndexError: ...`, an error
+    no check foresaw, which its class helps to trace)."""
+    if isinstance(error, (ValueError, TypeError)) and str(error):
+        return str(error)
+    return f"{type(error).__name__}: {error}"
+
+
 def line_count(count: int) -> str:
     """`1 line`, `2 lines`: a count of lines in the summary."""
     return f"{count} line" if count == 1 else f"{count} lines"
@@ -524,7 +533,7 @@ class LineStreamer(Generic[Inputs, Result]):
             every_line_fatal = (
                 bool(fatal) and len(failures) == len(inputs) and all(isinstance(e, fatal) for e in failures)
             )
-            failed = {n: f"{type(error).__name__}: {error}" for n, (_, error) in zip(numbers, attempts) if error}
+            failed = {n: failure_message(error) for n, (_, error) in zip(numbers, attempts) if error}
             return Outcome(
                 dict(zip(numbers, (result for result, _ in attempts))),
                 failed,

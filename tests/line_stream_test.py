@@ -294,3 +294,15 @@ def test_a_utf16_file_is_refused_whole_not_read_as_broken_lines(tmp_path, encodi
         list(read_lines(path))
     path.write_bytes(("\ufeff" + text).encode("utf-8"))  # a UTF-8 byte-order mark is read as before
     assert [raw for _, raw in read_lines(path)] == ["\ufeffThe cat sat .".encode(), b"A dog ."]
+
+
+def test_a_lines_failure_keeps_its_class_only_where_no_check_wrote_the_message():
+    """A checked input's ValueError is written for the user ('ValueError: ' added nothing); an error
+    no check foresaw keeps its class, which helps to trace it."""
+    from green_nlp.line_stream import failure_message
+
+    assert failure_message(ValueError("'upos' has 1 tags for 2 'words'")) == "'upos' has 1 tags for 2 'words'"
+    assert failure_message(TypeError("words must be a list")) == "words must be a list"
+    assert failure_message(IndexError("list index out of range")) == "IndexError: list index out of range"
+    assert failure_message(RuntimeError("model failed")) == "RuntimeError: model failed"
+    assert failure_message(ValueError()) == "ValueError: "

@@ -181,7 +181,8 @@ class DependencyParserPredictor(Predictor):
         results = []
         for entry in per_line:
             if isinstance(entry, dict):
-                logger.warning("line %s skipped: %s", entry.get("line"), entry["error"])
+                # debug: the error record carries it, and allennlp predict / green-predict warn once per line
+                logger.debug("line %s skipped: %s", entry.get("line"), entry["error"])
                 results.append(entry)
                 continue
             sentences, start, count = entry
