@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NoReturn, Optional
 
 from green_nlp.cli_allennlp import run_allennlp
 from green_nlp.cli_commands import RUNTIME_COMMANDS, unknown_command, version_line
@@ -98,10 +98,18 @@ def _sentence_limit(text: str) -> int:
     return value
 
 
+class OneLineErrors(argparse.ArgumentParser):
+    """An option error as one line naming the command's help, as the commands' other refusals are
+    (`--batch-size 0`); argparse printed the whole usage first, pages of it for parse."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def _runtime_parser() -> argparse.ArgumentParser:
     from green_nlp.runtime.classifier import ENGINES, NO_FEATURES_SETTINGS  # numpy: only for the runtime commands
 
-    parser = argparse.ArgumentParser(prog="green-nlp", description="Run an exported green model (no torch).")
+    parser = OneLineErrors(prog="green-nlp", description="Run an exported green model (no torch).")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, help_text, formats in (
         ("parse", "dependency-parse raw text, one sentence per line", ("conllu", "json")),
@@ -191,6 +199,8 @@ def _runtime_parser() -> argparse.ArgumentParser:
         add_ray_arguments(command)
     commands.add_parser("models", help="list the shipped models")
     commands.add_parser("configs", help="list the training configs that came with the package")
+    # listed for --help and the usage line only: `main` hands `serve` to green_nlp.serve before this parser
+    commands.add_parser("serve", help="serve models over HTTP (green-nlp serve --help)", add_help=False)
     return parser
 
 

@@ -195,6 +195,19 @@ def test_max_sentence_length_can_be_raised_within_bounds(tmp_path: Path):
     for bad in ("0", "5000", "x"):
         refused = _run(["parse", "en-ewt-parser", str(source), "--max-sentence-length", bad], cwd=tmp_path)
         assert refused.returncode == 2 and "argument --max-sentence-length: must be" in refused.stderr
+        # one line naming the help, as `--batch-size 0` is refused; argparse printed the whole usage first
+        assert refused.stderr.count("\n") == 1 and refused.stderr.endswith("(see green-nlp parse --help)\n")
+
+
+def test_option_errors_are_one_line_and_the_usage_lists_serve(tmp_path: Path):
+    unknown = _run(["models", "extra"], cwd=tmp_path)
+    assert unknown.returncode == 2
+    assert unknown.stderr == "green-nlp: unrecognized arguments: extra (see green-nlp --help)\n"
+    missing = _run(["parse"], cwd=tmp_path)
+    assert missing.returncode == 2 and missing.stderr.startswith("green-nlp parse: the following arguments")
+    from green_nlp.cli import _runtime_parser
+
+    assert "{parse,tag,classify,models,configs,serve}" in _runtime_parser().format_usage()
 
 
 def test_lines_holding_several_sentences_are_counted_unless_split(parser_folders, tmp_path: Path):
