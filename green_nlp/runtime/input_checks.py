@@ -7,7 +7,7 @@ file readers drop it (else it stays inside the first word and changes its parse)
 empty or hold a tab, line break or NUL, and a UPOS list must have one tag per word.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Optional
 
 from green_nlp.line_stream import text_problem, word_list_problem
@@ -58,13 +58,16 @@ def _as_list(name: str, values: Any) -> list[str]:
 
 def check_many(name: str, items: Any) -> None:
     """An InputTypeError for what a *_many call cannot take as its inputs: one string (it would be
-    read as its characters, each a text) or a dict (its keys would be the texts)."""
+    read as its characters, each a text), a dict (its keys would be the texts), or no iterable at all."""
     if isinstance(items, (str, bytes)):
         raise InputTypeError(
             name, "is one string, not a list: each of its characters would be one input; give [...] for one"
         )
     if isinstance(items, Mapping):
         raise InputTypeError(name, "is a dict, not a list (its keys would be read as the inputs): give a list of them")
+    if not isinstance(items, Iterable):  # None, a number: Python's own error named no argument
+        kind = "None" if items is None else type(items).__name__
+        raise InputTypeError(name, f"must be a list (or any iterable) of inputs, got {kind}")
 
 
 # what to do about a sentence over the limit, by default (the Python API); `green-nlp parse` and the

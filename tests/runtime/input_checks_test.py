@@ -200,6 +200,11 @@ def test_a_many_call_refuses_one_string_or_a_dict_in_place_of_a_list(parser, cla
             list(call("good"))
         with pytest.raises(InputTypeError, match=f"^{name} is a dict, not a list"):
             list(call({"text": "good"}))
+        for value, kind in ((None, "None"), (3, "int")):  # Python's own TypeError named no argument
+            with pytest.raises(
+                InputTypeError, match=rf"^{name} must be a list \(or any iterable\) of inputs, got {kind}$"
+            ):
+                list(call(value))
     assert len(list(classifier.classify_many(("good", "bad")))) == 2  # any other iterable still streams
 
 
