@@ -169,10 +169,15 @@ STRAY_BOM = (
 
 
 def split_lines(stream: IO[bytes]) -> Iterator[bytes]:
-    """The lines of a binary stream without their ends, read in fixed-size chunks: `\n`, `\r\n`
-    and a lone `\r` (old Mac files, which Python's binary line iteration reads as one line) each
-    end a line; a last line without an end counts."""
+    """The lines of a binary stream without their ends, read in fixed-size chunks; a last line
+    without an end counts. The first line end says how the file ends its lines:
+    - `\n` or `\r\n` (nearly every file): those end lines, and a lone `\r` inside a line stays in
+      it, so the records match the lines an editor and `wc -l` count (a stray carriage return in a
+      review made it two records, and every later line number one off);
+    - a lone `\r` (old Mac files): `\r`, `\n` and `\r\n` all end lines, so such a file is not
+      one long line."""
     rest = b""
+    lone_cr: Optional[bool] = None  # how this file ends its lines, once its first line end is read
     # read1: one read of the underlying file at a time, so that a damaged .gz gives up the lines
     # before the damage (a buffered read(n) keeps reading to n bytes and loses them with the error)
     read = getattr(stream, "read1", stream.read)
@@ -180,17 +185,41 @@ def split_lines(stream: IO[bytes]) -> Iterator[bytes]:
         # what is left of the chunks before holds no line end but a last \r: only the new bytes are searched
         since = max(0, len(rest) - 1)
         rest += chunk
-        # a \r at the end of a chunk may be the first half of \r\n: keep it for the next chunk
-        cut = len(rest) - 1 if rest.endswith(b"\r") else len(rest)
-        last = max(rest.rfind(b"\n", since, cut), rest.rfind(b"\r", since, cut))  # the last line end
-        if last < 0:
-            continue
-        # bytes.splitlines breaks at exactly \n, \r\n and \r: the chunk's whole lines in one C call (a
-        # regex match a line took 1.6-1.9 us a line more on SST-2's short lines, a slow core)
-        yield from rest[: last + 1].splitlines()
+        if lone_cr is None:
+            lone_cr = _ends_lines_with_lone_cr(rest)
+            if lone_cr is None:
+                continue
+            since = 0
+        if lone_cr:
+            # a \r at the end of a chunk may be the first half of \r\n: keep it for the next chunk
+            cut = len(rest) - 1 if rest.endswith(b"\r") else len(rest)
+            last = max(rest.rfind(b"\n", since, cut), rest.rfind(b"\r", since, cut))  # the last line end
+            if last < 0:
+                continue
+            # bytes.splitlines breaks at exactly \n, \r\n and \r: the chunk's whole lines in one C call (a
+            # regex match a line took 1.6-1.9 us a line more on SST-2's short lines, a slow core)
+            yield from rest[: last + 1].splitlines()
+        else:
+            last = rest.rfind(b"\n", since)
+            if last < 0:
+                continue
+            whole = rest[:last]
+            lines = whole.split(b"\n")
+            yield from (line[:-1] if line.endswith(b"\r") else line for line in lines) if b"\r" in whole else lines
         rest = rest[last + 1 :]
     if rest:
         yield rest[:-1] if rest.endswith(b"\r") else rest
+
+
+def _ends_lines_with_lone_cr(data: bytes) -> Optional[bool]:
+    """Whether the first line end in `data` is a lone `\r`; None while there is none yet, or it is a
+    `\r` at the very end (the next byte decides)."""
+    newline, carriage = data.find(b"\n"), data.find(b"\r")
+    if carriage < 0 or (0 <= newline < carriage):
+        return None if newline < 0 else False
+    if carriage + 1 == len(data):
+        return None
+    return data[carriage + 1 : carriage + 2] != b"\n"
 
 
 def count_lines(path: Path) -> int:

@@ -84,7 +84,7 @@ def _numbered_model(fail_on: str = "") -> LineModel:
     return model
 
 
-def test_line_ends_are_lf_crlf_and_lone_cr_alike(tmp_path: Path):
+def test_a_file_whose_first_line_end_is_a_lone_cr_ends_lines_at_lf_crlf_and_lone_cr_alike(tmp_path: Path):
     from green_nlp.line_stream import count_lines, read_lines, split_lines
 
     path = tmp_path / "in.txt"
@@ -92,15 +92,44 @@ def test_line_ends_are_lf_crlf_and_lone_cr_alike(tmp_path: Path):
     assert [raw for _, raw in read_lines(path)] == [b"a", b"b", b"c", b"", b"d"]
     assert count_lines(path) == 5
     assert [number for number, _ in read_lines(path, 1, 3)] == [2, 3]
-    # a \r\n cut between two chunks is one line end, not two
-    stream = io.BytesIO(b"x" * 10 + b"\r\ny\rz")
+    # a \r\n cut between two chunks is one line end, not two (nor a lone CR saying the file is an old Mac's)
     import green_nlp.line_stream as line_stream
 
     chunk, line_stream._CHUNK_BYTES = line_stream._CHUNK_BYTES, 11
     try:
-        assert list(split_lines(stream)) == [b"x" * 10, b"y", b"z"]
+        assert list(split_lines(io.BytesIO(b"x" * 10 + b"\r\ny\rz"))) == [b"x" * 10, b"y\rz"]
+        assert list(split_lines(io.BytesIO(b"x" * 10 + b"\ry\r\nz"))) == [b"x" * 10, b"y", b"z"]
     finally:
         line_stream._CHUNK_BYTES = chunk
+
+
+def test_a_lone_cr_inside_a_line_of_an_lf_or_crlf_file_stays_in_it(tmp_path: Path):
+    """A stray carriage return in a review split it into two records, and every later line number
+    was one off the line an editor and `wc -l` show."""
+    from green_nlp.line_stream import count_lines, read_lines
+
+    path = tmp_path / "in.txt"
+    for data, lines in (
+        (b"one\ntwo has a stray\rcarriage return\nthree\n", [b"one", b"two has a stray\rcarriage return", b"three"]),
+        (b"one\r\ntwo\rstray\r\nthree\r", [b"one", b"two\rstray", b"three"]),  # CRLF, and a last line's CR
+        (b"only\rone line\n", [b"only", b"one line"]),  # a lone CR first: an old Mac file after all
+    ):
+        path.write_bytes(data)
+        assert [raw for _, raw in read_lines(path)] == lines
+        assert count_lines(path) == len(lines)
+
+
+def _reference_lines(data: bytes) -> list[bytes]:
+    """`split_lines` written plainly: the first line end decides; a lone CR ends lines only when it
+    is that first one."""
+    import re
+
+    first = re.search(rb"\r\n|\r|\n", data)
+    lone_cr = first is not None and first.group() == b"\r" and first.end() < len(data)
+    lines = re.split(rb"\r\n|\r|\n", data) if lone_cr else data.split(b"\n")
+    if lines and lines[-1] == b"":  # the input's last line end ends its last line
+        lines.pop()
+    return lines if lone_cr else [line[:-1] if line.endswith(b"\r") else line for line in lines]
 
 
 def test_chunked_line_split_matches_a_regex_split_at_every_chunk_size():
@@ -108,7 +137,6 @@ def test_chunked_line_split_matches_a_regex_split_at_every_chunk_size():
     line end), the lines are those of splitting the whole input at \\r\\n, \\r and \\n, a last line
     without an end counted, other control bytes (\\x0b, \\x0c, \\x1c, \\x85) kept inside lines."""
     import random
-    import re
 
     import green_nlp.line_stream as line_stream
 
@@ -118,9 +146,7 @@ def test_chunked_line_split_matches_a_regex_split_at_every_chunk_size():
     try:
         for _ in range(300):
             data = b"".join(generator.choice(pieces) for _ in range(generator.randint(0, 30)))
-            expected = re.split(rb"\r\n|\r|\n", data)
-            if expected and expected[-1] == b"":  # the input's last line end ends its last line
-                expected.pop()
+            expected = _reference_lines(data)
             for size in (1, 2, 3, 5, 16, 1 << 20):
                 line_stream._CHUNK_BYTES = size
                 assert list(line_stream.split_lines(io.BytesIO(data))) == expected, (data, size)
@@ -156,9 +182,10 @@ def test_an_output_gets_each_record_in_its_own_write_and_a_file_gets_the_same_by
 
 
 def test_every_line_gets_one_record_in_place_with_its_number(tmp_path: Path):
-    """Good, blank, non-UTF-8, broken JSON and model-failing lines, CR-only and CRLF line ends."""
+    """Good, blank, non-UTF-8, broken JSON and model-failing lines; CR-only, CRLF and LF line ends
+    in a file whose first line end is a lone CR (an old Mac file: every kind ends a line)."""
     path = tmp_path / "in.txt"
-    path.write_bytes(b'one\r\n\r\ntwo!\rcaf\xe9\n{"text": "three"}\r{broken\nfour BOOM\n   \nfive')
+    path.write_bytes(b'one\r\r\ntwo!\rcaf\xe9\n{"text": "three"}\r{broken\nfour BOOM\n   \nfive')
     for batch_size in (1, 2, 3, 32):
         output, errors = io.StringIO(), io.StringIO()
         streamer = LineStreamer(_numbered_model(fail_on="BOOM"), batch_size=batch_size)

@@ -96,7 +96,7 @@ def _decoded(file_path: str, file_encoding: str) -> Iterator[tuple[int, str]]:
     """(line number, text) one line at a time, so a wrong encoding is reported at its own line; a
     UTF-8 byte-order mark at the start of the file is dropped."""
     with open(file_path, "rb") as handle:
-        # split_lines: a lone CR ends a line too (old Mac files), as in the runtime's readers
+        # split_lines: a lone CR ends lines in old Mac files (their first line end), as in the runtime's readers
         for number, raw in enumerate(split_lines(handle), start=1):
             if raw.startswith(codecs.BOM_UTF8) and codecs.lookup(file_encoding).name == "utf-8":
                 if number > 1:

@@ -65,7 +65,7 @@ def _decoded_lines(path: Path) -> Iterator[_Line]:
     """Every line, decoded one at a time, so an undecodable line is reported at its own number
     and (with `skip_malformed`) the sentences after it are still read."""
     with open(path, "rb") as handle:
-        # split_lines: a lone CR ends a line too (old Mac files), as in the runtime's readers
+        # split_lines: a lone CR ends lines in old Mac files (their first line end), as in the runtime's readers
         for line_number, raw in enumerate(split_lines(handle), start=1):
             if line_number == 1 and raw.startswith(codecs.BOM_UTF8):
                 raw = raw[len(codecs.BOM_UTF8) :]  # a BOM some editors write: not part of the first ID

@@ -35,7 +35,7 @@ def bad_input(tmp_path_factory) -> tuple[Path, list[list[str]], list[int]]:
     sentences = _sentences()[:30]
     bad = {
         6: b'{"words": ["unclosed"\n',
-        11: b"caf\xe9 latin-1 bytes\r",  # a lone CR ends a line too (issue 44)
+        11: b"caf\xe9 latin-1 bytes\r\n",  # CRLF in an LF file
         15: b'{"words": []}\n',
         20: json.dumps({"words": ["a", "b"], "upos": ["DET"]}).encode() + b"\r\n",
         27: b"\n",

@@ -16,11 +16,12 @@ BLANK = "blank line (no text)"
 
 
 def _mixed(tmp_path: Path) -> Path:
-    """Lines 1-9: two sentences (CRLF), blank (CRLF), latin-1 (CR), `???` (CR), broken JSON (LF),
-    over-long (LF), JSON text (LF), whitespace only (CR), one sentence without a line end."""
+    """Lines 1-9: two sentences (CR), blank (CRLF), latin-1 (CR), `???` (CR), broken JSON (LF),
+    over-long (LF), JSON text (LF), whitespace only (CR), one sentence without a line end. The first
+    line end is a lone CR, so every kind ends a line (`line_stream.split_lines`)."""
     path = tmp_path / "mixed.txt"
     path.write_bytes(
-        b"The cat sat. It was happy.\r\n"
+        b"The cat sat. It was happy.\r"
         b"\r\n"
         b"caf\xe9 au lait\r"
         b"???\r"
