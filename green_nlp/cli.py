@@ -80,22 +80,16 @@ def _keep_torch_out(command: str) -> None:
         import_guard.install(f"green-nlp {command}")
 
 
-# the arc scores grow with the square of a sentence's length and the exact tree search with its cube:
-# a 4,096-word sentence takes about 70 MB and tens of seconds, a 100,000-word one would not finish
-LONGEST_SENTENCE_LIMIT = 4096
-
-
 def _sentence_limit(text: str) -> int:
+    from green_nlp.runtime.input_checks import sentence_limit
+
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if not 1 <= value <= LONGEST_SENTENCE_LIMIT:
+        return sentence_limit(int(text))
+    except ValueError as error:  # int()'s, or the range's
+        problem = str(error).removeprefix("max_sentence_length ")
         raise argparse.ArgumentTypeError(
-            f"must be between 1 and {LONGEST_SENTENCE_LIMIT} (memory grows with the square of a sentence's "
-            f"length, time with its cube), got {text}"
-        )
-    return value
+            problem if problem.startswith("must be") else f"must be a whole number, got {text!r}"
+        ) from None
 
 
 class OneLineErrors(argparse.ArgumentParser):
@@ -138,14 +132,13 @@ def _runtime_parser() -> argparse.ArgumentParser:
                 help="let the sentence splitter cut a line into several sentences (default: a line is one "
                 "sentence); the sentences of a line stay in that line's one record",
             )
-            if name == "parse":
-                command.add_argument(
-                    "--max-sentence-length",
-                    type=_sentence_limit,
-                    default=None,
-                    help="longest sentence in words the parser takes (default: the model folder's, 1000 for "
-                    "the shipped parser); a longer one gets an error record",
-                )
+            command.add_argument(
+                "--max-sentence-length",
+                type=_sentence_limit,
+                default=None,
+                help=f"longest sentence in words the {'parser' if name == 'parse' else 'tagger'} takes (default: "
+                "the model folder's, 1000 for the shipped parser); a longer one gets an error record",
+            )
         else:
             command.add_argument(
                 "--split-sentences",

@@ -8,6 +8,7 @@ empty or hold a tab, line break or NUL, and a UPOS list must have one tag per wo
 """
 
 from collections.abc import Iterable, Mapping, Sequence
+from numbers import Integral
 from typing import Any, Optional
 
 from green_nlp.line_stream import text_problem, word_list_problem
@@ -68,6 +69,41 @@ def check_many(name: str, items: Any) -> None:
     if not isinstance(items, Iterable):  # None, a number: Python's own error named no argument
         kind = "None" if items is None else type(items).__name__
         raise InputTypeError(name, f"must be a list (or any iterable) of inputs, got {kind}")
+
+
+# the arc scores grow with the square of a sentence's length and the exact tree search with its cube:
+# a 4,096-word sentence takes about 70 MB and tens of seconds, a 100,000-word one would not finish
+LONGEST_SENTENCE_LIMIT = 4096
+
+
+def sentence_limit(value: Any) -> int:
+    """`value` as a `max_sentence_length` set by hand (`nlp.max_sentence_length = ...`, the CLI's
+    `--max-sentence-length`), or a TypeError / ValueError saying what it must be: None or a string
+    ended in Python's own `'<=' not supported` at the first sentence, 10**7 let one line take all memory."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"max_sentence_length must be a whole number, got {value!r}")
+    value = int(value)
+    if not 1 <= value <= LONGEST_SENTENCE_LIMIT:
+        raise ValueError(
+            f"max_sentence_length must be between 1 and {LONGEST_SENTENCE_LIMIT} (memory grows with the square "
+            f"of a sentence's length, time with its cube), got {value}"
+        )
+    return value
+
+
+class SentenceLimited:
+    """A runtime model's `max_sentence_length`: the folder's at load, checked by `sentence_limit`
+    when set by hand."""
+
+    _max_sentence_length: int
+
+    @property
+    def max_sentence_length(self) -> int:
+        return self._max_sentence_length
+
+    @max_sentence_length.setter
+    def max_sentence_length(self, value: Any) -> None:
+        self._max_sentence_length = sentence_limit(value)
 
 
 # what to do about a sentence over the limit, by default (the Python API); `green-nlp parse` and the

@@ -18,7 +18,13 @@ import numpy as np
 
 from green_nlp.runtime.errors import InputError, InputFailure, InputKindError, InputTypeError, ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE
-from green_nlp.runtime.input_checks import check_many, check_sentence_length, check_text, check_tokens
+from green_nlp.runtime.input_checks import (
+    SentenceLimited,
+    check_many,
+    check_sentence_length,
+    check_text,
+    check_tokens,
+)
 from green_nlp.runtime.lemma_choice import from_folder as attested_words_of
 from green_nlp.runtime.lemma_lexicon import from_folder
 from green_nlp.runtime.lemma_rules import apply_rule
@@ -61,7 +67,7 @@ def _pair(item: Any) -> tuple[Any, Any]:
     return item[0], item[1]
 
 
-class ParserRuntime:
+class ParserRuntime(SentenceLimited):
     """A loaded parser folder. Use `green_nlp.runtime.load(folder)` rather than this constructor."""
 
     family = "parser"
@@ -108,7 +114,7 @@ class ParserRuntime:
         has_root = ROOT_RELATION in self.deprels and len(self.deprels) > 1
         self._root_label: Optional[int] = self.deprels.index(ROOT_RELATION) if has_root else None
         self.upos_labels: Optional[list[str]] = meta["labels"].get("upos")
-        self.max_sentence_length = int(meta.get("max_sentence_length", 1000))
+        self._max_sentence_length = int(meta.get("max_sentence_length", 1000))  # checked by folder_schema
         # what the message for a sentence over that limit advises, in its caller's terms (the CLI's
         # options, the server's requests); None: `input_checks.LENGTH_ADVICE`, the Python API's
         self.length_advice: Optional[str] = None

@@ -16,7 +16,13 @@ import numpy as np
 from green_nlp.names import LDNET_TAGGER, current_name
 from green_nlp.runtime.errors import InputError, InputFailure, ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE
-from green_nlp.runtime.input_checks import check_many, check_text, check_tokens
+from green_nlp.runtime.input_checks import (
+    SentenceLimited,
+    check_many,
+    check_sentence_length,
+    check_text,
+    check_tokens,
+)
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, split_windows, windows
 from green_nlp.runtime.parser_inputs import ParserInputs, Vocab, model_calls
 from green_nlp.runtime.parser_segmenter import TextSegmenter
@@ -25,7 +31,7 @@ from green_nlp.runtime.tagger_viterbi import constrained_scores, viterbi_paths
 from green_nlp.runtime.treebank_tokenization import from_folder as tokenization_rules
 
 
-class TaggerRuntime:
+class TaggerRuntime(SentenceLimited):
     """A loaded tagger folder. Use `green_nlp.runtime.load(folder)` rather than this constructor."""
 
     family = "tagger"
@@ -48,6 +54,9 @@ class TaggerRuntime:
             rules=tokenization_rules(self.folder, meta),
             folder=self.folder,
         )
+        # a sentence's words held at once: one line of 20,000 words took 2.7 GB (checked by folder_schema)
+        self._max_sentence_length = int(meta.get("max_sentence_length", 1000))
+        self.length_advice: Optional[str] = None  # as `ParserRuntime.length_advice`
 
     # ------------------------------------------------------------- public API
     def tag(self, text: str) -> TaggedText:
@@ -74,6 +83,7 @@ class TaggerRuntime:
         """One pre-tokenized sentence (the predictor's `{"words": [...]}` input), checked as the CLI
         checks such a line (`InputError` for no words, an empty word, a tab, line break or NUL)."""
         words, _ = check_tokens(words)
+        check_sentence_length(words, self.max_sentence_length, advice=self.length_advice)
         result = next(self._tag_grouped([[words]]))
         assert isinstance(result, TaggedText)
         return result
@@ -89,7 +99,9 @@ class TaggerRuntime:
             groups: list[Union[list[list[str]], InputFailure]] = []
             for offset, words in enumerate(chunk):
                 try:
-                    groups.append([check_tokens(words)[0]])
+                    checked = check_tokens(words)[0]
+                    check_sentence_length(checked, self.max_sentence_length, advice=self.length_advice)
+                    groups.append([checked])
                 except InputError as error:
                     groups.append(InputFailure(error.at(number * sort_window + offset, "sentences")))
             for result in self._tag_grouped(groups, batch_size):
@@ -101,6 +113,8 @@ class TaggerRuntime:
         sentences = [words for _, words in self.segmenter.segment(text.strip())]
         if not sentences:
             raise InputError("text", "has no words to tag")
+        for number, words in enumerate(sentences, start=1):
+            check_sentence_length(words, self.max_sentence_length, number, self.length_advice)
         return sentences
 
     # --------------------------------------------------------------- batching

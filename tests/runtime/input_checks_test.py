@@ -221,3 +221,38 @@ def test_counts_of_the_wrong_type_are_refused_naming_the_setting(parser, classif
         load(None)  # type: ignore[arg-type]
     with pytest.raises(FileNotFoundError, match="^the model name or folder is empty"):
         load(" ")
+
+
+@pytest.mark.parametrize(
+    "value, error, message",
+    [
+        (None, TypeError, "must be a whole number, got None"),
+        ("abc", TypeError, "must be a whole number, got 'abc'"),
+        (True, TypeError, "must be a whole number, got True"),
+        (0, ValueError, "must be between 1 and 4096"),
+        (10**7, ValueError, "must be between 1 and 4096 .*got 10000000"),
+    ],
+)
+def test_a_max_sentence_length_set_by_hand_is_checked_when_set(value, error, message):
+    """None or "abc" ended in Python's own `'<=' not supported` at the first sentence, and 10**7 let
+    one line take all memory (the CLI's --max-sentence-length stops at 4096)."""
+    for nlp in (load("en-ewt-parser", threads=1), load(tagger_folder("origin"), threads=1)):
+        with pytest.raises(error, match=f"^max_sentence_length {message}"):
+            nlp.max_sentence_length = value
+        nlp.max_sentence_length = 12
+        assert nlp.max_sentence_length == 12
+
+
+def test_the_tagger_refuses_a_sentence_over_its_max_sentence_length_in_place():
+    """It had no limit: one line of 20,000 words took 2.7 GB."""
+    nlp = load(tagger_folder("origin"), threads=1)
+    nlp.max_sentence_length = 5
+    results = list(nlp.tag_many(["EU rejects German call .", "one two three four five six seven", "Peter ."]))
+    assert [isinstance(result, InputFailure) for result in results] == [False, True, False]
+    assert str(results[1].error).startswith(
+        "texts[1] has a sentence of 7 tokens (sentence 1), over max_sentence_length=5"
+    )
+    failed = list(nlp.tag_sentences([["a", "b"], ["w"] * 6]))
+    assert isinstance(failed[1], InputFailure) and "sentences[1] has 6 tokens" in str(failed[1].error)
+    with pytest.raises(InputError, match="sentence has 6 tokens, over max_sentence_length=5"):
+        nlp.tag_tokens(["w"] * 6)
