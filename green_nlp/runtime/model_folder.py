@@ -13,6 +13,7 @@ file) is refused with one line naming the folder (`ModelFolderError`).
 """
 
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any, Union
@@ -21,6 +22,8 @@ from green_nlp.runtime.errors import ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE, check_hashes, inside, named_files, record_hashes
 from green_nlp.runtime.folder_schema import missing_key
 from green_nlp.runtime.onnx_envelope import onnx_problem
+
+logger = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
 FP32_FILE = "model.onnx"
@@ -97,18 +100,24 @@ def resolve_model(name_or_path: Union[str, Path]) -> Path:
     if not str(name_or_path).strip():  # Path("") is the current folder: never what an empty setting meant
         raise FileNotFoundError("the model name or folder is empty: give a model name (green-nlp models) or a folder")
     path = Path(name_or_path).expanduser()
+    name = str(name_or_path)
+    # a bare name is also a model name: the folder of that name found by the lookup, if any
+    named = next((d / name for d in search_dirs() if is_model_folder(d / name)), None) if len(path.parts) == 1 else None
     if is_model_folder(path):
+        if named is not None and named.resolve() != path.resolve():  # the documented order, said where it bites
+            logger.warning(
+                "%s: the model folder here is used, not the model of that name in %s (give that path to use it)",
+                path,
+                named.parent,
+            )
         return path
+    if named is not None:  # a folder here of the same name without a model (an output folder, say) is no model
+        return named
     if path.is_dir():
         raise FileNotFoundError(
             f"{path} is a folder but holds no {META_FILE}: export a model into it with "
             "`allennlp green-export ARCHIVE FOLDER`"
         )
-    name = str(name_or_path)
-    if len(path.parts) == 1:
-        for directory in search_dirs():
-            if is_model_folder(directory / name):
-                return directory / name
     names = sorted(available_models())
     listing = ", ".join(names) if names else f"none (set {MODELS_ENV_VAR} to folders of exported models)"
     raise FileNotFoundError(

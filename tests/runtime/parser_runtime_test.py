@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -52,6 +53,30 @@ def test_an_unknown_model_name_lists_the_models_available(parser_folders, tmp_pa
 def test_a_folder_without_metadata_is_refused(tmp_path):
     with pytest.raises(FileNotFoundError, match="green_model.json"):
         resolve_model(tmp_path)
+
+
+def test_a_folder_here_named_as_a_model_holds_it_or_leaves_the_name_to_the_lookup(
+    parser_folders, tmp_path, monkeypatch, caplog
+):
+    """A folder of that name without a model (an output folder) made the name fail outright; one with
+    a model is used, as documented, and a warning says so where it hides the named model."""
+    shutil.copytree(parser_folders["teacher"], tmp_path / "models" / "tiny-teacher")
+    monkeypatch.setenv("GREEN_NLP_MODELS", str(tmp_path / "models"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tiny-teacher").mkdir()  # no model in it
+    assert resolve_model("tiny-teacher") == tmp_path / "models" / "tiny-teacher"
+    with pytest.raises(FileNotFoundError, match="holds no green_model.json"):
+        resolve_model(tmp_path / "tiny-teacher")  # a path, not a name: no lookup
+    shutil.rmtree(tmp_path / "tiny-teacher")
+    shutil.copytree(parser_folders["teacher"], tmp_path / "tiny-teacher")
+    with caplog.at_level("WARNING"):
+        assert resolve_model("tiny-teacher") == Path("tiny-teacher")
+    assert "the model folder here is used, not the model of that name in" in caplog.text
+    caplog.clear()
+    monkeypatch.chdir(tmp_path / "models")  # the lookup's own folder: the same model, nothing to say
+    with caplog.at_level("WARNING"):
+        assert resolve_model("tiny-teacher") == Path("tiny-teacher")
+    assert caplog.text == ""
 
 
 def test_auto_precision_falls_back_to_int8(parser_folders, tmp_path):
