@@ -38,7 +38,8 @@ def index_gold_label(vocab: Vocabulary, namespace: str, label: str, source: Opti
         _warned.add((namespace, label))
         where = f" (first at {source})" if source else ""
         logger.warning(
-            "gold label %r%s is not among the model's %d %s; it is scored as a wrong label and left out of the loss",
+            "gold label %r%s is not among the model's %d %s; where gold labels are scored (evaluate) it counts as "
+            "a wrong label and is left out of the loss, and predictions never read it",
             label,
             where,
             len(lookup),
