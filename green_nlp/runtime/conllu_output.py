@@ -122,6 +122,29 @@ def with_multiword_tokens(block: str, multiword_tokens: Optional[list[list[str]]
     return "\n".join(lines)
 
 
+def rebuilt_text(
+    words: Sequence[str], misc: Sequence[Optional[Any]], multiword_tokens: Optional[Sequence[Sequence[Any]]]
+) -> str:
+    """A `# text` for a sentence that came without one, rebuilt as UD defines it: each token's form (a
+    multiword token's surface form in place of its words) followed by a space unless its MISC says
+    `SpaceAfter=No`. A CoNLL-U file without `# text` comments got its words joined by spaces, the
+    parts of `dafa` and the comma after `baatukaay` apart: a text that contradicted the file."""
+    spans: dict[int, tuple[int, str, Any]] = {}  # first word (0-based) -> (its last word, the token's form, its MISC)
+    for columns in multiword_tokens or []:
+        first, _, last = str(columns[0]).partition("-")
+        if first.isdigit() and last.isdigit():
+            spans[int(first) - 1] = (int(last) - 1, str(columns[1]), columns[9] if len(columns) > 9 else None)
+    pieces: list[str] = []
+    i = 0
+    while i < len(words):
+        last, form, token_misc = spans.get(i, (i, str(words[i]), misc[i] if i < len(misc) else None))
+        pieces.append(form)
+        if last + 1 < len(words) and "SpaceAfter=No" not in str(token_misc or "").split("|"):
+            pieces.append(" ")
+        i = max(last, i) + 1
+    return "".join(pieces)
+
+
 def sentence_to_conllu(sentence: dict[str, Any]) -> str:
     """One sentence record (`words`, `heads`, `deprels`, optional `upos`, `lemmas`, `xpos`,
     `feats`, `misc`, `comments`, `multiword_tokens`) -> a CoNLL-U block ending in a blank line.
@@ -148,7 +171,7 @@ def sentence_to_conllu(sentence: dict[str, Any]) -> str:
 
     upos, lemmas, xpos, feats, misc = (column(name) for name in ("upos", "lemmas", "xpos", "feats", "misc"))
     comments = {key: one_line(value) for key, value in (sentence.get("comments") or {}).items()}
-    comments.setdefault("text", " ".join(words))
+    comments.setdefault("text", rebuilt_text(words, misc, multiword_tokens))
     heads, deprels = list(sentence["heads"]), list(sentence["deprels"])
     block = _plain_block(comments, words, lemmas, upos, xpos, feats, heads, deprels, misc)
     if block is None:  # a value that is not a plain string or number: conllu's own serializer writes it

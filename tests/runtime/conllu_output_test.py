@@ -8,6 +8,7 @@ import conllu
 import pytest
 
 from green_nlp.runtime.conllu_output import _plain_block, sentence_to_conllu
+from green_nlp.runtime.conllu_output import rebuilt_text as text_of_tokens
 
 FIELDS = ("lemmas", "upos", "xpos", "feats", "misc")
 
@@ -34,7 +35,8 @@ def by_conllu(sentence):
         for i in range(len(words))
     ]
     comments = dict(sentence.get("comments") or {})
-    comments.setdefault("text", " ".join(words))
+    misc = sentence.get("misc") or [None] * len(words)
+    comments.setdefault("text", text_of_tokens(words, misc, sentence.get("multiword_tokens")))  # tested below
     return conllu.models.TokenList(tokens, metadata=conllu.models.Metadata(comments)).serialize()
 
 
@@ -220,3 +222,21 @@ def test_a_sentence_the_next_follows_at_once_ends_with_space_after_no(multiword)
     assert marks(glued)[-1 if not multiword else 1][1] == "SpaceAfter=No"
     assert marks(spaced)[-1 if not multiword else 1][1] == "_"
     assert "# text = " + text + "\n" in glued
+
+
+def test_a_sentence_without_a_text_comment_gets_the_text_its_tokens_spell():
+    """CoNLL-U without `# text` (UD Chinese GSD 1.3, or the comments removed) got its words joined by
+    spaces: the parts of a multiword token and a comma marked SpaceAfter=No stood apart, a text
+    that contradicted the file's own tokens."""
+    words = ["Jimbulang", "da", "fa", "di", "baatukaay", ",", "ndax", "."]
+    misc = ["_", "_", "_", "_", "SpaceAfter=No", "_", "SpaceAfter=No", "_"]
+    multiword = [["2-3", "dafa", "_", "_", "_", "_", "_", "_", "_", "_"]]
+    record = {"words": words, "heads": [0, 1, 1, 1, 1, 5, 1, 1], "deprels": ["root"] + ["dep"] * 7}
+    block = sentence_to_conllu({**record, "misc": misc, "multiword_tokens": multiword, "comments": {"sent_id": "1"}})
+    assert block.startswith("# sent_id = 1\n# text = Jimbulang dafa di baatukaay, ndax.\n")
+    assert rebuilt_text(block) == "Jimbulang dafa di baatukaay, ndax."  # what the file's own tokens spell
+    assert "\n2-3\tdafa\t" in block
+    glued = [["2-3", "dafa", "_", "_", "_", "_", "_", "_", "_", "SpaceAfter=No"]]  # the mark on the token's line
+    assert "# text = Jimbulang dafadi" in sentence_to_conllu({**record, "misc": misc, "multiword_tokens": glued})
+    # a record of words alone (the runtime's JSON input) keeps one space between words
+    assert sentence_to_conllu(record).splitlines()[0] == "# text = Jimbulang da fa di baatukaay , ndax ."
