@@ -28,6 +28,12 @@ class GreenExport(Subcommand):
             help="a model card (experiments/model_cards/*.md) whose test figures and license go into the folder",
         )
         subparser.add_argument(
+            "--language",
+            default=None,
+            help="spaCy's tokenizer language for raw text in the runtime (a parser's or tagger's; default en): "
+            "the language of the treebank the model learnt from",
+        )
+        subparser.add_argument(
             "--overwrite",
             action="store_true",
             help="replace the exported model of the same family that output_dir holds (its files are removed first)",
@@ -39,5 +45,7 @@ class GreenExport(Subcommand):
 def _run(args: argparse.Namespace) -> None:
     from green_nlp.export import export_archive
 
-    folder = export_archive(args.archive_file, args.output_dir, card=args.card, overwrite=args.overwrite)
+    folder = export_archive(
+        args.archive_file, args.output_dir, card=args.card, overwrite=args.overwrite, language=args.language
+    )
     print(f"exported {args.archive_file} -> {folder}")

@@ -66,7 +66,7 @@ def _run(args: argparse.Namespace) -> None:
     }
     if args.folder:
         try:
-            check_folder(Path(args.folder), args.replace)  # before learning: a refusal costs nothing
+            check_folder(Path(args.folder), args.replace, args.language)  # before learning: a refusal costs nothing
         except ConfigurationError as error:  # one line, not AllenNLP's traceback
             raise SystemExit(f"green-learn-tokenizer: {error.message}") from None
     try:
@@ -139,9 +139,16 @@ def held_rules(folder: Path) -> Optional[str]:
     return f"{learnt} learnt from {rules.get('source') or 'an unnamed file'}"
 
 
-def check_folder(folder: Path, replace: bool) -> None:
-    """Refuse a folder that is not an exported parser or tagger, or that has rules already unless
-    `replace`: they were replaced silently, a shipped folder's learnt from a whole treebank among them."""
+def check_folder(folder: Path, replace: bool, language: str = "en") -> None:
+    """Refuse a folder that is not an exported parser or tagger, whose tokenizer language is not
+    `language` (rules learnt on spaCy's Tamil tokens were applied to its English ones), or that has
+    rules already unless `replace`: they were replaced silently, a shipped folder's among them."""
+    held_language = (folder_meta(folder).get("tokenizer") or {}).get("language", "en")
+    if held_language != language:
+        raise ConfigurationError(
+            f"{folder} tokenizes {held_language!r} text, and these rules would be learnt on spaCy's {language!r} "
+            f"tokens: give --language {held_language}, or export the model with green-export --language {language}"
+        )
     held = held_rules(folder)
     if held and not replace:
         raise ConfigurationError(

@@ -138,6 +138,22 @@ def load_for_export(archive_path: PathLike) -> tuple[Model, Any]:
     return archive.model.eval(), archive.config
 
 
+def check_tokenizer_language(language: str, family: str) -> None:
+    """Refuse a `--language` the family does not use, or one spaCy has no tokenizer for (here, not
+    at the first line a user parses)."""
+    if family not in ("parser", "tagger"):
+        raise ConfigurationError(f"a {family} reads no spaCy tokens: --language is for parsers and taggers")
+    import spacy
+
+    try:
+        spacy.blank(language)
+    except Exception as error:  # spaCy raises its own ImportError/KeyError variants
+        raise ConfigurationError(
+            f"--language {language!r}: spaCy has no tokenizer rules for it ({str(error).rstrip('. ')}); "
+            "spaCy's multi-language tokenizer, --language xx, takes any language written with spaces between words"
+        ) from None
+
+
 def check_output_folder(output_dir: Path, family: str, overwrite: bool = False) -> list[Path]:
     """Refuse a folder that holds anything but an exported model of the same family (its files would
     stay beside the new ones: a tagger's folder became a parser's with the tagger's files in it), and
@@ -199,6 +215,7 @@ def export_archive(
     *,
     split_graphs: bool = True,
     overwrite: bool = False,
+    language: Optional[str] = None,
 ) -> Path:
     """Write a runtime folder for an AllenNLP archive: `model.onnx`, `model.int8.onnx` and
     `green_model.json`; a parser's graphs then get cheaper equivalent operators
@@ -206,7 +223,9 @@ def export_archive(
     (`export.character_split`). `split_graphs=False` leaves the graphs as traced and quantized, the
     layout of folders exported before. `overwrite`: a folder holding an exported model of the same
     family has that model's files removed first (else it is refused, `check_output_folder`).
-    Returns the folder."""
+    `language`: the spaCy tokenizer language the runtime splits raw text with (a parser's or tagger's;
+    default `en`), checked here: a model of another treebank tokenized as English read whole clauses
+    of Chinese as one word. Returns the folder."""
     archive_path, output_dir = Path(archive_path), Path(output_dir)
     if not archive_path.is_file():
         raise ConfigurationError(f"archive {archive_path} does not exist")
@@ -215,10 +234,14 @@ def export_archive(
     model, config = load_for_export(archive_path)
     family = model_family(model)
     module = family_module(family, model)
+    if language is not None:
+        check_tokenizer_language(language, family)
     for old_file in check_output_folder(output_dir, family, overwrite):
         old_file.unlink()
     output_dir.mkdir(parents=True, exist_ok=True)
     family_meta = module.export(model, config, output_dir)
+    if language is not None:
+        family_meta["tokenizer"] = {**family_meta["tokenizer"], "language": language}
     check_onnx(output_dir / FP32_FILE)
     quantize_int8(
         output_dir / FP32_FILE, output_dir / INT8_FILE, getattr(module, "INT8_OP_TYPES", DEFAULT_INT8_OP_TYPES)

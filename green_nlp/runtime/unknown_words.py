@@ -60,7 +60,7 @@ def unknown_words_note(tallies: Mapping[str, int], language: str) -> Optional[st
     if words < MIN_WORDS_FOR_NOTE or unknown <= UNKNOWN_SHARE_NOTE * words:
         return None
     return (
-        f"{unknown / words:.0%} of the words read ({unknown:,} of {words:,}) are unknown to this model, made "
-        f"for {language!r} text: if the text is in another language, do not trust the output; use a model "
-        "trained on that language"
+        f"{unknown / words:.0%} of the words read ({unknown:,} of {words:,}) are unknown to this model, whose "
+        f"folder tokenizes {language!r} text: if the text is in another language, do not trust the output; use "
+        "a model trained on that language (one you trained yourself: export it with green-export --language)"
     )

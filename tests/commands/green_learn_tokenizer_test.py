@@ -67,6 +67,16 @@ def test_a_folders_rules_are_replaced_only_with_replace_and_the_run_says_what_it
     assert json.loads((folder / FILE).read_text())["figures"]["min_count"] == 50
 
 
+def test_rules_learnt_on_another_languages_tokens_are_refused_for_a_folder(parser_folders, tmp_path):
+    """`--language ta` learnt rules on spaCy's Tamil tokens and put them in a folder that tokenizes English."""
+    folder = tmp_path / "parser"
+    shutil.copytree(parser_folders["quickstart"], folder)
+    refused = _learn(folder, "--language", "ta")
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+    assert f"{folder} tokenizes 'en' text, and these rules would be learnt on spaCy's 'ta' tokens" in refused.stderr
+    assert "green-export --language ta" in refused.stderr and not (folder / FILE).exists()
+
+
 def test_the_predictor_tokenizes_with_the_same_rules(quickstart_archive, tmp_path):
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps(learn_tokenizer(TREEBANK, None, "en", {})), encoding="utf-8")

@@ -69,3 +69,19 @@ def test_overwrite_refuses_a_folder_holding_files_its_model_does_not_name(tmp_pa
     with pytest.raises(ConfigurationError, match=r"holds files its exported model does not name \(notes.txt\)"):
         export_archive(ARCHIVE, folder, overwrite=True)
     assert (folder / "notes.txt").read_text(encoding="utf-8") == "mine" and (folder / "green_model.json").is_file()
+
+
+def test_the_tokenizer_language_is_set_at_export_and_checked(tmp_path):
+    """Every folder said `en`: a model of a Chinese treebank read whole clauses as one word."""
+    from green_nlp.runtime import load
+
+    folder = export_archive(ARCHIVE, tmp_path / "tamil", language="ta")
+    assert json.loads((folder / "green_model.json").read_text(encoding="utf-8"))["tokenizer"]["language"] == "ta"
+    assert load(folder).segmenter.language == "ta"
+    assert (
+        json.loads((export_archive(ARCHIVE, tmp_path / "en") / "green_model.json").read_text())["tokenizer"]["language"]
+        == "en"
+    )
+    with pytest.raises(ConfigurationError, match="--language 'wo': spaCy has no tokenizer rules for it.*--language xx"):
+        export_archive(ARCHIVE, tmp_path / "bad", language="wo")  # Wolof: spaCy has none; xx takes it
+    assert not (tmp_path / "bad").exists()  # refused before anything was written

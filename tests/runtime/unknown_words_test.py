@@ -29,7 +29,7 @@ def test_the_note_needs_a_majority_share_and_enough_words():
     assert unknown_words_note({WORDS: MIN_WORDS_FOR_NOTE - 1, UNKNOWN: MIN_WORDS_FOR_NOTE - 1}, "en") is None
     note = unknown_words_note({WORDS: 1000, UNKNOWN: 770}, "en")
     assert note is not None and note.startswith("77% of the words read (770 of 1,000) are unknown")
-    assert "made for 'en' text" in note
+    assert "whose folder tokenizes 'en' text" in note and "green-export --language" in note
 
 
 def test_a_parse_counts_every_sentence_of_a_line(parser_folders):
