@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from green_nlp.runtime.errors import ModelFolderError
+from green_nlp.runtime.errors import InputKindError, ModelFolderError
 
 # task (the URL's last part) -> the runtime method that does it on many texts; a model offers the
 # tasks its runtime class has, so a new family (the tagger) works as soon as its class exists
@@ -99,14 +99,17 @@ def load_models(
 def warm_up(model: ServedModel) -> list[str]:
     """One call per task, so the first user does not pay for spaCy's import and onnxruntime's first
     run; returns the tasks' refusals (a gold-UPOS parser cannot take raw text) for the log.
-    A folder no text can go through (its tokenizer's language is one spaCy cannot load) raises its
-    ModelFolderError: the server then does not start, rather than answer every request 422."""
+    A model no text can go through raises: its folder's ModelFolderError (a tokenizer language spaCy
+    cannot load), or InputKindError for a parser trained with gold UPOS input, which reads tokens and
+    tags this API does not take. The server then does not start, rather than answer every request 422."""
     problems = []
     for task in model.tasks:
         try:
             model.predictor(task)(["Warm up the model."])
         except ModelFolderError:
             raise
+        except InputKindError as error:
+            raise InputKindError(f"{model.name} cannot be served (the API takes raw text only): {error}") from None
         except ValueError as error:
             problems.append(f"{model.name}/{task}: {error}")
     return problems

@@ -154,7 +154,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     import_guard.install()
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(message)s")
-    from green_nlp.runtime.errors import ModelFolderError
+    from green_nlp.runtime.errors import InputKindError, ModelFolderError
     from green_nlp.serve.models import load_models, warm_up
 
     try:
@@ -172,7 +172,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for model in models.values():
             for problem in warm_up(model):
                 logger.warning("%s", problem)
-    except ModelFolderError as error:  # no text would go through this model
+    except (ModelFolderError, InputKindError) as error:  # no text would go through this model
         print(f"green-nlp serve: {error}", file=sys.stderr)
         return 2
     import spacy.displacy  # noqa: F401  (the page's drawings; imported now, not on the first page request)

@@ -204,6 +204,19 @@ def test_a_model_whose_tokenizer_language_spacy_cannot_load_stops_the_start(tmp_
     assert "Uvicorn running" not in result.stderr and "Traceback" not in result.stderr
 
 
+def test_a_parser_that_reads_gold_upos_is_refused_at_start_not_at_every_request(parser_folders):
+    """It started, and every request got 422 advising JSON words and tags, which the API refuses."""
+    import subprocess
+    import sys
+
+    folder = parser_folders["teacher"]  # trained with gold UPOS input
+    command = [sys.executable, "-m", "green_nlp.cli", "serve", str(folder), "--host", "127.0.0.1", "--port", "0"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "cannot be served (the API takes raw text only): this parser was trained with gold UPOS" in result.stderr
+    assert "Uvicorn running" not in result.stderr and "Traceback" not in result.stderr
+
+
 def test_sigterm_says_stopped():
     with ServerProcess([PARSER]) as server:
         assert httpx.get(server.url + "/health", timeout=30).status_code == 200  # uvicorn handles signals now
