@@ -163,6 +163,14 @@ def main(argv: Optional[list[str]] = None) -> None:
         "--baseline", action="store_true", help="with --write-config: the equal-size student without a teacher (B-x)"
     )
     args = parser.parse_args(argv)
+    # checked before the teacher loads, and in one message: a table row of 1.0 is the teacher's own size,
+    # a student config of 1.0 would be a second teacher
+    upper = "1 (1 is the teacher itself)" if args.write_config is not None else "1"
+    for fraction in args.fractions:
+        if not 0 < fraction < 1 and not (fraction == 1 and args.write_config is None):
+            parser.error(
+                f"--fraction must be above 0 and {'below' if args.write_config else 'at most'} {upper}, got {fraction}"
+            )
 
     import green_nlp  # noqa: F401  (registers the model)
 

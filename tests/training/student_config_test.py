@@ -133,9 +133,12 @@ def test_fixture_teacher_cli(tmp_path, capsys):
             [str(FIXTURES / "ldnet" / "archives" / "tagger_origin.tar.gz"), "--fraction", "0.4"],
             "not a green_biaffine_parser",
         ),
-        ([str(TEACHER_ARCHIVE), "--fraction", "0"], r"must be in \(0, 1\)"),
-        ([str(TEACHER_ARCHIVE), "--fraction", "1"], r"must be in \(0, 1\)"),
-        ([str(TEACHER_ARCHIVE), "--fraction", "1.5"], r"must be in \(0, 1\)"),
+        ([str(TEACHER_ARCHIVE), "--fraction", "0"], r"--fraction must be above 0 and below 1 \(1 is the teacher"),
+        (
+            [str(TEACHER_ARCHIVE), "--fraction", "1"],
+            r"must be above 0 and below 1 \(1 is the teacher itself\), got 1.0",
+        ),
+        ([str(TEACHER_ARCHIVE), "--fraction", "1.5"], r"must be above 0 and below 1 .*got 1.5"),
         ([str(TEACHER_ARCHIVE), "--fractions", "0.2", "0.4"], "give one --fraction"),
     ],
     ids=["missing", "folder", "not_a_tar", "not_a_parser", "zero", "one", "above_one", "two_fractions"],
@@ -147,6 +150,17 @@ def test_bad_teachers_and_fractions_are_refused_with_the_reason(argv, message, t
     assert exit_info.value.code == 2
     assert not list(tmp_path.iterdir())  # nothing written
     assert re.search(message, capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("fraction", ["1.5", "0", "-0.2"])
+def test_the_sizing_table_refuses_a_fraction_outside_0_to_1_in_one_line(fraction, capsys):
+    """Without --write-config, 1.5 ended in a ValueError's traceback; 1 (the teacher's own size) is a row."""
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(TEACHER_ARCHIVE), "--fraction", fraction])
+    assert exit_info.value.code == 2
+    assert f"--fraction must be above 0 and at most 1, got {float(fraction)}" in capsys.readouterr().err
+    main([str(TEACHER_ARCHIVE), "--fraction", "1"])
+    assert "100.00% of" in capsys.readouterr().out
 
 
 def test_a_teacher_with_embedders_that_cannot_be_sized_is_refused(tmp_path):
