@@ -84,26 +84,54 @@ def _run(args: argparse.Namespace) -> None:
     written = [str(path) for path in (args.output, args.folder and Path(args.folder) / FILE) if path]
     summary = f"{payload['figures']['rules']} rules learnt from {args.train_file}, written to {' and '.join(written)}"
     print(summary + (f" (replacing {replaced})" if replaced else ""), file=sys.stderr)
+    print(left_out_note(payload["figures"]), file=sys.stderr)
+
+
+def left_out_note(figures: dict[str, Any]) -> str:
+    """What the rules and their dev figures were measured on: sentences with no `# text`, or whose
+    words do not spell it, are left out of both (the dev F1 is then no score of the whole file)."""
+    train = figures["train_sentences"]
+    note = f"learnt from {train:,} of {train + figures.get('train_sentences_left_out', 0):,} train sentences"
+    dev = figures.get("dev")
+    if dev and "sentences" in dev:
+        whole = dev["sentences"] + dev["sentences_left_out"]
+        note += f"; dev words F1 on {dev['sentences']:,} of {whole:,} dev sentences"
+    elif dev:
+        note += "; dev words F1 on every dev sentence"
+    return (
+        note + " (a sentence is left out where it has no '# text', or words that do not spell it: multiword "
+        "tokens whose parts differ from their surface form)"
+    )
 
 
 def learn_tokenizer(train: Path, dev: Optional[Path], language: str, thresholds: dict[str, Any]) -> dict[str, Any]:
     """The rules' JSON: learned from `train`, measured on `dev` where given."""
     import spacy
 
-    sentences = list(read_gold(train))
+    counts: dict[str, int] = {}
+    sentences = list(read_gold(train, counts))
     if not sentences:
         raise ConfigurationError(f"{train}: no sentence with a '# text' comment that its words spell")
     nlp = spacy.blank(language)
     rules = learn_rules(sentences, nlp, **thresholds)
-    figures: dict[str, Any] = {"train_sentences": len(sentences), "rules": len(rules), **thresholds}
+    figures: dict[str, Any] = {"train_sentences": len(sentences)}
+    # left out: no `# text`, or words that do not spell it (multiword tokens whose parts differ from the
+    # surface); recorded only where some were, so a treebank without any keeps the figures it had
+    if counts["read"] > counts["kept"]:
+        figures["train_sentences_left_out"] = counts["read"] - counts["kept"]
+    figures.update(rules=len(rules), **thresholds)
     if dev is not None:
-        gold = list(read_gold(dev))
+        dev_counts: dict[str, int] = {}
+        gold = list(read_gold(dev, dev_counts))
 
         def tokenizer(with_rules: TokenizationRules) -> Callable[[str], list[str]]:
             return lambda text: with_rules.words([(t.text, bool(t.whitespace_)) for t in nlp.make_doc(text)])
 
+        left_out = dev_counts["read"] - dev_counts["kept"]
         figures["dev"] = {
             "file": dev.name,
+            # the F1s below are on the dev sentences whose words spell their text
+            **({"sentences": len(gold), "sentences_left_out": left_out} if left_out else {}),
             "words_f1_spacy": round(word_scores(gold, tokenizer(TokenizationRules()))["f1"], 2),
             "words_f1_rules": round(word_scores(gold, tokenizer(rules))["f1"], 2),
         }

@@ -51,16 +51,22 @@ def word_spans(text: str, forms: Iterable[str]) -> Optional[list[Span]]:
     return spans
 
 
-def read_gold(path: Path) -> Iterator[GoldSentence]:
-    """Sentences of a CoNLL-U file that have a `# text` comment and whose words spell it. A malformed
-    file is refused naming its line (`read_conllu`'s checks); trees need not be single-rooted here."""
+def read_gold(path: Path, counts: Optional[dict[str, int]] = None) -> Iterator[GoldSentence]:
+    """Sentences of a CoNLL-U file that have a `# text` comment and whose words spell it (a multiword
+    token whose parts differ from its surface, Wolof `moo` = `mu` + `a`, cannot be lined up with the
+    text, and its sentence is left out). A malformed file is refused naming its line (`read_conllu`'s
+    checks); trees need not be single-rooted here. `counts` gets "read" and "kept" sentences."""
     from green_nlp.dataset_readers.conllu_sentences import read_conllu
 
+    tally = counts if counts is not None else {}
+    tally.update(read=0, kept=0)
     for sentence in read_conllu(path, require_single_root=False):
+        tally["read"] += 1
         text = sentence.metadata.get("text")
         spans = word_spans(text, sentence.words) if text else None
         if text is None or spans is None:
             continue
+        tally["kept"] += 1
         multiword = set()
         for _, columns in sentence.multiword_tokens:
             first, _, last = columns[0].partition("-")

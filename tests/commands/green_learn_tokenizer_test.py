@@ -27,6 +27,8 @@ def test_the_command_writes_rules_into_a_folder_that_the_runtime_then_follows(pa
     assert result.returncode == 0, result.stderr[-2000:]
     figures = json.loads(result.stdout[result.stdout.index("{") :])
     assert figures["train_sentences"] == 17 and figures["dev"]["words_f1_rules"] == 100.0
+    assert "train_sentences_left_out" not in figures and "sentences" not in figures["dev"]  # none left out
+    assert "learnt from 17 of 17 train sentences; dev words F1 on every dev sentence" in result.stderr
     assert figures["dev"]["words_f1_spacy"] < figures["dev"]["words_f1_rules"]
     assert (folder / FILE).read_text() == (tmp_path / "rules.json").read_text()
     meta = json.loads((folder / "green_model.json").read_text())
