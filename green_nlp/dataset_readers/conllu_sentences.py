@@ -12,6 +12,7 @@ predictor can write them back, and empty nodes (enhanced graphs only) are droppe
 """
 
 import codecs
+import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,10 @@ from conllu.parser import parse_id_value, parse_int_value
 from green_nlp.line_stream import STRAY_BOM, split_lines
 from green_nlp.settings import missing_file_hint
 
+logger = logging.getLogger(__name__)
+
 NUM_COLUMNS = 10
+_EMPTY_NODES_NOTED: set[str] = set()  # files whose empty nodes were reported (once each)
 ID_COLUMN, HEAD_COLUMN = 1, 7  # 1-based, as the CoNLL-U format page numbers them
 COLUMN_NAMES = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 MAY_HOLD_SPACES = {"FORM", "LEMMA", "MISC"}  # the format allows spaces in these columns only
@@ -217,6 +221,15 @@ def _word_lines(
                 )
             if kind == "-":
                 multiword.append((first, columns))
+            elif path not in _EMPTY_NODES_NOTED:  # dropped as documented, but said once: DEPS goes with them
+                _EMPTY_NODES_NOTED.add(path)
+                logger.warning(
+                    "%s:%d: empty node %s left out, as every empty node of this file: they belong to enhanced "
+                    "graphs, which the parser does not predict (its CoNLL-U writes DEPS as _)",
+                    path,
+                    line_number,
+                    columns[0],
+                )
             continue  # not part of the basic tree
         if token_id != expected:
             _fail(path, line_number, f"ID {columns[0]} out of sequence (expected {expected})")

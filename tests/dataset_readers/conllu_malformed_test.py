@@ -42,6 +42,19 @@ def test_multiword_tokens_and_empty_nodes_are_legal_and_the_words_are_read():
     assert sentences[1].multiword_tokens == []
 
 
+def test_dropped_empty_nodes_are_said_once_a_file(tmp_path, caplog):
+    """They went without a word, and the DEPS column with them (README: other columns are kept)."""
+    source = (FIXTURES / "ud" / "multiword_and_empty_nodes.conllu").read_text(encoding="utf-8")
+    path = tmp_path / "twice.conllu"
+    path.write_text(source + source, encoding="utf-8")  # empty nodes in two sentences
+    with caplog.at_level("WARNING"):
+        list(read_conllu(path))
+        list(read_conllu(path))  # read again (a second epoch): already said
+    warned = [record.getMessage() for record in caplog.records if "empty node" in record.getMessage()]
+    assert len(warned) == 1 and warned[0].startswith(f"{path}:") and "empty node 5.1 left out" in warned[0]
+    assert "DEPS as _" in warned[0]
+
+
 @pytest.mark.parametrize(
     "line, why",
     [
