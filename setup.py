@@ -34,7 +34,8 @@ setup(
     # (`green-nlp configs`) and green_nlp/pretrained (`green_nlp.load(name)`).
     package_dir={"green_nlp.training_configs": "training_configs", "green_nlp.pretrained": "pretrained"},
     package_data={
-        "green_nlp.training_configs": ["*.jsonnet", "*.libsonnet", "**/*.jsonnet", "**/*.libsonnet", "**/*.json"],  # student sizes too
+        # the student sizes' JSON too
+        "green_nlp.training_configs": ["*.jsonnet", "*.libsonnet", "**/*.jsonnet", "**/*.libsonnet", "**/*.json"],
         "green_nlp.pretrained": ["*/*.json", "*/*.onnx", "*/*.md", "*/*.txt", "*/*.npz"],
         "green_nlp.serve": ["*.html"],
     },
