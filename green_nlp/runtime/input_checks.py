@@ -93,9 +93,15 @@ def sentence_limit(value: Any) -> int:
 
 class SentenceLimited:
     """A runtime model's `max_sentence_length`: the folder's at load, checked by `sentence_limit`
-    when set by hand."""
+    when set by hand; `length_advice`: what the message for a sentence over it advises, in its
+    caller's terms (the CLI's options, the server's requests; None: `LENGTH_ADVICE`, the Python API's)."""
 
     _max_sentence_length: int
+    length_advice: Optional[str] = None
+
+    def check_length(self, words: Sequence[str], sentence: Optional[int] = None) -> None:
+        """`check_sentence_length` against this model's limit, with its advice."""
+        check_sentence_length(words, self._max_sentence_length, sentence, self.length_advice)
 
     @property
     def max_sentence_length(self) -> int:

@@ -21,7 +21,6 @@ from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.input_checks import (
     SentenceLimited,
     check_many,
-    check_sentence_length,
     check_text,
     check_tokens,
 )
@@ -115,9 +114,6 @@ class ParserRuntime(SentenceLimited):
         self._root_label: Optional[int] = self.deprels.index(ROOT_RELATION) if has_root else None
         self.upos_labels: Optional[list[str]] = meta["labels"].get("upos")
         self._max_sentence_length = int(meta.get("max_sentence_length", 1000))  # checked by folder_schema
-        # what the message for a sentence over that limit advises, in its caller's terms (the CLI's
-        # options, the server's requests); None: `input_checks.LENGTH_ADVICE`, the Python API's
-        self.length_advice: Optional[str] = None
         self.segmenter = TextSegmenter(
             meta.get("tokenizer", {}).get("language", "en"),
             rules=tokenization_rules(self.folder, meta),
@@ -233,7 +229,7 @@ class ParserRuntime(SentenceLimited):
         if not sentences:
             raise InputError("text", "has no words to parse")
         for number, (_, words) in enumerate(sentences, start=1):
-            check_sentence_length(words, self.max_sentence_length, number, self.length_advice)
+            self.check_length(words, number)
         return sentences
 
     def _text_sentences(self, text: Any) -> list[Sentence]:
@@ -242,7 +238,7 @@ class ParserRuntime(SentenceLimited):
     def _sentence_input(self, words: Any, upos: Any) -> Sentence:
         """A pre-tokenized sentence as the model takes it, or an InputError naming what is wrong."""
         words, tags = check_tokens(words, upos)
-        check_sentence_length(words, self.max_sentence_length, advice=self.length_advice)
+        self.check_length(words)
         vocab = self.inputs.upos
         if vocab is not None:
             if tags is None:
@@ -286,7 +282,7 @@ class ParserRuntime(SentenceLimited):
         """The last guard before the model (the public calls check their inputs first)."""
         if not words:
             raise ValueError("no tokens to parse")
-        check_sentence_length(words, self.max_sentence_length, advice=self.length_advice)
+        self.check_length(words)
 
     def _run_graph(self, sentences: list[Sentence], places: Sequence[int]) -> list[GraphRun]:
         """The graph's outputs for `sentences` (`places[i]`: where sentence i's tree goes), sorted by

@@ -19,7 +19,6 @@ from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.input_checks import (
     SentenceLimited,
     check_many,
-    check_sentence_length,
     check_text,
     check_tokens,
 )
@@ -56,7 +55,6 @@ class TaggerRuntime(SentenceLimited):
         )
         # a sentence's words held at once: one line of 20,000 words took 2.7 GB (checked by folder_schema)
         self._max_sentence_length = int(meta.get("max_sentence_length", 1000))
-        self.length_advice: Optional[str] = None  # as `ParserRuntime.length_advice`
 
     # ------------------------------------------------------------- public API
     def tag(self, text: str) -> TaggedText:
@@ -83,7 +81,7 @@ class TaggerRuntime(SentenceLimited):
         """One pre-tokenized sentence (the predictor's `{"words": [...]}` input), checked as the CLI
         checks such a line (`InputError` for no words, an empty word, a tab, line break or NUL)."""
         words, _ = check_tokens(words)
-        check_sentence_length(words, self.max_sentence_length, advice=self.length_advice)
+        self.check_length(words)
         result = next(self._tag_grouped([[words]]))
         assert isinstance(result, TaggedText)
         return result
@@ -100,7 +98,7 @@ class TaggerRuntime(SentenceLimited):
             for offset, words in enumerate(chunk):
                 try:
                     checked = check_tokens(words)[0]
-                    check_sentence_length(checked, self.max_sentence_length, advice=self.length_advice)
+                    self.check_length(checked)
                     groups.append([checked])
                 except InputError as error:
                     groups.append(InputFailure(error.at(number * sort_window + offset, "sentences")))
@@ -114,7 +112,7 @@ class TaggerRuntime(SentenceLimited):
         if not sentences:
             raise InputError("text", "has no words to tag")
         for number, words in enumerate(sentences, start=1):
-            check_sentence_length(words, self.max_sentence_length, number, self.length_advice)
+            self.check_length(words, number)
         return sentences
 
     # --------------------------------------------------------------- batching
