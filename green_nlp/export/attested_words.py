@@ -20,7 +20,7 @@ from green_nlp.dataset_readers import read_conllu
 from green_nlp.dataset_readers.text_classification import read_examples
 from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.lemma_choice import FILE, KEY, MIN_COUNT, AttestedWords
-from green_nlp.runtime.model_folder import record_file_hashes
+from green_nlp.runtime.model_folder import rewrite_meta
 
 
 def treebank_words(path: Path) -> Iterator[str]:
@@ -53,9 +53,7 @@ def add_to_folder(folder: Path, words: AttestedWords, sources: list[str]) -> dic
         )
     words.write(folder / FILE)
     meta[KEY] = {"file": FILE, "words": len(words), "sources": sources}
-    indent = 2 if meta_path.read_text(encoding="utf-8").startswith("{\n  ") else 1
-    meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=indent) + "\n", encoding="utf-8")
-    record_file_hashes(folder)
+    rewrite_meta(folder, meta)
     return meta[KEY]
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.lemma_lexicon import FILE, MIN_SHARE, NAMESPACE, LemmaLexicon
-from green_nlp.runtime.model_folder import record_file_hashes
+from green_nlp.runtime.model_folder import rewrite_meta
 
 VOCABULARY_MEMBER = f"vocabulary/{NAMESPACE}.txt"
 
@@ -39,8 +39,7 @@ def add_to_folder(folder: Path, lexicon: LemmaLexicon) -> None:
     if meta.get("family") != "parser" or not (meta.get("outputs") or {}).get("lemma_rules"):
         raise ValueError(f"{folder}: not a parser folder with the LEMMA head, so a lemma dictionary has no use there")
     meta["lemma_lexicon"] = write_lemma_lexicon(lexicon, folder)
-    meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    record_file_hashes(folder)
+    rewrite_meta(folder, meta)  # in the indentation the file has
 
 
 def add_to_archive(archive: Path, lexicon: LemmaLexicon, output: Path) -> None:

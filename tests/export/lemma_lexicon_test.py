@@ -11,6 +11,7 @@ from green_nlp.export import export_archive
 from green_nlp.export.lemma_lexicon import add_to_archive, add_to_folder
 from green_nlp.runtime import load
 from green_nlp.runtime.errors import ModelFolderError
+from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.lemma_lexicon import FILE, LemmaLexicon
 from tests.conftest import FIXTURES
 from tests.export.parser_ud_heads_test import DATA, archive, folder  # noqa: F401 (module fixtures)
@@ -72,6 +73,22 @@ def test_a_folder_without_it_is_unchanged_and_can_get_one(folder, tmp_path):  # 
         (copy / path.name).write_bytes(path.read_bytes())
     add_to_folder(copy, _planted())
     assert "DICT-sees" in _lemmas([load(copy, precision="fp32", threads=1).parse(LINES[0]).to_json()])
+
+
+def test_a_rebuilt_dictionary_keeps_the_metadatas_indentation(folder, tmp_path):  # noqa: F811
+    """The shipped folders' green_model.json is indented by 2 and the exporter's by 1: a rebuild rewrote
+    every line of a shipped card's metadata, where only the entry count and a hash had changed."""
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for path in folder.iterdir():
+        (copy / path.name).write_bytes(path.read_bytes())
+    meta = json.loads((copy / META_FILE).read_text(encoding="utf-8"))
+    (copy / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    before = (copy / META_FILE).read_text(encoding="utf-8").splitlines()
+    add_to_folder(copy, _planted())
+    after = (copy / META_FILE).read_text(encoding="utf-8").splitlines()
+    assert after[1].startswith('  "') and not after[1].startswith("   ")
+    assert len(set(after) - set(before)) <= 6  # the dictionary's entry and the hashes it changed
 
 
 def test_an_archive_without_the_lemma_head_is_refused(tmp_path):

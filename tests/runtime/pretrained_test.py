@@ -91,6 +91,34 @@ def test_the_parser_cards_lemma_examples_are_what_it_gives():
     assert {form: given[form] for form in examples} == examples
 
 
+def test_the_parsers_lemma_dictionary_gives_names_their_own_lemma():
+    """EWT writes some e-mail addresses apart (`Daniel R Castagnola@ENRON`, relation goeswith), each part
+    with the whole address as its lemma; a dictionary built with those parts gave every `Daniel` the
+    address as its lemma."""
+    doc = green_nlp.load("en-ewt-parser").parse("Daniel and Amanda met Stanley.")
+    assert dict(zip(doc.sentences[0].words, doc.sentences[0].lemmas)) == {
+        "Daniel": "Daniel",
+        "and": "and",
+        "Amanda": "Amanda",
+        "met": "meet",
+        "Stanley": "Stanley",
+        ".": ".",
+    }
+
+
+def test_the_parsers_lemma_dictionary_is_what_ewt_train_gives_today():
+    """The shipped dictionary is the one `python -m green_nlp.export.lemma_lexicon` builds from EWT train
+    now: a fix to the builder must reach the shipped folder too."""
+    from green_nlp.runtime.lemma_lexicon import FILE, LemmaLexicon
+    from green_nlp.settings import DATA_ENV_VAR, data_dir
+
+    train = data_dir() / "ud" / "UD_English-EWT" / "en_ewt-ud-train.conllu"
+    if not train.is_file():
+        pytest.skip(f"real data not found at {train}; set {DATA_ENV_VAR} to the shared data folder")
+    shipped = json.loads((PRETRAINED / "en-ewt-parser" / FILE).read_text(encoding="utf-8"))["entries"]
+    assert shipped == LemmaLexicon.from_conllu(train).to_lines()
+
+
 def test_the_parser_parses_raw_text_in_one_line():
     doc = green_nlp.load("en-ewt-parser").parse("The cat sat on the mat. It was happy.")
     assert len(doc.sentences) == 2
