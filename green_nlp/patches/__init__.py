@@ -14,6 +14,7 @@ few of its behaviours are unsafe or lossy. Each module below fixes one of them, 
 - `archive_extraction`: `model.tar.gz` extracted with tarfile's `data` filter (required: never skipped).
 - `weights_only_check`: a loud warning when the environment turns `weights_only` loading off.
 - `predict_per_line`: `allennlp predict` with green predictors survives bad lines.
+- `output_over_input`: `allennlp predict` and `evaluate` refuse an output file that is a file they read.
 - `quiet_logging`: `--silent` also silences INFO logging.
 - `config_keys`: a misspelt config key is an error naming it and the closest valid key.
 - `serialization_dir_advice`: a refused `-s` folder names the differing config keys and `-f`.
@@ -54,6 +55,7 @@ PATCHES = (
     "ddp_metrics",
     "ddp_test_evaluation",
     "predict_per_line",
+    "output_over_input",
     "quiet_logging",
     "config_keys",
     "serialization_dir_advice",
