@@ -29,7 +29,7 @@ from green_nlp.nn.tree_decoding import decode_heads, root_consistent_labels
 from green_nlp.runtime.lemma_choice import TOP_K, AttestedWords
 from green_nlp.runtime.lemma_lexicon import NAMESPACE as LEMMA_LEXICON_NAMESPACE
 from green_nlp.runtime.lemma_lexicon import LemmaLexicon
-from green_nlp.runtime.lemma_rules import apply_rules
+from green_nlp.runtime.lemma_rules import predicted_lemmas
 from green_nlp.runtime.parser_decoding import ROOT_RELATION
 from green_nlp.training.distiller import Distillable
 from green_nlp.training.parser_distiller import ParserDistillationInput, ParserDistiller
@@ -438,7 +438,7 @@ class BiaffineDependencyParser(Model, Distillable):
                 for row, n in zip(extra[field], lengths)
             ]
             if field == "lemma_rules":
-                tags = [apply_rules(list(words), rules) for words, rules in zip(output_dict["words"], tags)]
+                tags = [predicted_lemmas(list(words), rules) for words, rules in zip(output_dict["words"], tags)]
                 if self.attested_words is not None and top is not None and top_logits is not None:
                     tags = self._attested_lemmas(
                         output_dict["words"], tags, top.cpu().tolist(), top_logits.cpu().tolist()

@@ -26,7 +26,7 @@ from typing import Any, Optional
 
 from green_nlp.runtime.errors import ModelFolderError
 from green_nlp.runtime.folder_files import META_FILE, inside
-from green_nlp.runtime.lemma_rules import apply_rule, is_whole_lemma
+from green_nlp.runtime.lemma_rules import is_whole_lemma, predicted_lemma
 
 TOP_K = 5
 # the ratio is exp(logit - best logit): the graph gives the top scripts' logits, which a softmax over
@@ -79,7 +79,7 @@ class AttestedWords:
         for rule, logit in scored:
             if math.exp(logit - best) < least or is_whole_lemma(rule):
                 continue
-            candidate = apply_rule(form, rule)
+            candidate = predicted_lemma(form, rule)
             if candidate and candidate.lower() in self.words:
                 return candidate
         # EWT writes `_` as the lemma of some X words (goeswith parts, e-mail addresses); its whole-lemma

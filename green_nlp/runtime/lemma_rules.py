@@ -103,11 +103,29 @@ def apply_rule(form: str, rule: str) -> str:
     return _recase(_edit(source, strip_prefix, add_prefix, strip_suffix, add_suffix), casing)
 
 
+def predicted_lemma(form: str, rule: str) -> str:
+    """The lemma a predicted script gives `form` (`apply_rule`), kept from two edits no treebank
+    word needs where the script is a guess: upper-casing a word written in lower case (the head's
+    title-case scripts, for names, gave `naive -> Naive` and `separator -> Separator`), and adding
+    characters to a word without letters, or letters to it (an emoji got `'`, as a quote's `'s`).
+    Those words keep their form's case, or their form. Not in `apply_rule`, which must make every
+    training lemma again from its script; the lemma dictionary still gives names their capitals."""
+    lemma = apply_rule(form, rule)
+    if lemma == form:
+        return lemma
+    if not any(character.isalpha() for character in form):
+        if len(lemma) > len(form) or any(character.isalpha() for character in lemma):
+            return form
+    elif form == form.lower() and lemma != lemma.lower():
+        return lemma.lower()
+    return lemma
+
+
+def predicted_lemmas(forms: list[str], rules: list[str]) -> list[str]:
+    """`predicted_lemma` for each word of a sentence."""
+    return [predicted_lemma(form, rule) for form, rule in zip(forms, rules)]
+
+
 def make_rules(forms: list[str], lemmas: list[str]) -> list[str]:
     """One script per word of a sentence."""
     return [make_rule(form, lemma) for form, lemma in zip(forms, lemmas)]
-
-
-def apply_rules(forms: list[str], rules: list[str]) -> list[str]:
-    """One lemma per word of a sentence."""
-    return [apply_rule(form, rule) for form, rule in zip(forms, rules)]

@@ -26,7 +26,7 @@ from green_nlp.runtime.input_checks import (
 )
 from green_nlp.runtime.lemma_choice import from_folder as attested_words_of
 from green_nlp.runtime.lemma_lexicon import from_folder
-from green_nlp.runtime.lemma_rules import apply_rule
+from green_nlp.runtime.lemma_rules import predicted_lemma
 from green_nlp.runtime.length_batches import DEFAULT_SORT_WINDOW, by_length, check_batching, split_windows, windows
 from green_nlp.runtime.parser_decoding import ROOT_RELATION, greedy_trees, single_root_mst
 from green_nlp.runtime.parser_inputs import ParserInputs, model_calls
@@ -467,7 +467,7 @@ class ParserRuntime(SentenceLimited):
     def _scripted(self, form: str, rule: str) -> tuple[str, bool]:
         """`form`'s lemma by edit script `rule`, and whether it stands: always without a word list
         to choose against, else where `attested_words.settled` says so."""
-        lemma = apply_rule(form, rule)
+        lemma = predicted_lemma(form, rule)
         attested = self.attested_words if self._lemma_top else None
         return lemma, attested is None or attested.settled(form, lemma)
 

@@ -3,7 +3,7 @@
 import conllu
 import pytest
 
-from green_nlp.runtime.lemma_rules import apply_rule, make_rule
+from green_nlp.runtime.lemma_rules import apply_rule, make_rule, predicted_lemma
 from tests.conftest import require_data
 
 
@@ -55,3 +55,18 @@ def test_every_ewt_dev_word_round_trips_and_few_scripts_cover_it():
                     scripts.add(rule)
                     words += 1
     assert words > 20000 and len(scripts) < words / 50
+
+
+def test_a_predicted_script_does_not_capitalise_a_lower_case_word():
+    title = make_rule("canada", "Canada")
+    assert apply_rule("naïve", title) == "Naïve"  # the script itself, as made from a name
+    assert predicted_lemma("naïve", title) == "naïve"
+    assert predicted_lemma("Naïve", title) == "Naïve"  # a capitalised word may keep its capital
+    assert predicted_lemma("walked", make_rule("jumped", "jump")) == "walk"
+
+
+def test_a_predicted_script_adds_nothing_to_a_word_without_letters():
+    quote_s = make_rule("'", "'s")
+    assert predicted_lemma("🎉", make_rule("x", "'x")) == "🎉"
+    assert predicted_lemma("'", quote_s) == "'"
+    assert predicted_lemma("…", make_rule("…", ".")) == "."  # a mark for a mark, as EWT writes them

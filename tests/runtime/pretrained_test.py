@@ -106,6 +106,13 @@ def test_the_parsers_lemma_dictionary_gives_names_their_own_lemma():
     }
 
 
+def test_the_parsers_lemmas_keep_a_lower_case_words_case_and_an_emoji_as_it_is():
+    doc = green_nlp.load("en-ewt-parser").parse("Café — naïve 😀 résumé. We had a separator 🎉 here.")
+    lemmas = {w: lemma for s in doc.sentences for w, lemma in zip(s.words, s.lemmas)}
+    assert lemmas["naïve"] == "naïve" and lemmas["separator"] == "separator"
+    assert lemmas["😀"] == "😀" and lemmas["🎉"] == "🎉"
+
+
 def test_the_parsers_lemma_dictionary_is_what_ewt_train_gives_today():
     """The shipped dictionary is the one `python -m green_nlp.export.lemma_lexicon` builds from EWT train
     now: a fix to the builder must reach the shipped folder too."""
