@@ -137,7 +137,7 @@ def _runtime_parser() -> argparse.ArgumentParser:
                 type=_sentence_limit,
                 default=None,
                 help=f"longest sentence in words the {'parser' if name == 'parse' else 'tagger'} takes (default: "
-                "the model folder's, 1000 for the shipped parser); a longer one gets an error record",
+                "the model folder's, else 1000); a longer one gets an error record",
             )
         else:
             command.add_argument(
@@ -190,8 +190,16 @@ def _runtime_parser() -> argparse.ArgumentParser:
         from green_nlp.distributed_ray.options import add_ray_arguments  # light: Ray is imported only with --ray
 
         add_ray_arguments(command)
-    commands.add_parser("models", help="list the shipped models")
-    commands.add_parser("configs", help="list the training configs that came with the package")
+    commands.add_parser(
+        "models",
+        help="list the shipped models",
+        description="List the models green-nlp can load by name: each one's name, whether it loads, and what it is.",
+    )
+    commands.add_parser(
+        "configs",
+        help="list the training configs that came with the package",
+        description="List the training configs (Jsonnet) installed with the package, for allennlp train.",
+    )
     # listed for --help and the usage line only: `main` hands `serve` to green_nlp.serve before this parser
     commands.add_parser("serve", help="serve models over HTTP (green-nlp serve --help)", add_help=False)
     return parser
@@ -468,15 +476,17 @@ def _listing(command: str) -> int:
 
 def _stream(args: argparse.Namespace, streamer: Any, on_ray: Any, shard: tuple[int, int], progress: bool) -> Any:
     """Open the outputs and stream the input through the model, here or on Ray actors."""
+    from green_nlp.line_stream import open_text_output
+
     with ExitStack() as stack:
         output: Any = NamedWrites(sys.stdout, "standard output")
         errors: Any = None
         # each file is closed by its NamedWrites (stack.callback), so that a failing close names it
         if args.output_file:
-            output = NamedWrites(open(args.output_file, "w", encoding="utf-8"), str(args.output_file))  # noqa: SIM115
+            output = NamedWrites(open_text_output(args.output_file), str(args.output_file))
             stack.callback(output.close)
         if args.errors_file:
-            errors = NamedWrites(open(args.errors_file, "w", encoding="utf-8"), str(args.errors_file))  # noqa: SIM115
+            errors = NamedWrites(open_text_output(args.errors_file), str(args.errors_file))
             stack.callback(errors.close)
         if on_ray is None:
             report = streamer.run(args.input_file, output, shard, progress=progress, errors=errors)

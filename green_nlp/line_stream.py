@@ -88,6 +88,17 @@ def open_bytes(path: Path) -> IO[bytes]:
     return open(path, "rb")
 
 
+def open_text_output(path: Path) -> IO[str]:
+    """An output file for UTF-8 text, compressed as its name says (.gz/.bz2/.xz/.lzma), as
+    `open_bytes` reads inputs: `-o out.conllu.gz` had written plain text under a gzip name."""
+    module = _DECOMPRESSORS.get(Path(path).suffix.lower())
+    if module is not None:
+        import importlib
+
+        return importlib.import_module(module).open(path, "wt", encoding="utf-8")
+    return open(path, "w", encoding="utf-8")
+
+
 def check_input(path: Path) -> None:
     """Refuse an input that cannot be read before any model is loaded, saying why: missing, or a
     folder (`Path.is_file` alone would call a folder "not found"). `-` is standard input; a pipe

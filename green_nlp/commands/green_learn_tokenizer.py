@@ -42,7 +42,7 @@ class GreenLearnTokenizer(Subcommand):
         subparser.add_argument(
             "--replace", action="store_true", help="replace the tokenizer rules the --folder already has"
         )
-        subparser.add_argument("--language", default="en", help="spaCy's tokenizer language (default en)")
+        subparser.add_argument("--language", default="en", help="spaCy's tokenizer language")
         subparser.add_argument("--min-count", type=int, default=2, help="times a text rule must be seen right")
         subparser.add_argument("--min-share", type=float, default=0.5, help="share of its occurrences it is right")
         subparser.add_argument("--min-shape-count", type=int, default=3, help="the same for a shape rule")

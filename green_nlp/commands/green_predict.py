@@ -44,6 +44,7 @@ from green_nlp.line_stream import (  # noqa: F401
     json_error,
     json_record,
     line_count,
+    open_text_output,
     read_lines,
     shard_bounds,
     with_line_comment,
@@ -229,9 +230,7 @@ def _bulk_predict_from_args(args: argparse.Namespace) -> None:
     )
     try:
         with ExitStack() as stack:
-            output = (
-                stack.enter_context(open(args.output_file, "w", encoding="utf-8")) if args.output_file else sys.stdout
-            )
+            output = stack.enter_context(open_text_output(args.output_file)) if args.output_file else sys.stdout
             errors = stack.enter_context(open(args.errors_file, "w", encoding="utf-8")) if args.errors_file else None
             if bulk is not None:
                 report = bulk.run(args.input_file, output, shard, progress=not args.no_progress, errors=errors)

@@ -226,3 +226,15 @@ def test_lines_holding_several_sentences_are_counted_unless_split(parser_folders
     assert split.returncode == 0, split.stderr
     assert "3 lines predicted, 0 skipped, 0 blank\n" in split.stderr  # nothing to count: each sentence parsed alone
     assert (tmp_path / "split.conllu").read_text(encoding="utf-8").count("# text = ") == 6
+
+
+def test_an_output_named_gz_is_written_compressed(parser_folders, tmp_path: Path):
+    """Inputs named .gz are read decompressed; `-o out.conllu.gz` had written plain text under that name."""
+    import gzip
+
+    source = tmp_path / "in.txt"
+    source.write_text("The cat sat.\n", encoding="utf-8")
+    result = _run(["parse", str(parser_folders["quickstart"]), str(source), "-o", "out.conllu.gz"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    with gzip.open(tmp_path / "out.conllu.gz", "rt", encoding="utf-8") as handle:
+        assert "# text = The cat sat." in handle.read()
