@@ -103,12 +103,20 @@ class NgramVocabulary(Vocabulary):
         counter: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         texts: list[str] = []
         analyzer = None
+        read = 0
         for instance in instances or ():
+            read += 1
             instance.count_vocab_items(counter)
             field = _ngram_field(instance)
             if field is not None:
                 analyzer = analyzer or field.analyzer
                 texts.append(field.text)
+        if not read:  # the reader is the right one but kept no example: the message below would blame it
+            raise ConfigurationError(
+                "the green_ngram_count_vectorizer vocabulary got zero examples: the reader kept none of the "
+                "training data (skip_unlabeled drops examples without a label, and max_examples or sampling "
+                "may keep none); give train_data_path a file with labelled examples"
+            )
         if analyzer is None:
             raise ConfigurationError(
                 "the green_ngram_count_vectorizer vocabulary needs instances from the green_ngram_text reader"

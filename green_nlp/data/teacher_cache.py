@@ -59,18 +59,21 @@ class CachedExample:
 
 
 def is_header(record: Any) -> bool:
-    return isinstance(record, dict) and "teacher_cache" in record
+    """Whether a parsed first line is a cache's header: an object with a `teacher_cache` key and no
+    `text` (an example that merely mentions "teacher_cache" is data, not a header)."""
+    return isinstance(record, dict) and "teacher_cache" in record and "text" not in record
 
 
 def read_header(path: str) -> Optional[dict[str, Any]]:
-    """The header of a cache file, or None when `path` is not a (non-empty) cache."""
+    """The header of a cache file, or None when `path` is not a (non-empty) cache. A first line
+    that cannot be read as JSON (bytes that are not UTF-8, an over-long number, deep nesting) is
+    no header: the file's own reader then names what is wrong with it at its line."""
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return None
-    with open(path, encoding="utf-8") as handle:
-        first = handle.readline()
     try:
-        record = json.loads(first)
-    except json.JSONDecodeError:
+        with open(path, encoding="utf-8") as handle:
+            record = json.loads(handle.readline())
+    except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         return None
     return record if is_header(record) else None
 
@@ -90,8 +93,10 @@ def read_cache(path: str) -> Iterator[CachedExample]:
                 record = json.loads(line)
                 logits = [float(x) for x in record["logits"]]
                 text = record["text"]
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+            except (KeyError, TypeError, ValueError) as error:  # a JSONDecodeError is a ValueError
                 raise TeacherCacheError(f"{path}:{number}: malformed record ({error})") from error
+            except RecursionError:
+                raise TeacherCacheError(f"{path}:{number}: malformed record (JSON nested too deeply)") from None
             if len(logits) != size:
                 raise TeacherCacheError(f"{path}:{number}: {len(logits)} logits, the header names {size} labels")
             yield CachedExample(text, record.get("label"), logits, record.get("source", f"{path}:{number}"))
@@ -323,8 +328,10 @@ def read_parser_cache(path: str, teacher_sha256: Optional[str] = None) -> Iterat
                     raise ValueError(f"a head outside 0..{n}")
                 deprel_names = [deprels[i] for i in labels]
                 upos_names = [upos_tags[i] for i in upos] if upos is not None and upos_tags is not None else None
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as error:
+            except (KeyError, TypeError, ValueError, IndexError) as error:  # a JSONDecodeError is a ValueError
                 raise TeacherCacheError(f"{path}:{number}: malformed record ({error})") from error
+            except RecursionError:
+                raise TeacherCacheError(f"{path}:{number}: malformed record (JSON nested too deeply)") from None
             targets = SilverTargets(*arrays, deprels=deprels, upos_tags=upos_tags, cache=path)
             yield SilverSentence(
                 words, heads, deprel_names, upos_names, targets, record.get("source", f"{path}:{number}")

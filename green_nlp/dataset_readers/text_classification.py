@@ -9,7 +9,9 @@ Formats (chosen by `format`, or by the file name with `"auto"`):
   word is refused as swapped columns, not learnt as a class named after a sentence.
 - `trec` (`*.txt`, latin-1): `COARSE:fine question`; the label is the coarse or the fine class.
 - `jsonl` (`*.jsonl`, `*.jsonl.gz`): one object per line with `text` and `label` (`null` for
-  IMDB's `train_unsup`: an unlabeled example). Teacher caches are jsonl too (header line skipped).
+  IMDB's `train_unsup`: an unlabeled example), a string or an integer, stripped and never empty as
+  in `.tsv` files (a boolean is refused). Teacher caches are jsonl too (their header line, an
+  object with a `teacher_cache` key, is skipped).
 - `lines`: raw text, one document per line, no labels (what `allennlp predict` gets).
 
 Readable labels: a reader's `label_names` maps the labels as written in the file to the names the
@@ -24,11 +26,12 @@ only a header and blank lines) is refused. Anything else malformed raises `TextF
 """
 
 import codecs
-import gzip
+import errno
 import itertools
 import json
 import logging
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +43,8 @@ from allennlp.data.token_indexers import SingleIdTokenIndexer
 from allennlp.data.tokenizers import WhitespaceTokenizer
 
 from green_nlp.data.gold_label_field import UNSEEN_LABEL, GoldLabel
+from green_nlp.data.teacher_cache import is_header
+from green_nlp.line_stream import DamagedInput, read_lines
 
 logger = logging.getLogger(__name__)
 
@@ -74,11 +79,14 @@ def detect_format(path: str) -> str:
 def _lines(path: str, encoding: str) -> Iterator[tuple]:
     """(line number, line without its line end). Decoded line by line, so a wrong encoding is
     reported at its own line (a text decoder reads ahead); a UTF-8 byte-order mark at the start of
-    the file is dropped (else the SST-2 header would not be recognised); a NUL byte is an error."""
-    opener = gzip.open if path.endswith(".gz") else open
+    the file is dropped (else the SST-2 header would not be recognised); a NUL byte is an error.
+    Lines are split by `read_lines` (a lone CR ends lines in old Mac files, as in the other
+    readers), and a damaged .gz (truncated, or not gzip at all) is an error naming the file."""
+    if not os.path.exists(path):  # as `open` says it, with the file name the CLI's hint reads
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
     utf8 = codecs.lookup(encoding).name == "utf-8"
-    with opener(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
+    try:
+        for number, raw in read_lines(Path(path)):
             if number == 1 and utf8 and raw.startswith(codecs.BOM_UTF8):
                 raw = raw[len(codecs.BOM_UTF8) :]
             try:
@@ -93,6 +101,8 @@ def _lines(path: str, encoding: str) -> Iterator[tuple]:
                     f"{path}:{number}: holds a NUL byte at column {line.index(chr(0)) + 1} (binary data?)"
                 )
             yield number, line.rstrip("\r\n")
+    except DamagedInput as error:  # an EOFError or BadGzipFile named no file and was blamed on the data loader
+        raise TextFormatError(str(error)) from None
 
 
 def _sst2_header(line: str) -> Optional[bool]:
@@ -129,16 +139,40 @@ def _parse_trec(path: str, number: int, line: str, fine_labels: bool) -> TextExa
     return TextExample(text.strip(), label if fine_labels else coarse, f"{path}:{number}")
 
 
-def _parse_jsonl(path: str, number: int, line: str) -> TextExample:
+def _jsonl_record(path: str, number: int, line: str) -> Any:
+    """The JSON value of one line. Python's reader also fails with a bare ValueError (an integer of
+    over `sys.get_int_max_str_digits()` digits) or a RecursionError (deep nesting), which named no
+    file; every failure is a `TextFormatError` at the line."""
     try:
-        record = json.loads(line)
+        return json.loads(line)
     except json.JSONDecodeError as error:
         raise TextFormatError(f"{path}:{number}: not JSON ({error.msg})") from error
+    except ValueError:  # after JSONDecodeError, its subclass: what else json.loads raises is the digits cap
+        raise TextFormatError(
+            f"{path}:{number}: holds a number of over {sys.get_int_max_str_digits():,} digits, which "
+            "Python's JSON reader refuses; write it as a string or drop it"
+        ) from None
+    except RecursionError:
+        raise TextFormatError(
+            f"{path}:{number}: JSON nested too deeply to read (over about {sys.getrecursionlimit():,} "
+            'levels); a line is an object such as {"text": ..., "label": ...}'
+        ) from None
+
+
+def _parse_jsonl(path: str, number: int, record: Any) -> TextExample:
+    """An example from one parsed line. The label is read as the .tsv reader reads its column:
+    stripped, and refused when empty; a boolean is refused too (it became a class "True")."""
     if not isinstance(record, dict) or not isinstance(record.get("text"), str):
         raise TextFormatError(f"{path}:{number}: expected an object with a string 'text'")
     label = record.get("label")
-    if label is not None and not isinstance(label, (str, int)):
-        raise TextFormatError(f"{path}:{number}: 'label' must be a string, an integer or null")
+    if label is not None and (isinstance(label, bool) or not isinstance(label, (str, int))):
+        raise TextFormatError(
+            f"{path}:{number}: 'label' must be a string, an integer or null, got {json.dumps(label)[:40]}"
+        )
+    if isinstance(label, str):
+        label = label.strip()
+        if not label:
+            raise TextFormatError(f"{path}:{number}: empty label (write null for an unlabeled example)")
     return TextExample(record["text"].strip(), None if label is None else str(label), f"{path}:{number}")
 
 
@@ -173,9 +207,10 @@ def read_examples(
         elif format == "trec":
             example = _parse_trec(path, number, line, fine_labels)
         else:
-            if number == 1 and '"teacher_cache"' in line:  # a teacher cache's header: its records are jsonl
+            record = _jsonl_record(path, number, line)
+            if number == 1 and is_header(record):  # a teacher cache's header: its records are jsonl
                 continue
-            example = _parse_jsonl(path, number, line)
+            example = _parse_jsonl(path, number, record)
         if not example.text:
             skipped += 1
             logger.warning("%s: empty text, example skipped", example.source)
@@ -305,8 +340,27 @@ def reader_examples(
         read_examples(path, format, fine_labels), split_for_file(path, split, split_file), dev_every
     )
     if skip_unlabeled:
-        examples = (example for example in examples if example.label is not None)
+        examples = _labelled(examples, path)
     return examples
+
+
+def _labelled(examples: Iterator[TextExample], path: str) -> Iterator[TextExample]:
+    """The examples with a label. A file where none has one is refused here, naming it: training
+    on it stopped later with a vocabulary error that named neither the file nor the cause."""
+    unlabeled = 0
+    labelled = False
+    for example in examples:
+        if example.label is None:
+            unlabeled += 1
+            continue
+        labelled = True
+        yield example
+    if not labelled and unlabeled:
+        raise TextFormatError(
+            f"{path}:1: zero labelled examples read: all {unlabeled} examples have a null label, and "
+            "skip_unlabeled drops those; give a labelled file (IMDB: train, not train_unsup), or label "
+            "the text with a teacher (allennlp green-label-teacher) and train on its cache"
+        )
 
 
 # torch's cross-entropy (allennlp's `basic_classifier`, the MiniLM teacher) leaves this target out

@@ -60,6 +60,12 @@ def test_vocabulary_from_config_holds_top_ngrams_and_labels():
     assert vocab.get_token_to_index_vocabulary("labels") == {"y": 0, "x": 1}
 
 
+def test_a_vocabulary_without_any_instance_says_no_example_was_kept():
+    with pytest.raises(ConfigurationError, match="got zero examples: the reader kept none") as error:
+        NgramVocabulary.from_ngram_corpus(instances=[])
+    assert "needs instances from the green_ngram_text reader" not in str(error.value)
+
+
 def test_vocabulary_can_take_its_texts_from_files():
     vocab = NgramVocabulary.from_ngram_corpus(
         instances=_instances(["zebra"], ["x"]),

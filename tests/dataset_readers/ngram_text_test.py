@@ -7,7 +7,7 @@ from allennlp.models.archival import load_archive
 
 from green_nlp.commands.green_label_teacher import label_corpus
 from green_nlp.data.ngram_vocabulary import NgramVocabulary
-from green_nlp.data.teacher_cache import TeacherCacheError, read_cache
+from green_nlp.data.teacher_cache import TeacherCacheError, read_cache, read_header
 from green_nlp.dataset_readers.ngram_text import NgramTextReader
 from tests.dan_helpers import DAN_FIXTURES, TEACHER_CACHE, sst2_label_names, tiny_named_dan_run
 
@@ -73,6 +73,28 @@ def test_malformed_cache_record_names_its_line(tmp_path):
     bad.write_text(lines[0] + lines[1] + '{"text": "x", "logits": [1.0]}\n')
     with pytest.raises(TeacherCacheError, match=r"bad.teacher.jsonl:3: 1 logits, the header names 2 labels"):
         list(NgramTextReader().read(bad))
+
+
+@pytest.mark.parametrize(
+    "record, why",
+    [
+        ('{"text": "x", "logits": [' + "9" * 5000 + ", 1.0]}", "Exceeds the limit"),
+        ('{"text": "x", "logits": ' + "[" * 100_000 + "]" * 100_000 + "}", "JSON nested too deeply"),
+    ],
+)
+def test_a_cache_record_python_cannot_read_names_its_line(tmp_path, record, why):
+    lines = TEACHER_CACHE.read_text().splitlines(keepends=True)
+    bad = tmp_path / "bad.teacher.jsonl"
+    bad.write_text(lines[0] + record + "\n")
+    with pytest.raises(TeacherCacheError, match=rf"bad.teacher.jsonl:2: malformed record \(.*{why}"):
+        list(NgramTextReader().read(bad))
+
+
+def test_a_first_line_python_cannot_read_is_no_cache_header(tmp_path):
+    for name, first in (("digits.jsonl", b'{"n": ' + b"9" * 5000 + b"}"), ("latin.jsonl", b'{"text": "caf\xe9"}')):
+        path = tmp_path / name
+        path.write_bytes(first + b"\n")
+        assert read_header(str(path)) is None  # the file's reader names the line's problem instead
 
 
 def test_two_offsets_of_one_file_give_disjoint_training_and_validation_samples():
