@@ -2,10 +2,11 @@ import gzip
 import json
 from collections import defaultdict
 
+import pytest
 from allennlp.data import Token
 
 from green_nlp.dataset_readers.lm_corpus import column_sentences, write_review_sentences
-from green_nlp.dataset_readers.lm_text import LmTextReader, LmTokenIndexer
+from green_nlp.dataset_readers.lm_text import LmTextFormatError, LmTextReader, LmTokenIndexer
 from tests.conftest import FIXTURES
 
 
@@ -15,6 +16,27 @@ def test_lines_are_cut_into_pieces_and_single_words_skipped(tmp_path):
     pieces = [[t.text for t in i["tokens"].tokens] for i in LmTextReader(max_sequence_length=2).read(str(path))]
     assert pieces == [["a", "b"], ["c", "d"], ["f", "g"]]  # "e" and "lonely" predict nothing
     assert len(list(LmTextReader(max_sequence_length=2, max_instances=2).read(str(path)))) == 2
+
+
+def test_bytes_that_are_not_utf8_are_named_at_their_line(tmp_path):
+    path = tmp_path / "latin.txt"
+    path.write_bytes("the film is good\nthe café is good\n".encode("latin-1"))
+    with pytest.raises(LmTextFormatError, match=rf"^{path}:2: not valid UTF-8 \(byte 0xe9 at column 8\)"):
+        list(LmTextReader().read(str(path)))
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "one\nword\nlines\n"])
+def test_a_file_without_a_sequence_is_refused(tmp_path, text):
+    path = tmp_path / "empty.txt"
+    path.write_text(text)
+    with pytest.raises(LmTextFormatError, match=rf"^{path}:1: file contains no sequence of two or more words"):
+        list(LmTextReader().read(str(path)))
+
+
+def test_carriage_returns_alone_end_lines(tmp_path):
+    path = tmp_path / "mac.txt"
+    path.write_bytes(b"a b\rc d\r")
+    assert [[t.text for t in i["tokens"].tokens] for i in LmTextReader().read(str(path))] == [["a", "b"], ["c", "d"]]
 
 
 def test_lm_indexer_counts_nothing():
