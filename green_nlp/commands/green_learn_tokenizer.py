@@ -23,6 +23,7 @@ from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError
 
 from green_nlp.data.tokenization_rules import learn_rules, read_gold, word_scores
+from green_nlp.export.common import check_tokenizer_language
 from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.model_folder import record_file_hashes
 from green_nlp.runtime.treebank_tokenization import FILE, TokenizationRules
@@ -64,11 +65,12 @@ def _run(args: argparse.Namespace) -> None:
         "min_shape_count": args.min_shape_count,
         "min_shape_share": args.min_shape_share,
     }
-    if args.folder:
-        try:
-            check_folder(Path(args.folder), args.replace, args.language)  # before learning: a refusal costs nothing
-        except ConfigurationError as error:  # one line, not AllenNLP's traceback
-            raise SystemExit(f"green-learn-tokenizer: {error.message}") from None
+    try:  # before learning: a refusal costs nothing
+        check_tokenizer_language(args.language, "parser")  # spaCy's ImportError for `xx-nope` was a traceback
+        if args.folder:
+            check_folder(Path(args.folder), args.replace, args.language)
+    except ConfigurationError as error:  # one line, not AllenNLP's traceback
+        raise SystemExit(f"green-learn-tokenizer: {error.message}") from None
     try:
         payload = learn_tokenizer(
             Path(args.train_file), Path(args.dev) if args.dev else None, args.language, thresholds

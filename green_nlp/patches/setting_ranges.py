@@ -13,6 +13,8 @@ allennlp 2.10.1 builds its trainer and batch samplers from whatever numbers a co
   exited 0, also under a scheduler that only scales that rate (`reduce_on_plateau`,
   `slanted_triangular`...); with one that may set its own (`noam`) it stays allowed. torch
   refuses a negative rate itself;
+- `trainer.checkpointer.keep_most_recent_by_count` of 0 or below trained a whole epoch, then ended
+  in a bare AssertionError when the first checkpoint was saved;
 - `vocabulary.max_vocab_size` of 0 was ignored (no limit), -N dropped the N least frequent
   tokens (a Python slice, `[:-N]`) and 2.0 failed in that slice, for the whole config or for one
   namespace (a namespace's `null` still means no limit).
@@ -106,6 +108,18 @@ def check_vocabulary(settings: dict[str, Any]) -> None:
             )
 
 
+def check_checkpointer(settings: dict[str, Any]) -> None:
+    """How many checkpoints to keep: 0 or below trained a whole epoch, then stopped in a bare
+    AssertionError when the first one was saved."""
+    count = settings.get("keep_most_recent_by_count")
+    if count is not None:
+        _positive(
+            "trainer.checkpointer.keep_most_recent_by_count",
+            count,
+            "1 or more; null keeps every checkpoint, and `allennlp train -r` needs at least the last one",
+        )
+
+
 def _checked(init: Callable[..., None], check: Callable[[dict[str, Any]], None]) -> Callable[..., None]:
     """`init` that first calls `check` with its arguments by name (positional ones included)."""
     signature = inspect.signature(init)
@@ -123,6 +137,7 @@ def apply() -> bool:
     """Wrap the constructors; True if this call installed the wrappers."""
     from allennlp.data.samplers import BucketBatchSampler, MaxTokensBatchSampler
     from allennlp.data.vocabulary import Vocabulary
+    from allennlp.training.checkpointer import Checkpointer
     from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
 
     if getattr(GradientDescentTrainer.__init__, "_green_nlp_patched", False):
@@ -140,4 +155,5 @@ def apply() -> bool:
     BucketBatchSampler.__init__ = _checked(BucketBatchSampler.__init__, batch_size)  # type: ignore[method-assign]
     MaxTokensBatchSampler.__init__ = _checked(MaxTokensBatchSampler.__init__, max_tokens)  # type: ignore[method-assign]
     Vocabulary._extend = _checked(Vocabulary._extend, check_vocabulary)  # type: ignore[method-assign]
+    Checkpointer.__init__ = _checked(Checkpointer.__init__, check_checkpointer)  # type: ignore[method-assign]
     return True

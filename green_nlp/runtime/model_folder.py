@@ -128,13 +128,15 @@ def resolve_model(name_or_path: Union[str, Path]) -> Path:
 def _meta_json(folder: Path) -> dict[str, Any]:
     path = inside(folder, META_FILE, META_FILE)  # the metadata itself may not be a link out of the folder
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
+        meta = json.loads(path.read_text(encoding="utf-8-sig"))  # saved with a byte-order mark by an editor
     except (OSError, ValueError) as error:
         raise ModelFolderError(f"{folder / META_FILE} is not readable JSON: {error}") from None
     except RecursionError:  # nested deeper than Python's JSON reader goes
         raise ModelFolderError(f"{folder / META_FILE} is not readable JSON: nested too deeply") from None
-    if not isinstance(meta, dict) or meta.get("format_version") != FORMAT_VERSION:
-        found = meta.get("format_version") if isinstance(meta, dict) else None
+    if not isinstance(meta, dict):
+        raise ModelFolderError(f"{folder / META_FILE} is not a JSON object ({{...}}) but {type(meta).__name__}")
+    if meta.get("format_version") != FORMAT_VERSION:
+        found = meta.get("format_version")
         raise ModelFolderError(
             f"{folder / META_FILE} has format_version {found!r}; this runtime reads "
             f"{FORMAT_VERSION} (re-export the model with this version of green_nlp)"

@@ -167,8 +167,9 @@ def answer(request: TextsRequest, outcomes: list[Outcome], model: ServedModel) -
             slots.append({"error": request.refused[slot], "status": 422})
             continue
         outcome = next(produced)
-        if outcome.error is not None:
-            slots.append({"error": outcome.error, "status": 422 if outcome.input_error else 500})
+        if outcome.error is not None:  # named by its place, as the texts refused before the model are
+            error = outcome.error if request.single else f'"texts"[{slot}]: {outcome.error}'
+            slots.append({"error": error, "status": 422 if outcome.input_error else 500})
         elif request.output_format == "json":
             slots.append(outcome.result.to_json())
         else:

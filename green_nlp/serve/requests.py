@@ -58,7 +58,7 @@ def decode_json(body: bytes) -> Any:
     if not body.strip():
         raise ApiError(400, 'empty request body: send JSON such as {"text": "..."} or {"texts": ["...", "..."]}')
     try:
-        return json.loads(body.decode("utf-8"))
+        return json.loads(body.decode("utf-8-sig"))  # a byte-order mark (JSON readers may ignore one) is dropped
     except UnicodeDecodeError as error:
         raise ApiError(400, f"the body is not UTF-8 ({error.reason} at byte {error.start}): send UTF-8 JSON") from None
     except json.JSONDecodeError as error:

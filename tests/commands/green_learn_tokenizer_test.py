@@ -137,3 +137,21 @@ def test_a_malformed_training_file_is_named_with_its_line_and_no_traceback(tmp_p
     result = subprocess.run(command + ["--include-package", "green_nlp"], capture_output=True, text=True)
     assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "r.json").exists()
+
+
+def test_a_language_spacy_lacks_is_refused_in_one_line_before_learning(tmp_path):
+    command = [
+        sys.executable,
+        "-m",
+        "allennlp",
+        "green-learn-tokenizer",
+        str(TREEBANK),
+        "--output",
+        str(tmp_path / "r.json"),
+    ]
+    result = subprocess.run(
+        command + ["--language", "xx-nope", "--include-package", "green_nlp"], capture_output=True, text=True
+    )
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "--language 'xx-nope': spaCy has no tokenizer rules for it" in result.stderr
+    assert not (tmp_path / "r.json").exists()

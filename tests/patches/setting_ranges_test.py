@@ -15,7 +15,7 @@ from allennlp.training.learning_rate_schedulers import (
 )
 
 from green_nlp.patches import setting_ranges
-from green_nlp.patches.setting_ranges import check_trainer
+from green_nlp.patches.setting_ranges import check_checkpointer, check_trainer
 
 QUICKSTART = "training_configs/parser/quickstart.jsonnet"
 
@@ -47,6 +47,14 @@ def test_the_defaults_and_good_values_pass() -> None:
         {"grad_norm": 5.0, "grad_clipping": 1, "num_epochs": 1},
     ):
         check_trainer(settings)
+
+
+def test_keeping_no_checkpoint_is_refused_and_keeping_all_is_allowed() -> None:
+    for count in (0, -1):
+        with pytest.raises(ConfigurationError, match=r"^trainer.checkpointer.keep_most_recent_by_count must be"):
+            check_checkpointer({"keep_most_recent_by_count": count})
+    check_checkpointer({"keep_most_recent_by_count": None})
+    check_checkpointer({"keep_most_recent_by_count": 1})
 
 
 def _adam(*rates: float) -> torch.optim.Optimizer:
@@ -94,6 +102,10 @@ def test_a_vocabulary_limit_below_one_is_refused(limit) -> None:
         (
             '{"data_loader.batch_sampler.batch_size": 0}',
             "data_loader.batch_sampler.batch_size must be a positive number",
+        ),
+        (
+            '{"trainer.checkpointer.keep_most_recent_by_count": 0}',
+            "trainer.checkpointer.keep_most_recent_by_count must be a positive number",
         ),
     ],
 )

@@ -192,6 +192,16 @@ def test_a_graph_only_onnxruntime_refuses_is_named(folder, outside):
     _refused(folder, outside, GRAPH, "onnxruntime")
 
 
+def test_metadata_saved_with_a_byte_order_mark_loads_and_a_list_is_named(folder):
+    """An editor (Notepad) saves UTF-8 with a byte-order mark; a list was reported as format_version None."""
+    path = folder / META_FILE
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert load(folder).classify("a dull film").label == "negative"
+    path.write_text("[]\n", encoding="utf-8")
+    with pytest.raises(ModelFolderError, match=r"green_model.json is not a JSON object \(\{...\}\) but list"):
+        load(folder)
+
+
 def test_a_folder_without_hashes_loads_with_a_warning(folder, caplog):
     _unrecorded(folder)
     with caplog.at_level(logging.WARNING):

@@ -62,7 +62,7 @@ def test_classify(client, classifier):
     many = client.post(f"/v1/{CLASSIFIER}/classify", json={"texts": texts}).json()
     assert many["results"][:2] == [c.to_json() for c in classifier.classify_many(texts[:2])]
     # the runtime's error for an empty text, in its slot (issue 44: it was classified as the prior)
-    assert many["results"][2] == {"error": "text is empty: nothing to classify", "status": 422}
+    assert many["results"][2] == {"error": '"texts"[2]: text is empty: nothing to classify', "status": 422}
     assert many["errors"] == 1
 
 

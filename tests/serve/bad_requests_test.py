@@ -40,6 +40,13 @@ def test_bad_request_gets_a_4xx_that_says_what_to_fix(client, case):
     assert hint in response.json()["error"]
 
 
+def test_a_body_with_a_byte_order_mark_is_read(client):
+    """Windows tools write one before UTF-8 JSON; it was refused as 'Unexpected UTF-8 BOM'."""
+    response = client.post(PARSE, content=b"\xef\xbb\xbf" + b'{"text": "The cat sat."}')
+    assert response.status_code == 200, response.text[:300]
+    assert response.json()["sentences"][0]["words"] == ["The", "cat", "sat", "."]
+
+
 def test_wrong_method_and_unknown_path(client):
     assert client.get(f"/v1/{PARSER}/parse").status_code == 405
     assert "not part of this API" in client.get("/v1/nothing/here/at/all").json()["error"]
