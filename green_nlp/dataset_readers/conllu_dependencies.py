@@ -1,7 +1,7 @@
 """AllenNLP reader for dependency trees in CoNLL-U (Universal Dependencies)."""
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Optional
 
 from allennlp.common.checks import ConfigurationError
@@ -48,7 +48,8 @@ class ConlluDependenciesReader(DatasetReader):
         Set to `False` for a parser that must work from raw text.
     max_sentence_length : `int`, optional
         Sentences longer than this are skipped (with a count in the log) - useful to bound the
-        n^2 memory of training batches. `None` keeps every sentence.
+        n^2 memory of training batches. `None` keeps every sentence. A file with no sentence left
+        (all too long, malformed or left out) is an error naming the causes, not an empty dataset.
     cross_fit_folds, leave_out_fold : `int`, optional
         Read every sentence except those of fold `leave_out_fold` of `cross_fit_folds` (see
         `green_nlp.data.folds`): the training data of one cross-fitting teacher, which then gives
@@ -118,27 +119,38 @@ class ConlluDependenciesReader(DatasetReader):
         logger.warning("skipped a malformed sentence: %s", error)
 
     def _read(self, file_path: str) -> Iterable[Instance]:
-        skipped = left_out = 0
         long_sentences = LongSentenceWarning(
             "set dataset_reader.max_sentence_length (validation_dataset_reader for evaluate and predict) to skip "
             """longer ones, e.g. -o '{"validation_dataset_reader.max_sentence_length": 300}'"""
         )
-        on_error = self._report_malformed if self._skip_malformed else None
-        sentences = self.shard_iterable(read_conllu(file_path, on_error=on_error))
         trees: Optional[bool] = None  # whether the file's sentences have trees (HEAD given), from its first
-        for sentence in sentences:
+        for sentence in self.shard_iterable(self._kept_sentences(file_path)):
             trees = self._check_trees(trees, sentence, file_path)
+            long_sentences.check(len(sentence.words), f"{file_path}:{sentence.first_line}", self._max_sentence_length)
+            yield self.sentence_to_instance(sentence)
+
+    def _kept_sentences(self, file_path: str) -> Iterator[DependencySentence]:
+        """The file's sentences less those left out (fold), too long or malformed (`skip_malformed`),
+        filtered before sharding so that the counts are the whole file's. A file with none left is an
+        error once it is read: training on nothing used to "succeed" with only a warning in the log."""
+        skipped = left_out = kept = 0
+        malformed: list[str] = []
+
+        def on_malformed(error: ConlluFormatError) -> None:
+            malformed.append(str(error))
+            self._report_malformed(error)
+
+        for sentence in read_conllu(file_path, on_error=on_malformed if self._skip_malformed else None):
             if (
                 self._cross_fit_folds is not None
                 and sentence_fold(sentence.words, self._cross_fit_folds) == self._leave_out_fold
             ):
                 left_out += 1
-                continue
-            if self._max_sentence_length is not None and len(sentence.words) > self._max_sentence_length:
+            elif self._max_sentence_length is not None and len(sentence.words) > self._max_sentence_length:
                 skipped += 1
-                continue
-            long_sentences.check(len(sentence.words), f"{file_path}:{sentence.first_line}", self._max_sentence_length)
-            yield self.sentence_to_instance(sentence)
+            else:
+                kept += 1
+                yield sentence
         if skipped:
             logger.warning(
                 "%s: skipped %d sentences longer than %d words", file_path, skipped, self._max_sentence_length
@@ -151,6 +163,25 @@ class ConlluDependenciesReader(DatasetReader):
                 self._leave_out_fold,
                 self._cross_fit_folds,
             )
+        if not kept:
+            raise ConfigurationError(self._nothing_left(file_path, skipped, left_out, malformed))
+
+    def _nothing_left(self, file_path: str, skipped: int, left_out: int, malformed: list[str]) -> str:
+        """Why no sentence of `file_path` is left, each cause with the setting that made it."""
+        why = []
+        if skipped:
+            why.append(
+                f"{skipped} longer than max_sentence_length {self._max_sentence_length} (raise "
+                "dataset_reader.max_sentence_length, or validation_dataset_reader's for evaluate and predict; "
+                "null keeps every sentence)"
+            )
+        if malformed:
+            why.append(f"{len(malformed)} malformed, skipped by skip_malformed (the first: {malformed[0]})")
+        if left_out:
+            why.append(
+                f"{left_out} in fold {self._leave_out_fold} of {self._cross_fit_folds}, left out by leave_out_fold"
+            )
+        return f"no sentences are left in {file_path} after filtering: " + "; ".join(why)
 
     @staticmethod
     def _check_trees(trees: Optional[bool], sentence: DependencySentence, file_path: str) -> bool:

@@ -8,7 +8,11 @@ parses the checked block. A UTF-8 byte-order mark at the start of the file is ac
 
 Multiword tokens (`1-2`) and empty nodes (`1.1`) are legal CoNLL-U but not part of the basic
 tree: the syntactic words are read, multiword-token lines are kept (`multiword_tokens`) so a
-predictor can write them back, and empty nodes (enhanced graphs only) are dropped.
+predictor can write them back, and empty nodes (enhanced graphs only) are dropped. Ranges that
+overlap, span one word or do not start at the next word, and repeated or skipped empty-node
+numbers, are malformed (a predictor would write them back out). A word with a HEAD needs a DEPREL
+other than `_`. Only an empty line (or one of spaces and tabs) ends a sentence: a line of other
+whitespace (no-break space, form feed) is malformed at its own line.
 """
 
 import codecs
@@ -29,7 +33,7 @@ logger = logging.getLogger(__name__)
 
 NUM_COLUMNS = 10
 _EMPTY_NODES_NOTED: set[str] = set()  # files whose empty nodes were reported (once each)
-ID_COLUMN, HEAD_COLUMN = 1, 7  # 1-based, as the CoNLL-U format page numbers them
+ID_COLUMN, HEAD_COLUMN, DEPREL_COLUMN = 1, 7, 8  # 1-based, as the CoNLL-U format page numbers them
 COLUMN_NAMES = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 MAY_HOLD_SPACES = {"FORM", "LEMMA", "MISC"}  # the format allows spaces in these columns only
 
@@ -87,9 +91,15 @@ def _decoded_lines(path: Path) -> Iterator[_Line]:
 
 
 def _blocks(path: Path) -> Iterator[list[_Line]]:
-    """Yield each sentence as its lines; blank lines separate sentences."""
+    """Yield each sentence as its lines; blank lines separate sentences.
+
+    A blank line is empty or holds only spaces and tabs. A line of other whitespace (a no-break
+    space, a form feed) is not one: it split the sentence and the error blamed the next line, so it
+    is kept in the block as malformed at its own number."""
     block: list[_Line] = []
     for line in _decoded_lines(path):
+        if not line.error and line.text.strip(" \t") and not line.text.strip():
+            line = line._replace(error=whitespace_only(line.text))
         if line.error or line.text.strip():
             block.append(line)
         elif block:
@@ -97,6 +107,15 @@ def _blocks(path: Path) -> Iterator[list[_Line]]:
             block = []
     if block:
         yield block
+
+
+def whitespace_only(text: str) -> str:
+    """Why a line of whitespace that is not a blank line (no-break space, form feed) is malformed."""
+    names = sorted({f"U+{ord(char):04X}" for char in text if char not in " \t"})
+    return (
+        f"holds only whitespace ({', '.join(names)}), not an empty line; only an empty line ends a "
+        "sentence: delete the line, or empty it if a sentence ends here"
+    )
 
 
 def _check_structure(path: str, heads: list[int], lines: list[int], require_single_root: bool) -> None:
@@ -187,6 +206,9 @@ def _word_lines(
     token_lines: list[tuple[int, list[str]]] = []
     comment_lines: list[str] = []
     multiword: list[tuple[int, list[str]]] = []
+    range_end = 0  # the last word the multiword tokens so far span: the next one must start after it
+    last_range = (0, "")  # (line, ID) of the last multiword token, to name it if it spans missing words
+    empty_node = (-1, 0)  # (word, number) of the last empty node: the next one of that word is number + 1
     for line_number, line, error in block:
         if error:
             _fail(path, line_number, error)
@@ -206,19 +228,26 @@ def _word_lines(
         token_id = _token_id(path, line_number, columns[0])
         expected = len(token_lines) + 1
         if isinstance(token_id, tuple):
-            first, kind, _ = token_id
-            if kind == "-" and first != expected:
-                _fail(
-                    path,
-                    line_number,
-                    f"column {ID_COLUMN} (ID): multiword token {columns[0]} must start at the next word, {expected}",
-                )
+            first, kind, second = token_id
+            if kind == "-":
+                _check_range(path, line_number, columns[0], first, second, expected, range_end)
+                range_end, last_range = second, (line_number, columns[0])
             if kind == "." and first != expected - 1:
                 _fail(
                     path,
                     line_number,
                     f"column {ID_COLUMN} (ID): empty node {columns[0]} must follow word {expected - 1}",
                 )
+            if kind == ".":
+                number = empty_node[1] + 1 if empty_node[0] == first else 1
+                if second != number:
+                    _fail(
+                        path,
+                        line_number,
+                        f"column {ID_COLUMN} (ID): empty node {columns[0]} out of sequence (expected "
+                        f"{first}.{number}); the empty nodes after a word are numbered .1, .2, ... once each",
+                    )
+                empty_node = (first, second)
             if kind == "-":
                 multiword.append((first, columns))
             elif path not in _EMPTY_NODES_NOTED:  # dropped as documented, but said once: DEPS goes with them
@@ -234,7 +263,38 @@ def _word_lines(
         if token_id != expected:
             _fail(path, line_number, f"ID {columns[0]} out of sequence (expected {expected})")
         token_lines.append((line_number, columns))
+    if range_end > len(token_lines):
+        _fail(
+            path,
+            last_range[0],
+            f"multiword token {last_range[1]} spans words the sentence lacks (it has {len(token_lines)})",
+        )
     return token_lines, comment_lines, multiword
+
+
+def _check_range(path: str, line_number: int, raw: str, first: int, last: int, expected: int, range_end: int) -> None:
+    """A multiword token spans two or more words, starts at the next word and overlaps no other one:
+    the predictor writes these lines back, and an invalid one would make its output invalid CoNLL-U."""
+    if first <= range_end:
+        _fail(
+            path,
+            line_number,
+            f"column {ID_COLUMN} (ID): multiword token {raw} overlaps the one before, which spans words up to "
+            f"{range_end}; each word belongs to at most one multiword token",
+        )
+    if first != expected:
+        _fail(
+            path,
+            line_number,
+            f"column {ID_COLUMN} (ID): multiword token {raw} must start at the next word, {expected}",
+        )
+    if last <= first:
+        _fail(
+            path,
+            line_number,
+            f"column {ID_COLUMN} (ID): multiword token {raw} spans a single word; a range spans two or more "
+            f"(write the word's line alone)",
+        )
 
 
 def _parse_block(path: str, block: list[_Line], require_single_root: bool) -> Optional[DependencySentence]:
@@ -243,14 +303,6 @@ def _parse_block(path: str, block: list[_Line], require_single_root: bool) -> Op
         if comment_lines:
             return None  # comment-only block (e.g. a trailing `# newdoc`): nothing to parse
         _fail(path, block[0].number, "sentence has no word lines")
-    for _first, columns in multiword:
-        last = int(columns[0].split("-")[1])
-        if last > len(token_lines):
-            _fail(
-                path,
-                block[0].number,
-                f"multiword token {columns[0]} spans words the sentence lacks (it has {len(token_lines)})",
-            )
 
     raw_heads = [columns[6] for _, columns in token_lines]
     has_tree = any(head != "_" for head in raw_heads)
@@ -260,6 +312,14 @@ def _parse_block(path: str, block: list[_Line], require_single_root: bool) -> Op
             _head(path, line_number, raw, len(token_lines)) for (line_number, _), raw in zip(token_lines, raw_heads)
         ]
         _check_structure(path, heads, [n for n, _ in token_lines], require_single_root)
+        for (line_number, columns), head in zip(token_lines, heads):
+            if columns[DEPREL_COLUMN - 1] == "_":  # it was trained as a relation named "_"
+                _fail(
+                    path,
+                    line_number,
+                    f"column {DEPREL_COLUMN} (DEPREL) is _ but HEAD is {head}: a word with a HEAD needs its "
+                    "relation (HEAD and DEPREL are _ together, on every word of a sentence without a tree)",
+                )
 
     # The checked lines are now safe to hand to `conllu` for field parsing.
     text = "\n".join(comment_lines + ["\t".join(columns) for _, columns in token_lines]) + "\n\n"

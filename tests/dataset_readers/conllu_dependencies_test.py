@@ -1,6 +1,7 @@
 import re
 
 import pytest
+from allennlp.common.checks import ConfigurationError
 from allennlp.data import Vocabulary
 from allennlp.data.token_indexers import SingleIdTokenIndexer, TokenCharactersIndexer
 
@@ -181,3 +182,56 @@ def test_field_names_are_checked():
         ConlluDependenciesReader(field_names="allennlp")
     with pytest.raises(ConfigurationError, match="needs use_gold_upos true"):
         ConlluDependenciesReader(field_names="allennlp_models", use_gold_upos=False)
+
+
+def _conllu(*lengths: int) -> str:
+    """Sentences of these lengths, each word attached to the first."""
+    sentences = []
+    for length in lengths:
+        words = ["1\tw\t_\tX\t_\t_\t0\troot\t_\t_"]
+        words += [f"{i}\tw\t_\tX\t_\t_\t1\tdep\t_\t_" for i in range(2, length + 1)]
+        sentences.append("\n".join(words) + "\n\n")
+    return "".join(sentences)
+
+
+def test_a_file_with_every_sentence_too_long_is_an_error_naming_the_setting(tmp_path):
+    """Training on nothing used to succeed, with one warning in the log and a model.tar.gz."""
+    path = tmp_path / "train.conllu"
+    path.write_text(_conllu(3, 4), encoding="utf-8")
+    reader = ConlluDependenciesReader(max_sentence_length=2)
+    with pytest.raises(
+        ConfigurationError,
+        match=rf"^no sentences are left in {path} after filtering: 2 longer than max_sentence_length 2 "
+        r"\(raise dataset_reader.max_sentence_length",
+    ):
+        list(reader.read(str(path)))
+    assert len(list(ConlluDependenciesReader(max_sentence_length=3).read(str(path)))) == 1
+
+
+def test_a_file_with_every_sentence_malformed_or_too_long_is_an_error_naming_both(tmp_path):
+    path = tmp_path / "train.conllu"
+    path.write_text(_conllu(3) + "1\tw\t_\tX\t_\t_\tx\troot\t_\t_\n\n", encoding="utf-8")
+    reader = ConlluDependenciesReader(skip_malformed=True, max_sentence_length=2)
+    with pytest.raises(
+        ConfigurationError,
+        match=r"1 longer than max_sentence_length 2 .*; 1 malformed, skipped by "
+        rf"skip_malformed \(the first: {path}:5: column 7 \(HEAD\)",
+    ):
+        list(reader.read(str(path)))
+    path.write_text("1\tw\t_\tX\t_\t_\tx\troot\t_\t_\n\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"after filtering: 1 malformed, skipped by skip_malformed"):
+        list(ConlluDependenciesReader(skip_malformed=True).read(str(path)))
+
+
+def test_a_fold_that_leaves_nothing_is_an_error(tmp_path):
+    path = tmp_path / "one.conllu"
+    path.write_text(_conllu(3), encoding="utf-8")
+    folds = [ConlluDependenciesReader(cross_fit_folds=2, leave_out_fold=fold) for fold in (0, 1)]
+    outcomes = []
+    for reader in folds:
+        try:
+            outcomes.append(len(list(reader.read(str(path)))))
+        except ConfigurationError as error:
+            assert "1 in fold" in str(error) and "leave_out_fold" in str(error)
+            outcomes.append("error")
+    assert sorted(outcomes, key=str) == [1, "error"]

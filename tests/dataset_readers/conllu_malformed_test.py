@@ -2,6 +2,8 @@
 and column; legal multiword tokens, empty nodes and a byte-order mark are read; with
 `skip_malformed` a bad sentence is reported and the next one read."""
 
+import re
+
 import pytest
 
 from green_nlp.dataset_readers import ConlluDependenciesReader, ConlluFormatError, read_conllu
@@ -139,3 +141,69 @@ def test_lone_cr_and_crlf_line_ends_read_as_lf(tmp_path, line_end):
     path.write_bytes((GOOD + _word(1, "c", "x")).encode().replace(b"\n", line_end))
     with pytest.raises(ConlluFormatError, match=rf"{path}:4: column 7 \(HEAD\)"):
         list(read_conllu(path))
+
+
+RANGE = "\t_" * 8  # the columns after ID and FORM of a multiword-token or empty-node line
+
+
+@pytest.mark.parametrize(
+    "lines, line, why",
+    [
+        (
+            ["1-2\tab" + RANGE, _word(1, "a", "0", "root"), "2-3\tbc" + RANGE, _word(2, "b", "1"), _word(3, "c", "1")],
+            3,
+            r"multiword token 2-3 overlaps the one before, which spans words up to 2",
+        ),
+        (["1-1\ta" + RANGE, _word(1, "a", "0", "root"), _word(2, "b", "1")], 1, r"1-1 spans a single word"),
+        ([_word(1, "a", "0", "root"), "1-2\tab" + RANGE, _word(2, "b", "1")], 2, r"must start at the next word, 2"),
+        (
+            [_word(1, "a", "0", "root"), "1.1\tx" + RANGE, "1.1\tx" + RANGE, _word(2, "b", "1")],
+            3,
+            r"empty node 1\.1 out of sequence \(expected 1\.2\)",
+        ),
+        ([_word(1, "a", "0", "root"), "1.2\tx" + RANGE, _word(2, "b", "1")], 2, r"expected 1\.1"),
+        ([_word(1, "a", "0", "root"), "2-3\tbc" + RANGE, _word(2, "b", "1")], 2, r"2-3 spans words the sentence lacks"),
+    ],
+)
+def test_invalid_multiword_tokens_and_empty_nodes_are_malformed_at_their_line(tmp_path, lines, line, why):
+    """They were read, and a predictor wrote overlapping ranges back out: invalid CoNLL-U."""
+    path = tmp_path / "bad.conllu"
+    path.write_text("\n".join(lines) + "\n\n" + GOOD, encoding="utf-8")
+    with pytest.raises(ConlluFormatError, match=rf"^{path}:{line}: (column 1 \(ID\): )?.*{why}"):
+        list(read_conllu(path))
+    reader = ConlluDependenciesReader(skip_malformed=True)  # the existing mechanism: skipped, the rest read
+    assert [[t.text for t in instance["words"].tokens] for instance in reader.read(str(path))] == [["A", "b"]]
+    assert reader.malformed[0].startswith(f"{path}:{line}: ")
+
+
+def test_legal_empty_nodes_after_several_words_are_read(tmp_path):
+    path = tmp_path / "empty_nodes.conllu"
+    lines = [_word(1, "a", "0", "root"), "1.1\tx" + RANGE, "1.2\ty" + RANGE, _word(2, "b", "1"), "2.1\tz" + RANGE]
+    path.write_text("\n".join(lines) + "\n\n", encoding="utf-8")
+    assert [s.words for s in read_conllu(path)] == [["a", "b"]]
+
+
+def test_deprel_underscore_on_a_word_with_a_head_is_malformed(tmp_path):
+    """It was read and trained as a relation named "_"."""
+    path = tmp_path / "bad.conllu"
+    path.write_text(_word(1, "A", "0", "root") + "\n" + _word(2, "b", "1", "_") + "\n\n", encoding="utf-8")
+    with pytest.raises(ConlluFormatError, match=rf"^{path}:2: column 8 \(DEPREL\) is _ but HEAD is 1"):
+        list(read_conllu(path))
+    no_tree = "1\tA\t_\tX\t_\t_\t_\t_\t_\t_\n2\tb\t_\tX\t_\t_\t_\t_\t_\t_\n\n"  # HEAD and DEPREL _ throughout
+    path.write_text(no_tree, encoding="utf-8")
+    assert [(s.heads, s.deprels) for s in read_conllu(path)] == [(None, None)]
+
+
+@pytest.mark.parametrize("space, name", [("\u00a0", "U+00A0"), ("\f", "U+000C"), (" \u00a0\t", "U+00A0")])
+def test_a_whitespace_only_line_is_malformed_at_its_own_line(tmp_path, space, name):
+    """It split the sentence, and the error blamed the next line (ID 2 out of sequence)."""
+    path = tmp_path / "bad.conllu"
+    path.write_text(_word(1, "A", "0", "root") + "\n" + space + "\n" + _word(2, "b", "1") + "\n\n", encoding="utf-8")
+    with pytest.raises(ConlluFormatError, match=rf"^{path}:2: holds only whitespace \({re.escape(name)}\)"):
+        list(read_conllu(path))
+
+
+def test_lines_of_spaces_and_tabs_still_end_a_sentence(tmp_path):
+    path = tmp_path / "spaces.conllu"
+    path.write_text(GOOD.rstrip("\n") + "\n \t \n" + GOOD, encoding="utf-8")
+    assert [s.words for s in read_conllu(path)] == [["A", "b"], ["A", "b"]]
