@@ -4,6 +4,7 @@
 import codecs
 import logging
 import random
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any, Optional
 
@@ -12,6 +13,7 @@ from allennlp.data.fields import MetadataField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer
 
 from green_nlp.data.gold_label_field import GoldLabelField
+from green_nlp.dataset_readers.conllu_sentences import whitespace_only
 from green_nlp.line_stream import STRAY_BOM, split_lines
 
 logger = logging.getLogger(__name__)
@@ -25,6 +27,7 @@ _PREFIX_FROM_BIOES = {
     "BIO": {"B": "B", "I": "I", "E": "I", "S": "B"},
 }
 SPLITS = ("all", "train", "dev")
+_SPACES = re.compile(" +")
 
 
 class ConllTaggingFormatError(ValueError):
@@ -49,7 +52,8 @@ def to_bioes(tags: list[str], encoding: str, where: list[str]) -> list[str]:
     labels: list[str] = []
     for i, tag in enumerate(tags):
         prefix, label = _split_tag(tag)
-        if prefix not in ("O", "B", "I") or (prefix != "O" and not label):
+        # `O-ORG` split as prefix O, label ORG and became an ORG span: a gold entity nobody wrote
+        if tag != "O" and (prefix not in ("B", "I") or not label):
             raise ConllTaggingFormatError(f"{where[i]}: tag {tag!r} is not O, B-<type> or I-<type> ({encoding})")
         previous = labels[-1] if labels else ""
         if prefix == "O":
@@ -127,7 +131,12 @@ def read_columns(file_path: str, file_encoding: str = "utf-8") -> Iterator[tuple
     where: list[str] = []
     width: Optional[int] = None
     for number, line in _decoded(file_path, file_encoding):
-        columns = line.rstrip("\r\n").split("\t") if "\t" in line else line.split()
+        text = line.rstrip("\r\n")
+        if text.strip(" \t") and not text.strip():
+            raise ConllTaggingFormatError(f"{file_path}:{number}: {whitespace_only(text)}")
+        # Space-separated files split at spaces and tabs only: str.split() also split at a no-break space
+        # inside a word, and the next line was blamed for having fewer columns
+        columns = text.split("\t") if "\t" in text else _SPACES.split(text.strip(" "))
         columns = [column.strip() for column in columns]
         if not any(columns) or columns[0] == "-DOCSTART-":
             if rows:
@@ -171,7 +180,9 @@ class ConllTaggingReader(DatasetReader):
         random choice), as LD-Net did for CoNLL-2000, which has no dev set: `"dev"` yields those
         sentences and `"train"` the rest.
     dev_size : `int`, optional (default = `1000`)
+        At least 1 with `split` `"train"` or `"dev"` (checked when the reader is built).
     seed : `int`, optional (default = `13`)
+        An integer, so the `"train"` and `"dev"` readers draw the same, disjoint, sets.
     label_encoding : `str`, optional (default = `"BIOES"`)
         The tags the `tags` field carries. `green_ldnet_tagger` is trained and scored on `"BIOES"`.
         allennlp-models' `crf_tagger` (`calculate_span_f1`, constrained decoding) reads `"BIOUL"`
@@ -200,6 +211,13 @@ class ConllTaggingReader(DatasetReader):
             raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
         if label_encoding not in LABEL_ENCODINGS:
             raise ValueError(f"label_encoding must be one of {LABEL_ENCODINGS}, got {label_encoding!r}")
+        # checked here, not at the first read: random.sample said only "Sample larger than population or is negative"
+        if split != "all" and (isinstance(dev_size, bool) or not isinstance(dev_size, int) or dev_size < 1):
+            raise ValueError(
+                f"dev_size must be a whole number of sentences, at least 1, with split {split!r}; got {dev_size!r}"
+            )
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"seed must be an integer, got {seed!r}")
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
         self._encoding = encoding
         self._split = split
