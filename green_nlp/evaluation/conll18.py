@@ -7,12 +7,17 @@ It differs from green_nlp's strict LAS in one main way: it compares relations wi
 subtypes (`nsubj:pass` counts as `nsubj`, `obl:tmod` as `obl`).
 
     python -m green_nlp.evaluation.conll18 GOLD.conllu PREDICTED.conllu
+
+A file that cannot be scored (missing, not UTF-8, not CoNLL-U) is one line on stderr naming it,
+exit status 2; a UTF-8 byte-order mark is accepted, as green_nlp's CoNLL-U reader accepts it.
 """
 
 import argparse
+import sys
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 PathLike = Union[str, Path]
 
@@ -52,11 +57,19 @@ def score_conllu(gold: PathLike, predicted: PathLike) -> Conll18Scores:
     """Score `predicted` against `gold`; a ValueError says why two files cannot be aligned (e.g.
     different text) or one is not valid CoNLL-U for the scorer."""
     scorer = _scorer()
+
+    def load(path: PathLike) -> Any:
+        """One file as the scorer reads it; its errors (no file name in them) prefixed with `path`."""
+        # utf-8-sig: a byte-order mark is dropped, as green_nlp's own CoNLL-U reader does
+        with open(path, encoding="utf-8-sig") as handle:
+            try:
+                return scorer.load_conllu(handle, str(path), {})
+            except scorer.UDError as error:
+                raise ValueError(f"{path}: not CoNLL-U the scorer reads: {error}") from error
+
+    gold_file, predicted_file = load(gold), load(predicted)
     try:
-        with open(gold, encoding="utf-8") as gold_file, open(predicted, encoding="utf-8") as predicted_file:
-            evaluation = scorer.evaluate(
-                scorer.load_conllu(gold_file, str(gold), {}), scorer.load_conllu(predicted_file, str(predicted), {})
-            )
+        evaluation = scorer.evaluate(gold_file, predicted_file)
     except scorer.UDError as error:
         raise ValueError(f"cannot score {predicted} against {gold}: {error}") from error
 
@@ -80,12 +93,44 @@ def score_conllu(gold: PathLike, predicted: PathLike) -> Conll18Scores:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+PROG = "python -m green_nlp.evaluation.conll18"
+
+
+def _unreadable(path: Path) -> Optional[str]:
+    """Why `path` cannot be scored, as `file[:line]: why`, or None. Checked before the scorer opens
+    it: a missing file was a FileNotFoundError traceback, and a file that is not UTF-8 a
+    UnicodeDecodeError that named no file."""
+    try:
+        with open(path, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                try:
+                    raw.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    return (
+                        f"{path}:{number}: not valid UTF-8 ({error.reason} at byte {error.start}); "
+                        "re-encode the file as UTF-8"
+                    )
+    except OSError as error:
+        return f"{path}: {error.strerror or error}"
+    return None
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    """Print the scores; a file that cannot be scored is one line on stderr naming it, exit status 2."""
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("gold", type=Path)
     parser.add_argument("predicted", type=Path)
-    args = parser.parse_args()
-    scores = asdict(score_conllu(args.gold, args.predicted))
+    args = parser.parse_args(argv)
+    problem = _unreadable(args.gold) or _unreadable(args.predicted)
+    if problem is None:
+        try:
+            result = score_conllu(args.gold, args.predicted)
+        except (ValueError, ImportError) as error:  # ImportError: no stanza, and what to install
+            problem = str(error)
+    if problem is not None:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+        sys.exit(2)
+    scores = asdict(result)
     print(
         "  ".join(
             f"{name.upper()} {value:.2f}" if isinstance(value, float) else f"{name} {value}"
