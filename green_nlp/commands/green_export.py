@@ -9,6 +9,9 @@ The folder holds `model.onnx`, `model.int8.onnx` (onnxruntime dynamic quantizati
 
 import argparse
 import logging
+import warnings
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 
 from allennlp.commands.subcommand import Subcommand
 
@@ -38,6 +41,11 @@ class GreenExport(Subcommand):
             action="store_true",
             help="replace the exported model of the same family that output_dir holds (its files are removed first)",
         )
+        subparser.add_argument(
+            "--verbose",
+            action="store_true",
+            help="show AllenNLP's INFO log of loading the archive and torch's ONNX export warnings",
+        )
         subparser.set_defaults(func=_run)
         return subparser
 
@@ -45,7 +53,37 @@ class GreenExport(Subcommand):
 def _run(args: argparse.Namespace) -> None:
     from green_nlp.export import export_archive
 
-    folder = export_archive(
-        args.archive_file, args.output_dir, card=args.card, overwrite=args.overwrite, language=args.language
-    )
+    with ExitStack() as stack:
+        if not args.verbose:
+            stack.enter_context(_quiet_export())
+        folder = export_archive(
+            args.archive_file, args.output_dir, card=args.card, overwrite=args.overwrite, language=args.language
+        )
     print(f"exported {args.archive_file} -> {folder}")
+
+
+@contextmanager
+def _quiet_export() -> Iterator[None]:
+    """AllenNLP's INFO lines (every parameter of the archive's config) and torch's tracer warnings
+    about shapes made an export print some 160 lines around its one line of result; the export checks
+    its graphs itself (fp32 against torch, int8 against fp32), and `--verbose` shows them all."""
+    loggers = [logging.getLogger(name) for name in ("allennlp", "green_nlp.export")]  # the latter: the result again
+    levels = [each.level for each in loggers]
+    for each in loggers:
+        each.setLevel(logging.WARNING)
+    try:
+        with warnings.catch_warnings():
+            for category in _torch_export_warnings():
+                warnings.simplefilter("ignore", category)
+            warnings.filterwarnings("ignore", module=r"torch\.onnx")
+            yield
+    finally:
+        for each, level in zip(loggers, levels):
+            each.setLevel(level)
+
+
+def _torch_export_warnings() -> list[type[Warning]]:
+    """torch's tracer warning class (a trace may not generalize), where this torch has it."""
+    import torch.jit
+
+    return [category for category in (getattr(torch.jit, "TracerWarning", None),) if category is not None]

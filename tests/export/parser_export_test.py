@@ -190,6 +190,11 @@ def test_green_export_command_writes_a_folder_the_runtime_loads(tmp_path):
         timeout=600,
     )
     assert result.returncode == 0, result.stderr[-3000:]
+    # one line of result; AllenNLP's parameter log and torch's tracer warnings (some 160 lines) only with --verbose
+    assert result.stdout.splitlines() == [
+        f"exported {FIXTURES / 'archives' / 'tiny_parser_teacher.tar.gz'} -> {output}"
+    ]
+    assert "allennlp.common.params" not in result.stderr and "TracerWarning" not in result.stderr
     meta = json.loads((output / "green_model.json").read_text())
     assert meta["card"]["file"] == "parser_ud_ewt_full.md" and meta["card"]["metrics"]["LAS"]
     doc = load(output).parse_tokens(
