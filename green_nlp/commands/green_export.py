@@ -67,23 +67,17 @@ def _quiet_export() -> Iterator[None]:
     """AllenNLP's INFO lines (every parameter of the archive's config) and torch's tracer warnings
     about shapes made an export print some 160 lines around its one line of result; the export checks
     its graphs itself (fp32 against torch, int8 against fp32), and `--verbose` shows them all."""
+    import torch.jit
+
     loggers = [logging.getLogger(name) for name in ("allennlp", "green_nlp.export")]  # the latter: the result again
     levels = [each.level for each in loggers]
     for each in loggers:
         each.setLevel(logging.WARNING)
     try:
         with warnings.catch_warnings():
-            for category in _torch_export_warnings():
-                warnings.simplefilter("ignore", category)
+            warnings.simplefilter("ignore", torch.jit.TracerWarning)
             warnings.filterwarnings("ignore", module=r"torch\.onnx")
             yield
     finally:
         for each, level in zip(loggers, levels):
             each.setLevel(level)
-
-
-def _torch_export_warnings() -> list[type[Warning]]:
-    """torch's tracer warning class (a trace may not generalize), where this torch has it."""
-    import torch.jit
-
-    return [category for category in (getattr(torch.jit, "TracerWarning", None),) if category is not None]

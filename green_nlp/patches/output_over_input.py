@@ -10,6 +10,7 @@ writing, with a `ConfigurationError` naming the option and the file.
 """
 
 import functools
+import inspect
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Optional
@@ -59,12 +60,13 @@ OUTPUT_OPTIONS = (("--output-file", "metrics_output_file"), ("--predictions-outp
 
 
 def _checked_evaluation(original: Callable[..., Any]) -> Callable[..., Any]:
+    signature = inspect.signature(original)
+
     @functools.wraps(original)
     def evaluate_from_archive(archive_file: Any, input_file: str, *args: Any, **kwargs: Any) -> Any:
         reads = {"the archive": str(archive_file)}
         reads.update({f"the input file{'' if i == 0 else f' {i + 1}'}": p for i, p in enumerate(input_file.split(":"))})
-        names = original.__code__.co_varnames[2 : 2 + len(args)]
-        given = {**dict(zip(names, args)), **kwargs}
+        given = signature.bind_partial(archive_file, input_file, *args, **kwargs).arguments
         for option, key in OUTPUT_OPTIONS:
             for part in (given.get(key) or "").split(":"):
                 _refuse_if(overwritten(reads, {option: part or None}))
