@@ -171,7 +171,8 @@ def sentence_to_conllu(sentence: dict[str, Any]) -> str:
 
     upos, lemmas, xpos, feats, misc = (column(name) for name in ("upos", "lemmas", "xpos", "feats", "misc"))
     comments = {key: one_line(value) for key, value in (sentence.get("comments") or {}).items()}
-    comments.setdefault("text", rebuilt_text(words, misc, multiword_tokens))
+    if "text" not in comments:  # (not `setdefault`: that rebuilt a text for every sentence that had one)
+        comments["text"] = rebuilt_text(words, misc, multiword_tokens)
     heads, deprels = list(sentence["heads"]), list(sentence["deprels"])
     block = _plain_block(comments, words, lemmas, upos, xpos, feats, heads, deprels, misc)
     if block is None:  # a value that is not a plain string or number: conllu's own serializer writes it
