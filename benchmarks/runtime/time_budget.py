@@ -585,6 +585,28 @@ def peer_ratios(
     return ratios
 
 
+# the issue's aim for parsing raw text in process: green_nlp's tokens per CPU-second over spaCy's
+PARSE_AIM = 2.0
+
+
+def parse_floor(rows: dict[str, dict[str, Any]], spacy_us_per_token: float, aim: float = PARSE_AIM) -> dict[str, float]:
+    """Whether this model can reach the aim on this core: the µs a token the parse needs for `aim` x
+    spaCy, against its floor, the model at its FLOP limit (`limit_us_per_token`) plus every other
+    stage as measured; the best ratio the floor allows. Why: a miss is then either the model's size
+    (the floor is over what is needed) or the stages' and graph's overhead (it is under)."""
+    model = rows["parse model"]
+    others = rows["parse end-to-end"]["us_per_token"] - model["us_per_token"]
+    floor = model["limit_us_per_token"] + others
+    return {
+        "aim": aim,
+        "needed_us_per_token": spacy_us_per_token / aim,
+        "floor_us_per_token": floor,
+        "model_limit_us_per_token": model["limit_us_per_token"],
+        "other_stages_us_per_token": others,
+        "best_ratio_at_floor": spacy_us_per_token / floor,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5, help="passes per stage; the median is reported")
@@ -697,6 +719,7 @@ def report(
                 ratios[f"{name} whole process vs fastText script"] = (
                     rows[f"{name}, whole process"]["texts_per_cpu_s"] / peer_rate
                 )
+    floor = parse_floor(rows, spacy_peer["seconds"] / spacy_peer["tokens"] * 1e6) if spacy_peer else None
     results = {
         "load_before": load_before,
         "load_after": load_after,
@@ -721,6 +744,7 @@ def report(
         "numba_break_even_lines": numba_break_even(whole_classify) if whole_classify else None,
         "cold_starts": cold,
         "ratios_to_peers": ratios,
+        "parse_floor": floor,
         "fasttext_accuracy_sst2_test": next(iter(peers.values()))["accuracy"] if peers else None,
         "energy_method": method_for(cpu_model()),
         "rows": rows,
@@ -740,6 +764,13 @@ def report(
         + ", ".join(f"{k} {v}" for k, v in results["versions"].items())
         + "."
     )
+    if floor is not None:
+        note += (
+            f" Parse aim ({floor['aim']:.1f}x spaCy in process): at most {floor['needed_us_per_token']:.1f} µs "
+            f"a token; the model at its FLOP limit ({floor['model_limit_us_per_token']:.1f}) plus the other stages "
+            f"as measured ({floor['other_stages_us_per_token']:.1f}) take {floor['floor_us_per_token']:.1f}, "
+            f"so this model can reach at most {floor['best_ratio_at_floor']:.2f}x spaCy on this core."
+        )
     note += run_notes(args, found, results)
     columns = [
         "us_per_token",

@@ -13,6 +13,7 @@ from benchmarks.runtime.time_budget import (
     conllu_words,
     dan_weight_flops,
     parse_budget,
+    parse_floor,
     parser_weight_flops,
     peer_ratios,
     stage_rows,
@@ -30,6 +31,17 @@ def test_stage_rows_give_shares_other_and_the_end_to_end_rate():
     end = rows["job end-to-end"]
     assert end["share"] == pytest.approx(1.0) and end["texts_per_cpu_s"] == pytest.approx(1000.0)
     assert end["cpu_s_per_million"] == pytest.approx(1000.0)
+
+
+def test_the_parse_floor_is_the_model_at_its_limit_plus_the_other_stages():
+    budget = {"seconds": {"segment": 0.002, "model": 0.006, "end-to-end": 0.010}}  # 1,000 tokens: 10 µs a token
+    rows = stage_rows("parse", budget, "token", 1000, {"model": 3.0})
+    floor = parse_floor(rows, spacy_us_per_token=16.0)
+    assert floor["needed_us_per_token"] == pytest.approx(8.0)  # 2.0x spaCy's 16 µs
+    assert floor["other_stages_us_per_token"] == pytest.approx(4.0)  # 10 - 6 for the model
+    assert floor["floor_us_per_token"] == pytest.approx(7.0)  # 3 at the limit + 4
+    assert floor["best_ratio_at_floor"] == pytest.approx(16.0 / 7.0)
+    assert parse_floor(rows, 12.0)["best_ratio_at_floor"] < 2.0  # a faster peer: the aim is past the floor
 
 
 def test_flops_of_the_shipped_graphs():
