@@ -8,7 +8,9 @@ conventions (green_nlp.runtime.treebank_tokenization), from its training file.
 and records its sha256), so the runtime tokenizes raw text the treebank's way (a folder that has
 rules already is refused unless `--replace`); `--output` writes the
 JSON alone (for the `green_dependency_parser` predictor's `tokenizer_rules`). With `--dev`, the words
-matched before and after are measured on that file and kept in the JSON's "figures".
+matched before and after are measured on that file and kept in the JSON's "figures". A treebank
+without `# text` comments needs `--text-from-words` (`unspaced` for Chinese: the rules' merges then
+join spaCy's single characters into the treebank's words).
 """
 
 import argparse
@@ -22,7 +24,7 @@ from typing import Any, Optional
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError
 
-from green_nlp.data.tokenization_rules import learn_rules, read_gold, word_scores
+from green_nlp.data.tokenization_rules import TEXT_FROM_WORDS, learn_rules, read_gold, word_scores
 from green_nlp.export.common import check_tokenizer_language
 from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.model_folder import record_file_hashes
@@ -36,7 +38,9 @@ class GreenLearnTokenizer(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description = "Learn rules that make spaCy's tokens match a treebank's words, from its CoNLL-U training file."
         subparser = parser.add_parser(self.name, description=description, help=description)
-        subparser.add_argument("train_file", help="CoNLL-U with '# text' comments (the treebank's train)")
+        subparser.add_argument(
+            "train_file", help="CoNLL-U with '# text' comments, or see --text-from-words (the treebank's train)"
+        )
         subparser.add_argument("--dev", default=None, help="CoNLL-U to measure the words matched before and after")
         subparser.add_argument("--output", default=None, help="the rules' JSON file to write")
         subparser.add_argument("--folder", default=None, help="an exported parser/tagger folder to add the rules to")
@@ -44,6 +48,14 @@ class GreenLearnTokenizer(Subcommand):
             "--replace", action="store_true", help="replace the tokenizer rules the --folder already has"
         )
         subparser.add_argument("--language", default="en", help="spaCy's tokenizer language")
+        subparser.add_argument(
+            "--text-from-words",
+            choices=TEXT_FROM_WORDS,
+            default=None,
+            help="for sentences without a '# text' comment (left out by default): rebuild their text from the "
+            "words, 'spaced' as UD does (a space unless MISC has SpaceAfter=No), 'unspaced' with nothing between "
+            "them (a language written without spaces, e.g. UD Chinese-GSD v1.3); --dev is read the same way",
+        )
         subparser.add_argument("--min-count", type=int, default=2, help="times a text rule must be seen right")
         subparser.add_argument("--min-share", type=float, default=0.5, help="share of its occurrences it is right")
         subparser.add_argument("--min-shape-count", type=int, default=3, help="the same for a shape rule")
@@ -73,7 +85,7 @@ def _run(args: argparse.Namespace) -> None:
         raise SystemExit(f"green-learn-tokenizer: {error.message}") from None
     try:
         payload = learn_tokenizer(
-            Path(args.train_file), Path(args.dev) if args.dev else None, args.language, thresholds
+            Path(args.train_file), Path(args.dev) if args.dev else None, args.language, thresholds, args.text_from_words
         )
     except (OSError, ValueError) as error:  # a missing, undecodable or malformed file: its name and line, no traceback
         raise SystemExit(f"green-learn-tokenizer: {error}") from None
@@ -106,14 +118,22 @@ def left_out_note(figures: dict[str, Any]) -> str:
     )
 
 
-def learn_tokenizer(train: Path, dev: Optional[Path], language: str, thresholds: dict[str, Any]) -> dict[str, Any]:
-    """The rules' JSON: learned from `train`, measured on `dev` where given."""
+def learn_tokenizer(
+    train: Path,
+    dev: Optional[Path],
+    language: str,
+    thresholds: dict[str, Any],
+    text_from_words: Optional[str] = None,
+) -> dict[str, Any]:
+    """The rules' JSON: learned from `train`, measured on `dev` where given; `text_from_words`: how a
+    sentence without `# text` gets one (`tokenization_rules.sentence_text`), in both files."""
     import spacy
 
     counts: dict[str, int] = {}
-    sentences = list(read_gold(train, counts))
+    sentences = list(read_gold(train, counts, text_from_words))
     if not sentences:
-        raise ConfigurationError(f"{train}: no sentence with a '# text' comment that its words spell")
+        hint = "" if text_from_words else " (for a treebank without them, give --text-from-words spaced or unspaced)"
+        raise ConfigurationError(f"{train}: no sentence with a '# text' comment that its words spell{hint}")
     nlp = spacy.blank(language)
     rules = learn_rules(sentences, nlp, **thresholds)
     figures: dict[str, Any] = {"train_sentences": len(sentences)}
@@ -122,9 +142,11 @@ def learn_tokenizer(train: Path, dev: Optional[Path], language: str, thresholds:
     if counts["read"] > counts["kept"]:
         figures["train_sentences_left_out"] = counts["read"] - counts["kept"]
     figures.update(rules=len(rules), **thresholds)
+    if text_from_words:  # recorded only where used, so the rules learnt from `# text` keep the figures they had
+        figures["text_from_words"] = text_from_words
     if dev is not None:
         dev_counts: dict[str, int] = {}
-        gold = list(read_gold(dev, dev_counts))
+        gold = list(read_gold(dev, dev_counts, text_from_words))
 
         def tokenizer(with_rules: TokenizationRules) -> Callable[[str], list[str]]:
             return lambda text: with_rules.words([(t.text, bool(t.whitespace_)) for t in nlp.make_doc(text)])

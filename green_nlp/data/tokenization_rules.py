@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from green_nlp.runtime.conllu_output import rebuilt_text
 from green_nlp.runtime.treebank_tokenization import (
     MAX_MERGE,
     TokenizationRules,
@@ -51,18 +52,43 @@ def word_spans(text: str, forms: Iterable[str]) -> Optional[list[Span]]:
     return spans
 
 
-def read_gold(path: Path, counts: Optional[dict[str, int]] = None) -> Iterator[GoldSentence]:
-    """Sentences of a CoNLL-U file that have a `# text` comment and whose words spell it (a multiword
-    token whose parts differ from its surface, Wolof `moo` = `mu` + `a`, cannot be lined up with the
-    text, and its sentence is left out). A malformed file is refused naming its line (`read_conllu`'s
-    checks); trees need not be single-rooted here. `counts` gets "read" and "kept" sentences."""
+# how `read_gold` may rebuild the text of a sentence without `# text` (None: it is left out)
+TEXT_FROM_WORDS = ("spaced", "unspaced")
+
+
+def sentence_text(sentence: Any, text_from_words: Optional[str] = None) -> Optional[str]:
+    """A sentence's `# text`; where it has none, with `text_from_words`, its text rebuilt from its
+    tokens: "spaced" as UD defines it (a space after each token unless MISC says `SpaceAfter=No`),
+    "unspaced" with nothing between them, for a language written without spaces whose treebank has
+    neither comment nor marks (UD Chinese-GSD v1.3). Why: such a treebank's words are what a
+    Chinese tokenizer needs most (spaCy's default `zh` tokenizer cuts every character apart)."""
+    text = sentence.metadata.get("text")
+    if text is not None or text_from_words is None:
+        return text
+    if text_from_words not in TEXT_FROM_WORDS:
+        raise ValueError(f"text_from_words must be one of {', '.join(TEXT_FROM_WORDS)}, not {text_from_words!r}")
+    tokens = [columns for _, columns in sentence.multiword_tokens]
+    if text_from_words == "spaced":
+        return rebuilt_text(sentence.words, sentence.misc, tokens)
+    joined = "SpaceAfter=No"
+    return rebuilt_text(sentence.words, [joined] * len(sentence.words), [[*c[:9], joined] for c in tokens])
+
+
+def read_gold(
+    path: Path, counts: Optional[dict[str, int]] = None, text_from_words: Optional[str] = None
+) -> Iterator[GoldSentence]:
+    """Sentences of a CoNLL-U file that have a `# text` comment (or a text rebuilt from their words,
+    see `sentence_text`) and whose words spell it (a multiword token whose parts differ from its
+    surface, Wolof `moo` = `mu` + `a`, cannot be lined up with the text, and its sentence is left
+    out). A malformed file is refused naming its line (`read_conllu`'s checks); trees need not be
+    single-rooted here. `counts` gets "read" and "kept" sentences."""
     from green_nlp.dataset_readers.conllu_sentences import read_conllu
 
     tally = counts if counts is not None else {}
     tally.update(read=0, kept=0)
     for sentence in read_conllu(path, require_single_root=False):
         tally["read"] += 1
-        text = sentence.metadata.get("text")
+        text = sentence_text(sentence, text_from_words)
         spans = word_spans(text, sentence.words) if text else None
         if text is None or spans is None:
             continue

@@ -155,3 +155,12 @@ def test_a_language_spacy_lacks_is_refused_in_one_line_before_learning(tmp_path)
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "--language 'xx-nope': spaCy has no tokenizer rules for it" in result.stderr
     assert not (tmp_path / "r.json").exists()
+
+
+def test_a_treebank_without_text_is_learnt_with_text_from_words_and_its_figures_say_so():
+    untexted = FIXTURES / "ud" / "synthetic-unspaced.conllu"  # Chinese, no `# text`, no SpaceAfter marks
+    with pytest.raises(ConfigurationError, match="give --text-from-words spaced or unspaced"):
+        learn_tokenizer(untexted, None, "zh", {})
+    figures = learn_tokenizer(untexted, untexted, "zh", {}, text_from_words="unspaced")["figures"]
+    assert figures["text_from_words"] == "unspaced" and figures["train_sentences"] == 4
+    assert figures["dev"]["words_f1_spacy"] < 60.0 and figures["dev"]["words_f1_rules"] == 100.0

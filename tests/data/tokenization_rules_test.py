@@ -1,3 +1,4 @@
+import pytest
 import spacy
 
 from green_nlp.data.tokenization_rules import learn_rules, read_gold, word_scores, word_spans
@@ -108,3 +109,34 @@ def test_sentences_that_cannot_be_lined_up_with_their_text_are_counted(tmp_path)
     counts: dict = {}
     kept = list(read_gold(path, counts))
     assert [sentence.text for sentence in kept] == ["Dem."] and counts == {"read": 3, "kept": 1}
+
+
+UNSPACED = FIXTURES / "ud" / "synthetic-unspaced.conllu"  # Chinese with neither `# text` nor SpaceAfter marks
+
+
+def test_a_treebank_without_text_teaches_chinese_words_from_its_text_rebuilt_unspaced():
+    path = UNSPACED
+    assert list(read_gold(path)) == []  # no `# text`: left out, as before
+    gold = list(read_gold(path, text_from_words="unspaced"))
+    assert [sentence.text for sentence in gold[:2]] == ["我们喜欢北京", "他们喜欢北京"]
+    nlp = spacy.blank("zh")  # spaCy's default Chinese tokenizer: one token a character
+    assert [t.text for t in nlp.make_doc("我们喜欢北京")] == list("我们喜欢北京")
+    rules = learn_rules(gold, nlp)
+    assert _tokenizer(nlp, rules)("他们喜欢上海") == ["他们", "喜欢", "上海"]  # each word seen twice
+    assert _tokenizer(nlp, rules)("去") == ["去"]
+
+
+def test_a_spaced_rebuild_follows_space_after_marks_and_multiword_tokens(tmp_path):
+    path = tmp_path / "en.conllu"
+    rows = [
+        "1-2\tdon't\t_\t_\t_\t_\t_\t_\t_\t_",
+        "1\tdo\tdo\tAUX\t_\t_\t3\taux\t_\t_",
+        "2\tn't\tnot\tPART\t_\t_\t3\tadvmod\t_\t_",
+        "3\tgo\tgo\tVERB\t_\t_\t0\troot\t_\tSpaceAfter=No",
+        "4\t!\t!\tPUNCT\t_\t_\t3\tpunct\t_\t_",
+    ]
+    path.write_text("\n".join(rows) + "\n\n", encoding="utf-8")
+    (sentence,) = read_gold(path, text_from_words="spaced")
+    assert sentence.text == "don't go!" and sentence.multiword == {(0, 5)}
+    with pytest.raises(ValueError, match="text_from_words must be one of spaced, unspaced"):
+        list(read_gold(path, text_from_words="joined"))
