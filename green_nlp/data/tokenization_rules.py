@@ -19,6 +19,7 @@ from green_nlp.runtime.treebank_tokenization import (
     MAX_MERGE,
     TokenizationRules,
     headed_shape_key,
+    is_ascii_word_piece,
     is_run_piece,
     shape_key,
     token_shape,
@@ -197,6 +198,28 @@ def _run_counts(golds: list[set[Span]], chunked: list[Chunks], rules: Tokenizati
     return runs
 
 
+def _ascii_word_counts(golds: list[set[Span]], chunked: list[Chunks], rules: TokenizationRules) -> PatternCounts:
+    """Maximal runs of 2+ adjacent pieces of ASCII letters and digits in a chunk (`T e n s o r` from
+    spaCy's Chinese tokenizer, `can not` from its English one), and how many are one gold word; all
+    under the one key `ascii`."""
+    counts = PatternCounts()
+    for gold, chunks in zip(golds, chunked, strict=True):
+        for chunk in chunks:
+            pieces = _chunk_words(chunk, rules)
+            start = 0
+            while start < len(pieces):
+                end = start + 1
+                while (
+                    end < len(pieces) and is_ascii_word_piece(pieces[start][0]) and is_ascii_word_piece(pieces[end][0])
+                ):
+                    end += 1
+                if end - start > 1:
+                    counts.seen["ascii"] += 1
+                    counts.right["ascii"] += (pieces[start][1][0], pieces[end - 1][1][1]) in gold
+                start = end
+    return counts
+
+
 def _merge_counts(
     golds: list[set[Span]], chunked: list[Chunks], rules: TokenizationRules
 ) -> tuple[PatternCounts, PatternCounts, PatternCounts]:
@@ -248,16 +271,21 @@ def learn_rules(
     min_shape_count: int = 3,
     min_shape_share: float = 0.6,
 ) -> TokenizationRules:
-    """Splits first, then punctuation runs on the split tokens, then merges on both (the order
-    the rules are applied in)."""
+    """Splits first, then punctuation runs and ASCII words on the split tokens, then merges on them
+    all (the order the rules are applied in)."""
     chunked = [spacy_chunks(nlp, sentence.text) for sentence in sentences]
     golds = [set(sentence.words) for sentence in sentences]
     split = _learn_splits(sentences, chunked, min_count, min_share)
     runs = _run_counts(golds, chunked, TokenizationRules(split=split)).chosen(min_count, min_share)
-    strings, shapes, headed = _merge_counts(golds, chunked, TokenizationRules(split=split, merge_runs=runs))
+    before = TokenizationRules(split=split, merge_runs=runs)
+    ascii_words = bool(_ascii_word_counts(golds, chunked, before).chosen(min_shape_count, min_shape_share))
+    strings, shapes, headed = _merge_counts(
+        golds, chunked, TokenizationRules(split=split, merge_runs=runs, merge_ascii_words=ascii_words)
+    )
     words = TokenizationRules(
         split=split,
         merge_runs=runs,
+        merge_ascii_words=ascii_words,
         merge_strings=strings.chosen(min_count, min_share),
         merge_shapes=shapes.chosen(min_shape_count, min_shape_share),
         merge_headed=headed.chosen(min_shape_count, min_shape_share),
@@ -271,6 +299,7 @@ def learn_rules(
         merge_headed=words.merge_headed,
         multiword_suffixes=suffixes.chosen(min_shape_count, min_shape_share),
         multiword_strings=multiword.chosen(min_count, min_share),
+        merge_ascii_words=words.merge_ascii_words,
     )
 
 

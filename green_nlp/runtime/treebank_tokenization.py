@@ -13,13 +13,15 @@ plain data, so they stay torch- and spaCy-free here:
 - `merge_shapes`: the same by the tokens' shapes (`d - d - d`: digits, hyphens; `. ?`);
 - `merge_headed`: by the first token's text and the others' shapes (`non|- a`), so that an unseen
   `non-Microsoft` follows what the treebank did with `non-human`;
+- `merge_ascii_words`: adjacent pieces of ASCII letters and digits are one word (a Latin word or a
+  number inside Chinese text, which spaCy's Chinese tokenizer cuts into characters);
 - `multiword_suffixes` / `multiword_strings`: adjacent words, no space between, that the treebank
   writes as one multiword token (`don't` = `do` + `n't`, `Google's`, `gonna` = `gon` + `na`): by the
   last word (`n't`, `'s`) or by the whole text, lower-cased. They change no word; CoNLL-U output
   gets a range line over the words (`1-2 don't`).
 
-Applied to one whitespace-free chunk at a time: splits first, then punctuation runs, then the
-longest merge at each position, left to right.
+Applied to one whitespace-free chunk at a time: splits first, then punctuation runs and ASCII words,
+then the longest merge at each position, left to right.
 """
 
 import json
@@ -56,6 +58,11 @@ def headed_shape_key(texts: Sequence[str]) -> str:
     return texts[0].lower() + "|" + shape_key(texts[1:])
 
 
+def is_ascii_word_piece(text: str) -> bool:
+    """A token of ASCII letters and digits only (`T`, `Tensor`, `2015`)."""
+    return text.isascii() and text.isalnum()
+
+
 def is_run_piece(text: str) -> bool:
     """A token made of one repeated punctuation character (`!`, `!!`, `=`)."""
     return len(set(text)) == 1 and not text[0].isalnum() and not text[0].isspace()
@@ -71,8 +78,12 @@ class TokenizationRules:
         merge_headed: Iterable[str] = (),
         multiword_suffixes: Iterable[str] = (),
         multiword_strings: Iterable[str] = (),
+        merge_ascii_words: bool = False,
     ) -> None:
         self.split = dict(split or {})
+        if not isinstance(merge_ascii_words, bool):
+            raise ValueError(f"merge_ascii_words must be true or false, not {merge_ascii_words!r}")
+        self.merge_ascii_words = merge_ascii_words
         for token, pieces in self.split.items():
             if "".join(pieces) != token or len(pieces) < 2:
                 raise ValueError(f"split rule for {token!r}: pieces {pieces!r} must be 2+ and spell the token")
@@ -104,7 +115,12 @@ class TokenizationRules:
 
     def __len__(self) -> int:
         kinds = (self.split, self.merge_runs, self.merge_strings, self.merge_shapes, self.merge_headed)
-        return sum(map(len, kinds)) + len(self.multiword_suffixes) + len(self.multiword_strings)
+        return (
+            sum(map(len, kinds))
+            + len(self.multiword_suffixes)
+            + len(self.multiword_strings)
+            + int(self.merge_ascii_words)
+        )
 
     def chunk(self, tokens: Sequence[str]) -> list[str]:
         """The words of one chunk: `tokens` are spaCy's tokens of a text with no whitespace inside."""
@@ -112,6 +128,7 @@ class TokenizationRules:
         for token in tokens:
             pieces.extend(self.split.get(token, (token,)))
         pieces = self._merge_runs(pieces) if self.merge_runs else pieces
+        pieces = _merge_ascii_words(pieces) if self.merge_ascii_words else pieces
         if len(pieces) < 2 or not (self.merge_strings or self.merge_shapes or self.merge_headed):
             return pieces
         words: list[str] = []
@@ -232,6 +249,8 @@ class TokenizationRules:
         return found
 
     def to_json(self, source: str, figures: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+        # `merge_ascii_words` only where set: rules learnt without it keep the bytes (and sha256) they had
+        ascii_words = {"merge_ascii_words": True} if self.merge_ascii_words else {}
         return {
             "format": FORMAT,
             "source": source,
@@ -243,6 +262,7 @@ class TokenizationRules:
             "merge_headed": sorted(self.merge_headed),
             "multiword_suffixes": sorted(self.multiword_suffixes),
             "multiword_strings": sorted(self.multiword_strings),
+            **ascii_words,
         }
 
     @classmethod
@@ -258,6 +278,7 @@ class TokenizationRules:
                 merge_headed=[str(shape) for shape in payload.get("merge_headed", [])],
                 multiword_suffixes=[str(text) for text in payload.get("multiword_suffixes", [])],
                 multiword_strings=[str(text) for text in payload.get("multiword_strings", [])],
+                merge_ascii_words=payload.get("merge_ascii_words", False),
             )
         except (AttributeError, TypeError, ValueError) as error:
             raise ValueError(f"{where}: malformed tokenizer rules: {error}") from error
@@ -269,6 +290,16 @@ class TokenizationRules:
         except ValueError as error:
             raise ValueError(f"{path}: not JSON tokenizer rules: {error}") from error
         return cls.from_json(payload, str(path))
+
+
+def _merge_ascii_words(pieces: list[str]) -> list[str]:
+    merged: list[str] = []
+    for piece in pieces:
+        if merged and is_ascii_word_piece(piece) and is_ascii_word_piece(merged[-1]):
+            merged[-1] += piece
+        else:
+            merged.append(piece)
+    return merged
 
 
 def from_folder(folder: Path, meta: dict[str, Any]) -> Optional[TokenizationRules]:

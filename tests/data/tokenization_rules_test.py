@@ -124,6 +124,10 @@ def test_a_treebank_without_text_teaches_chinese_words_from_its_text_rebuilt_uns
     rules = learn_rules(gold, nlp)
     assert _tokenizer(nlp, rules)("他们喜欢上海") == ["他们", "喜欢", "上海"]  # each word seen twice
     assert _tokenizer(nlp, rules)("去") == ["去"]
+    # Latin words: three of three runs of letters were one word, so an unseen one is joined too
+    assert rules.merge_ascii_words
+    assert _tokenizer(nlp, rules)("他们用Linux2") == ["他们", "用", "Linux2"]
+    assert not learn_rules(gold[:4], nlp).merge_ascii_words  # no Latin word seen: not learnt
 
 
 def test_a_spaced_rebuild_follows_space_after_marks_and_multiword_tokens(tmp_path):
@@ -140,3 +144,13 @@ def test_a_spaced_rebuild_follows_space_after_marks_and_multiword_tokens(tmp_pat
     assert sentence.text == "don't go!" and sentence.multiword == {(0, 5)}
     with pytest.raises(ValueError, match="text_from_words must be one of spaced, unspaced"):
         list(read_gold(path, text_from_words="joined"))
+
+
+def test_ascii_words_are_joined_only_where_learnt_and_written_only_when_set():
+    plain, joined = TokenizationRules(), TokenizationRules(merge_ascii_words=True)
+    assert plain.chunk(["can", "not"]) == ["can", "not"] and joined.chunk(["can", "not"]) == ["cannot"]
+    assert joined.chunk(list("TF2.0版")) == ["TF2", ".", "0", "版"]  # letters and digits only, nothing else
+    assert "merge_ascii_words" not in plain.to_json("x")  # rules learnt before keep their bytes
+    assert TokenizationRules.from_json(joined.to_json("x"), "x").merge_ascii_words and len(joined) == 1
+    with pytest.raises(ValueError, match="merge_ascii_words must be true or false"):
+        TokenizationRules.from_json({**joined.to_json("x"), "merge_ascii_words": "yes"}, "rules.json")
