@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 from benchmarks.common import RESULTS, write_results
 from benchmarks.runtime.classify_processes import fastest_figures, numba_break_even
-from benchmarks.runtime.time_budget import SPACY_START
+from benchmarks.runtime.time_budget import SPACY_START, parse_floor
 
 NAME = "time_budget_runs"
 NOT_RECORDED = "family and int8 instructions not recorded"
@@ -58,10 +58,20 @@ def _break_even(run: dict[str, Any]) -> Optional[float]:
     return numba_break_even(whole) if "seconds" in whole else None
 
 
+def _floor_ratio(run: dict[str, Any]) -> Optional[float]:
+    """The most `parse / spaCy` the run's model could reach on its core (`time_budget.parse_floor`: the
+    model at its FLOP limit plus the other stages as measured), from the run's saved rows."""
+    rows, spacy = run.get("rows", {}), run.get("spacy") or {}
+    if not spacy.get("tokens") or rows.get("parse model", {}).get("limit_us_per_token") is None:
+        return None
+    return parse_floor(rows, spacy["seconds"] / spacy["tokens"] * 1e6)["best_ratio_at_floor"]
+
+
 # column -> (how a run gives it, decimals); the ratios are green_nlp's items per CPU-second over the peer's
 COLUMNS: dict[str, tuple[Callable[[dict[str, Any]], Optional[float]], int]] = {
     "int8 GEMM GFLOP/s": (lambda run: run.get("gemm_gflops", {}).get("onnxruntime_int8"), 0),
     "parse / spaCy": (_ratio("parse vs spaCy en_core_web_sm"), 2),
+    "parse / spaCy at the model's floor": (_floor_ratio, 2),
     # the in-process stages' words (25,531 on EWT test before run36, without the folder's tokenizer
     # rules; 25,085 with them, as `green-nlp parse` splits them)
     "parse tokens, in process": (lambda run: run.get("parse", {}).get("tokens"), 0),
@@ -154,7 +164,9 @@ def write(results_dir: Path = RESULTS) -> None:
         "green_nlp's items per CPU-second over the peer's in the same run (predict: fastText's predict call "
         "alone; same job: both read the lines, predict and write a JSON line per text). Starts: wall seconds "
         "to the first output line (medians of 5). `whole classify lines`: the lines of each whole classify process "
-        "(start included, so its ratios depend on them). "
+        "(start included, so its ratios depend on them). `parse / spaCy at the model's floor`: the most "
+        "`parse / spaCy` the run's model could reach on that core, its graph at its weight FLOPs over the int8 "
+        "GEMM rate of the same run and every other stage as the run measured it (`time_budget.parse_floor`). "
         "`us a text after start`: CPU-µs a text of whole `green-nlp classify` processes, default engine, numba "
         "engine and a fastText script, after their start (each one's fastest whole run minus its fastest "
         "first-line run, recomputed here from every run's saved times; the break-even from the same). "

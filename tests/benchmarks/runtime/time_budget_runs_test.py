@@ -75,6 +75,17 @@ def test_ranges_are_per_cpu_and_only_over_the_runs_that_measured_the_figure():
     assert "numba start s" not in xeon  # no run measured it
 
 
+def test_the_floor_column_is_what_the_runs_model_could_reach_from_its_saved_rows():
+    rows = {
+        "parse model": {"us_per_token": 6.0, "limit_us_per_token": 3.0},
+        "parse end-to-end": {"us_per_token": 10.0},
+    }
+    spacy = {"tokens": 1000, "seconds": 0.016}  # 16 µs a token: the floor, 3 + 4 µs, allows 16 / 7
+    table, _ = runs_table({"run1": _run("X", 1.6, 100, rows=rows, spacy=spacy), "latest": _run("X", 1.6, 100)})
+    assert table["run1"]["parse / spaCy at the model's floor"] == "2.29"
+    assert table["latest"]["parse / spaCy at the model's floor"] == ""  # no rows saved: blank
+
+
 def test_runs_group_by_the_recorded_cpu_kind_and_older_runs_say_theirs_was_not_recorded():
     zen3 = "AMD EPYC, family 25 model 1, int8: AVX2 without VNNI"
     runs = {
