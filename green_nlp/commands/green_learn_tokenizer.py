@@ -112,6 +112,13 @@ def left_out_note(figures: dict[str, Any]) -> str:
         note += f"; dev words F1 on {dev['sentences']:,} of {whole:,} dev sentences"
     elif dev:
         note += "; dev words F1 on every dev sentence"
+    rebuilt = figures.get("text_from_words")  # then a sentence without `# text` got one from its words
+    if rebuilt:
+        return (
+            note + " (a sentence without '# text' has its words' text, rebuilt "
+            f"{rebuilt}; one is left out where its words do not spell its text: multiword tokens whose parts "
+            "differ from their surface form)"
+        )
     return (
         note + " (a sentence is left out where it has no '# text', or words that do not spell it: multiword "
         "tokens whose parts differ from their surface form)"

@@ -7,7 +7,7 @@ import pytest
 from allennlp.common.checks import ConfigurationError
 from allennlp.predictors import Predictor
 
-from green_nlp.commands.green_learn_tokenizer import add_to_folder, learn_tokenizer
+from green_nlp.commands.green_learn_tokenizer import add_to_folder, learn_tokenizer, left_out_note
 from green_nlp.runtime import load
 from green_nlp.runtime.treebank_tokenization import FILE
 from tests.conftest import FIXTURES
@@ -164,3 +164,4 @@ def test_a_treebank_without_text_is_learnt_with_text_from_words_and_its_figures_
     figures = learn_tokenizer(untexted, untexted, "zh", {"min_count": 1}, text_from_words="unspaced")["figures"]
     assert figures["text_from_words"] == "unspaced" and figures["train_sentences"] == 7
     assert figures["dev"]["words_f1_spacy"] < 60.0 and figures["dev"]["words_f1_rules"] == 100.0
+    assert "a sentence without '# text' has its words' text, rebuilt unspaced;" in left_out_note(figures)
