@@ -174,34 +174,15 @@ def _learn_splits(sentences: list[GoldSentence], chunked: list[Chunks], min_coun
     return split
 
 
-def _run_counts(golds: list[set[Span]], chunked: list[Chunks], rules: TokenizationRules) -> PatternCounts:
-    """Per punctuation character: its maximal runs, and how many of them are one gold word."""
-    runs = PatternCounts()
-    for gold, chunks in zip(golds, chunked, strict=True):
-        for chunk in chunks:
-            pieces = _chunk_words(chunk, rules)
-            start = 0
-            while start < len(pieces):
-                end = start + 1
-                while (
-                    end < len(pieces)
-                    and is_run_piece(pieces[start][0])
-                    and is_run_piece(pieces[end][0])
-                    and pieces[end][0][0] == pieces[start][0][0]
-                ):
-                    end += 1
-                if end - start > 1:
-                    char = pieces[start][0][0]
-                    runs.seen[char] += 1
-                    runs.right[char] += (pieces[start][1][0], pieces[end - 1][1][1]) in gold
-                start = end
-    return runs
-
-
-def _ascii_word_counts(golds: list[set[Span]], chunked: list[Chunks], rules: TokenizationRules) -> PatternCounts:
-    """Maximal runs of 2+ adjacent pieces of ASCII letters and digits in a chunk (`T e n s o r` from
-    spaCy's Chinese tokenizer, `can not` from its English one), and how many are one gold word; all
-    under the one key `ascii`."""
+def _run_counts(
+    golds: list[set[Span]],
+    chunked: list[Chunks],
+    rules: TokenizationRules,
+    joins: Callable[[str, str], bool],
+    key: Callable[[str], str],
+) -> PatternCounts:
+    """Maximal runs of 2+ pieces of a chunk (as `rules` make them) in which each piece `joins` the
+    run's first, under `key` of that first piece, and how many of them are one gold word."""
     counts = PatternCounts()
     for gold, chunks in zip(golds, chunked, strict=True):
         for chunk in chunks:
@@ -209,15 +190,24 @@ def _ascii_word_counts(golds: list[set[Span]], chunked: list[Chunks], rules: Tok
             start = 0
             while start < len(pieces):
                 end = start + 1
-                while (
-                    end < len(pieces) and is_ascii_word_piece(pieces[start][0]) and is_ascii_word_piece(pieces[end][0])
-                ):
+                while end < len(pieces) and joins(pieces[start][0], pieces[end][0]):
                     end += 1
                 if end - start > 1:
-                    counts.seen["ascii"] += 1
-                    counts.right["ascii"] += (pieces[start][1][0], pieces[end - 1][1][1]) in gold
+                    counts.seen[key(pieces[start][0])] += 1
+                    counts.right[key(pieces[start][0])] += (pieces[start][1][0], pieces[end - 1][1][1]) in gold
                 start = end
     return counts
+
+
+def _same_punctuation(first: str, piece: str) -> bool:
+    """A run of one punctuation character (`!` `!!` `!`), per character."""
+    return is_run_piece(first) and is_run_piece(piece) and piece[0] == first[0]
+
+
+def _ascii_words(first: str, piece: str) -> bool:
+    """A run of pieces of ASCII letters and digits (`T e n s o r` from spaCy's Chinese tokenizer, `can
+    not` from its English one), all under one key."""
+    return is_ascii_word_piece(first) and is_ascii_word_piece(piece)
 
 
 def _merge_counts(
@@ -276,9 +266,11 @@ def learn_rules(
     chunked = [spacy_chunks(nlp, sentence.text) for sentence in sentences]
     golds = [set(sentence.words) for sentence in sentences]
     split = _learn_splits(sentences, chunked, min_count, min_share)
-    runs = _run_counts(golds, chunked, TokenizationRules(split=split)).chosen(min_count, min_share)
+    punctuation = _run_counts(golds, chunked, TokenizationRules(split=split), _same_punctuation, lambda piece: piece[0])
+    runs = punctuation.chosen(min_count, min_share)
     before = TokenizationRules(split=split, merge_runs=runs)
-    ascii_words = bool(_ascii_word_counts(golds, chunked, before).chosen(min_shape_count, min_shape_share))
+    ascii_runs = _run_counts(golds, chunked, before, _ascii_words, lambda piece: "ascii")
+    ascii_words = bool(ascii_runs.chosen(min_shape_count, min_shape_share))
     strings, shapes, headed = _merge_counts(
         golds, chunked, TokenizationRules(split=split, merge_runs=runs, merge_ascii_words=ascii_words)
     )
