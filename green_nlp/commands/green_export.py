@@ -9,6 +9,10 @@ The folder holds `model.onnx`, `model.int8.onnx` (onnxruntime dynamic quantizati
 
 import argparse
 import logging
+import os
+import re
+import sys
+import tempfile
 import warnings
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -16,6 +20,13 @@ from contextlib import ExitStack, contextmanager
 from allennlp.commands.subcommand import Subcommand
 
 logger = logging.getLogger(__name__)
+
+# what torch's C++ ONNX exporter writes straight to file descriptor 2 for every LSTM it exports
+# (`[W1208 00:41:38.505851237 shape_type_inference.cpp:1994] Warning: The shape inference of
+# prim::PackPadded type is missing, so it may result in wrong shape inference for the exported graph. ...`)
+TORCH_SHAPE_WARNING = re.compile(
+    rb"shape_type_inference\.cpp:\d+\] Warning: The shape inference of prim::\w+ type is missing"
+)
 
 
 @Subcommand.register("green-export")
@@ -65,8 +76,42 @@ def _run(args: argparse.Namespace) -> None:
 @contextmanager
 def _quiet_export() -> Iterator[None]:
     """AllenNLP's INFO lines (every parameter of the archive's config) and torch's tracer warnings
-    about shapes made an export print some 160 lines around its one line of result; the export checks
+    about shapes (Python's, and its C++ exporter's for each packed LSTM) made an export print some 160
+    lines around its one line of result; the export checks
     its graphs itself (fp32 against torch, int8 against fp32), and `--verbose` shows them all."""
+    with ExitStack() as stack:
+        stack.enter_context(_without_torch_shape_warnings())
+        stack.enter_context(_quiet_python_export())
+        yield
+
+
+@contextmanager
+def _without_torch_shape_warnings() -> Iterator[None]:
+    """torch's C++ exporter writes its shape-inference warnings for packed LSTM sequences to file
+    descriptor 2 itself, past Python's warnings filters and logging. What the process writes there
+    meanwhile goes to a temporary file and back to stderr afterwards, those lines left out."""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr to filter
+        yield
+        return
+    with tempfile.TemporaryFile() as captured:
+        os.dup2(captured.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            captured.seek(0)
+            kept = b"".join(line for line in captured if not TORCH_SHAPE_WARNING.search(line))
+            while kept:
+                kept = kept[os.write(2, kept) :]
+
+
+@contextmanager
+def _quiet_python_export() -> Iterator[None]:
     import torch.jit
 
     loggers = [logging.getLogger(name) for name in ("allennlp", "green_nlp.export")]  # the latter: the result again
