@@ -149,7 +149,8 @@ class DependencyParserPredictor(Predictor):
         if len(words) > self._max_sentence_length:
             raise ValueError(
                 f"sentence has {len(words)} tokens, over max_sentence_length="
-                f"{self._max_sentence_length}; split it or raise the limit"
+                f"{self._max_sentence_length}; split it or raise the limit, e.g. --predictor-args "
+                f"""'{{"max_sentence_length": {len(words)}}}'"""
             )
 
     def _json_to_instance(self, json_dict: JsonDict) -> Instance:

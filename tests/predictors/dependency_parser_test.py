@@ -60,6 +60,17 @@ def test_bad_line_is_reported_and_the_rest_kept(predictor):
     assert predictor.dump_line(outputs[1]) == f"# line = {inputs[1]['line']}\n# error = {outputs[1]['error']}\n\n"
 
 
+def test_an_over_long_sentence_names_the_predictor_argument_that_takes_it(quickstart_archive, predictor):
+    line = predictor.load_line(" ".join(["dog"] * 1001))
+    error = predictor.predict_batch_json([line])[0]["error"]
+    advice = """--predictor-args '{"max_sentence_length": 1001}'"""
+    assert error.endswith(advice), error
+    # the advice, followed, parses the sentence
+    raised = Predictor.from_path(str(quickstart_archive), "green_dependency_parser", **json.loads(advice.split("'")[1]))
+    (sentence,) = raised.predict_batch_json([raised.load_line(" ".join(["dog"] * 1001))])[0]["sentences"]
+    assert len(sentence["words"]) == 1001
+
+
 def _allennlp(*args):
     result = subprocess.run(
         [sys.executable, "-m", "allennlp", *args, "--include-package", "green_nlp"],
