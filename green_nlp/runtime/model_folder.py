@@ -116,13 +116,27 @@ def resolve_model(name_or_path: Union[str, Path]) -> Path:
     if path.is_dir():
         raise FileNotFoundError(
             f"{path} is a folder but holds no {META_FILE}: export a model into it with "
-            "`allennlp green-export ARCHIVE FOLDER`"
+            "`green-nlp green-export ARCHIVE FOLDER`"
+        )
+    if path.is_file() and _is_archive(path):  # the model.tar.gz of `allennlp train`, given as it is
+        raise FileNotFoundError(
+            f"{path} is an archive (a trained model.tar.gz), which the runtime does not read: export it to a "
+            f"folder first with `green-nlp green-export {path} FOLDER` (the training stack), then give FOLDER"
         )
     names = sorted(available_models())
     listing = ", ".join(names) if names else f"none (set {MODELS_ENV_VAR} to folders of exported models)"
     raise FileNotFoundError(
         f"no model {name!r}: not a folder with {META_FILE}, nor a model name. Models available: {listing}"
     )
+
+
+def _is_archive(path: Path) -> bool:
+    import tarfile  # here: the runtime's start does not pay for it
+
+    try:
+        return tarfile.is_tarfile(path)
+    except OSError:
+        return False
 
 
 def _meta_json(folder: Path) -> dict[str, Any]:
