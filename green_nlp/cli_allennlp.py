@@ -4,6 +4,7 @@ AllenNLP rejects reported in one line instead of a traceback."""
 
 import os
 import pickle
+import re
 import sys
 from pathlib import Path
 from typing import Optional
@@ -46,15 +47,27 @@ def _predictor_args_problem(argv: list[str]) -> Optional[str]:
     return None
 
 
+# cached_path's FileNotFoundError for a config or archive path, which carries no `filename`
+CACHED_PATH_MISSING = re.compile(r"file (?P<path>.+) not found")
+
+
 def missing_file_message(error: FileNotFoundError) -> str:
     """The error, and what to do about it where `settings.missing_file_hint` knows (a path under
-    GREEN_NLP_DATA, a relative path), unless the message says so already (green_nlp's readers do)."""
+    GREEN_NLP_DATA, a relative path), unless the message says so already (green_nlp's readers do).
+    A relative config path also gets where the configs are: `green-nlp configs` prints it."""
     from green_nlp.settings import DATA_ENV_VAR, missing_file_hint
 
     message = str(error)
-    if error.filename is None or DATA_ENV_VAR in message or "current folder" in message:
+    filename = error.filename
+    if filename is None:
+        missing = CACHED_PATH_MISSING.fullmatch(message)
+        filename = missing.group("path") if missing else None
+    if filename is None or DATA_ENV_VAR in message or "current folder" in message:
         return message
-    return message + missing_file_hint(error.filename)
+    hint = missing_file_hint(filename)
+    if hint and str(filename).endswith(".jsonnet") and not Path(filename).expanduser().is_absolute():
+        hint = hint[:-1] + "; `green-nlp configs` prints the training configs' folder and lists them)"
+    return message + hint
 
 
 def run_allennlp(argv: list[str]) -> None:

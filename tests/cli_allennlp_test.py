@@ -107,3 +107,25 @@ def test_a_configs_own_jsonnet_error_is_its_message_and_place(tmp_path, monkeypa
     said = jsonnet_message(str(refused.value))
     assert said.startswith("the config stopped with an error: SIZE must be one of 20, 40, 60, 80, not 33 (at ")
     assert "\n" not in said and "set it in the environment" not in said
+
+
+def test_a_relative_config_path_not_found_says_where_it_was_read_and_where_the_configs_are(tmp_path, monkeypatch):
+    from allennlp.common.file_utils import cached_path
+
+    from green_nlp.cli_allennlp import missing_file_message
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError) as raised:  # what `train` meets for a config path that is not there
+        cached_path("training_configs/parser/quickstart.jsonnet")
+    message = missing_file_message(raised.value)
+    assert message.startswith("file training_configs/parser/quickstart.jsonnet not found (a relative path, read ")
+    assert f"current folder {tmp_path}: run the command from the repository root" in message
+    assert message.endswith("; `green-nlp configs` prints the training configs' folder and lists them)")
+    # an absolute path gets no such advice, and a relative archive none about configs
+    with pytest.raises(FileNotFoundError) as absolute:
+        cached_path(str(tmp_path / "no.jsonnet"))
+    assert missing_file_message(absolute.value) == f"file {tmp_path / 'no.jsonnet'} not found"
+    with pytest.raises(FileNotFoundError) as archive:
+        cached_path("runs/x/model.tar.gz")
+    assert "current folder" in missing_file_message(archive.value)
+    assert "green-nlp configs" not in missing_file_message(archive.value)
