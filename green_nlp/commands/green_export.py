@@ -22,7 +22,7 @@ from allennlp.commands.subcommand import Subcommand
 logger = logging.getLogger(__name__)
 
 # what torch's C++ ONNX exporter writes straight to file descriptor 2 for every LSTM it exports
-# (`[W1208 00:41:38.505851237 shape_type_inference.cpp:1994] Warning: The shape inference of
+# (`[W<date> <time> shape_type_inference.cpp:<line>] Warning: The shape inference of
 # prim::PackPadded type is missing, so it may result in wrong shape inference for the exported graph. ...`)
 TORCH_SHAPE_WARNING = re.compile(
     rb"shape_type_inference\.cpp:\d+\] Warning: The shape inference of prim::\w+ type is missing"
