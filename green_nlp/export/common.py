@@ -20,6 +20,7 @@ from allennlp.models import Model
 from allennlp.models.archival import load_archive
 
 from green_nlp.export.allennlp_internals import registered_model_name
+from green_nlp.runtime.folder_schema import LENGTHS_KEY, exported_lengths
 from green_nlp.runtime.model_folder import FORMAT_VERSION, FP32_FILE, INT8_FILE, META_FILE, record_file_hashes
 
 logger = logging.getLogger(__name__)
@@ -255,6 +256,7 @@ def export_archive(
         "files": {"fp32": FP32_FILE, "int8": INT8_FILE},
         **family_meta,
     }
+    meta[LENGTHS_KEY] = exported_lengths(meta)  # checked at load: an edited vocabulary or label list is refused
     (output_dir / META_FILE).write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     record_file_hashes(output_dir)  # checked at every load: a changed or cut-short file is refused
     finish = getattr(module, "finish_folder", None)

@@ -67,6 +67,8 @@ _ROW_BREAKERS = "\t" + LINE_BREAKS
 MAX_MIN_PADDING = 64
 # optional top-level whole numbers, at least 1
 POSITIVE_KEYS: dict[str, tuple[str, ...]] = {"parser": ("max_sentence_length",), "tagger": ("max_sentence_length",)}
+# dotted key of a vocabulary or label list -> its number of entries when the graph was exported
+LENGTHS_KEY = "exported_lengths"
 
 
 def _value(meta: dict[str, Any], dotted: str) -> Any:
@@ -98,7 +100,47 @@ def bad_value(meta: dict[str, Any]) -> str:
         number = meta[key]
         if type(number) is not int or number < 1:
             return f'key "{key}" must be a whole number of at least 1, got {number!r}'
-    return _bad_index(meta, family)
+    return _bad_index(meta, family) or _bad_length(meta)
+
+
+def sized_lists(meta: dict[str, Any]) -> list[str]:
+    """The dotted keys of the lists whose length the graph fixed: each input's vocabulary (its ids
+    index an embedding table) and each label list (one label per class the graph scores)."""
+    family = str(meta.get("family"))
+    given = meta.get("inputs")
+    inputs: dict[str, Any] = given if isinstance(given, dict) else {}
+    keys = [f"inputs.{name}.vocabulary" for name, spec in inputs.items() if isinstance(spec, dict)]
+    keys += LABEL_KEYS.get(family, ())
+    return [key for key in keys if isinstance(_value(meta, key), list)]
+
+
+def exported_lengths(meta: dict[str, Any]) -> dict[str, int]:
+    """What the export records under `LENGTHS_KEY`: the length of each of `sized_lists`."""
+    return {key: len(_value(meta, key)) for key in sized_lists(meta)}
+
+
+def _bad_length(meta: dict[str, Any]) -> str:
+    """A vocabulary or label list edited to another length than the graph was exported with: a
+    longer vocabulary fed ids past the graph's embedding table (onnxruntime's raw Gather error on
+    every line), a shorter one silently turned known words into unknown ones. Folders exported
+    before the lengths were recorded have no `LENGTHS_KEY` and are not checked."""
+    recorded = meta.get(LENGTHS_KEY)
+    if recorded is None:
+        return ""
+    if not isinstance(recorded, dict):
+        return f'key "{LENGTHS_KEY}" must be an object (dotted key of a list -> its length at export)'
+    for key, length in recorded.items():
+        if type(length) is not int or length < 0:
+            return f'key "{LENGTHS_KEY}.{key}" must be a whole number, got {length!r}'
+        found = _value(meta, key)
+        if not isinstance(found, list):
+            return f'key "{key}" is gone or not a list, but the graph was exported with {length} entries in it'
+        if len(found) != length:
+            return (
+                f'key "{key}" has {len(found)} entries, but the graph was exported with {length} '
+                f"(recorded in {LENGTHS_KEY}): restore the list as exported"
+            )
+    return ""
 
 
 def _bad_index(meta: dict[str, Any], family: str) -> str:

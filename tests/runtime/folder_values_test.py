@@ -14,7 +14,9 @@ import pytest
 from green_nlp.cli import run_runtime
 from green_nlp.runtime import load
 from green_nlp.runtime.errors import ModelFolderError
+from green_nlp.runtime.folder_schema import exported_lengths, sized_lists
 from green_nlp.runtime.model_folder import META_FILE, record_file_hashes
+from green_nlp.runtime.onnx_reading import read_onnx_graph
 from tests.conftest import REPO_ROOT
 
 
@@ -39,6 +41,41 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
     return edit
 
 
+def _node(meta: dict[str, Any], dotted: str) -> tuple[dict[str, Any], str]:
+    *parents, last = dotted.split(".")
+    node = meta
+    for part in parents:
+        node = node[part]
+    return node, last
+
+
+def _record(dotted: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def edit(meta: dict[str, Any]) -> None:
+        meta["exported_lengths"][dotted] = value
+
+    return edit
+
+
+def _longer(dotted: str) -> Callable[[dict[str, Any]], None]:
+    """One entry more than the graph has rows or classes for."""
+
+    def edit(meta: dict[str, Any]) -> None:
+        node, last = _node(meta, dotted)
+        node[last] = [*node[last], "added-by-hand"]
+
+    return edit
+
+
+def _cut(dotted: str) -> Callable[[dict[str, Any]], None]:
+    """Cut to half its length (every id past the cut would become the unknown word's)."""
+
+    def edit(meta: dict[str, Any]) -> None:
+        node, last = _node(meta, dotted)
+        node[last] = node[last][: (len(node[last]) + 1) // 2]
+
+    return edit
+
+
 @pytest.mark.parametrize(
     "name, edit, expected",
     [
@@ -59,6 +96,14 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
         ("en-sst2-sentiment", _set("labels", ["positive", 3]), "entry 1"),
         ("en-sst2-sentiment", _set("labels", ["positive", "positive"]), "lists 'positive' twice"),
         ("en-ewt-parser", _set("labels.upos", ["NOUN"] * 19), "lists 'NOUN' twice"),
+        ("en-ewt-parser", _longer("inputs.words.vocabulary"), "has 16003 entries, but the graph was exported with"),
+        ("en-ewt-parser", _cut("inputs.words.vocabulary"), "has 8001 entries, but the graph was exported with 16002"),
+        ("en-ewt-parser", _cut("inputs.characters.vocabulary"), 'key "inputs.characters.vocabulary" has 58 entries'),
+        ("en-ewt-parser", _longer("labels.lemma_rules"), 'key "labels.lemma_rules" has 845 entries'),
+        ("en-ewt-parser", _set("labels.xpos", None), 'key "labels.xpos" is gone or not a list'),
+        ("en-ewt-parser", _record("labels.upos", "19"), "must be a whole number"),
+        ("en-ewt-parser", _set("exported_lengths", [16002]), 'key "exported_lengths" must be an object'),
+        ("en-sst2-sentiment", _longer("labels"), 'key "labels" has 3 entries, but the graph was exported with 2'),
         (
             "en-sst2-sentiment",
             _set("analyzer.token_pattern", "(unclosed"),
@@ -150,3 +195,42 @@ def test_a_tokenizer_language_spacy_cannot_load_stops_the_run_naming_the_key(tmp
     assert nlp.parse_tokens(["Hello", "there", "."]).sentences[0].heads  # pre-tokenized input needs no tokenizer
     with pytest.raises(ModelFolderError, match="set it to a language code spacy.blank"):
         nlp.parse("Hello there.")
+
+
+def test_an_edited_word_list_stops_the_cli_in_one_line_before_any_output(tmp_path, capsys):
+    """A longer vocabulary ran every line into onnxruntime's raw Gather error, and the run ended 0."""
+    folder = _copy(tmp_path, "en-ewt-parser", _longer("inputs.words.vocabulary"))
+    source = tmp_path / "in.txt"
+    source.write_text("The cat sat on added-by-hand mat.\n", encoding="utf-8")
+    assert run_runtime(["parse", str(folder), str(source), "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "ONNXRuntimeError" not in err and len(err.strip().splitlines()) == 1
+    assert str(folder) in err and 'key "inputs.words.vocabulary" has 16003 entries' in err
+
+
+def test_a_folder_exported_before_the_lengths_were_recorded_still_loads(tmp_path):
+    def older(meta: dict[str, Any]) -> None:
+        del meta["exported_lengths"]
+        _cut("inputs.words.vocabulary")(meta)  # unnoticed, as before
+
+    assert load(_copy(tmp_path, "en-ewt-parser", older)).parse("The cat sat.").sentences
+
+
+@pytest.mark.parametrize("name", ["en-ewt-parser", "en-sst2-sentiment"])
+def test_the_shipped_folders_record_every_list_length(name):
+    meta = json.loads((REPO_ROOT / "pretrained" / name / META_FILE).read_text(encoding="utf-8"))
+    assert meta["exported_lengths"] == exported_lengths(meta) and sized_lists(meta) == list(meta["exported_lengths"])
+
+
+def test_the_parsers_recorded_lengths_are_its_graphs_table_rows_and_classes():
+    """The recorded figures are the graphs' own: a list the lengths accept fits the graph."""
+    folder = REPO_ROOT / "pretrained" / "en-ewt-parser"
+    lengths = json.loads((folder / META_FILE).read_text(encoding="utf-8"))["exported_lengths"]
+    main = read_onnx_graph(folder / "model.int8.onnx").initializers
+    chars = read_onnx_graph(folder / "chars.int8.onnx").initializers
+    assert main["model.text_field_embedder.token_embedder_tokens.weight"].shape[0] == lengths["inputs.words.vocabulary"]
+    table = "model.text_field_embedder.token_embedder_token_characters._embedding._module.weight"
+    assert chars[table].shape[0] == lengths["inputs.characters.vocabulary"]
+    # each tag head's last projection: its width is the number of classes
+    widths = sorted(array.shape[1] for name, array in main.items() if name.endswith("_quantized"))
+    assert {lengths["labels.upos"], lengths["labels.feats"], lengths["labels.xpos"]} <= set(widths)

@@ -7,6 +7,7 @@ import pytest
 from green_nlp.runtime import load
 from green_nlp.runtime.errors import ModelFolderError
 from green_nlp.runtime.folder_files import sha256_file
+from green_nlp.runtime.folder_schema import exported_lengths
 from green_nlp.runtime.model_folder import META_FILE
 
 pytest.importorskip("allennlp", reason="exporting needs the training stack")
@@ -18,6 +19,9 @@ def test_an_exported_folder_records_its_hashes_and_a_changed_graph_is_refused(pa
     graphs = sorted(meta["files"].values())
     assert sorted(meta["sha256"]) == graphs  # both graphs; this export has no card file in the folder
     assert all(meta["sha256"][name] == sha256_file(folder / name) for name in graphs)
+    # the length of each vocabulary and label list, checked at load (an edited list is refused)
+    assert meta["exported_lengths"] == exported_lengths(meta)
+    assert {"inputs.words.vocabulary", "labels.deprel"} <= set(meta["exported_lengths"])
     for precision in ("fp32", "int8"):
         assert load(folder, precision=precision).parse("The cat sat .").sentences
     copy = tmp_path / "copy"
