@@ -21,6 +21,7 @@ from green_nlp.data.ngram_vocabulary import make_analyzer
 from green_nlp.export.ngram_index import write_index
 from green_nlp.models.ngram_dan import NgramDan
 from green_nlp.names import NGRAM_DAN, NGRAM_TEXT_READER, current_name
+from green_nlp.runtime.folder_schema import WORD_ANALYZER
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +88,7 @@ def analyzer_settings(reader: dict[str, Any]) -> dict[str, Any]:
                 f"cannot export this {MODEL_TYPE}: the runtime does not repeat CountVectorizer's {setting}"
             )
     return {
-        "type": "sklearn_count_vectorizer_words",
+        "type": WORD_ANALYZER,
         "token_pattern": vectorizer.token_pattern,
         "lowercase": bool(vectorizer.lowercase),
         "ngram_range": list(vectorizer.ngram_range),

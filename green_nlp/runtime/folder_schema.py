@@ -5,6 +5,7 @@ A folder edited by hand or written by another tool may lack a key; the runtime c
 every exported folder of the family has are required here; optional ones keep their defaults.
 """
 
+import json
 from typing import Any
 
 from green_nlp.line_stream import LINE_BREAKS
@@ -34,6 +35,9 @@ REQUIRED_KEYS: dict[str, tuple[tuple[str, type], ...]] = {
         ("ngrams.count", int),
         ("ngrams.first_id", int),
         ("analyzer", dict),
+        ("analyzer.token_pattern", str),
+        ("analyzer.ngram_range", list),
+        ("analyzer.lowercase", bool),
         ("inputs", dict),
         ("inputs.ngram_ids", str),
         ("outputs", dict),
@@ -51,7 +55,21 @@ REQUIRED_KEYS: dict[str, tuple[tuple[str, type], ...]] = {
         ("crf", dict),
     ),
 }
-_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer"}
+_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer", bool: "true or false"}
+# the one n-gram analyzer the classifier runtime repeats (`export.dan.analyzer_settings` writes it)
+WORD_ANALYZER = "sklearn_count_vectorizer_words"
+# optional keys the runtime reads, checked where present (null included): a null "tokenizer" was an
+# AttributeError traceback, and a string "false" for a switch was read as true
+OPTIONAL_KEYS: dict[str, tuple[tuple[str, type], ...]] = {
+    "parser": (
+        ("tokenizer", dict),
+        ("tokenizer.language", str),
+        ("label_scorer", dict),
+        ("label_scorer.bias_x", bool),
+        ("label_scorer.bias_y", bool),
+    ),
+    "tagger": (("tokenizer", dict), ("tokenizer.language", str)),
+}
 
 
 # label lists whose entries become output columns: a tab or line break in one breaks every CoNLL-U
@@ -69,6 +87,55 @@ MAX_MIN_PADDING = 64
 POSITIVE_KEYS: dict[str, tuple[str, ...]] = {"parser": ("max_sentence_length",), "tagger": ("max_sentence_length",)}
 # dotted key of a vocabulary or label list -> its number of entries when the graph was exported
 LENGTHS_KEY = "exported_lengths"
+
+
+def _lookup(meta: dict[str, Any], dotted: str) -> tuple[bool, Any]:
+    """(whether the key is there, null or not; its value)."""
+    node: Any = meta
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return False, None
+        node = node[part]
+    return True, node
+
+
+def _bad_optional(meta: dict[str, Any], family: str) -> str:
+    """An optional key of the wrong type: each of `OPTIONAL_KEYS`, each input's `lowercase`."""
+    given = meta.get("inputs")
+    inputs: dict[str, Any] = given if isinstance(given, dict) and family in ("parser", "tagger") else {}
+    keys = [*OPTIONAL_KEYS.get(family, ()), *((f"inputs.{name}.lowercase", bool) for name in inputs)]
+    for dotted, kind in keys:
+        present, value = _lookup(meta, dotted)
+        if present and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+            return f'key "{dotted}" must be {_TYPE_NAMES[kind]}, got {json_name(value)}'
+    return ""
+
+
+def _bad_card(meta: dict[str, Any]) -> str:
+    """A model card that `green-nlp models` and the server's model list could not show (a string
+    card was an AttributeError traceback there): an object or null, with text or null for its
+    title and license, an object of metrics and a list of data lines."""
+    card = meta.get("card")
+    if card is None:
+        return ""
+    if not isinstance(card, dict):
+        return f'key "card" must be an object (the model card) or null, got {json_name(card)}'
+    for key, kinds in (("title", (str, type(None))), ("license", (str, type(None))), ("metrics", dict), ("data", list)):
+        if key in card and not isinstance(card[key], kinds):
+            return f'key "card.{key}" must be {_CARD_TYPES[key]}, got {json_name(card[key])}'
+    return ""
+
+
+_CARD_TYPES = {"title": "a string or null", "license": "a string or null", "metrics": "an object", "data": "a list"}
+
+
+def json_name(value: Any) -> str:
+    """How a value reads in JSON terms: `null`, `"false"` (a string), `5`."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        return type(value).__name__
+    return text if len(text) <= 40 else type(value).__name__
 
 
 def _value(meta: dict[str, Any], dotted: str) -> Any:
@@ -100,7 +167,33 @@ def bad_value(meta: dict[str, Any]) -> str:
         number = meta[key]
         if type(number) is not int or number < 1:
             return f'key "{key}" must be a whole number of at least 1, got {number!r}'
-    return _bad_index(meta, family) or _bad_length(meta)
+    return _bad_index(meta, family) or _bad_analyzer(meta, family) or _bad_length(meta)
+
+
+def _bad_analyzer(meta: dict[str, Any], family: str) -> str:
+    """A classifier's analyzer the runtime would not repeat as exported: another analyzer type, an
+    n-gram range that is not two whole numbers (its order is checked by the extractor)."""
+    if family != "classifier":
+        return ""
+    kind = _value(meta, "analyzer.type")
+    if kind is not None and kind != WORD_ANALYZER:  # another analyzer's n-grams would be read as these
+        return f'key "analyzer.type" is {json_name(kind)}; this runtime repeats only "{WORD_ANALYZER}"'
+    span = _value(meta, "analyzer.ngram_range")
+    if span is not None and (len(span) != 2 or any(type(n) is not int for n in span)):
+        return f'key "analyzer.ngram_range" must be two whole numbers [low, high], got {json_name(span)}'
+    return ""
+
+
+def _repeated(tokens: list[Any]) -> str:
+    """What is wrong with a vocabulary's entries ("" when each is a distinct string)."""
+    seen: set[str] = set()
+    for i, token in enumerate(tokens):
+        if not isinstance(token, str):
+            return f"entry {i} ({json_name(token)}) must be a string"
+        if token in seen:  # its first id would never be given: an edit of a list that must not be edited
+            return f"lists {token!r} twice: each id needs a token of its own"
+        seen.add(token)
+    return ""
 
 
 def sized_lists(meta: dict[str, Any]) -> list[str]:
@@ -153,7 +246,11 @@ def _bad_index(meta: dict[str, Any], family: str) -> str:
         spec = inputs.get(name) if family in ("parser", "tagger") else None
         if not isinstance(spec, dict):
             continue
-        size = len(spec.get("vocabulary") or [])
+        vocabulary = spec.get("vocabulary") or []
+        problem = _repeated(vocabulary)
+        if problem:
+            return f'key "inputs.{name}.vocabulary" {problem}'
+        size = len(vocabulary)
         oov = spec.get("oov_index")
         if oov is not None and (type(oov) is not int or not 0 <= oov < size):
             return f'key "inputs.{name}.oov_index" must be an id of its vocabulary (0-{size - 1}) or null, got {oov!r}'
@@ -201,7 +298,7 @@ def missing_key(meta: dict[str, Any]) -> str:
             return f'has no "{dotted}" key, which a {family} folder needs'
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             return f'key "{dotted}" must be {_TYPE_NAMES[kind]}, got {type(value).__name__}'
-    return bad_value(meta)
+    return _bad_card(meta) or _bad_optional(meta, family) or bad_value(meta)
 
 
 def graph_mismatch(meta: dict[str, Any], graph_inputs: set[str], graph_outputs: set[str]) -> str:

@@ -33,10 +33,10 @@ def _copy(tmp_path: Path, name: str, edit: Callable[[dict[str, Any]], None]) -> 
 def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
     def edit(meta: dict[str, Any]) -> None:
         *parents, last = path.split(".")
-        node = meta
+        node: Any = meta
         for part in parents:
             node = node[part]
-        node[last] = value
+        node[int(last) if isinstance(node, list) else last] = value  # a number names a list's entry
 
     return edit
 
@@ -52,6 +52,24 @@ def _node(meta: dict[str, Any], dotted: str) -> tuple[dict[str, Any], str]:
 def _record(dotted: str, value: Any) -> Callable[[dict[str, Any]], None]:
     def edit(meta: dict[str, Any]) -> None:
         meta["exported_lengths"][dotted] = value
+
+    return edit
+
+
+def _delete(dotted: str) -> Callable[[dict[str, Any]], None]:
+    def edit(meta: dict[str, Any]) -> None:
+        node, last = _node(meta, dotted)
+        del node[last]
+
+    return edit
+
+
+def _duplicate(dotted: str) -> Callable[[dict[str, Any]], None]:
+    """An entry replaced by an earlier one: same length, but the later id can never be given."""
+
+    def edit(meta: dict[str, Any]) -> None:
+        node, last = _node(meta, dotted)
+        node[last][5] = node[last][2]
 
     return edit
 
@@ -104,6 +122,22 @@ def _cut(dotted: str) -> Callable[[dict[str, Any]], None]:
         ("en-ewt-parser", _record("labels.upos", "19"), "must be a whole number"),
         ("en-ewt-parser", _set("exported_lengths", [16002]), 'key "exported_lengths" must be an object'),
         ("en-sst2-sentiment", _longer("labels"), 'key "labels" has 3 entries, but the graph was exported with 2'),
+        ("en-ewt-parser", _set("card", "a parser"), 'key "card" must be an object \\(the model card\\) or null'),
+        ("en-sst2-sentiment", _set("card.metrics", ["85.45"]), 'key "card.metrics" must be an object, got \\["85'),
+        ("en-ewt-parser", _set("tokenizer", None), 'key "tokenizer" must be an object, got null'),
+        ("en-ewt-parser", _set("tokenizer", "spacy"), 'key "tokenizer" must be an object, got "spacy"'),
+        ("en-ewt-parser", _set("tokenizer.language", 5), 'key "tokenizer.language" must be a string, got 5'),
+        ("en-ewt-parser", _set("label_scorer", None), 'key "label_scorer" must be an object'),
+        ("en-ewt-parser", _set("label_scorer.bias_x", "false"), 'key "label_scorer.bias_x" must be true or false'),
+        ("en-ewt-parser", _set("inputs.words.lowercase", "false"), 'key "inputs.words.lowercase" must be true or'),
+        ("en-ewt-parser", _duplicate("inputs.words.vocabulary"), "lists 'the' twice: each id needs a token"),
+        ("en-ewt-parser", _set("inputs.characters.vocabulary.2", 5), r"vocabulary\" entry 2 \(5\) must be a string"),
+        ("en-sst2-sentiment", _delete("analyzer.lowercase"), 'no "analyzer.lowercase" key'),
+        ("en-sst2-sentiment", _delete("analyzer.ngram_range"), 'no "analyzer.ngram_range" key'),
+        ("en-sst2-sentiment", _delete("analyzer.token_pattern"), 'no "analyzer.token_pattern" key'),
+        ("en-sst2-sentiment", _set("analyzer.lowercase", "yes"), 'key "analyzer.lowercase" must be true or false'),
+        ("en-sst2-sentiment", _set("analyzer.ngram_range", [1, 2, 3]), r"two whole numbers \[low, high\], got \[1, 2"),
+        ("en-sst2-sentiment", _set("analyzer.type", "char_wb"), 'key "analyzer.type" is "char_wb"; this runtime'),
         (
             "en-sst2-sentiment",
             _set("analyzer.token_pattern", "(unclosed"),
@@ -166,6 +200,19 @@ def test_metadata_nested_too_deeply_is_unreadable_json_not_a_crash(tmp_path):
     (folder / META_FILE).write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     with pytest.raises(ModelFolderError, match="nested too deeply"):
         load(folder)
+
+
+def test_green_nlp_models_lists_a_folder_with_a_string_card_as_broken(tmp_path, monkeypatch, capsys):
+    """Its summary read the card's title: a card edited to a string was an AttributeError traceback."""
+    _copy(tmp_path, "en-ewt-parser", _set("card", "my parser"))
+    monkeypatch.setenv("GREEN_NLP_MODELS", str(tmp_path))
+    from green_nlp.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["models"])
+    assert done.value.code == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("en-ewt-parser\t"))
+    assert row.split("\t")[1].startswith("broken: ") and 'key "card" must be an object' in row
 
 
 def test_green_nlp_models_lists_a_folder_that_would_not_load_as_broken(tmp_path, monkeypatch, capsys):
