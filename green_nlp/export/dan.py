@@ -113,6 +113,8 @@ def dan_metadata(model: NgramDan, config: dict[str, Any]) -> dict[str, Any]:
             "file": NGRAM_FILE,
             "count": model.vocab.get_vocab_size(model.ngram_namespace) - FIRST_NGRAM_ID,
             "first_id": FIRST_NGRAM_ID,
+            # the graph's table: first_id + count rows, checked at load (an edited first_id shifted every id)
+            "rows": int(model.ngram_embedding.weight.shape[0]),
         },
         "max_length": None,  # the reader keeps every n-gram of a text
         "inputs": {"ngram_ids": INPUT_NAME},

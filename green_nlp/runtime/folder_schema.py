@@ -281,6 +281,24 @@ def _bad_index(meta: dict[str, Any], family: str) -> str:
     first = _value(meta, "ngrams.first_id") if family == "classifier" else None
     if first is not None and (type(first) is not int or first < 1):
         return f'key "ngrams.first_id" must be a whole number of at least 1 (0 is padding), got {first!r}'
+    return _bad_rows(meta) if family == "classifier" else ""
+
+
+def _bad_rows(meta: dict[str, Any]) -> str:
+    """N-gram ids that would not fit the graph's table as exported: first_id + count must be its
+    rows ("ngrams.rows", recorded since the export wrote it; older folders are not checked). An
+    edited first_id shifted every n-gram to another's row and changed every probability silently."""
+    rows, first, count = (_value(meta, f"ngrams.{key}") for key in ("rows", "first_id", "count"))
+    if rows is None:
+        return ""
+    if type(rows) is not int or rows < 1:
+        return f'key "ngrams.rows" must be a whole number of at least 1, got {json_name(rows)}'
+    if first + count != rows:
+        return (
+            f'keys "ngrams.first_id" ({first}) and "ngrams.count" ({count}) do not fit the graph\'s n-gram '
+            f'table of {rows} rows ("ngrams.rows"): they must add up to it; restore them as exported'
+        )
+    return ""
     return ""
 
 

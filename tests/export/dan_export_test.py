@@ -68,6 +68,9 @@ def test_metadata_has_labels_in_vocabulary_order_and_the_analyzer(dan_folder, da
     lines = (dan_folder / meta["ngrams"]["file"]).read_text(encoding="utf-8").split("\n")
     assert lines[-1] == "" and len(lines) - 1 == meta["ngrams"]["count"]
     assert lines[:-1] == [vocab.get_token_from_index(i, "ngrams") for i in range(2, vocab.get_vocab_size("ngrams"))]
+    # the graph's n-gram table, checked at load against first_id + count; and each list's length
+    assert meta["ngrams"]["rows"] == vocab.get_vocab_size("ngrams") == meta["ngrams"]["first_id"] + len(lines) - 1
+    assert meta["exported_lengths"] == {"labels": len(meta["labels"])}
 
 
 def test_the_graph_matches_the_torch_model_including_texts_without_ngrams(dan_folder, dan_archive):

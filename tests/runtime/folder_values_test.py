@@ -111,6 +111,9 @@ def _cut(dotted: str) -> Callable[[dict[str, Any]], None]:
         ("en-ewt-parser", _set("inputs.characters.min_padding_length", "x"), "min_padding_length"),
         ("en-ewt-parser", _set("inputs.characters.min_padding_length", 10**7), "min_padding_length"),
         ("en-sst2-sentiment", _set("ngrams.first_id", -5), "first_id"),
+        ("en-sst2-sentiment", _set("ngrams.first_id", 3), r'"ngrams.first_id" \(3\) and "ngrams.count" \(200000\) do'),
+        ("en-sst2-sentiment", _set("ngrams.first_id", 1), "do not fit the graph's n-gram table of 200002 rows"),
+        ("en-sst2-sentiment", _set("ngrams.rows", "200002"), 'key "ngrams.rows" must be a whole number'),
         ("en-sst2-sentiment", _set("labels", ["positive", 3]), "entry 1"),
         ("en-sst2-sentiment", _set("labels", ["positive", "positive"]), "lists 'positive' twice"),
         ("en-ewt-parser", _set("labels.upos", ["NOUN"] * 19), "lists 'NOUN' twice"),
@@ -281,3 +284,10 @@ def test_the_parsers_recorded_lengths_are_its_graphs_table_rows_and_classes():
     # each tag head's last projection: its width is the number of classes
     widths = sorted(array.shape[1] for name, array in main.items() if name.endswith("_quantized"))
     assert {lengths["labels.upos"], lengths["labels.feats"], lengths["labels.xpos"]} <= set(widths)
+
+
+def test_the_classifiers_recorded_rows_are_its_graphs_table():
+    folder = REPO_ROOT / "pretrained" / "en-sst2-sentiment"
+    ngrams = json.loads((folder / META_FILE).read_text(encoding="utf-8"))["ngrams"]
+    table = read_onnx_graph(folder / "model.int8.onnx").initializers["table_quantized"]
+    assert table.shape[0] == ngrams["rows"] == ngrams["first_id"] + ngrams["count"]
