@@ -74,7 +74,15 @@ def sha256_of(path: PathLike) -> str:
 def read_model_card(path: PathLike) -> dict[str, Any]:
     """The parts of a model card (`experiments/model_cards/*.md`) a user of the exported model needs:
     title, license, data lines and the metrics table (test figures), as strings from the card."""
-    text = Path(path).read_text(encoding="utf-8")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigurationError(
+            f"--card {path} is not UTF-8 text ({error.reason} at byte {error.start}): "
+            "give the model card's Markdown file"
+        ) from None
+    except IsADirectoryError:
+        raise ConfigurationError(f"--card {path} is a folder: give the model card's Markdown file") from None
     card: dict[str, Any] = {"file": Path(path).name, "title": None, "license": None, "data": [], "metrics": {}}
     section = None
     for line in text.splitlines():
@@ -232,6 +240,9 @@ def export_archive(
         raise ConfigurationError(f"archive {archive_path} does not exist")
     if output_dir.exists() and not output_dir.is_dir():
         raise ConfigurationError(f"{output_dir} is a file: give a folder to export into (a new or empty one)")
+    # read before anything is written: a missing card stopped the export after its graphs, and the
+    # half-written folder then refused the corrected command as "holds other files"
+    card_meta = read_model_card(card) if card is not None else None
     model, config = load_for_export(archive_path)
     family = model_family(model)
     module = family_module(family, model)
@@ -252,7 +263,7 @@ def export_archive(
         "format_version": FORMAT_VERSION,
         "family": family,
         "source_archive_sha256": sha256_of(archive_path),
-        "card": read_model_card(card) if card is not None else None,
+        "card": card_meta,
         "files": {"fp32": FP32_FILE, "int8": INT8_FILE},
         **family_meta,
     }

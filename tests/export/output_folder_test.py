@@ -18,6 +18,27 @@ def test_a_file_as_the_output_folder_is_refused_before_loading(tmp_path):
         export_archive(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz", target)
 
 
+def test_a_missing_card_stops_the_export_before_it_writes_anything(tmp_path):
+    """The card was read last: the graphs were written, and the corrected command was then refused
+    because the half-written folder "holds other files"."""
+    target = tmp_path / "out"
+    with pytest.raises(FileNotFoundError, match="no-such-card.md"):
+        export_archive(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz", target, card=tmp_path / "no-such-card.md")
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("kind", ["binary", "folder"])
+def test_a_card_that_is_not_text_is_one_error_naming_it(tmp_path, kind):
+    card = tmp_path / "card.md"
+    if kind == "folder":
+        card.mkdir()
+    else:
+        card.write_bytes(b"\x1f\x8b\x08\x00 not a card")  # a gzip header: the archive given as the card
+    with pytest.raises(ConfigurationError, match=f"--card {card} is (not UTF-8 text|a folder)"):
+        export_archive(FIXTURES / "archives" / "tiny_parser_teacher.tar.gz", tmp_path / "out", card=card)
+    assert not (tmp_path / "out").exists()
+
+
 def test_only_a_new_empty_or_same_family_folder_is_exported_into(tmp_path):
     check_output_folder(tmp_path / "new", "parser")
     (tmp_path / "empty").mkdir()
