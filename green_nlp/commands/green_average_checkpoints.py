@@ -22,6 +22,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.common.meta import META_NAME, Meta
 from allennlp.models.archival import CONFIG_NAME, archive_model
 
+from green_nlp.commands.archive_writing import check_output_archive
 from green_nlp.training.checkpoint_averaging import best_and_last, load_and_average
 
 logger = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ logger = logging.getLogger(__name__)
 def average_run(serialization_dir: str, output_file: str, checkpoints: Optional[list[str]] = None) -> dict[str, Any]:
     """Write the archive; returns which checkpoints went in."""
     run = Path(serialization_dir)
+    check_output_archive(output_file)
     if not (run / CONFIG_NAME).exists() or not (run / "vocabulary").is_dir():
         raise ConfigurationError(f"{run} is not an AllenNLP serialization directory (no {CONFIG_NAME} or vocabulary/)")
     paths = [run / c if (run / c).exists() else Path(c) for c in checkpoints] if checkpoints else best_and_last(run)

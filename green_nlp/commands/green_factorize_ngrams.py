@@ -27,7 +27,7 @@ from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 
-from green_nlp.commands.archive_writing import write_archive
+from green_nlp.commands.archive_writing import check_output_archive, write_archive
 from green_nlp.models.ngram_dan import NgramDan
 
 logger = logging.getLogger(__name__)
@@ -91,6 +91,7 @@ def factorized_config(config: dict[str, Any], rank: int, hidden_dim: int) -> dic
 def factorize_archive(archive_file: str, rank: int, output: str, unit_columns: bool = True) -> str:
     """Write `output`: the DAN of `archive_file` with its table factorized at `rank` (see
     `low_rank_factors` for `unit_columns`)."""
+    check_output_archive(output, archive_file)
     archive = load_archive(archive_file)
     model = archive.model
     if not isinstance(model, NgramDan):

@@ -19,7 +19,7 @@ from typing import Any
 from allennlp.commands.subcommand import Subcommand
 from allennlp.models.archival import load_archive
 
-from green_nlp.commands.archive_writing import write_archive
+from green_nlp.commands.archive_writing import check_output_archive, write_archive
 
 logger = logging.getLogger(__name__)
 
@@ -29,6 +29,7 @@ def prune_archive(archive_file: str, output_file: str) -> dict[str, Any]:
     from green_nlp.nn.flops import ldnet_lm_flops_per_token
     from green_nlp.training.layer_selection import kept_layers_per_lm, prune_tagger
 
+    check_output_archive(output_file, archive_file)
     archive = load_archive(archive_file)
     model = archive.model
     kept = kept_layers_per_lm(model)

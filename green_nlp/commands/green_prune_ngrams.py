@@ -20,7 +20,7 @@ from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 
-from green_nlp.commands.archive_writing import write_archive
+from green_nlp.commands.archive_writing import check_output_archive, write_archive
 from green_nlp.dataset_readers.text_classification import read_examples
 
 logger = logging.getLogger(__name__)
@@ -58,6 +58,7 @@ def ranked_ngram_ids(ngrams: list[str], analyzer, frequency_file: Optional[str])
 
 
 def prune_archive(archive_file: str, keep: int, output: str, frequency_file: Optional[str] = None) -> str:
+    check_output_archive(output, archive_file)
     archive = load_archive(archive_file)
     model = archive.model
     namespace = getattr(model, "_ngram_namespace", None)

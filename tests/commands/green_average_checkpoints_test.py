@@ -1,3 +1,4 @@
+import shutil
 import subprocess
 import sys
 
@@ -56,3 +57,13 @@ def test_one_checkpoint_or_a_missing_one_is_refused(tmp_path):
         average_run(str(run), str(tmp_path / "x.tar.gz"), ["best.th", "model_state_e99_b0.th"])
     with pytest.raises(ConfigurationError, match="not an AllenNLP serialization directory"):
         average_run(str(tmp_path), str(tmp_path / "x.tar.gz"))
+
+
+def test_a_folder_as_output_is_refused(tmp_path):
+    """AllenNLP's archive_model wrote model.tar.gz inside a folder: the run's own, given the run."""
+    run = tmp_path / "run"
+    shutil.copytree(tiny_dan_run(), run)  # a copy: a regression must not change the shared run
+    before = (run / "model.tar.gz").read_bytes()
+    with pytest.raises(ConfigurationError, match="is a folder: give the archive's file name"):
+        average_run(str(run), str(run))
+    assert (run / "model.tar.gz").read_bytes() == before

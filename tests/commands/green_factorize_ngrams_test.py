@@ -106,3 +106,12 @@ def test_the_command_line_writes_the_archive(tmp_path, monkeypatch):
     main()
     model = load_archive(str(output)).model
     assert model.ngram_embedding.weight.shape[1] == 3 and model.hidden.in_features == 3
+
+
+def test_the_input_archive_as_output_is_refused_before_loading(tmp_path):
+    archive = tmp_path / "model.tar.gz"
+    archive.write_bytes((tiny_dan_run() / "model.tar.gz").read_bytes())
+    before = archive.read_bytes()
+    with pytest.raises(ConfigurationError, match="is the input archive"):
+        factorize_archive(str(archive), 2, str(archive))
+    assert archive.read_bytes() == before

@@ -51,3 +51,22 @@ def test_pruning_by_counts_in_another_file(tmp_path):
 def test_bad_sizes_are_refused(tmp_path):
     with pytest.raises(ConfigurationError, match="--keep must be in 1.."):
         prune_archive(str(tiny_dan_run() / "model.tar.gz"), 0, str(tmp_path / "x.tar.gz"))
+
+
+def test_the_input_archive_as_output_is_refused_and_left_whole(tmp_path):
+    """`--output` = the archive replaced the model by its pruned copy, without a word."""
+    archive = tmp_path / "model.tar.gz"
+    archive.write_bytes((tiny_dan_run() / "model.tar.gz").read_bytes())
+    before = archive.read_bytes()
+    with pytest.raises(ConfigurationError, match="is the input archive .*: writing there would replace the model"):
+        prune_archive(str(archive), 10, str(tmp_path / "." / "model.tar.gz"))
+    assert archive.read_bytes() == before
+
+
+def test_a_folder_as_output_is_refused(tmp_path):
+    """AllenNLP wrote `model.tar.gz` inside it: given a run's folder, over the run's own archive."""
+    run = tmp_path / "run"
+    run.mkdir()
+    with pytest.raises(ConfigurationError, match="is a folder: give the archive's file name"):
+        prune_archive(str(tiny_dan_run() / "model.tar.gz"), 10, str(run))
+    assert list(run.iterdir()) == []
