@@ -31,6 +31,7 @@ import logging
 import os
 from collections.abc import Iterator
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any, Optional
 
 import torch
@@ -51,6 +52,7 @@ from green_nlp.dataset_readers.text_classification import (
     subsample,
 )
 from green_nlp.distributed_ray.options import RayOptions, add_ray_arguments, ray_options
+from green_nlp.line_stream import same_file
 
 logger = logging.getLogger(__name__)
 
@@ -174,6 +176,17 @@ def _corpus(
         yield from subsample(examples, every, max_per_input)
 
 
+def check_output_apart(output: str, read: list[str]) -> None:
+    """Refuse a cache that is a file the command reads: the cache's header was written over an
+    input before a line of it was read (its data lost, then "file contains no examples")."""
+    for path in read:
+        if same_file(Path(path), Path(output)):
+            raise ConfigurationError(
+                f"--output {output} is the input {path}: writing the cache there would overwrite it; "
+                "give another file name"
+            )
+
+
 def label_corpus(  # noqa: C901 (one flat pass: resume, read, label, write, report; split, it reads worse)
     archive_file: str,
     inputs: list[str],
@@ -214,6 +227,7 @@ def label_corpus(  # noqa: C901 (one flat pass: resume, read, label, write, repo
         parsed_overrides = json.loads(overrides) if overrides.strip() else {}
     except json.JSONDecodeError as error:
         raise ConfigurationError(f"--overrides is not JSON ({error.msg}): {overrides!r}") from error
+    check_output_apart(output, [archive_file, *inputs])
     shard_index, shard_count = parse_shard(shard) if shard else (0, 1)
     with ExitStack() as stack:
         if ray is None:

@@ -26,6 +26,7 @@ from allennlp.common.checks import ConfigurationError
 
 from green_nlp.data.tokenization_rules import TEXT_FROM_WORDS, learn_rules, read_gold, word_scores
 from green_nlp.export.common import check_tokenizer_language
+from green_nlp.line_stream import same_file
 from green_nlp.runtime.folder_files import META_FILE
 from green_nlp.runtime.model_folder import record_file_hashes
 from green_nlp.runtime.treebank_tokenization import FILE, TokenizationRules
@@ -78,6 +79,7 @@ def _run(args: argparse.Namespace) -> None:
         "min_shape_share": args.min_shape_share,
     }
     try:  # before learning: a refusal costs nothing
+        check_output(args.output, [args.train_file, args.dev])
         check_tokenizer_language(args.language, "parser")  # spaCy's ImportError for `xx-nope` was a traceback
         if args.folder:
             check_folder(Path(args.folder), args.replace, args.language)
@@ -99,6 +101,21 @@ def _run(args: argparse.Namespace) -> None:
     summary = f"{payload['figures']['rules']} rules learnt from {args.train_file}, written to {' and '.join(written)}"
     print(summary + (f" (replacing {replaced})" if replaced else ""), file=sys.stderr)
     print(left_out_note(payload["figures"]), file=sys.stderr)
+
+
+def check_output(output: Optional[str], read: list[Optional[str]]) -> None:
+    """Refuse an --output that is a folder or a treebank file the rules are learnt from: the rules'
+    JSON replaced the training file once learnt."""
+    if output is None:
+        return
+    if Path(output).is_dir():
+        raise ConfigurationError(f"--output {output} is a folder: give the rules' file name (or --folder MODEL_FOLDER)")
+    for path in read:
+        if path is not None and same_file(Path(path), Path(output)):
+            raise ConfigurationError(
+                f"--output {output} is the treebank file {path}: writing the rules there would overwrite it; "
+                "give another file name"
+            )
 
 
 def left_out_note(figures: dict[str, Any]) -> str:

@@ -97,3 +97,13 @@ def test_overrides_change_how_the_teacher_reads_and_are_kept_in_the_header(teach
     assert label_corpus(teacher, INPUTS, str(unigrams), overrides=json.dumps(json.loads(overrides), indent=2)) == 70
     with pytest.raises(ConfigurationError, match="not JSON"):
         label_corpus(teacher, INPUTS, str(tmp_path / "bad.jsonl"), overrides="{ngram_range: 1")
+
+
+def test_an_input_as_the_cache_is_refused_and_left_whole(teacher, tmp_path):
+    """The cache's header was written over the input, then: "file contains no examples"."""
+    source = tmp_path / "train.tsv"
+    source.write_bytes((DAN_FIXTURES / "sst2_train.tsv").read_bytes())
+    before = source.read_bytes()
+    with pytest.raises(ConfigurationError, match=f"--output {source} is the input {source}: writing the cache"):
+        label_corpus(teacher, [str(source)], str(source))
+    assert source.read_bytes() == before

@@ -7,7 +7,7 @@ import pytest
 from allennlp.common.checks import ConfigurationError
 from allennlp.predictors import Predictor
 
-from green_nlp.commands.green_learn_tokenizer import add_to_folder, learn_tokenizer, left_out_note
+from green_nlp.commands.green_learn_tokenizer import add_to_folder, check_output, learn_tokenizer, left_out_note
 from green_nlp.runtime import load
 from green_nlp.runtime.treebank_tokenization import FILE
 from tests.conftest import FIXTURES
@@ -165,3 +165,20 @@ def test_a_treebank_without_text_is_learnt_with_text_from_words_and_its_figures_
     assert figures["text_from_words"] == "unspaced" and figures["train_sentences"] == 7
     assert figures["dev"]["words_f1_spacy"] < 60.0 and figures["dev"]["words_f1_rules"] == 100.0
     assert "a sentence without '# text' has its words' text, rebuilt unspaced;" in left_out_note(figures)
+
+
+def test_the_training_file_as_output_is_refused_and_left_whole(tmp_path):
+    """The rules' JSON was written over the treebank they were learnt from."""
+    train = tmp_path / "train.conllu"
+    shutil.copy(FIXTURES / "ud" / "synthetic-tokenization.conllu", train)
+    before = train.read_bytes()
+    command = [sys.executable, "-m", "allennlp", "green-learn-tokenizer", str(train), "--output", str(train)]
+    result = subprocess.run(command + ["--include-package", "green_nlp"], capture_output=True, text=True)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"--output {train} is the treebank file {train}: writing the rules there would overwrite it" in result.stderr
+    assert train.read_bytes() == before
+
+
+def test_a_folder_as_output_is_refused(tmp_path):
+    with pytest.raises(ConfigurationError, match="is a folder: give the rules' file name"):
+        check_output(str(tmp_path), [str(FIXTURES / "ud" / "synthetic-tokenization.conllu"), None])
