@@ -46,6 +46,7 @@ def export_pair(archive: Path, work_dir: Path) -> tuple[Path, Path]:
     from green_nlp.export.character_split import split_character_encoder
     from green_nlp.export.common import load_for_export, quantize_int8
     from green_nlp.export.parser import export
+    from green_nlp.runtime.folder_schema import LENGTHS_KEY, exported_lengths
     from green_nlp.runtime.model_folder import record_file_hashes
 
     with_heads = export_archive(archive, work_dir / "with_heads")
@@ -59,6 +60,7 @@ def export_pair(archive: Path, work_dir: Path) -> tuple[Path, Path]:
     meta.pop("lemma_lexicon", None)
     meta.pop("lemma_head", None)  # with a dictionary, `with_heads` has its lemma head in a graph of its own
     meta.update(export(model, config, without))
+    meta[LENGTHS_KEY] = exported_lengths(meta)  # its own label lists: the extra heads' are gone
     quantize_int8(without / "model.onnx", without / "model.int8.onnx")
     (without / "green_model.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     record_file_hashes(without)
