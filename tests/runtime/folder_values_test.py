@@ -205,30 +205,27 @@ def test_metadata_nested_too_deeply_is_unreadable_json_not_a_crash(tmp_path):
         load(folder)
 
 
-def test_green_nlp_models_lists_a_folder_with_a_string_card_as_broken(tmp_path, monkeypatch, capsys):
-    """Its summary read the card's title: a card edited to a string was an AttributeError traceback."""
-    _copy(tmp_path, "en-ewt-parser", _set("card", "my parser"))
+@pytest.mark.parametrize(
+    "name, edit, message",
+    [
+        # its summary read the card's title: a card edited to a string was an AttributeError traceback
+        ("en-ewt-parser", _set("card", "my parser"), 'key "card" must be an object'),
+        # `models` read the metadata only: folders that classify refused (a bad analyzer) were `ok`
+        ("en-sst2-sentiment", _set("analyzer.token_pattern", "(unclosed"), "is not a regular expression"),
+    ],
+)
+def test_green_nlp_models_lists_a_folder_that_would_not_load_as_broken(
+    tmp_path, monkeypatch, capsys, name, edit, message
+):
+    _copy(tmp_path, name, edit)
     monkeypatch.setenv("GREEN_NLP_MODELS", str(tmp_path))
     from green_nlp.cli import main
 
     with pytest.raises(SystemExit) as done:
         main(["models"])
     assert done.value.code == 0
-    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("en-ewt-parser\t"))
-    assert row.split("\t")[1].startswith("broken: ") and 'key "card" must be an object' in row
-
-
-def test_green_nlp_models_lists_a_folder_that_would_not_load_as_broken(tmp_path, monkeypatch, capsys):
-    """`models` read the metadata only: folders that classify refused (a bad analyzer) were `ok`."""
-    _copy(tmp_path, "en-sst2-sentiment", _set("analyzer.token_pattern", "(unclosed"))
-    monkeypatch.setenv("GREEN_NLP_MODELS", str(tmp_path))
-    from green_nlp.cli import main
-
-    with pytest.raises(SystemExit) as done:
-        main(["models"])
-    assert done.value.code == 0
-    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("en-sst2-sentiment\t"))
-    assert row.split("\t")[1].startswith("broken: ") and "is not a regular expression" in row
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith(f"{name}\t"))
+    assert row.split("\t")[1].startswith("broken: ") and message in row
 
 
 @pytest.mark.parametrize("language", ["zz", "ja"])  # no such language; one whose tokenizer needs another package
